@@ -1,0 +1,1 @@
+//! The SQLite tuning database (DESIGN.md §5).

@@ -1,0 +1,173 @@
+//! Located diagnostics: byte spans into the input file, rendered as `file:line:col` with the
+//! source line and a caret under the culprit (rustc style), plus an optional suggestion.
+
+use std::fmt;
+
+/// A half-open byte range `[start, end)` into the text of one input file.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, serde::Serialize)]
+pub struct Span {
+    pub start: usize,
+    pub end: usize,
+}
+
+impl Span {
+    pub fn new(start: usize, end: usize) -> Self {
+        Span { start, end: end.max(start) }
+    }
+    /// A span shifted by `offset` bytes (used when a sub-parser works on a slice of the file).
+    pub fn shift(self, offset: usize) -> Self {
+        Span { start: self.start + offset, end: self.end + offset }
+    }
+    /// The smallest span covering both.
+    pub fn to(self, other: Span) -> Self {
+        Span { start: self.start.min(other.start), end: self.end.max(other.end) }
+    }
+}
+
+/// One input error: what is wrong, where, and (when one exists) what would be right.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Diagnostic {
+    pub span: Span,
+    pub message: String,
+    pub help: Option<String>,
+}
+
+impl Diagnostic {
+    pub fn new(span: Span, message: impl Into<String>) -> Self {
+        Diagnostic { span, message: message.into(), help: None }
+    }
+    pub fn with_help(mut self, help: impl Into<String>) -> Self {
+        self.help = Some(help.into());
+        self
+    }
+    /// Shift the span by `offset` bytes.
+    pub fn shift(mut self, offset: usize) -> Self {
+        self.span = self.span.shift(offset);
+        self
+    }
+}
+
+/// A set of diagnostics about one input file, with the file's name and text for rendering.
+#[derive(Debug, Clone)]
+pub struct InputError {
+    pub path: String,
+    pub source: String,
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+impl std::error::Error for InputError {}
+
+impl fmt::Display for InputError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for (k, d) in self.diagnostics.iter().enumerate() {
+            if k > 0 {
+                writeln!(f)?;
+            }
+            write!(f, "{}", render(&self.path, &self.source, d))?;
+        }
+        Ok(())
+    }
+}
+
+/// 1-based line and column (in characters) of byte offset `pos` in `text`.
+pub fn line_col(text: &str, pos: usize) -> (usize, usize) {
+    let pos = floor_char_boundary(text, pos.min(text.len()));
+    let before = &text[..pos];
+    let line = before.matches('\n').count() + 1;
+    let line_start = before.rfind('\n').map(|p| p + 1).unwrap_or(0);
+    let col = text[line_start..pos].chars().count() + 1;
+    (line, col)
+}
+
+fn floor_char_boundary(text: &str, mut pos: usize) -> usize {
+    while pos > 0 && !text.is_char_boundary(pos) {
+        pos -= 1;
+    }
+    pos
+}
+
+/// Render one diagnostic:
+///
+/// ```text
+/// error: unknown section `performnce_params`
+///   --> vec.c:3:13
+///    |
+///  3 |         def performnce_params {
+///    |             ^^^^^^^^^^^^^^^^^
+///    = help: did you mean `performance_params`?
+/// ```
+pub fn render(path: &str, text: &str, d: &Diagnostic) -> String {
+    let start = floor_char_boundary(text, d.span.start.min(text.len()));
+    let (line, col) = line_col(text, start);
+    let line_start = text[..start].rfind('\n').map(|p| p + 1).unwrap_or(0);
+    let line_end = text[start..].find('\n').map(|p| start + p).unwrap_or(text.len());
+    let src_line = text[line_start..line_end].replace('\t', " ");
+    let end = floor_char_boundary(text, d.span.end.min(line_end).max(start));
+    let width = text[start..end].chars().count().max(1);
+    let num = line.to_string();
+    let pad = " ".repeat(num.len());
+    let mut out = format!("error: {}\n{pad}--> {path}:{line}:{col}\n{pad} |\n", d.message);
+    out.push_str(&format!("{num} | {src_line}\n"));
+    out.push_str(&format!("{pad} | {}{}\n", " ".repeat(col - 1), "^".repeat(width)));
+    if let Some(h) = &d.help {
+        out.push_str(&format!("{pad} = help: {h}\n"));
+    }
+    out
+}
+
+/// The candidate closest to `word` by edit distance, if it is close enough to be a plausible typo
+/// (distance at most a third of the word's length, at least 1), or differs only in case.
+pub fn suggest<'a>(word: &str, candidates: impl IntoIterator<Item = &'a str>) -> Option<&'a str> {
+    let mut best: Option<(usize, &str)> = None;
+    for c in candidates {
+        let d = if c.eq_ignore_ascii_case(word) { 0 } else { levenshtein(word, c) };
+        if best.is_none_or(|(bd, _)| d < bd) {
+            best = Some((d, c));
+        }
+    }
+    let limit = (word.chars().count() / 3).max(1);
+    best.filter(|(d, _)| *d <= limit).map(|(_, c)| c)
+}
+
+/// "did you mean `x`?" for the closest candidate, if any.
+pub fn did_you_mean<'a>(word: &str, candidates: impl IntoIterator<Item = &'a str>) -> Option<String> {
+    suggest(word, candidates).map(|c| format!("did you mean `{c}`?"))
+}
+
+fn levenshtein(a: &str, b: &str) -> usize {
+    let a: Vec<char> = a.chars().collect();
+    let b: Vec<char> = b.chars().collect();
+    let mut prev: Vec<usize> = (0..=b.len()).collect();
+    for i in 1..=a.len() {
+        let mut cur = vec![i; b.len() + 1];
+        for j in 1..=b.len() {
+            let cost = usize::from(a[i - 1] != b[j - 1]);
+            cur[j] = (prev[j] + 1).min(cur[j - 1] + 1).min(prev[j - 1] + cost);
+        }
+        prev = cur;
+    }
+    prev[b.len()]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn renders_caret_under_span() {
+        let text = "int x;\n  def foo {\n";
+        let d = Diagnostic::new(Span::new(13, 16), "unknown section `foo`").with_help("did you mean `build`?");
+        let r = render("a.c", text, &d);
+        assert!(r.contains("--> a.c:2:7"), "{r}");
+        assert!(r.contains("2 |   def foo {"), "{r}");
+        assert!(r.contains("  |       ^^^\n"), "{r}");
+        assert!(r.contains("help: did you mean `build`?"), "{r}");
+    }
+
+    #[test]
+    fn suggestions() {
+        assert_eq!(suggest("workItemPerGroup", ["workGroups", "workItemsPerGroup"]), Some("workItemsPerGroup"));
+        assert_eq!(suggest("zzz", ["workGroups"]), None);
+        assert_eq!(suggest("true", ["True", "False"]), Some("True"));
+    }
+}

@@ -1,0 +1,10 @@
+//! orcl: an annotation-driven source-to-source autotuner for OpenCL (and CUDA) loops.
+//!
+//! Pipeline (see ARCHITECTURE.md): `frontend::parse` → `lower::lower` → `codegen::generate`
+//! → `measure::Runner::measure` → `db` → `rewrite::rewrite`, driven by a `search::Strategy`.
+
+pub mod db;
+pub mod diag;
+pub mod frontend;
+pub mod search;
+pub mod space;

@@ -1,0 +1,1 @@
+//! Search strategies: propose configurations, observe outcomes (DESIGN.md §6).

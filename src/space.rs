@@ -1,0 +1,1 @@
+//! The search space: tuning parameters, their values, constraints, enumeration.

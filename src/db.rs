@@ -1,1 +1,1000 @@
-//! The SQLite tuning database (DESIGN.md §5).
+//! The SQLite tuning database (DESIGN.md §5): every measured variant, with its metadata.
+//!
+//! TAUdb-like: one row per evaluated configuration, failures included, tied to the experiment
+//! (region × device × input size × search) that produced it. See `docs/DATABASE.md` for the
+//! column reference and example queries.
+//!
+//! Schema (version [`SCHEMA_VERSION`]):
+//! - `meta(key, value)`: `schema_version`.
+//! - `device`: one OpenCL/CUDA device, keyed by `fingerprint`; limits in bytes / work-items / MHz,
+//!   every queried property in `properties_json`.
+//! - `region`: one annotated loop, keyed by `(file, loop_hash)`.
+//! - `experiment`: one tuning run of a region on a device for one input size, keyed by
+//!   `identity_key`; re-running the same experiment resumes it ([`Db::open_experiment`]).
+//! - `evaluation`: one configuration of an experiment, keyed by `(experiment_id, config_key)`:
+//!   status (`ok` or a failure class), build ms, kernel ms per repetition, median ms, transfer ms,
+//!   max error.
+//! - `experiment_metadata(experiment_id, key, value)`: free key/value pairs.
+//!
+//! Invariants: the file is in WAL mode with a 30 s busy timeout, so several orcl processes may
+//! write to one database; every write is its own committed transaction, so a killed run loses
+//! nothing already recorded; times are ISO-8601 UTC text (`2024-05-01T12:34:56.789Z`); all SQL is
+//! in the `const`s at the top of this module. Schema changes are appended to `MIGRATIONS`, never
+//! edited in place.
+
+use std::collections::BTreeMap;
+use std::path::Path;
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
+
+use rusqlite::{
+    params, Connection, OpenFlags, OptionalExtension, Row, Transaction, TransactionBehavior,
+};
+use serde::{Deserialize, Serialize};
+
+// ---------------------------------------------------------------------------------------------
+// SQL
+// ---------------------------------------------------------------------------------------------
+
+const PRAGMA_JOURNAL_WAL: &str = "PRAGMA journal_mode = WAL";
+const PRAGMA_FOREIGN_KEYS: &str = "PRAGMA foreign_keys = ON";
+
+const CREATE_META: &str = "CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT)";
+const META_TABLE_EXISTS: &str =
+    "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'meta'";
+const SELECT_SCHEMA_VERSION: &str = "SELECT value FROM meta WHERE key = 'schema_version'";
+const SET_SCHEMA_VERSION: &str = "INSERT INTO meta (key, value) VALUES ('schema_version', ?1)
+     ON CONFLICT (key) DO UPDATE SET value = excluded.value";
+
+/// Version 0 → 1: the initial schema.
+const MIGRATION_1: &str = "
+CREATE TABLE device (
+    id                  INTEGER PRIMARY KEY,
+    backend             TEXT    NOT NULL CHECK (backend IN ('opencl', 'cuda')),
+    platform            TEXT    NOT NULL,            -- OpenCL platform name; CUDA: 'CUDA'
+    name                TEXT    NOT NULL,
+    vendor              TEXT    NOT NULL,
+    driver_version      TEXT    NOT NULL,
+    device_version      TEXT    NOT NULL,            -- e.g. 'OpenCL 3.0 ...', CUDA 'sm_90'
+    compute_units       INTEGER NOT NULL,            -- count (CUs / SMs)
+    max_work_group_size INTEGER NOT NULL,            -- work-items (threads per block)
+    local_mem_bytes     INTEGER NOT NULL,            -- bytes (shared memory per block)
+    global_mem_bytes    INTEGER NOT NULL,            -- bytes
+    max_clock_mhz       INTEGER NOT NULL,            -- MHz
+    fingerprint         TEXT    NOT NULL UNIQUE,
+    properties_json     TEXT    NOT NULL DEFAULT '{}' CHECK (json_valid(properties_json))
+);
+
+CREATE TABLE region (
+    id             INTEGER PRIMARY KEY,
+    file           TEXT    NOT NULL,
+    line           INTEGER NOT NULL,                 -- 1-based line of the annotation
+    function       TEXT    NOT NULL,                 -- enclosing C function
+    loop_hash      TEXT    NOT NULL,                 -- hex SHA-256 of loop and transform text
+    transform_text TEXT    NOT NULL,
+    UNIQUE (file, loop_hash)
+);
+
+CREATE TABLE experiment (
+    id                  INTEGER PRIMARY KEY,
+    identity_key        TEXT    NOT NULL UNIQUE,
+    region_id           INTEGER NOT NULL REFERENCES region (id),
+    device_id           INTEGER NOT NULL REFERENCES device (id),
+    backend             TEXT    NOT NULL CHECK (backend IN ('opencl', 'cuda')),
+    input_params_json   TEXT    NOT NULL CHECK (json_valid(input_params_json)),
+    spec_hash           TEXT    NOT NULL,
+    algorithm           TEXT    NOT NULL,
+    search_options_json TEXT    NOT NULL CHECK (json_valid(search_options_json)),
+    seed                INTEGER,                     -- u64 stored as two's-complement i64
+    orcl_version        TEXT    NOT NULL,
+    host                TEXT    NOT NULL,
+    build_command       TEXT    NOT NULL,
+    started_at          TEXT    NOT NULL,            -- ISO-8601 UTC
+    finished_at         TEXT,                        -- ISO-8601 UTC; NULL while running
+    status              TEXT    NOT NULL
+        CHECK (status IN ('running', 'done', 'interrupted', 'failed'))
+);
+CREATE INDEX experiment_region ON experiment (region_id);
+CREATE INDEX experiment_device ON experiment (device_id);
+
+CREATE TABLE evaluation (
+    id              INTEGER PRIMARY KEY,
+    experiment_id   INTEGER NOT NULL REFERENCES experiment (id) ON DELETE CASCADE,
+    config_key      TEXT    NOT NULL,
+    config_json     TEXT    NOT NULL CHECK (json_valid(config_json)),
+    kernel_hash     TEXT,                            -- hex SHA-256 of the kernel source
+    status          TEXT    NOT NULL CHECK (status IN ('ok', 'constraint', 'device_limit',
+                        'compile_error', 'launch_error', 'crash', 'timeout', 'wrong_result')),
+    build_ms        REAL,                            -- ms
+    samples_ms_json TEXT    NOT NULL DEFAULT '[]'    -- JSON array: kernel ms per repetition
+                        CHECK (json_valid(samples_ms_json)),
+    median_ms       REAL,                            -- ms; the objective
+    transfer_ms     REAL,                            -- ms
+    max_error       REAL,                            -- max |output - reference|
+    message         TEXT,
+    created_at      TEXT    NOT NULL,                -- ISO-8601 UTC
+    UNIQUE (experiment_id, config_key)
+);
+CREATE INDEX evaluation_best ON evaluation (experiment_id, status, median_ms);
+
+CREATE TABLE experiment_metadata (
+    experiment_id INTEGER NOT NULL REFERENCES experiment (id) ON DELETE CASCADE,
+    key           TEXT    NOT NULL,
+    value         TEXT    NOT NULL,
+    PRIMARY KEY (experiment_id, key)
+);
+";
+
+/// Forward migrations: `MIGRATIONS[i]` takes the schema from version `i` to `i + 1`.
+/// Append, never edit.
+const MIGRATIONS: &[&str] = &[MIGRATION_1];
+
+const UPSERT_DEVICE: &str = "
+INSERT INTO device (backend, platform, name, vendor, driver_version, device_version,
+    compute_units, max_work_group_size, local_mem_bytes, global_mem_bytes, max_clock_mhz,
+    fingerprint, properties_json)
+VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13)
+ON CONFLICT (fingerprint) DO UPDATE SET
+    backend = excluded.backend, platform = excluded.platform, name = excluded.name,
+    vendor = excluded.vendor, driver_version = excluded.driver_version,
+    device_version = excluded.device_version, compute_units = excluded.compute_units,
+    max_work_group_size = excluded.max_work_group_size,
+    local_mem_bytes = excluded.local_mem_bytes, global_mem_bytes = excluded.global_mem_bytes,
+    max_clock_mhz = excluded.max_clock_mhz, properties_json = excluded.properties_json
+RETURNING id";
+const SELECT_DEVICE: &str = "
+SELECT backend, platform, name, vendor, driver_version, device_version, compute_units,
+    max_work_group_size, local_mem_bytes, global_mem_bytes, max_clock_mhz, fingerprint,
+    properties_json
+FROM device WHERE id = ?1";
+
+const UPSERT_REGION: &str = "
+INSERT INTO region (file, line, function, loop_hash, transform_text) VALUES (?1, ?2, ?3, ?4, ?5)
+ON CONFLICT (file, loop_hash) DO UPDATE SET
+    line = excluded.line, function = excluded.function, transform_text = excluded.transform_text
+RETURNING id";
+const SELECT_REGION: &str =
+    "SELECT file, line, function, loop_hash, transform_text FROM region WHERE id = ?1";
+
+const FIND_EXPERIMENT: &str = "SELECT id FROM experiment WHERE identity_key = ?1";
+const RESUME_EXPERIMENT: &str =
+    "UPDATE experiment SET status = 'running', finished_at = NULL WHERE id = ?1";
+const INSERT_EXPERIMENT: &str = "
+INSERT INTO experiment (identity_key, region_id, device_id, backend, input_params_json,
+    spec_hash, algorithm, search_options_json, seed, orcl_version, host, build_command,
+    started_at, finished_at, status)
+VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, NULL, 'running')";
+const FINISH_EXPERIMENT: &str = "UPDATE experiment SET status = ?2, finished_at = ?3 WHERE id = ?1";
+macro_rules! experiment_columns {
+    () => {
+        "id, identity_key, region_id, device_id, backend, input_params_json, spec_hash, \
+         algorithm, search_options_json, seed, orcl_version, host, build_command, started_at, \
+         finished_at, status"
+    };
+}
+const SELECT_EXPERIMENT: &str = concat!(
+    "SELECT ",
+    experiment_columns!(),
+    " FROM experiment WHERE id = ?1"
+);
+const SELECT_EXPERIMENTS: &str = concat!(
+    "SELECT ",
+    experiment_columns!(),
+    " FROM experiment ORDER BY id"
+);
+
+const SET_METADATA: &str = "
+INSERT INTO experiment_metadata (experiment_id, key, value) VALUES (?1, ?2, ?3)
+ON CONFLICT (experiment_id, key) DO UPDATE SET value = excluded.value";
+const SELECT_METADATA: &str =
+    "SELECT key, value FROM experiment_metadata WHERE experiment_id = ?1 ORDER BY key";
+
+const INSERT_EVALUATION: &str = "
+INSERT INTO evaluation (experiment_id, config_key, config_json, kernel_hash, status, build_ms,
+    samples_ms_json, median_ms, transfer_ms, max_error, message, created_at)
+VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)";
+macro_rules! evaluation_columns {
+    () => {
+        "id, config_key, config_json, kernel_hash, status, build_ms, samples_ms_json, median_ms, \
+         transfer_ms, max_error, message, created_at"
+    };
+}
+const SELECT_EVALUATIONS: &str = concat!(
+    "SELECT ",
+    evaluation_columns!(),
+    " FROM evaluation WHERE experiment_id = ?1 ORDER BY id"
+);
+const SELECT_BEST: &str = concat!(
+    "SELECT ",
+    evaluation_columns!(),
+    " FROM evaluation WHERE experiment_id = ?1 AND status = 'ok' AND median_ms IS NOT NULL
+      ORDER BY median_ms ASC, id ASC LIMIT ?2"
+);
+
+// ---------------------------------------------------------------------------------------------
+// Public constants and types
+// ---------------------------------------------------------------------------------------------
+
+/// The schema version this orcl writes and reads (stored in `meta.schema_version`).
+pub const SCHEMA_VERSION: i64 = 1;
+const _: () = assert!(MIGRATIONS.len() == SCHEMA_VERSION as usize);
+
+/// How long a writer waits for another process's write lock before failing.
+pub const BUSY_TIMEOUT: Duration = Duration::from_secs(30);
+
+/// Backends: values of `device.backend` and `experiment.backend`.
+pub const BACKENDS: [&str; 2] = ["opencl", "cuda"];
+
+/// Values of `experiment.status`: `running` (being tuned, or killed without a chance to say so),
+/// `done`, `interrupted` (stopped by the user or budget cut short), `failed`.
+pub const EXPERIMENT_STATUSES: [&str; 4] = ["running", "done", "interrupted", "failed"];
+
+/// Values of `evaluation.status`: `ok`, or the failure class (DESIGN.md §3). Only `ok` rows are
+/// ranked.
+pub const EVALUATION_STATUSES: [&str; 8] = [
+    "ok",
+    "constraint",
+    "device_limit",
+    "compile_error",
+    "launch_error",
+    "crash",
+    "timeout",
+    "wrong_result",
+];
+
+/// Errors of the tuning database. Messages do not name the file: callers add it as context.
+#[derive(Debug, thiserror::Error)]
+pub enum DbError {
+    /// Any SQLite error not classified below (I/O, "file is not a database", locked past the
+    /// busy timeout, ...).
+    #[error("database error: {0}")]
+    Sqlite(#[from] rusqlite::Error),
+    /// The file was written by a newer orcl.
+    #[error("database schema version {found} is newer than this orcl supports ({supported}); upgrade orcl")]
+    NewerSchema { found: i64, supported: i64 },
+    /// The file has an older schema and was opened read-only, so it cannot be migrated.
+    #[error("database schema version {found} is older than this orcl's ({supported}) and it was opened read-only; open it once read-write to migrate it")]
+    OlderSchema { found: i64, supported: i64 },
+    /// `meta.schema_version` is not a non-negative integer.
+    #[error("database schema version {0:?} is not a valid version number")]
+    BadSchemaVersion(String),
+    /// The experiment already has an evaluation with this configuration key.
+    #[error("experiment {experiment_id} already has an evaluation of configuration {config_key}")]
+    Duplicate {
+        experiment_id: i64,
+        config_key: String,
+    },
+    /// No experiment with this id.
+    #[error("no experiment with id {0}")]
+    NoSuchExperiment(i64),
+    /// A field has a value the schema does not allow (unknown status or backend, non-finite
+    /// sample, invalid JSON).
+    #[error("invalid {field}: {reason}")]
+    Invalid { field: &'static str, reason: String },
+}
+
+/// Result of database operations.
+pub type Result<T, E = DbError> = std::result::Result<T, E>;
+
+/// One device (`device` table). Identified by `fingerprint`; the other fields are refreshed on
+/// every [`Db::upsert_device`].
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct DeviceRow {
+    /// `opencl` or `cuda`.
+    pub backend: String,
+    /// OpenCL platform name; `CUDA` for CUDA devices.
+    pub platform: String,
+    pub name: String,
+    pub vendor: String,
+    pub driver_version: String,
+    /// `CL_DEVICE_VERSION`, or the CUDA compute capability (`sm_90`).
+    pub device_version: String,
+    /// Compute units (OpenCL) / streaming multiprocessors (CUDA).
+    pub compute_units: u32,
+    /// Maximum work-items per work-group (threads per block).
+    pub max_work_group_size: u64,
+    /// Local memory per work-group (shared memory per block), bytes.
+    pub local_mem_bytes: u64,
+    /// Global memory, bytes.
+    pub global_mem_bytes: u64,
+    /// Maximum clock frequency, MHz.
+    pub max_clock_mhz: u32,
+    /// Stable identity of the device (e.g. a hash of backend, platform, name, driver): the key.
+    pub fingerprint: String,
+    /// Every queried device property, as a JSON object.
+    pub properties_json: String,
+}
+
+/// One annotated loop (`region` table), identified by `(file, loop_hash)`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct RegionRow {
+    /// Source file as given on the command line.
+    pub file: String,
+    /// 1-based line of the annotation.
+    pub line: u32,
+    /// Enclosing C function.
+    pub function: String,
+    /// Hex hash of the loop and its transform text.
+    pub loop_hash: String,
+    /// The annotation's transform (spec) text.
+    pub transform_text: String,
+}
+
+/// What identifies and describes an experiment when it is opened ([`Db::open_experiment`]).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct NewExperiment {
+    /// Unique key of the experiment (e.g. a hash of region, device, backend, input params, spec
+    /// hash, algorithm, options and seed): opening the same key again resumes it.
+    pub identity_key: String,
+    /// `region.id`.
+    pub region_id: i64,
+    /// `device.id`.
+    pub device_id: i64,
+    /// `opencl` or `cuda`.
+    pub backend: String,
+    /// Input sizes/parameters of this run, JSON object.
+    pub input_params_json: String,
+    /// Hash of the tuning spec.
+    pub spec_hash: String,
+    /// Search algorithm name (`exhaustive`, `random`, ...).
+    pub algorithm: String,
+    /// Search options, JSON object.
+    pub search_options_json: String,
+    /// Search seed, if the algorithm is randomised.
+    pub seed: Option<u64>,
+    pub orcl_version: String,
+    /// Host name of the machine that ran the experiment.
+    pub host: String,
+    /// The spec's build command for the timing skeleton.
+    pub build_command: String,
+}
+
+/// An experiment as stored (`experiment` table).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ExperimentRow {
+    pub id: i64,
+    pub identity_key: String,
+    pub region_id: i64,
+    pub device_id: i64,
+    pub backend: String,
+    pub input_params_json: String,
+    pub spec_hash: String,
+    pub algorithm: String,
+    pub search_options_json: String,
+    pub seed: Option<u64>,
+    pub orcl_version: String,
+    pub host: String,
+    pub build_command: String,
+    /// ISO-8601 UTC time of the first opening.
+    pub started_at: String,
+    /// ISO-8601 UTC time of the last [`Db::finish_experiment`]; `None` while running.
+    pub finished_at: Option<String>,
+    /// One of [`EXPERIMENT_STATUSES`].
+    pub status: String,
+}
+
+/// One evaluated configuration (`evaluation` table). `id` and `created_at` are ignored on
+/// insert and filled on read.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct EvaluationRow {
+    /// Row id (insertion order); `None` before insertion.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub id: Option<i64>,
+    /// Canonical key of the configuration, unique within an experiment.
+    pub config_key: String,
+    /// The configuration (tuning parameter → value), JSON object.
+    pub config_json: String,
+    /// Hex hash of the generated kernel source; `None` if none was generated.
+    pub kernel_hash: Option<String>,
+    /// One of [`EVALUATION_STATUSES`].
+    pub status: String,
+    /// Kernel build time, ms.
+    pub build_ms: Option<f64>,
+    /// Kernel time of each timed repetition (device events), ms; finite values only.
+    pub samples_ms: Vec<f64>,
+    /// Median of `samples_ms`, ms: the objective.
+    pub median_ms: Option<f64>,
+    /// Host↔device transfer time, ms.
+    pub transfer_ms: Option<f64>,
+    /// Largest absolute difference from the reference outputs. A NaN is stored as `None`.
+    pub max_error: Option<f64>,
+    /// Compiler log, error text, or other note.
+    pub message: Option<String>,
+    /// ISO-8601 UTC insertion time; `None` before insertion.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub created_at: Option<String>,
+}
+
+/// A connection to the tuning database. Cheap to open; one per thread or process.
+#[derive(Debug)]
+pub struct Db {
+    conn: Connection,
+}
+
+// ---------------------------------------------------------------------------------------------
+// Db
+// ---------------------------------------------------------------------------------------------
+
+impl Db {
+    /// Opens (creating if missing) the database at `path` for reading and writing, migrating an
+    /// older schema forward. The parent directory must exist.
+    ///
+    /// Errors: [`DbError::NewerSchema`] for a file written by a newer orcl,
+    /// [`DbError::BadSchemaVersion`], or [`DbError::Sqlite`] (not a database, I/O, locked for
+    /// longer than [`BUSY_TIMEOUT`]).
+    pub fn open(path: &Path) -> Result<Db> {
+        let conn = Connection::open(path)?;
+        conn.busy_timeout(BUSY_TIMEOUT)?;
+        set_wal(&conn)?;
+        Db::init(conn)
+    }
+
+    /// Opens an existing database read-only. The schema must be exactly [`SCHEMA_VERSION`]:
+    /// [`DbError::NewerSchema`] or [`DbError::OlderSchema`] otherwise.
+    pub fn open_read_only(path: &Path) -> Result<Db> {
+        let flags = OpenFlags::SQLITE_OPEN_READ_ONLY | OpenFlags::SQLITE_OPEN_NO_MUTEX;
+        let conn = Connection::open_with_flags(path, flags)?;
+        conn.busy_timeout(BUSY_TIMEOUT)?;
+        let found = stored_version(&conn)?;
+        if found > SCHEMA_VERSION {
+            return Err(DbError::NewerSchema {
+                found,
+                supported: SCHEMA_VERSION,
+            });
+        }
+        if found < SCHEMA_VERSION {
+            return Err(DbError::OlderSchema {
+                found,
+                supported: SCHEMA_VERSION,
+            });
+        }
+        Ok(Db { conn })
+    }
+
+    /// Opens a fresh in-memory database (for tests and dry runs).
+    pub fn open_in_memory() -> Result<Db> {
+        Db::init(Connection::open_in_memory()?)
+    }
+
+    fn init(conn: Connection) -> Result<Db> {
+        conn.execute_batch(PRAGMA_FOREIGN_KEYS)?;
+        migrate(&conn)?;
+        Ok(Db { conn })
+    }
+
+    /// The schema version stored in the file.
+    pub fn schema_version(&self) -> Result<i64> {
+        stored_version(&self.conn)
+    }
+
+    /// Inserts the device, or refreshes every column of the row with the same `fingerprint`.
+    /// Returns `device.id`.
+    pub fn upsert_device(&self, d: &DeviceRow) -> Result<i64> {
+        check_one_of("device.backend", &d.backend, &BACKENDS)?;
+        check_json("device.properties_json", &d.properties_json)?;
+        let id = self.conn.query_row(
+            UPSERT_DEVICE,
+            params![
+                d.backend,
+                d.platform,
+                d.name,
+                d.vendor,
+                d.driver_version,
+                d.device_version,
+                d.compute_units,
+                d.max_work_group_size,
+                d.local_mem_bytes,
+                d.global_mem_bytes,
+                d.max_clock_mhz,
+                d.fingerprint,
+                d.properties_json
+            ],
+            |r| r.get(0),
+        )?;
+        Ok(id)
+    }
+
+    /// The device with this id, if any.
+    pub fn device(&self, id: i64) -> Result<Option<DeviceRow>> {
+        let row = self
+            .conn
+            .query_row(SELECT_DEVICE, [id], |r| {
+                Ok(DeviceRow {
+                    backend: r.get(0)?,
+                    platform: r.get(1)?,
+                    name: r.get(2)?,
+                    vendor: r.get(3)?,
+                    driver_version: r.get(4)?,
+                    device_version: r.get(5)?,
+                    compute_units: r.get(6)?,
+                    max_work_group_size: r.get(7)?,
+                    local_mem_bytes: r.get(8)?,
+                    global_mem_bytes: r.get(9)?,
+                    max_clock_mhz: r.get(10)?,
+                    fingerprint: r.get(11)?,
+                    properties_json: r.get(12)?,
+                })
+            })
+            .optional()?;
+        Ok(row)
+    }
+
+    /// Inserts the region, or refreshes `line`, `function` and `transform_text` of the row with
+    /// the same `(file, loop_hash)`. Returns `region.id`.
+    pub fn upsert_region(&self, r: &RegionRow) -> Result<i64> {
+        let id = self.conn.query_row(
+            UPSERT_REGION,
+            params![r.file, r.line, r.function, r.loop_hash, r.transform_text],
+            |row| row.get(0),
+        )?;
+        Ok(id)
+    }
+
+    /// The region with this id, if any.
+    pub fn region(&self, id: i64) -> Result<Option<RegionRow>> {
+        let row = self
+            .conn
+            .query_row(SELECT_REGION, [id], |r| {
+                Ok(RegionRow {
+                    file: r.get(0)?,
+                    line: r.get(1)?,
+                    function: r.get(2)?,
+                    loop_hash: r.get(3)?,
+                    transform_text: r.get(4)?,
+                })
+            })
+            .optional()?;
+        Ok(row)
+    }
+
+    /// Opens the experiment with `e.identity_key`: inserts it with status `running` and
+    /// `started_at` = now, or, if that key exists, sets its status back to `running` (clearing
+    /// `finished_at`) and keeps its other columns and its evaluations. Returns
+    /// `(experiment.id, resumed)`.
+    pub fn open_experiment(&self, e: &NewExperiment) -> Result<(i64, bool)> {
+        check_one_of("experiment.backend", &e.backend, &BACKENDS)?;
+        check_json("experiment.input_params_json", &e.input_params_json)?;
+        check_json("experiment.search_options_json", &e.search_options_json)?;
+        let tx = self.write_tx()?;
+        let existing: Option<i64> = tx
+            .query_row(FIND_EXPERIMENT, [&e.identity_key], |r| r.get(0))
+            .optional()?;
+        let result = match existing {
+            Some(id) => {
+                tx.execute(RESUME_EXPERIMENT, [id])?;
+                (id, true)
+            }
+            None => {
+                tx.execute(
+                    INSERT_EXPERIMENT,
+                    params![
+                        e.identity_key,
+                        e.region_id,
+                        e.device_id,
+                        e.backend,
+                        e.input_params_json,
+                        e.spec_hash,
+                        e.algorithm,
+                        e.search_options_json,
+                        e.seed.map(|s| s as i64),
+                        e.orcl_version,
+                        e.host,
+                        e.build_command,
+                        now_utc()
+                    ],
+                )?;
+                (tx.last_insert_rowid(), false)
+            }
+        };
+        tx.commit()?;
+        Ok(result)
+    }
+
+    /// Sets the experiment's final `status` (`done`, `interrupted` or `failed`) and
+    /// `finished_at` = now. Errors: [`DbError::NoSuchExperiment`], [`DbError::Invalid`].
+    pub fn finish_experiment(&self, id: i64, status: &str) -> Result<()> {
+        check_one_of("experiment.status", status, &EXPERIMENT_STATUSES[1..])?;
+        let n = self
+            .conn
+            .execute(FINISH_EXPERIMENT, params![id, status, now_utc()])?;
+        if n == 0 {
+            return Err(DbError::NoSuchExperiment(id));
+        }
+        Ok(())
+    }
+
+    /// Sets (inserts or replaces) one metadata pair of the experiment.
+    pub fn set_metadata(&self, experiment_id: i64, key: &str, value: &str) -> Result<()> {
+        self.conn
+            .execute(SET_METADATA, params![experiment_id, key, value])
+            .map_err(|e| classify(e, experiment_id, None))?;
+        Ok(())
+    }
+
+    /// All metadata pairs of the experiment, by key.
+    pub fn metadata(&self, experiment_id: i64) -> Result<BTreeMap<String, String>> {
+        let mut stmt = self.conn.prepare_cached(SELECT_METADATA)?;
+        let rows = stmt.query_map([experiment_id], |r| Ok((r.get(0)?, r.get(1)?)))?;
+        Ok(rows.collect::<rusqlite::Result<_>>()?)
+    }
+
+    /// The experiment with this id, if any.
+    pub fn experiment(&self, id: i64) -> Result<Option<ExperimentRow>> {
+        Ok(self
+            .conn
+            .query_row(SELECT_EXPERIMENT, [id], experiment_from_row)
+            .optional()?)
+    }
+
+    /// All experiments, oldest first.
+    pub fn list_experiments(&self) -> Result<Vec<ExperimentRow>> {
+        let mut stmt = self.conn.prepare_cached(SELECT_EXPERIMENTS)?;
+        let rows = stmt.query_map([], experiment_from_row)?;
+        Ok(rows.collect::<rusqlite::Result<_>>()?)
+    }
+
+    /// Records one evaluated configuration in its own committed transaction (a killed run loses
+    /// nothing already recorded). `e.id` and `e.created_at` are ignored; `created_at` is now.
+    /// Returns `evaluation.id`.
+    ///
+    /// Errors: [`DbError::Duplicate`] if the experiment already has `e.config_key`,
+    /// [`DbError::NoSuchExperiment`], [`DbError::Invalid`] for an unknown status, invalid
+    /// `config_json` or a non-finite sample.
+    pub fn insert_evaluation(&self, experiment_id: i64, e: &EvaluationRow) -> Result<i64> {
+        check_one_of("evaluation.status", &e.status, &EVALUATION_STATUSES)?;
+        check_json("evaluation.config_json", &e.config_json)?;
+        if let Some(bad) = e.samples_ms.iter().find(|s| !s.is_finite()) {
+            return Err(DbError::Invalid {
+                field: "evaluation.samples_ms",
+                reason: format!("non-finite sample {bad}"),
+            });
+        }
+        let samples = serde_json::to_string(&e.samples_ms).expect("finite f64s serialise");
+        let tx = self.write_tx()?;
+        tx.execute(
+            INSERT_EVALUATION,
+            params![
+                experiment_id,
+                e.config_key,
+                e.config_json,
+                e.kernel_hash,
+                e.status,
+                e.build_ms,
+                samples,
+                e.median_ms,
+                e.transfer_ms,
+                e.max_error,
+                e.message,
+                now_utc()
+            ],
+        )
+        .map_err(|err| classify(err, experiment_id, Some(&e.config_key)))?;
+        let id = tx.last_insert_rowid();
+        tx.commit()?;
+        Ok(id)
+    }
+
+    /// All evaluations of the experiment, in insertion order.
+    pub fn evaluations(&self, experiment_id: i64) -> Result<Vec<EvaluationRow>> {
+        let mut stmt = self.conn.prepare_cached(SELECT_EVALUATIONS)?;
+        let rows = stmt.query_map([experiment_id], evaluation_from_row)?;
+        Ok(rows.collect::<rusqlite::Result<_>>()?)
+    }
+
+    /// The `n` fastest `ok` evaluations of the experiment, by ascending `median_ms` (ties: first
+    /// inserted first).
+    pub fn best(&self, experiment_id: i64, n: usize) -> Result<Vec<EvaluationRow>> {
+        let limit = i64::try_from(n).unwrap_or(i64::MAX);
+        let mut stmt = self.conn.prepare_cached(SELECT_BEST)?;
+        let rows = stmt.query_map(params![experiment_id, limit], evaluation_from_row)?;
+        Ok(rows.collect::<rusqlite::Result<_>>()?)
+    }
+
+    /// Begins a write transaction that takes the write lock at once (waiting up to the busy
+    /// timeout), so it never fails half-way on a stale WAL snapshot.
+    fn write_tx(&self) -> rusqlite::Result<Transaction<'_>> {
+        Transaction::new_unchecked(&self.conn, TransactionBehavior::Immediate)
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Helpers
+// ---------------------------------------------------------------------------------------------
+
+/// The schema version in `meta`, 0 if there is no `meta` table or no version row.
+fn stored_version(conn: &Connection) -> Result<i64> {
+    let has_meta: i64 = conn.query_row(META_TABLE_EXISTS, [], |r| r.get(0))?;
+    if has_meta == 0 {
+        return Ok(0);
+    }
+    let value: Option<Option<String>> = conn
+        .query_row(SELECT_SCHEMA_VERSION, [], |r| r.get(0))
+        .optional()?;
+    match value.flatten() {
+        None => Ok(0),
+        Some(v) => match v.trim().parse::<i64>() {
+            Ok(n) if n >= 0 => Ok(n),
+            _ => Err(DbError::BadSchemaVersion(v)),
+        },
+    }
+}
+
+/// Switches the file to WAL mode. Changing the journal mode needs an exclusive lock and SQLite
+/// answers `SQLITE_BUSY` at once, without the busy handler, while another connection holds one
+/// (e.g. two processes creating the same file), so retry up to [`BUSY_TIMEOUT`].
+fn set_wal(conn: &Connection) -> Result<()> {
+    let start = std::time::Instant::now();
+    loop {
+        match conn.query_row(PRAGMA_JOURNAL_WAL, [], |r| r.get::<_, String>(0)) {
+            Ok(_mode) => return Ok(()),
+            Err(e)
+                if e.sqlite_error_code() == Some(rusqlite::ErrorCode::DatabaseBusy)
+                    && start.elapsed() < BUSY_TIMEOUT =>
+            {
+                std::thread::sleep(Duration::from_millis(5));
+            }
+            Err(e) => return Err(e.into()),
+        }
+    }
+}
+
+/// Applies `MIGRATIONS[stored..]` in one immediate transaction and records the new version.
+fn migrate(conn: &Connection) -> Result<()> {
+    let check = |found: i64| {
+        if found > SCHEMA_VERSION {
+            Err(DbError::NewerSchema {
+                found,
+                supported: SCHEMA_VERSION,
+            })
+        } else {
+            Ok(found)
+        }
+    };
+    if check(stored_version(conn)?)? == SCHEMA_VERSION {
+        return Ok(());
+    }
+    let tx = Transaction::new_unchecked(conn, TransactionBehavior::Immediate)?;
+    tx.execute_batch(CREATE_META)?;
+    // Re-read under the write lock: another process may have migrated meanwhile.
+    let found = check(stored_version(&tx)?)?;
+    for sql in &MIGRATIONS[found as usize..] {
+        tx.execute_batch(sql)?;
+    }
+    tx.execute(SET_SCHEMA_VERSION, [SCHEMA_VERSION.to_string()])?;
+    tx.commit()?;
+    Ok(())
+}
+
+fn check_one_of(field: &'static str, value: &str, allowed: &[&str]) -> Result<()> {
+    if allowed.contains(&value) {
+        Ok(())
+    } else {
+        Err(DbError::Invalid {
+            field,
+            reason: format!("{value:?} is not one of {}", allowed.join(", ")),
+        })
+    }
+}
+
+fn check_json(field: &'static str, value: &str) -> Result<()> {
+    serde_json::from_str::<serde_json::Value>(value)
+        .map(drop)
+        .map_err(|e| DbError::Invalid {
+            field,
+            reason: format!("not JSON: {e}"),
+        })
+}
+
+/// Turns unique-key and foreign-key violations into [`DbError::Duplicate`] and
+/// [`DbError::NoSuchExperiment`].
+fn classify(err: rusqlite::Error, experiment_id: i64, config_key: Option<&str>) -> DbError {
+    if let rusqlite::Error::SqliteFailure(f, _) = &err {
+        match (f.extended_code, config_key) {
+            (rusqlite::ffi::SQLITE_CONSTRAINT_FOREIGNKEY, _) => {
+                return DbError::NoSuchExperiment(experiment_id)
+            }
+            (
+                rusqlite::ffi::SQLITE_CONSTRAINT_UNIQUE
+                | rusqlite::ffi::SQLITE_CONSTRAINT_PRIMARYKEY,
+                Some(key),
+            ) => {
+                return DbError::Duplicate {
+                    experiment_id,
+                    config_key: key.to_string(),
+                };
+            }
+            _ => {}
+        }
+    }
+    DbError::Sqlite(err)
+}
+
+fn experiment_from_row(r: &Row<'_>) -> rusqlite::Result<ExperimentRow> {
+    Ok(ExperimentRow {
+        id: r.get(0)?,
+        identity_key: r.get(1)?,
+        region_id: r.get(2)?,
+        device_id: r.get(3)?,
+        backend: r.get(4)?,
+        input_params_json: r.get(5)?,
+        spec_hash: r.get(6)?,
+        algorithm: r.get(7)?,
+        search_options_json: r.get(8)?,
+        seed: r.get::<_, Option<i64>>(9)?.map(|s| s as u64),
+        orcl_version: r.get(10)?,
+        host: r.get(11)?,
+        build_command: r.get(12)?,
+        started_at: r.get(13)?,
+        finished_at: r.get(14)?,
+        status: r.get(15)?,
+    })
+}
+
+fn evaluation_from_row(r: &Row<'_>) -> rusqlite::Result<EvaluationRow> {
+    let samples_json: String = r.get(6)?;
+    let samples_ms = serde_json::from_str(&samples_json).map_err(|e| {
+        rusqlite::Error::FromSqlConversionFailure(6, rusqlite::types::Type::Text, Box::new(e))
+    })?;
+    Ok(EvaluationRow {
+        id: Some(r.get(0)?),
+        config_key: r.get(1)?,
+        config_json: r.get(2)?,
+        kernel_hash: r.get(3)?,
+        status: r.get(4)?,
+        build_ms: r.get(5)?,
+        samples_ms,
+        median_ms: r.get(7)?,
+        transfer_ms: r.get(8)?,
+        max_error: r.get(9)?,
+        message: r.get(10)?,
+        created_at: Some(r.get(11)?),
+    })
+}
+
+// ---------------------------------------------------------------------------------------------
+// Time
+// ---------------------------------------------------------------------------------------------
+
+/// The current time as ISO-8601 UTC text with milliseconds (`2024-05-01T12:34:56.789Z`).
+pub fn now_utc() -> String {
+    format_utc(SystemTime::now())
+}
+
+/// Formats a time as ISO-8601 UTC text with milliseconds (`2024-05-01T12:34:56.789Z`); times
+/// before 1970 are handled too. Text of years 0–9999 sorts chronologically.
+pub fn format_utc(t: SystemTime) -> String {
+    let ms: i128 = match t.duration_since(UNIX_EPOCH) {
+        Ok(d) => d.as_millis() as i128,
+        Err(e) => -(e.duration().as_millis() as i128),
+    };
+    let secs = ms.div_euclid(1000) as i64;
+    let milli = ms.rem_euclid(1000);
+    let (y, m, d) = civil_from_days(secs.div_euclid(86_400));
+    let sod = secs.rem_euclid(86_400);
+    format!(
+        "{y:04}-{m:02}-{d:02}T{:02}:{:02}:{:02}.{milli:03}Z",
+        sod / 3600,
+        sod / 60 % 60,
+        sod % 60
+    )
+}
+
+/// Converts days since 1970-01-01 to a proleptic Gregorian `(year, month 1–12, day 1–31)`
+/// (Howard Hinnant's `civil_from_days`).
+pub fn civil_from_days(days: i64) -> (i64, u32, u32) {
+    let z = days + 719_468; // days since 0000-03-01
+    let era = z.div_euclid(146_097); // 400-year eras
+    let doe = z.rem_euclid(146_097); // day of era, [0, 146096]
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365; // [0, 399]
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100); // day of year from March 1, [0, 365]
+    let mp = (5 * doy + 2) / 153; // month from March, [0, 11]
+    let d = (doy - (153 * mp + 2) / 5 + 1) as u32;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 } as u32;
+    let y = yoe + era * 400 + i64::from(m <= 2);
+    (y, m, d)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn is_leap(y: i64) -> bool {
+        (y % 4 == 0 && y % 100 != 0) || y % 400 == 0
+    }
+
+    #[test]
+    fn civil_from_days_known_dates() {
+        assert_eq!(civil_from_days(0), (1970, 1, 1));
+        assert_eq!(civil_from_days(-1), (1969, 12, 31));
+        assert_eq!(civil_from_days(11_016), (2000, 2, 29));
+        assert_eq!(civil_from_days(19_723), (2024, 1, 1));
+        assert_eq!(civil_from_days(-719_468), (0, 3, 1));
+    }
+
+    #[test]
+    fn civil_from_days_matches_day_by_day_walk() {
+        // Walk 1900-01-01 .. 2400-12-31 one day at a time.
+        let mut days = -25_567; // 1900-01-01
+        for y in 1900..=2400 {
+            for m in 1..=12u32 {
+                let len = match m {
+                    2 if is_leap(y) => 29,
+                    2 => 28,
+                    4 | 6 | 9 | 11 => 30,
+                    _ => 31,
+                };
+                for d in 1..=len {
+                    assert_eq!(civil_from_days(days), (y, m, d), "day {days}");
+                    days += 1;
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn format_utc_examples() {
+        assert_eq!(format_utc(UNIX_EPOCH), "1970-01-01T00:00:00.000Z");
+        let t = UNIX_EPOCH + Duration::from_millis(1_700_000_000_123);
+        assert_eq!(format_utc(t), "2023-11-14T22:13:20.123Z");
+        let t = UNIX_EPOCH - Duration::from_millis(1);
+        assert_eq!(format_utc(t), "1969-12-31T23:59:59.999Z");
+        let t = UNIX_EPOCH + Duration::from_secs(951_782_400 + 86_399); // 2000-02-29 23:59:59
+        assert_eq!(format_utc(t), "2000-02-29T23:59:59.000Z");
+    }
+
+    #[test]
+    fn now_is_iso() {
+        let s = now_utc();
+        assert_eq!(s.len(), 24, "{s}");
+        assert!(s.ends_with('Z') && s.as_bytes()[10] == b'T', "{s}");
+    }
+
+    #[test]
+    fn in_memory_has_current_schema() {
+        let db = Db::open_in_memory().unwrap();
+        assert_eq!(db.schema_version().unwrap(), SCHEMA_VERSION);
+    }
+
+    #[test]
+    fn invalid_values_are_refused() {
+        let db = Db::open_in_memory().unwrap();
+        let e = EvaluationRow {
+            config_key: "k".into(),
+            config_json: "{}".into(),
+            status: "great".into(),
+            ..Default::default()
+        };
+        assert!(matches!(
+            db.insert_evaluation(1, &e),
+            Err(DbError::Invalid { .. })
+        ));
+        let e = EvaluationRow {
+            status: "ok".into(),
+            samples_ms: vec![f64::NAN],
+            ..e
+        };
+        assert!(matches!(
+            db.insert_evaluation(1, &e),
+            Err(DbError::Invalid { .. })
+        ));
+        let e = EvaluationRow {
+            samples_ms: vec![1.0],
+            ..e
+        };
+        assert!(matches!(
+            db.insert_evaluation(1, &e),
+            Err(DbError::NoSuchExperiment(1))
+        ));
+        assert!(matches!(
+            db.finish_experiment(1, "done"),
+            Err(DbError::NoSuchExperiment(1))
+        ));
+        assert!(matches!(
+            db.finish_experiment(1, "running"),
+            Err(DbError::Invalid { .. })
+        ));
+        assert!(matches!(
+            db.set_metadata(7, "a", "b"),
+            Err(DbError::NoSuchExperiment(7))
+        ));
+    }
+}

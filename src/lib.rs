@@ -4,7 +4,16 @@
 //! → `measure::Runner::measure` → `db` → `rewrite::rewrite`, driven by a `search::Strategy`.
 
 pub mod db;
+pub mod device;
 pub mod diag;
 pub mod frontend;
+pub mod ir;
+pub mod rewrite;
 pub mod search;
 pub mod space;
+pub mod tune;
+pub mod cli;
+pub mod codegen;
+pub mod lower;
+pub mod measure;
+pub mod prepare;

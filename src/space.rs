@@ -1,1 +1,468 @@
 //! The search space: tuning parameters, their values, constraints, enumeration.
+
+use crate::diag::Diagnostic;
+use crate::frontend::expr::Value;
+use crate::frontend::spec::{ConstraintDecl, TuningSpec};
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+
+/// Most input-size combinations [`input_combinations`] enumerates.
+pub const MAX_INPUT_COMBINATIONS: u64 = 1_000_000;
+
+/// One tuning parameter (axis of the search space) and its values, in declaration order.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Param {
+    pub name: String,
+    pub values: Vec<Value>,
+}
+
+/// The cartesian product of the performance parameters' values, restricted by the constraints,
+/// for one input size.
+///
+/// Configurations are numbered in mixed radix, last parameter fastest: index `0` is every
+/// parameter at its first value. Spaces with more than `u64::MAX` points are not fully
+/// addressable (`size` saturates).
+#[derive(Debug, Clone, PartialEq)]
+pub struct SearchSpace {
+    pub params: Vec<Param>,
+    pub constraints: Vec<ConstraintDecl>,
+    /// Fixed bindings visible to constraints: the spec's lets and this input size's input params.
+    pub fixed: BTreeMap<String, Value>,
+}
+
+/// One point of the search space: a value for every parameter, in parameter declaration order.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Configuration {
+    pub values: Vec<(String, Value)>,
+}
+
+impl Configuration {
+    /// The value of parameter `name`.
+    pub fn get(&self, name: &str) -> Option<&Value> {
+        self.values.iter().find(|(n, _)| n == name).map(|(_, v)| v)
+    }
+
+    /// Canonical compact JSON object in parameter order, e.g. `{"WI":32,"WG":4,"CB":true,"CL":""}`.
+    /// Used as the database key of a configuration; [`Configuration::from_key`] inverts it.
+    pub fn key(&self) -> String {
+        let mut s = String::from("{");
+        for (k, (name, v)) in self.values.iter().enumerate() {
+            if k > 0 {
+                s.push(',');
+            }
+            s.push_str(&serde_json::to_string(name).unwrap_or_else(|_| "\"?\"".into()));
+            s.push(':');
+            s.push_str(&serde_json::to_string(v).unwrap_or_else(|_| "null".into()));
+        }
+        s.push('}');
+        s
+    }
+
+    /// Parse a [`Configuration::key`] (any JSON object of parameter values), keeping key order.
+    /// Integers stay `Int`, numbers with a fraction or exponent become `Float`.
+    pub fn from_key(key: &str) -> Result<Configuration, serde_json::Error> {
+        let OrderedConfig(values) = serde_json::from_str(key)?;
+        Ok(Configuration { values })
+    }
+
+    /// Human-readable form, e.g. `WI=32 WG=4 CB=True CL=''`.
+    pub fn display(&self) -> String {
+        let parts: Vec<String> = self
+            .values
+            .iter()
+            .map(|(n, v)| format!("{n}={v}"))
+            .collect();
+        parts.join(" ")
+    }
+}
+
+/// A JSON object deserialized into (key, value) pairs in document order.
+struct OrderedConfig(Vec<(String, Value)>);
+
+impl<'de> Deserialize<'de> for OrderedConfig {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V;
+        impl<'de> serde::de::Visitor<'de> for V {
+            type Value = OrderedConfig;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("a JSON object of parameter values")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> Result<OrderedConfig, A::Error> {
+                let mut out: Vec<(String, Value)> = Vec::new();
+                while let Some((k, v)) = map.next_entry::<String, Value>()? {
+                    if out.iter().any(|(n, _)| *n == k) {
+                        return Err(serde::de::Error::custom(format!(
+                            "duplicate parameter `{k}`"
+                        )));
+                    }
+                    out.push((k, v));
+                }
+                Ok(OrderedConfig(out))
+            }
+        }
+        d.deserialize_map(V)
+    }
+}
+
+impl SearchSpace {
+    /// The space of `spec`'s performance parameters and constraints for one input size `input`
+    /// (a map of input param name → value, from [`input_combinations`]).
+    pub fn new(spec: &TuningSpec, input: &BTreeMap<String, Value>) -> SearchSpace {
+        let mut fixed: BTreeMap<String, Value> = spec
+            .lets
+            .iter()
+            .map(|b| (b.name.clone(), b.value.clone()))
+            .collect();
+        for (k, v) in input {
+            fixed.insert(k.clone(), v.clone());
+        }
+        SearchSpace {
+            params: spec
+                .performance_params
+                .iter()
+                .map(|p| Param {
+                    name: p.name.clone(),
+                    values: p.values.clone(),
+                })
+                .collect(),
+            constraints: spec.constraints.clone(),
+            fixed,
+        }
+    }
+
+    /// Number of configurations (feasible or not), saturating at `u64::MAX`. 1 without params.
+    pub fn size(&self) -> u64 {
+        self.params
+            .iter()
+            .fold(1u64, |acc, p| acc.saturating_mul(p.values.len() as u64))
+    }
+
+    /// Mixed-radix digits of `index` (one value index per parameter, last parameter fastest).
+    /// An index past the end wraps around (`index % size`).
+    pub fn coords(&self, index: u64) -> Vec<usize> {
+        let mut rest = index;
+        let mut out = vec![0usize; self.params.len()];
+        for (k, p) in self.params.iter().enumerate().rev() {
+            let radix = p.values.len() as u64;
+            if radix == 0 {
+                continue;
+            }
+            out[k] = (rest % radix) as usize;
+            rest /= radix;
+        }
+        out
+    }
+
+    /// Inverse of [`SearchSpace::coords`]; coordinates out of range are clamped to the last value.
+    pub fn index_from_coords(&self, coords: &[usize]) -> u64 {
+        let mut index = 0u64;
+        for (k, p) in self.params.iter().enumerate() {
+            let radix = p.values.len() as u64;
+            let c = coords.get(k).copied().unwrap_or(0) as u64;
+            let c = c.min(radix.saturating_sub(1));
+            index = index.wrapping_mul(radix).wrapping_add(c);
+        }
+        index
+    }
+
+    /// The configuration at `index` (see [`SearchSpace::coords`]).
+    pub fn config_at(&self, index: u64) -> Configuration {
+        self.config_from_coords(&self.coords(index))
+    }
+
+    /// The configuration at the given value indices (missing or out-of-range ones are skipped).
+    pub fn config_from_coords(&self, coords: &[usize]) -> Configuration {
+        let values = self
+            .params
+            .iter()
+            .zip(coords)
+            .filter_map(|(p, &c)| p.values.get(c).map(|v| (p.name.clone(), v.clone())))
+            .collect();
+        Configuration { values }
+    }
+
+    /// Index of `c` in the space; `None` when a parameter is missing or extra, or a value is not
+    /// one of its parameter's values.
+    pub fn index_of(&self, c: &Configuration) -> Option<u64> {
+        if c.values.len() != self.params.len() {
+            return None;
+        }
+        let mut coords = Vec::with_capacity(self.params.len());
+        for p in &self.params {
+            let v = c.get(&p.name)?;
+            coords.push(p.values.iter().position(|x| x == v)?);
+        }
+        Some(self.index_from_coords(&coords))
+    }
+
+    /// Check `c` against the constraints, in declaration order: `Ok(None)` when all hold,
+    /// `Ok(Some(name))` for the first violated one. Constraints see the configuration's values,
+    /// then the fixed bindings (lets, input params).
+    ///
+    /// Errors: a constraint that fails to evaluate, or evaluates to a non-bool (located at it).
+    pub fn check(&self, c: &Configuration) -> Result<Option<String>, Diagnostic> {
+        if self.constraints.is_empty() {
+            return Ok(None);
+        }
+        let env = |n: &str| c.get(n).cloned().or_else(|| self.fixed.get(n).cloned());
+        for con in &self.constraints {
+            let value = match con.expr.eval(&env) {
+                Ok(v) => v,
+                Err(_) => {
+                    // Evaluate again with the known names, for a suggestion in the error.
+                    let names: Vec<&str> = c
+                        .values
+                        .iter()
+                        .map(|(n, _)| n.as_str())
+                        .chain(self.fixed.keys().map(|k| k.as_str()))
+                        .collect();
+                    con.expr.eval_with_names(&env, &names)?
+                }
+            };
+            match value {
+                Value::Bool(true) => {}
+                Value::Bool(false) => return Ok(Some(con.name.clone())),
+                other => return Err(Diagnostic::new(
+                    con.expr.span,
+                    format!(
+                        "constraint `{}` must evaluate to True or False, found {} {other} (at {})",
+                        con.name,
+                        other.type_name(),
+                        c.display()
+                    ),
+                )),
+            }
+        }
+        Ok(None)
+    }
+
+    /// Count feasible configurations by enumeration in index order, stopping after `limit`
+    /// configurations have been enumerated. Returns `(count, exact)`; `exact` is false when the
+    /// enumeration stopped early (`count` is then a lower bound).
+    pub fn count_feasible(&self, limit: u64) -> Result<(u64, bool), Diagnostic> {
+        let size = self.size();
+        let n = size.min(limit);
+        let mut count = 0u64;
+        for i in 0..n {
+            if self.check(&self.config_at(i))?.is_none() {
+                count += 1;
+            }
+        }
+        Ok((count, n == size))
+    }
+}
+
+/// Every input size to tune: the cartesian product of the spec's input params (declaration order,
+/// last param fastest), filtered by the input constraints. One empty map when there are no input
+/// params.
+///
+/// Errors: an input constraint that fails to evaluate or is not a bool (located at it), or more
+/// than [`MAX_INPUT_COMBINATIONS`] combinations (located at the input params).
+pub fn input_combinations(spec: &TuningSpec) -> Result<Vec<BTreeMap<String, Value>>, Diagnostic> {
+    let space = SearchSpace {
+        params: spec
+            .input_params
+            .iter()
+            .map(|p| Param {
+                name: p.name.clone(),
+                values: p.values.clone(),
+            })
+            .collect(),
+        constraints: spec.input_constraints.clone(),
+        fixed: spec
+            .lets
+            .iter()
+            .map(|b| (b.name.clone(), b.value.clone()))
+            .collect(),
+    };
+    let size = space.size();
+    if size > MAX_INPUT_COMBINATIONS {
+        let span = spec
+            .input_params
+            .first()
+            .map(|f| {
+                f.span
+                    .to(spec.input_params.last().map(|l| l.span).unwrap_or(f.span))
+            })
+            .unwrap_or_default();
+        return Err(Diagnostic::new(
+            span,
+            format!(
+                "{size} input-size combinations; at most {MAX_INPUT_COMBINATIONS} are supported"
+            ),
+        ));
+    }
+    let mut out = Vec::new();
+    for i in 0..size {
+        let c = space.config_at(i);
+        if space.check(&c)?.is_none() {
+            out.push(c.values.into_iter().collect());
+        }
+    }
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::diag::Span;
+    use crate::frontend::spec::parse_spec;
+
+    const DESIGN_EXAMPLE: &str = r#"
+        def performance_params {
+            param WI[] = [32,64,128,256];
+            param WG[] = [4,8,16,32,64,128];
+            param CB[] = [True, False];
+            param UI[] = range(1,4);
+            param CL[] = ['', '-cl-fast-relaxed-math'];
+            constraint c1 = (WI*WG <= 16384);
+        }
+        def build { arg build_command = 'cc -O2 -lOpenCL'; }
+        def input_params { param N[] = [100000, 1000000]; }
+        def input_vars {
+            decl int n = N;
+            decl double a = random;
+            decl static double x[N] = random;
+            decl static double y[N] = 0;
+        }
+        def performance_counter { arg repetitions = 5; }
+        def search { arg algorithm = 'Exhaustive'; }
+    "#;
+
+    fn design_space() -> SearchSpace {
+        let spec = parse_spec(DESIGN_EXAMPLE, 0).unwrap();
+        let inputs = input_combinations(&spec).unwrap();
+        SearchSpace::new(&spec, &inputs[0])
+    }
+
+    #[test]
+    fn enumeration_and_round_trips() {
+        let s = design_space();
+        assert_eq!(s.size(), 4 * 6 * 2 * 3 * 2);
+        assert_eq!(s.fixed.get("N"), Some(&Value::Int(100000)));
+        let first = s.config_at(0);
+        assert_eq!(first.key(), r#"{"WI":32,"WG":4,"CB":true,"UI":1,"CL":""}"#);
+        assert_eq!(first.display(), "WI=32 WG=4 CB=True UI=1 CL=''");
+        // Last parameter fastest.
+        assert_eq!(
+            s.config_at(1).get("CL"),
+            Some(&Value::Str("-cl-fast-relaxed-math".into()))
+        );
+        assert_eq!(s.config_at(2).get("UI"), Some(&Value::Int(2)));
+        assert_eq!(s.coords(s.size() - 1), vec![3, 5, 1, 2, 1]);
+        for i in 0..s.size() {
+            let c = s.config_at(i);
+            assert_eq!(s.index_of(&c), Some(i));
+            assert_eq!(s.index_from_coords(&s.coords(i)), i);
+            assert_eq!(Configuration::from_key(&c.key()).unwrap(), c);
+        }
+        assert_eq!(s.config_at(s.size()), first, "indices wrap around");
+        let mut c = first.clone();
+        c.values[0].1 = Value::Int(33);
+        assert_eq!(s.index_of(&c), None);
+        c.values.pop();
+        assert_eq!(s.index_of(&first), Some(0));
+        assert_eq!(s.index_of(&Configuration { values: vec![] }), None);
+    }
+
+    #[test]
+    fn constraint_filtering() {
+        let s = design_space();
+        let infeasible = 2 * 3 * 2; // WI=256, WG=128
+        assert_eq!(
+            s.count_feasible(u64::MAX).unwrap(),
+            (s.size() - infeasible, true)
+        );
+        assert_eq!(s.count_feasible(10).unwrap(), (10, false));
+        let bad = s.config_at(s.index_from_coords(&[3, 5, 0, 0, 0]));
+        assert_eq!(bad.display(), "WI=256 WG=128 CB=True UI=1 CL=''");
+        assert_eq!(s.check(&bad).unwrap(), Some("c1".to_string()));
+        let ok = s.config_at(s.index_from_coords(&[2, 5, 0, 0, 0]));
+        assert_eq!(s.check(&ok).unwrap(), None);
+    }
+
+    #[test]
+    fn constraint_errors_are_located() {
+        let src = "def performance_params { param A[] = [1, 2]; constraint c = A + 1; constraint d = A / (A - 1) > 0; }";
+        let spec = parse_spec(src, 100).unwrap();
+        let s = SearchSpace::new(&spec, &BTreeMap::new());
+        let e = s.check(&s.config_at(0)).unwrap_err();
+        assert!(
+            e.message
+                .starts_with("constraint `c` must evaluate to True or False, found int 2"),
+            "{}",
+            e.message
+        );
+        let k = src.find("A + 1").unwrap() + 100;
+        assert_eq!(e.span, Span::new(k, k + 5));
+        let mut s2 = s.clone();
+        s2.constraints.remove(0);
+        let e = s2.check(&s2.config_at(0)).unwrap_err();
+        assert_eq!(e.message, "division by zero");
+        assert!(s2.check(&s2.config_at(1)).unwrap().is_none());
+    }
+
+    #[test]
+    fn keys() {
+        let c = Configuration {
+            values: vec![
+                ("Z".into(), Value::Float(2.0)),
+                ("A".into(), Value::Str("a\"b".into())),
+                (
+                    "L".into(),
+                    Value::List(vec![Value::Int(1), Value::Bool(false)]),
+                ),
+            ],
+        };
+        assert_eq!(c.key(), r#"{"Z":2.0,"A":"a\"b","L":[1,false]}"#);
+        assert_eq!(c.display(), r#"Z=2.0 A='a"b' L=[1, False]"#);
+        assert_eq!(Configuration::from_key(&c.key()).unwrap(), c);
+        assert!(Configuration::from_key("[1]").is_err());
+        assert!(Configuration::from_key(r#"{"A":1,"A":2}"#).is_err());
+        let json = serde_json::to_string(&c).unwrap();
+        assert_eq!(serde_json::from_str::<Configuration>(&json).unwrap(), c);
+    }
+
+    #[test]
+    fn no_params_and_empty_space() {
+        let s = SearchSpace {
+            params: vec![],
+            constraints: vec![],
+            fixed: BTreeMap::new(),
+        };
+        assert_eq!(s.size(), 1);
+        assert_eq!(s.config_at(0).key(), "{}");
+        assert_eq!(s.count_feasible(10).unwrap(), (1, true));
+        let e = SearchSpace {
+            params: vec![Param {
+                name: "A".into(),
+                values: vec![],
+            }],
+            ..s
+        };
+        assert_eq!(e.size(), 0);
+        assert_eq!(e.config_at(3).values.len(), 0);
+        assert_eq!(e.count_feasible(10).unwrap(), (0, true));
+    }
+
+    #[test]
+    fn input_sizes() {
+        let spec = parse_spec(DESIGN_EXAMPLE, 0).unwrap();
+        let inputs = input_combinations(&spec).unwrap();
+        let ns: Vec<&Value> = inputs.iter().map(|m| &m["N"]).collect();
+        assert_eq!(ns, [&Value::Int(100000), &Value::Int(1000000)]);
+        let src = "let K = 2; def input_params { param N[] = [1, 2, 3]; param M[] = [10, 20]; constraint c = N * M != 20 and N != K + 1; }";
+        let spec = parse_spec(src, 0).unwrap();
+        let inputs = input_combinations(&spec).unwrap();
+        let pairs: Vec<(i64, i64)> = inputs
+            .iter()
+            .map(|m| (m["N"].as_i64().unwrap(), m["M"].as_i64().unwrap()))
+            .collect();
+        assert_eq!(pairs, [(1, 10), (2, 20)]);
+        let none = parse_spec("def build { arg build_command = 'cc'; }", 0).unwrap();
+        assert_eq!(input_combinations(&none).unwrap(), vec![BTreeMap::new()]);
+    }
+}

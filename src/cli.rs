@@ -1,0 +1,412 @@
+//! Command-line interface: `orcl tune | check | emit | devices`. Exit codes: 0 tuned, 1 no valid
+//! variant, 2 usage or input error.
+
+use crate::diag::{did_you_mean, InputError};
+use crate::frontend::expr::{parse_expr, ExprKind, Value};
+use crate::frontend::spec::parse_duration;
+use crate::prepare::{prepare, Prepared};
+use crate::space::{Configuration, SearchSpace};
+use crate::tune::{self, TuneError, TuneOptions};
+use clap::{Parser, Subcommand};
+use comfy_table::{presets::UTF8_FULL_CONDENSED, Cell, CellAlignment, Table};
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+#[derive(Parser, Debug)]
+#[command(name = "orcl", version, about = "Annotation-driven source-to-source autotuner for OpenCL loops")]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand, Debug)]
+enum Command {
+    /// Tune every annotated region of FILE and write the tuned file (`_FILE` beside it).
+    Tune {
+        file: PathBuf,
+        /// Tuning database (default: orcl.db beside FILE).
+        #[arg(long)]
+        db: Option<PathBuf>,
+        /// Output file (default: `_FILE` beside FILE).
+        #[arg(short, long)]
+        output: Option<PathBuf>,
+        /// Search algorithm: Exhaustive, Random (overrides the spec).
+        #[arg(long = "search")]
+        search: Option<String>,
+        #[arg(long)]
+        seed: Option<u64>,
+        /// Budget: number of configurations to measure (database hits are free).
+        #[arg(long)]
+        total_runs: Option<u64>,
+        /// Budget: wall time per region and input size, e.g. 90s, 5m (a bare number is minutes).
+        #[arg(long)]
+        time_limit: Option<String>,
+        /// Per-variant timeout, e.g. 30s (default: 10× the slowest good variant, at least 10 s).
+        #[arg(long)]
+        timeout: Option<String>,
+        /// Timed repetitions per variant (overrides the spec; default 5).
+        #[arg(long)]
+        repetitions: Option<u32>,
+        /// Run on this OpenCL platform index (overrides the transform's `platform`).
+        #[arg(long)]
+        platform: Option<usize>,
+        /// Run on this OpenCL device index (overrides the transform's `device`).
+        #[arg(long)]
+        device: Option<usize>,
+        /// Rows of the result table.
+        #[arg(long, default_value_t = 10)]
+        top: usize,
+    },
+    /// Parse and validate FILE without building anything; print each region's search space.
+    Check { file: PathBuf },
+    /// Print the generated kernel and host code of one configuration (needs no device).
+    Emit {
+        file: PathBuf,
+        /// A tuning parameter value, NAME=VALUE (others take their first value).
+        #[arg(long = "set", value_name = "NAME=VALUE")]
+        set: Vec<String>,
+        /// An input parameter value, NAME=VALUE (default: the first input size).
+        #[arg(long = "size", value_name = "NAME=VALUE")]
+        size: Vec<String>,
+        /// Region index (0-based) when the file has several.
+        #[arg(long, default_value_t = 0)]
+        region: usize,
+        /// Print the timing skeleton instead.
+        #[arg(long)]
+        skeleton: bool,
+    },
+    /// List the OpenCL devices.
+    Devices {
+        #[arg(long)]
+        json: bool,
+    },
+}
+
+/// Run the command line; returns the process exit code.
+pub fn main() -> i32 {
+    let cli = match Cli::try_parse() {
+        Ok(c) => c,
+        Err(e) => {
+            let code = if e.use_stderr() { 2 } else { 0 };
+            let _ = e.print();
+            return code;
+        }
+    };
+    match run(cli) {
+        Ok(code) => code,
+        Err(Failure::Input(e)) => {
+            eprint!("{e}");
+            2
+        }
+        Err(Failure::Usage(m)) => {
+            eprintln!("error: {m}");
+            2
+        }
+        Err(Failure::Other(m)) => {
+            eprintln!("error: {m}");
+            1
+        }
+    }
+}
+
+enum Failure {
+    Input(InputError),
+    Usage(String),
+    Other(String),
+}
+
+impl From<InputError> for Failure {
+    fn from(e: InputError) -> Self {
+        Failure::Input(e)
+    }
+}
+
+fn load(file: &Path) -> Result<(String, String, Vec<Prepared>), Failure> {
+    let text = crate::frontend::read_source(file)?;
+    let path = file.display().to_string();
+    let prepared = prepare(&path, &text)?;
+    Ok((path, text, prepared))
+}
+
+fn duration(s: &str, bare_unit: f64, what: &str) -> Result<Duration, Failure> {
+    let v = s.parse::<f64>().map(Value::Float).unwrap_or_else(|_| Value::Str(s.to_string()));
+    parse_duration(&v, bare_unit).ok_or_else(|| Failure::Usage(format!("invalid {what} `{s}`: use e.g. 90s, 5m, 1h")))
+}
+
+fn run(cli: Cli) -> Result<i32, Failure> {
+    match cli.command {
+        Command::Check { file } => check(&file),
+        Command::Emit { file, set, size, region, skeleton } => emit(&file, &set, &size, region, skeleton),
+        Command::Devices { json } => devices(json),
+        Command::Tune { file, db, output, search, seed, total_runs, time_limit, timeout, repetitions, platform, device, top } => {
+            let (path, text, prepared) = load(&file)?;
+            let dir = file.parent().map(Path::to_path_buf).unwrap_or_default();
+            let db = db.unwrap_or_else(|| dir.join("orcl.db"));
+            let opts = TuneOptions {
+                db: db.clone(),
+                algorithm: search,
+                seed,
+                total_runs,
+                time_limit: time_limit.map(|t| duration(&t, 60.0, "time limit")).transpose()?,
+                timeout: timeout.map(|t| duration(&t, 1.0, "timeout")).transpose()?,
+                repetitions: repetitions.filter(|r| *r > 0),
+                warmups: None,
+                platform,
+                device,
+                progress: true,
+            };
+            let results = tune::tune(&path, &text, prepared, &opts).map_err(|e| match e {
+                TuneError::Input(i) => Failure::Input(i),
+                TuneError::Device(d) => Failure::Usage(d.to_string()),
+                TuneError::Build(b) => Failure::Usage(b.to_string()),
+                other => Failure::Other(other.to_string()),
+            })?;
+            let mut any = false;
+            for r in &results {
+                for i in &r.inputs {
+                    print_result(&path, r, i, top);
+                    any |= i.best.is_some();
+                }
+            }
+            if !any {
+                eprintln!("error: no correct variant was found; no tuned file written");
+                return Ok(1);
+            }
+            let out = output.unwrap_or_else(|| {
+                let name = file.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+                dir.join(format!("_{name}"))
+            });
+            if out.canonicalize().ok().is_some_and(|o| file.canonicalize().ok().is_some_and(|f| f == o)) {
+                return Err(Failure::Usage("the output file would overwrite the input file".into()));
+            }
+            let tuned = crate::rewrite::rewrite(&text, &path, &db.display().to_string(), &results);
+            std::fs::write(&out, tuned).map_err(|e| Failure::Other(format!("cannot write {}: {e}", out.display())))?;
+            println!("tuned file: {}", out.display());
+            println!("database:   {}", db.display());
+            Ok(0)
+        }
+    }
+}
+
+fn print_result(path: &str, r: &tune::RegionResult, i: &tune::InputResult, top: usize) {
+    let raw = &r.prepared.region.raw;
+    let f = raw.function.as_ref().map(|f| f.name.as_str()).unwrap_or("?");
+    let sizes: Vec<String> = i.input.iter().map(|(k, v)| format!("{k}={v}")).collect();
+    println!(
+        "\n{path} {f}() [{}] on {} ({}): {} evaluated ({} measured, {} from the database) in {:.1} s, experiment {}",
+        sizes.join(" "),
+        i.device.name,
+        i.device.platform,
+        i.evaluations.len(),
+        i.measured,
+        i.reused,
+        i.elapsed.as_secs_f64(),
+        i.experiment_id
+    );
+    let mut t = Table::new();
+    t.load_preset(UTF8_FULL_CONDENSED);
+    t.set_header(vec!["rank", "configuration", "median ms", "min ms", "transfer ms", "build ms", "max rel. error"]);
+    for (k, e) in i.ranking().iter().take(top).enumerate() {
+        let o = &e.outcome;
+        let min = o.samples_ms.iter().cloned().fold(f64::INFINITY, f64::min);
+        t.add_row(vec![
+            Cell::new(k + 1).set_alignment(CellAlignment::Right),
+            Cell::new(e.config.display()),
+            Cell::new(format!("{:.4}", o.median_ms().unwrap_or(f64::NAN))).set_alignment(CellAlignment::Right),
+            Cell::new(format!("{min:.4}")).set_alignment(CellAlignment::Right),
+            Cell::new(o.transfer_ms.map(|x| format!("{x:.4}")).unwrap_or_default()).set_alignment(CellAlignment::Right),
+            Cell::new(o.build_ms.map(|x| format!("{x:.1}")).unwrap_or_default()).set_alignment(CellAlignment::Right),
+            Cell::new(o.max_error.map(|x| format!("{x:.1e}")).unwrap_or_default()).set_alignment(CellAlignment::Right),
+        ]);
+    }
+    println!("{t}");
+    let fails = i.failures();
+    if !fails.is_empty() {
+        let parts: Vec<String> = fails.iter().map(|(k, v)| format!("{k}: {v}")).collect();
+        println!("not ranked: {}", parts.join(", "));
+    }
+    if i.best.is_none() {
+        println!("no correct variant for this input size");
+    }
+}
+
+fn check(file: &Path) -> Result<i32, Failure> {
+    let (path, text, prepared) = load(file)?;
+    for p in &prepared {
+        let raw = &p.region.raw;
+        let spec = &p.region.spec;
+        let (line, col) = crate::diag::line_col(&text, raw.span.start);
+        println!(
+            "{path}:{line}:{col}: region {} in {}(): transform {}",
+            p.region.index,
+            raw.function.as_ref().map(|f| f.name.as_str()).unwrap_or("?"),
+            raw.loop_ann.backend
+        );
+        let args: Vec<String> = p
+            .kernel
+            .args
+            .iter()
+            .map(|a| format!("{}{} {}{}", if a.is_array && !a.written { "const " } else { "" }, a.ty.c_name(), if a.is_array { "*" } else { "" }, a.name))
+            .collect();
+        println!("  kernel arguments: {}", args.join(", "));
+        let l = &p.kernel.parallel;
+        println!("  parallel loop: `{}` (step {}), outputs: {}", l.var, l.step, p.kernel.args.iter().filter(|a| a.written).map(|a| a.name.as_str()).collect::<Vec<_>>().join(", "));
+        let mut t = Table::new();
+        t.load_preset(UTF8_FULL_CONDENSED);
+        t.set_header(vec!["parameter", "values", "count"]);
+        for prm in &spec.performance_params {
+            let vals: Vec<String> = prm.values.iter().map(|v| v.to_string()).collect();
+            t.add_row(vec![prm.name.clone(), vals.join(", "), prm.values.len().to_string()]);
+        }
+        println!("{t}");
+        for c in &spec.constraints {
+            println!("  constraint {} = {}", c.name, text.get(c.expr.span.start..c.expr.span.end).unwrap_or("?").trim());
+        }
+        for input in &p.inputs {
+            let space = SearchSpace::new(spec, input);
+            let sizes: Vec<String> = input.iter().map(|(k, v)| format!("{k}={v}")).collect();
+            let (n, exact) = space.count_feasible(10_000_000).map_err(|d| Failure::Input(InputError { path: path.clone(), source: text.clone(), diagnostics: vec![d] }))?;
+            println!(
+                "  input {}: {} configurations, {}{} satisfy the constraints",
+                if sizes.is_empty() { "(none)".to_string() } else { sizes.join(" ") },
+                space.size(),
+                if exact { "" } else { "at least " },
+                n
+            );
+        }
+    }
+    Ok(0)
+}
+
+/// Parse `NAME=VALUE` with VALUE in the spec's expression language (a bare word is a string).
+fn assignment(s: &str) -> Result<(String, Value), Failure> {
+    let (n, v) = s.split_once('=').ok_or_else(|| Failure::Usage(format!("`{s}`: expected NAME=VALUE")))?;
+    let value = match parse_expr(v, 0) {
+        Ok(e) if !matches!(e.kind, ExprKind::Name(_)) => e.eval(&|_| None).unwrap_or_else(|_| Value::Str(v.to_string())),
+        Ok(e) => match &e.kind {
+            ExprKind::Name(w) if w == "True" => Value::Bool(true),
+            ExprKind::Name(w) if w == "False" => Value::Bool(false),
+            _ => Value::Str(v.to_string()),
+        },
+        Err(_) => Value::Str(v.to_string()),
+    };
+    Ok((n.trim().to_string(), value))
+}
+
+fn emit(file: &Path, set: &[String], size: &[String], region: usize, skeleton: bool) -> Result<i32, Failure> {
+    let (path, text, prepared) = load(file)?;
+    let p = prepared.get(region).ok_or_else(|| Failure::Usage(format!("region {region} does not exist ({} region(s) in {path})", prepared.len())))?;
+    let spec = &p.region.spec;
+    let mut input: BTreeMap<String, Value> = p.inputs.first().cloned().unwrap_or_default();
+    for s in size {
+        let (n, v) = assignment(s)?;
+        if !input.contains_key(&n) {
+            let names: Vec<&str> = input.keys().map(String::as_str).collect();
+            return Err(Failure::Usage(format!("`{n}` is not an input parameter{}", did_you_mean(&n, names).map(|h| format!("; {h}")).unwrap_or_default())));
+        }
+        input.insert(n, v);
+    }
+    let space = SearchSpace::new(spec, &input);
+    let mut values: Vec<(String, Value)> = space.params.iter().map(|p| (p.name.clone(), p.values[0].clone())).collect();
+    for s in set {
+        let (n, v) = assignment(s)?;
+        match values.iter_mut().find(|(k, _)| *k == n) {
+            Some(slot) => slot.1 = v,
+            None => {
+                let names: Vec<&str> = space.params.iter().map(|p| p.name.as_str()).collect();
+                return Err(Failure::Usage(format!("`{n}` is not a tuning parameter{}", did_you_mean(&n, names).map(|h| format!("; {h}")).unwrap_or_default())));
+            }
+        }
+    }
+    let cfg = Configuration { values };
+    let input_error = |d| Failure::Input(InputError { path: path.clone(), source: text.clone(), diagnostics: vec![d] });
+    if let Some(c) = space.check(&cfg).map_err(input_error)? {
+        eprintln!("warning: this configuration breaks constraint `{c}`; orcl tune would never build it");
+    }
+    if skeleton {
+        let label = format!("{path} region {region}");
+        print!("{}", crate::measure::skeleton::render_opencl(&p.kernel, spec, &input, &label).map_err(input_error)?);
+        return Ok(0);
+    }
+    let v = tune::variant_for(p, &space, &cfg, &TuneOptions::default(), None).map_err(input_error)?;
+    println!("/* configuration: {} */", cfg.display());
+    println!("/* input: {} */", input.iter().map(|(k, v)| format!("{k}={v}")).collect::<Vec<_>>().join(" "));
+    println!(
+        "/* NDRange: global {} work-items, local {} work-items; build options: \"{}\" */",
+        match v.global_size {
+            crate::codegen::opencl::GlobalSize::Fixed(g) => g.to_string(),
+            crate::codegen::opencl::GlobalSize::CoverLoop => "one per iteration".into(),
+        },
+        v.local_size,
+        v.build_options
+    );
+    println!("/* ---- OpenCL kernel ---- */");
+    print!("{}", v.source);
+    println!("/* ---- host code ---- */");
+    let raw = &p.region.raw;
+    let fname = raw.function.as_ref().map(|f| f.name.clone()).unwrap_or_else(|| "file".into());
+    let name = crate::codegen::host::function_name(&fname, region);
+    let extra: Vec<(String, &'static str)> = p.bindings.iter().map(|(var, _)| (var.clone(), "int")).collect();
+    let ps = crate::codegen::host::params(&p.kernel, &extra);
+    let lets: BTreeMap<String, String> = BTreeMap::new();
+    let _ = lets;
+    let elems = p.kernel.args.iter().map(|a| a.is_array.then(|| a.dims.join(" * "))).collect();
+    let (line, _) = crate::diag::line_col(&text, raw.span.start);
+    let hv = crate::codegen::host::HostVariant { variant: v, label: String::new(), config: cfg.display(), condition: None, elems };
+    print!("{}", crate::codegen::host::render_host_function(&name, &fname, &path, line, &p.kernel, &[hv], &ps));
+    Ok(0)
+}
+
+fn devices(json: bool) -> Result<i32, Failure> {
+    let devs = match crate::device::opencl_devices() {
+        Ok(d) => d,
+        Err(e) => {
+            if json {
+                println!("[]");
+            }
+            eprintln!("OpenCL: {e}");
+            return Ok(0);
+        }
+    };
+    if json {
+        println!("{}", serde_json::to_string_pretty(&devs).unwrap_or_default());
+        return Ok(0);
+    }
+    let mut t = Table::new();
+    t.load_preset(UTF8_FULL_CONDENSED);
+    t.set_header(vec!["platform:device", "name", "version", "compute units", "max work-group", "max work-items", "clock MHz", "global mem", "local mem", "constant mem", "cache"]);
+    for d in &devs {
+        t.add_row(vec![
+            format!("{}:{}", d.platform_index, d.device_index),
+            format!("{}\n{}", d.name, d.platform),
+            d.device_version.clone(),
+            d.compute_units.to_string(),
+            d.max_work_group_size.to_string(),
+            format!("{:?}", d.max_work_item_sizes),
+            d.max_clock_mhz.to_string(),
+            bytes(d.global_mem_bytes),
+            bytes(d.local_mem_bytes),
+            bytes(d.constant_mem_bytes),
+            bytes(d.global_cache_bytes),
+        ]);
+    }
+    println!("{t}");
+    println!("CUDA: not supported by this orcl build yet");
+    Ok(0)
+}
+
+fn bytes(b: u64) -> String {
+    const U: [&str; 5] = ["B", "KiB", "MiB", "GiB", "TiB"];
+    let mut x = b as f64;
+    let mut k = 0;
+    while x >= 1024.0 && k + 1 < U.len() {
+        x /= 1024.0;
+        k += 1;
+    }
+    if k == 0 {
+        format!("{b} B")
+    } else {
+        format!("{x:.1} {}", U[k])
+    }
+}

@@ -1,0 +1,146 @@
+//! OpenCL host code for the tuned output file: one `static int` function per region that
+//! selects a variant by input size, builds it once, copies the arrays in, launches the NDRange and
+//! copies the written arrays back (template `templates/opencl_host.c.tera`).
+
+use super::opencl::{trip_expr, GlobalSize, OpenClVariant};
+use super::{c_string, c_string_lines};
+use crate::ir::Kernel;
+use serde::Serialize;
+
+/// One variant of the host function, with the input size it was tuned for.
+#[derive(Debug, Clone)]
+pub struct HostVariant {
+    pub variant: OpenClVariant,
+    /// E.g. `N=100000`.
+    pub label: String,
+    /// E.g. `WI=64 WG=128 ...`.
+    pub config: String,
+    /// C condition selecting this variant (e.g. `n <= 100000`), `None` for the fallback.
+    pub condition: Option<String>,
+    /// Element count of each array argument, as C expressions, in `kernel.args` order
+    /// (`None` for scalars).
+    pub elems: Vec<Option<String>>,
+}
+
+#[derive(Serialize)]
+struct V {
+    label: String,
+    config: String,
+    source: String,
+    options: String,
+    local: u64,
+    global: u64,
+    platform: usize,
+    device: usize,
+}
+
+#[derive(Serialize)]
+struct Buf {
+    name: String,
+    ty: &'static str,
+    elems: String,
+    written: bool,
+}
+
+#[derive(Serialize)]
+struct A {
+    name: String,
+    ty: &'static str,
+    is_array: bool,
+}
+
+/// The name of the host function of region `index` in function `function`.
+pub fn function_name(function: &str, index: usize) -> String {
+    format!("orcl_{function}_region{index}")
+}
+
+/// Parameters of the host function: the kernel arguments (scalars by value, arrays by pointer),
+/// then `extra` scalars (size variables that the loop does not use), as (C declaration, name).
+pub fn params(kernel: &Kernel, extra: &[(String, &'static str)]) -> Vec<(String, String)> {
+    let mut p: Vec<(String, String)> = kernel
+        .args
+        .iter()
+        .map(|a| {
+            let decl = match (a.is_array, a.written) {
+                (false, _) => format!("{} {}", a.ty.c_name(), a.name),
+                (true, true) => format!("{} *{}", a.ty.c_name(), a.name),
+                (true, false) => format!("const {} *{}", a.ty.c_name(), a.name),
+            };
+            (decl, a.name.clone())
+        })
+        .collect();
+    for (name, ty) in extra {
+        if !p.iter().any(|(_, n)| n == name) {
+            p.push((format!("{ty} {name}"), name.clone()));
+        }
+    }
+    p
+}
+
+/// Render the host function. `variants` are in dispatch order; the last one is the fallback.
+pub fn render_host_function(
+    name: &str,
+    function: &str,
+    file: &str,
+    line: usize,
+    kernel: &Kernel,
+    variants: &[HostVariant],
+    params: &[(String, String)],
+) -> String {
+    let vs: Vec<V> = variants
+        .iter()
+        .map(|h| V {
+            label: h.label.clone(),
+            config: h.config.replace("*/", "* /"),
+            source: c_string_lines(&h.variant.source, 8),
+            options: c_string(&h.variant.build_options),
+            local: h.variant.local_size,
+            global: match h.variant.global_size {
+                GlobalSize::Fixed(g) => g,
+                GlobalSize::CoverLoop => 0,
+            },
+            platform: h.variant.platform,
+            device: h.variant.device,
+        })
+        .collect();
+    let mut dispatch = Vec::new();
+    let mut first = true;
+    for (k, h) in variants.iter().enumerate() {
+        if let Some(c) = &h.condition {
+            dispatch.push(format!("{}if ({c}) v = {k};", if first { "" } else { "else " }));
+            first = false;
+        }
+    }
+    let buffers: Vec<Buf> = kernel
+        .args
+        .iter()
+        .enumerate()
+        .filter(|(_, a)| a.is_array)
+        .map(|(i, a)| {
+            let exprs: Vec<String> = variants.iter().filter_map(|h| h.elems.get(i).cloned().flatten()).collect();
+            let elems = if exprs.windows(2).all(|w| w[0] == w[1]) {
+                exprs.first().cloned().unwrap_or_else(|| "0".into())
+            } else {
+                let mut e = exprs.last().cloned().unwrap_or_default();
+                for (k, x) in exprs.iter().enumerate().rev().skip(1) {
+                    e = format!("v == {k} ? ({x}) : ({e})");
+                }
+                e
+            };
+            Buf { name: a.name.clone(), ty: a.ty.c_name(), elems, written: a.written }
+        })
+        .collect();
+    let args: Vec<A> = kernel.args.iter().map(|a| A { name: a.name.clone(), ty: a.ty.c_name(), is_array: a.is_array }).collect();
+    let mut ctx = tera::Context::new();
+    ctx.insert("name", name);
+    ctx.insert("function", function);
+    ctx.insert("file", file);
+    ctx.insert("line", &line);
+    ctx.insert("variants", &vs);
+    ctx.insert("params", &params.iter().map(|(d, _)| d.clone()).collect::<Vec<_>>());
+    ctx.insert("dispatch", &dispatch);
+    ctx.insert("trip", &trip_expr(kernel));
+    ctx.insert("buffers", &buffers);
+    ctx.insert("args", &args);
+    super::render("opencl_host.c.tera", &ctx)
+}

@@ -1,0 +1,287 @@
+//! Code generation: OpenCL kernels and host code from the IR, through tera templates in
+//! `src/codegen/templates/`; this module holds the shared C expression/statement writer.
+
+pub mod opencl;
+pub mod host;
+
+use crate::ir::{BinaryOp, Expr, ExprKind, Loop, Stmt, StmtKind, UnaryOp};
+use std::fmt::Write;
+use std::sync::OnceLock;
+
+/// The templates, kept as files in the repository and embedded at build time.
+const TEMPLATES: &[(&str, &str)] = &[
+    ("opencl_kernel.cl.tera", include_str!("templates/opencl_kernel.cl.tera")),
+    ("opencl_host.c.tera", include_str!("templates/opencl_host.c.tera")),
+    ("opencl_skeleton.c.tera", include_str!("../../skeletons/opencl_skeleton.c.tera")),
+];
+
+fn templates() -> &'static tera::Tera {
+    static T: OnceLock<tera::Tera> = OnceLock::new();
+    T.get_or_init(|| {
+        let mut t = tera::Tera::default();
+        t.autoescape_on(vec![]);
+        t.add_raw_templates(TEMPLATES.iter().copied()).expect("templates shipped with orcl parse");
+        t
+    })
+}
+
+/// Render one of orcl's templates. The templates are part of orcl, so a failure is a bug in orcl.
+pub fn render(name: &str, ctx: &tera::Context) -> String {
+    match templates().render(name, ctx) {
+        Ok(s) => s,
+        Err(e) => {
+            let mut msg = e.to_string();
+            let mut src = std::error::Error::source(&e);
+            while let Some(s) = src {
+                msg.push_str(&format!(": {s}"));
+                src = s.source();
+            }
+            panic!("internal error: template {name} failed to render: {msg}")
+        }
+    }
+}
+
+/// A substitution hook: returns replacement C text for an expression (e.g. a staged array
+/// reference becoming a `__local` tile reference), or `None` to print it normally.
+pub type Subst<'a> = &'a dyn Fn(&Expr) -> Option<String>;
+
+fn prec(e: &Expr) -> u8 {
+    match &e.kind {
+        ExprKind::Cond(..) => 1,
+        ExprKind::Binary(op, ..) => match op {
+            BinaryOp::Or => 2,
+            BinaryOp::And => 3,
+            BinaryOp::Eq | BinaryOp::Ne => 4,
+            BinaryOp::Lt | BinaryOp::Le | BinaryOp::Gt | BinaryOp::Ge => 5,
+            BinaryOp::Add | BinaryOp::Sub => 6,
+            BinaryOp::Mul | BinaryOp::Div | BinaryOp::Rem => 7,
+        },
+        ExprKind::Unary(..) | ExprKind::Cast(..) => 8,
+        _ => 9,
+    }
+}
+
+/// C (and OpenCL C) text of an expression, with minimal parentheses.
+pub fn c_expr(e: &Expr, subst: Subst) -> String {
+    let mut s = String::new();
+    put_expr(&mut s, e, subst);
+    s
+}
+
+fn put_child(out: &mut String, child: &Expr, min_prec: u8, subst: Subst) {
+    if prec(child) < min_prec {
+        out.push('(');
+        put_expr(out, child, subst);
+        out.push(')');
+    } else {
+        put_expr(out, child, subst);
+    }
+}
+
+fn put_expr(out: &mut String, e: &Expr, subst: Subst) {
+    if let Some(r) = subst(e) {
+        out.push_str(&r);
+        return;
+    }
+    match &e.kind {
+        ExprKind::Int(v) => {
+            let _ = write!(out, "{v}");
+        }
+        ExprKind::Float { text, .. } => out.push_str(text),
+        ExprKind::Var(n) => out.push_str(n),
+        ExprKind::Index { array, indices } => {
+            out.push_str(array);
+            for i in indices {
+                out.push('[');
+                put_expr(out, i, subst);
+                out.push(']');
+            }
+        }
+        ExprKind::Unary(op, a) => {
+            out.push_str(match op {
+                UnaryOp::Neg => "-",
+                UnaryOp::Plus => "+",
+                UnaryOp::Not => "!",
+            });
+            // Avoid `--x` / `++x` tokens.
+            let nested_sign = matches!(&a.kind, ExprKind::Unary(UnaryOp::Neg | UnaryOp::Plus, _));
+            if nested_sign || matches!(&a.kind, ExprKind::Int(v) if *v < 0) {
+                out.push('(');
+                put_expr(out, a, subst);
+                out.push(')');
+            } else {
+                put_child(out, a, 8, subst);
+            }
+        }
+        ExprKind::Binary(op, a, b) => {
+            let p = prec(e);
+            put_child(out, a, p, subst);
+            let _ = write!(out, " {} ", op.c_op());
+            put_child(out, b, p + 1, subst);
+        }
+        ExprKind::Call(f, args) => {
+            out.push_str(f);
+            out.push('(');
+            for (k, a) in args.iter().enumerate() {
+                if k > 0 {
+                    out.push_str(", ");
+                }
+                put_expr(out, a, subst);
+            }
+            out.push(')');
+        }
+        ExprKind::Cond(c, t, f) => {
+            put_child(out, c, 2, subst);
+            out.push_str(" ? ");
+            put_child(out, t, 1, subst);
+            out.push_str(" : ");
+            put_child(out, f, 1, subst);
+        }
+        ExprKind::Cast(t, a) => {
+            let _ = write!(out, "({})", t.c_name());
+            put_child(out, a, 8, subst);
+        }
+    }
+}
+
+/// Writes loop-language statements as C, one statement per line.
+pub struct StmtWriter<'a> {
+    pub out: String,
+    pub indent: usize,
+    /// `#pragma unroll K` before the innermost inner loop (the `unrollInner` transformation).
+    pub unroll: Option<i64>,
+    pub subst: Subst<'a>,
+}
+
+impl StmtWriter<'_> {
+    fn line(&mut self, text: &str) {
+        for _ in 0..self.indent {
+            self.out.push_str("    ");
+        }
+        self.out.push_str(text);
+        self.out.push('\n');
+    }
+
+    pub fn write_stmts(&mut self, stmts: &[Stmt]) {
+        for s in stmts {
+            self.write_stmt(s);
+        }
+    }
+
+    pub fn write_stmt(&mut self, s: &Stmt) {
+        let e = |x: &Expr| c_expr(x, self.subst);
+        match &s.kind {
+            StmtKind::Assign { target, op, value } => {
+                let t = format!("{} {} {};", e(target), op.c_op(), e(value));
+                self.line(&t);
+            }
+            StmtKind::Decl { ty, name, init } => {
+                let t = match init {
+                    Some(i) => format!("{} {name} = {};", ty.c_name(), e(i)),
+                    None => format!("{} {name};", ty.c_name()),
+                };
+                self.line(&t);
+            }
+            StmtKind::If { cond, then, other } => {
+                let t = format!("if ({}) {{", e(cond));
+                self.line(&t);
+                self.block(then);
+                if let Some(o) = other {
+                    self.line("} else {");
+                    self.block(o);
+                }
+                self.line("}");
+            }
+            StmtKind::For(l) => self.write_loop(l),
+            StmtKind::Block(b) => {
+                self.line("{");
+                self.block(b);
+                self.line("}");
+            }
+        }
+    }
+
+    fn block(&mut self, stmts: &[Stmt]) {
+        self.indent += 1;
+        self.write_stmts(stmts);
+        self.indent -= 1;
+    }
+
+    fn write_loop(&mut self, l: &Loop) {
+        if let Some(k) = self.unroll.filter(|_| !l.has_inner_loops()) {
+            self.line(&format!("#pragma unroll {k}"));
+        }
+        let cmp = if l.inclusive { "<=" } else { "<" };
+        let step = if l.step == 1 { format!("{}++", l.var) } else { format!("{} += {}", l.var, l.step) };
+        let t = format!("for (int {v} = {}; {v} {cmp} {}; {step}) {{", c_expr(&l.lower, self.subst), c_expr(&l.upper, self.subst), v = l.var);
+        self.line(&t);
+        self.block(&l.body);
+        self.line("}");
+    }
+}
+
+/// Escape `s` as the body of a C string literal, one `"...\n"` literal per source line,
+/// each on its own output line indented by `indent` spaces.
+pub fn c_string_lines(s: &str, indent: usize) -> String {
+    let pad = " ".repeat(indent);
+    let mut out = String::new();
+    for line in s.lines() {
+        out.push_str(&pad);
+        out.push('"');
+        for ch in line.chars() {
+            match ch {
+                '\\' => out.push_str("\\\\"),
+                '"' => out.push_str("\\\""),
+                '\t' => out.push_str("\\t"),
+                c if (c as u32) < 0x20 => {
+                    let _ = write!(out, "\\{:03o}", c as u32);
+                }
+                c => out.push(c),
+            }
+        }
+        out.push_str("\\n\"\n");
+    }
+    if out.is_empty() {
+        out.push_str(&pad);
+        out.push_str("\"\"\n");
+    }
+    out.trim_end_matches('\n').to_string()
+}
+
+/// Escape `s` as one C string literal (quotes included).
+pub fn c_string(s: &str) -> String {
+    let mut out = String::from("\"");
+    for ch in s.chars() {
+        match ch {
+            '\\' => out.push_str("\\\\"),
+            '"' => out.push_str("\\\""),
+            '\n' => out.push_str("\\n"),
+            '\t' => out.push_str("\\t"),
+            c if (c as u32) < 0x20 => {
+                let _ = write!(out, "\\{:03o}", c as u32);
+            }
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::frontend::loop_lang::parse_loop;
+
+    #[test]
+    fn prints_with_minimal_parentheses() {
+        let l = parse_loop("for (i=0;i<n;i++) y[i] = (a*(x[i]+b)) - (c - d) - -e + (double)(i%3);", 0).unwrap();
+        let StmtKind::Assign { value, .. } = &l.body[0].kind else { panic!() };
+        assert_eq!(c_expr(value, &|_| None), "a * (x[i] + b) - (c - d) - -e + (double)(i % 3)");
+    }
+
+    #[test]
+    fn escapes_strings_once() {
+        assert_eq!(c_string("a\"b\\c\n"), "\"a\\\"b\\\\c\\n\"");
+        assert_eq!(c_string_lines("x\ny \"q\"", 2), "  \"x\\n\"\n  \"y \\\"q\\\"\\n\"");
+    }
+}

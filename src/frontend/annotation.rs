@@ -1,0 +1,431 @@
+//! Finds the `/*@ begin PerfTuning ( ... ) @*/ ... /*@ end @*/` regions and the
+//! `/*@ begin Loop ( transform OpenCL(...) <loop> ) @*/ ... /*@ end @*/` annotations inside them,
+//! using tree-sitter-c's comment nodes, and collects the C declarations visible to each region
+//! (enclosing function's parameters and locals, file-scope variables).
+
+use crate::diag::{did_you_mean, Diagnostic, Span};
+use crate::frontend::expr::{parse_keyword_args, KeywordArg};
+use std::collections::BTreeMap;
+use tree_sitter::{Node, Parser};
+
+/// A C declaration visible to a region: its base type as written and pointer/array depth.
+#[derive(Debug, Clone, PartialEq)]
+pub struct CDecl {
+    pub name: String,
+    /// Base type, whitespace-normalised (`double`, `const double`, `long int`, ...).
+    pub ty: String,
+    /// Number of `*` plus array dimensions (`double *x` → 1, `double A[N][M]` → 2).
+    pub depth: usize,
+    pub span: Span,
+}
+
+/// The enclosing function of a region.
+#[derive(Debug, Clone, PartialEq)]
+pub struct FunctionInfo {
+    pub name: String,
+    /// The whole function definition.
+    pub span: Span,
+}
+
+/// A `Loop(transform BACKEND(args) code)` annotation.
+#[derive(Debug, Clone, PartialEq)]
+pub struct LoopAnnotation {
+    /// From the start of the `/*@ begin Loop` comment to the end of its `/*@ end @*/`.
+    pub span: Span,
+    /// The `begin Loop` comment.
+    pub begin_span: Span,
+    /// Its `/*@ end @*/` comment.
+    pub end_span: Span,
+    /// `OpenCL` or `CUDA` as written.
+    pub backend: String,
+    pub backend_span: Span,
+    pub args: Vec<KeywordArg>,
+    /// The loop text inside the annotation.
+    pub code: String,
+    pub code_span: Span,
+    /// The original C code between the annotation comments (kept as the fallback path).
+    pub original: String,
+}
+
+/// One `PerfTuning` region as found in the file (spec still unparsed).
+#[derive(Debug, Clone, PartialEq)]
+pub struct RawRegion {
+    /// From the start of `/*@ begin PerfTuning` to the end of its `/*@ end @*/`.
+    pub span: Span,
+    pub begin_span: Span,
+    pub end_span: Span,
+    /// The text between `PerfTuning(` and the matching `)`, and its span.
+    pub spec_text: String,
+    pub spec_span: Span,
+    pub loop_ann: LoopAnnotation,
+    pub function: Option<FunctionInfo>,
+    /// Declarations visible in the region: function parameters and locals, then file scope.
+    pub decls: BTreeMap<String, CDecl>,
+    /// Orio's older binding habit: `int n=N;` inside the region, as (variable, input param) pairs.
+    pub size_bindings: Vec<(String, String)>,
+}
+
+#[derive(Debug)]
+enum Ann {
+    Begin { name: String, name_span: Span, body: String, body_start: usize },
+    End,
+}
+
+const ANNOTATIONS: &[&str] = &["PerfTuning", "Loop"];
+
+/// Find every tuned region of a C file. Errors are located diagnostics (all that were found).
+pub fn find_regions(text: &str) -> Result<Vec<RawRegion>, Vec<Diagnostic>> {
+    let mut parser = Parser::new();
+    parser
+        .set_language(&tree_sitter_c::LANGUAGE.into())
+        .map_err(|e| vec![Diagnostic::new(Span::default(), format!("cannot load the C grammar: {e}"))])?;
+    let Some(tree) = parser.parse(text, None) else {
+        return Err(vec![Diagnostic::new(Span::default(), "cannot parse the file as C")]);
+    };
+    let root = tree.root_node();
+    let mut comments = Vec::new();
+    collect_comments(root, &mut comments);
+
+    // An annotation opener with no closing `*/` is not a comment node at all.
+    let mut diags = Vec::new();
+    let mut from = 0;
+    while let Some(p) = text[from..].find("/*@").map(|p| p + from) {
+        if !text[p..].contains("*/") {
+            diags.push(
+                Diagnostic::new(Span::new(p, p + 3), "unterminated annotation: this `/*@` comment is never closed")
+                    .with_help("close the annotation with `@*/`"),
+            );
+            break;
+        }
+        from = p + 3;
+    }
+    if !diags.is_empty() {
+        return Err(diags);
+    }
+
+    struct Open {
+        name: String,
+        begin: Span,
+        body: String,
+        body_start: usize,
+        loop_ann: Option<LoopAnnotation>,
+        name_span: Span,
+    }
+    let mut stack: Vec<Open> = Vec::new();
+    let mut regions = Vec::new();
+    for c in comments {
+        let span = Span::new(c.start_byte(), c.end_byte());
+        let Some(ctext) = text.get(c.byte_range()) else { continue };
+        if !ctext.starts_with("/*@") {
+            continue;
+        }
+        let ann = match parse_annotation(ctext, span.start) {
+            Ok(a) => a,
+            Err(d) => {
+                diags.push(d);
+                continue;
+            }
+        };
+        match ann {
+            Ann::Begin { name, name_span, body, body_start } => {
+                if name == "Loop" && !stack.iter().any(|o| o.name == "PerfTuning") {
+                    diags.push(
+                        Diagnostic::new(name_span, "a `Loop` annotation must be inside a `PerfTuning` region")
+                            .with_help("wrap it in `/*@ begin PerfTuning ( ... ) @*/ ... /*@ end @*/`"),
+                    );
+                }
+                if name == "PerfTuning" && !stack.is_empty() {
+                    diags.push(Diagnostic::new(name_span, "`PerfTuning` regions cannot be nested"));
+                }
+                stack.push(Open { name, begin: span, body, body_start, loop_ann: None, name_span });
+            }
+            Ann::End => {
+                let Some(open) = stack.pop() else {
+                    diags.push(Diagnostic::new(span, "`/*@ end @*/` without a matching `/*@ begin ... @*/`"));
+                    continue;
+                };
+                if open.name == "Loop" {
+                    match parse_loop_annotation(text, &open.body, open.body_start, open.begin, span) {
+                        Ok(l) => match stack.last_mut() {
+                            Some(parent) if parent.loop_ann.is_none() => parent.loop_ann = Some(l),
+                            Some(_) => diags.push(
+                                Diagnostic::new(open.name_span, "a `PerfTuning` region holds one `Loop` annotation")
+                                    .with_help("give each loop its own PerfTuning region"),
+                            ),
+                            None => {}
+                        },
+                        Err(d) => diags.push(d),
+                    }
+                } else {
+                    let Some(loop_ann) = open.loop_ann else {
+                        diags.push(
+                            Diagnostic::new(open.name_span, "this `PerfTuning` region has no `Loop` annotation")
+                                .with_help("add `/*@ begin Loop(transform OpenCL(...) <loop>) @*/ <loop> /*@ end @*/` inside it"),
+                        );
+                        continue;
+                    };
+                    let region_span = open.begin.to(span);
+                    let (function, decls) = scope_of(root, text, open.begin.start);
+                    let size_bindings = orio_bindings(root, text, region_span, loop_ann.span);
+                    let spec_span = Span::new(open.body_start, open.body_start + open.body.len());
+                    regions.push(RawRegion {
+                        span: region_span,
+                        begin_span: open.begin,
+                        end_span: span,
+                        spec_text: open.body,
+                        spec_span,
+                        loop_ann,
+                        function,
+                        decls,
+                        size_bindings,
+                    });
+                }
+            }
+        }
+    }
+    for open in stack {
+        diags.push(
+            Diagnostic::new(open.name_span, format!("missing `/*@ end @*/` for this `begin {}` annotation", open.name))
+                .with_help("close every `/*@ begin ... @*/` with `/*@ end @*/`"),
+        );
+    }
+    if diags.is_empty() {
+        Ok(regions)
+    } else {
+        Err(diags)
+    }
+}
+
+fn collect_comments<'t>(n: Node<'t>, out: &mut Vec<Node<'t>>) {
+    if n.kind() == "comment" {
+        out.push(n);
+        return;
+    }
+    let mut c = n.walk();
+    for child in n.children(&mut c) {
+        collect_comments(child, out);
+    }
+}
+
+/// Parse one `/*@ ... @*/` comment into begin/end.
+fn parse_annotation(ctext: &str, start: usize) -> Result<Ann, Diagnostic> {
+    let inner_end = ctext.len() - if ctext.ends_with("@*/") { 3 } else { 2 };
+    let inner = &ctext[3..inner_end.max(3)];
+    let lead = inner.len() - inner.trim_start().len();
+    let rest = inner.trim_start();
+    let word_len = rest.find(|c: char| !c.is_ascii_alphanumeric() && c != '_').unwrap_or(rest.len());
+    let word = &rest[..word_len];
+    let word_start = start + 3 + lead;
+    match word {
+        "end" => {
+            let tail = rest[word_len..].trim();
+            if !tail.is_empty() {
+                let off = word_start + word_len + (rest[word_len..].len() - rest[word_len..].trim_start().len());
+                return Err(Diagnostic::new(Span::new(off, off + tail.len()), "unexpected text after `end`")
+                    .with_help("an end annotation is exactly `/*@ end @*/`"));
+            }
+            Ok(Ann::End)
+        }
+        "begin" => {
+            let after = &rest[word_len..];
+            let ws = after.len() - after.trim_start().len();
+            let after = after.trim_start();
+            let name_len = after.find(|c: char| !c.is_ascii_alphanumeric() && c != '_').unwrap_or(after.len());
+            let name = &after[..name_len];
+            let name_start = word_start + word_len + ws;
+            let name_span = Span::new(name_start, name_start + name_len.max(1));
+            if !ANNOTATIONS.contains(&name) {
+                let mut d = Diagnostic::new(name_span, format!("unknown annotation `{name}`"));
+                d = d.with_help(did_you_mean(name, ANNOTATIONS.iter().copied()).unwrap_or_else(|| "orcl knows `PerfTuning` and `Loop`".into()));
+                return Err(d);
+            }
+            let tail = &after[name_len..];
+            let ws2 = tail.len() - tail.trim_start().len();
+            let open = name_start + name_len + ws2;
+            let tail = tail.trim_start();
+            if !tail.starts_with('(') {
+                return Err(Diagnostic::new(Span::new(open, open + 1), format!("expected `(` after `begin {name}`")));
+            }
+            let trimmed = tail.trim_end();
+            if !trimmed.ends_with(')') {
+                let close = open + trimmed.len();
+                return Err(Diagnostic::new(Span::new(close.saturating_sub(1), close), format!("expected `)` to close `begin {name}(` before `@*/`")));
+            }
+            let body = &trimmed[1..trimmed.len() - 1];
+            Ok(Ann::Begin { name: name.to_string(), name_span, body: body.to_string(), body_start: open + 1 })
+        }
+        _ => Err(Diagnostic::new(Span::new(word_start, word_start + word_len.max(1)), format!("unknown annotation keyword `{word}`"))
+            .with_help(did_you_mean(word, ["begin", "end"]).unwrap_or_else(|| "annotations are `/*@ begin NAME ( ... ) @*/` and `/*@ end @*/`".into()))),
+    }
+}
+
+fn parse_loop_annotation(text: &str, body: &str, body_start: usize, begin: Span, end: Span) -> Result<LoopAnnotation, Diagnostic> {
+    let lead = body.len() - body.trim_start().len();
+    let rest = &body[lead..];
+    let kw_start = body_start + lead;
+    if !rest.starts_with("transform") {
+        let w = rest.find(char::is_whitespace).unwrap_or(rest.len()).max(1);
+        return Err(Diagnostic::new(Span::new(kw_start, kw_start + w), "expected `transform` after `Loop(`")
+            .with_help("write `Loop(transform OpenCL(workGroups=WG, ...) <loop>)`"));
+    }
+    let after = &rest["transform".len()..];
+    let ws = after.len() - after.trim_start().len();
+    let after = after.trim_start();
+    let be_start = kw_start + "transform".len() + ws;
+    let be_len = after.find(|c: char| !c.is_ascii_alphanumeric() && c != '_').unwrap_or(after.len());
+    let backend = &after[..be_len];
+    let backend_span = Span::new(be_start, be_start + be_len.max(1));
+    const BACKENDS: &[&str] = &["OpenCL", "CUDA"];
+    if !BACKENDS.contains(&backend) {
+        return Err(Diagnostic::new(backend_span, format!("unknown transform `{backend}`"))
+            .with_help(did_you_mean(backend, BACKENDS.iter().copied()).unwrap_or_else(|| "orcl's transforms are `OpenCL` and `CUDA`".into())));
+    }
+    let args_src = &after[be_len..];
+    let args_base = be_start + be_len;
+    let (args, consumed) = parse_keyword_args(args_src, args_base)?;
+    let code = &args_src[consumed..];
+    let code_start = args_base + consumed;
+    let original = text.get(begin.end..end.start).unwrap_or("").to_string();
+    Ok(LoopAnnotation {
+        span: begin.to(end),
+        begin_span: begin,
+        end_span: end,
+        backend: backend.to_string(),
+        backend_span,
+        args,
+        code: code.to_string(),
+        code_span: Span::new(code_start, code_start + code.len()),
+        original,
+    })
+}
+
+/// The enclosing function of byte `pos` and every declaration visible there.
+fn scope_of(root: Node, text: &str, pos: usize) -> (Option<FunctionInfo>, BTreeMap<String, CDecl>) {
+    let mut decls = BTreeMap::new();
+    let mut function = None;
+    let mut c = root.walk();
+    for top in root.named_children(&mut c) {
+        match top.kind() {
+            "declaration" => declared(top, text, &mut decls),
+            "function_definition" if top.start_byte() <= pos && pos < top.end_byte() => {
+                let declarator = top.child_by_field_name("declarator");
+                let fname = declarator.and_then(|d| innermost_name(d, text)).unwrap_or_default();
+                function = Some(FunctionInfo { name: fname, span: Span::new(top.start_byte(), top.end_byte()) });
+                if let Some(d) = declarator {
+                    let mut fd = Some(d);
+                    while let Some(n) = fd {
+                        if n.kind() == "function_declarator" {
+                            break;
+                        }
+                        fd = n.child_by_field_name("declarator");
+                    }
+                    if let Some(params) = fd.and_then(|f| f.child_by_field_name("parameters")) {
+                        let mut pc = params.walk();
+                        for p in params.named_children(&mut pc) {
+                            if p.kind() == "parameter_declaration" {
+                                declared(p, text, &mut decls);
+                            }
+                        }
+                    }
+                }
+                if let Some(body) = top.child_by_field_name("body") {
+                    local_decls(body, text, &mut decls);
+                }
+            }
+            _ => {}
+        }
+    }
+    (function, decls)
+}
+
+fn local_decls(n: Node, text: &str, out: &mut BTreeMap<String, CDecl>) {
+    if n.kind() == "declaration" {
+        declared(n, text, out);
+    }
+    let mut c = n.walk();
+    for child in n.named_children(&mut c) {
+        local_decls(child, text, out);
+    }
+}
+
+/// Add the names declared by a `declaration` or `parameter_declaration` node.
+fn declared(n: Node, text: &str, out: &mut BTreeMap<String, CDecl>) {
+    let mut ty = String::new();
+    let mut c = n.walk();
+    for child in n.children(&mut c) {
+        match child.kind() {
+            "type_qualifier" | "primitive_type" | "sized_type_specifier" | "type_identifier" => {
+                if !ty.is_empty() {
+                    ty.push(' ');
+                }
+                ty.push_str(text.get(child.byte_range()).unwrap_or(""));
+            }
+            _ => {}
+        }
+    }
+    let ty = ty.split_whitespace().collect::<Vec<_>>().join(" ");
+    let mut c = n.walk();
+    for d in n.children_by_field_name("declarator", &mut c) {
+        let mut depth = 0;
+        let mut cur = Some(d);
+        let mut name = None;
+        while let Some(x) = cur {
+            match x.kind() {
+                "identifier" => {
+                    name = Some(x);
+                    break;
+                }
+                "pointer_declarator" | "array_declarator" => depth += 1,
+                "init_declarator" | "parenthesized_declarator" | "attributed_declarator" => {}
+                _ => break,
+            }
+            cur = x.child_by_field_name("declarator").or_else(|| x.named_child(0));
+        }
+        if let Some(id) = name {
+            let nm = text.get(id.byte_range()).unwrap_or("").to_string();
+            out.entry(nm.clone()).or_insert(CDecl { name: nm, ty: ty.clone(), depth, span: Span::new(id.start_byte(), id.end_byte()) });
+        }
+    }
+}
+
+fn innermost_name(mut n: Node, text: &str) -> Option<String> {
+    loop {
+        if n.kind() == "identifier" {
+            return text.get(n.byte_range()).map(str::to_string);
+        }
+        n = n.child_by_field_name("declarator")?;
+    }
+}
+
+/// `int n=N;` declarations inside a region but outside its Loop annotation (Orio's older habit).
+fn orio_bindings(root: Node, text: &str, region: Span, loop_span: Span) -> Vec<(String, String)> {
+    let mut out = Vec::new();
+    fn walk(n: Node, text: &str, region: Span, loop_span: Span, out: &mut Vec<(String, String)>) {
+        if n.end_byte() <= region.start || n.start_byte() >= region.end {
+            return;
+        }
+        let inside = n.start_byte() >= region.start && n.end_byte() <= region.end;
+        let in_loop = n.start_byte() >= loop_span.start && n.end_byte() <= loop_span.end;
+        if n.kind() == "declaration" && inside && !in_loop {
+            let mut c = n.walk();
+            for d in n.children_by_field_name("declarator", &mut c) {
+                if d.kind() == "init_declarator" {
+                    if let (Some(name), Some(value)) = (d.child_by_field_name("declarator"), d.child_by_field_name("value")) {
+                        if name.kind() == "identifier" && value.kind() == "identifier" {
+                            out.push((
+                                text.get(name.byte_range()).unwrap_or("").to_string(),
+                                text.get(value.byte_range()).unwrap_or("").to_string(),
+                            ));
+                        }
+                    }
+                }
+            }
+        }
+        let mut c = n.walk();
+        for child in n.named_children(&mut c) {
+            walk(child, text, region, loop_span, out);
+        }
+    }
+    walk(root, text, region, loop_span, &mut out);
+    out
+}

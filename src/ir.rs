@@ -1,0 +1,324 @@
+//! The loop IR: a typed tree of the C-subset loop (statements and expressions with spans) plus
+//! the kernel-level facts codegen needs (parallel loop, symbols, kernel arguments in
+//! first-appearance order). Produced by `lower::lower`, consumed by `codegen`.
+
+use crate::diag::Span;
+use serde::Serialize;
+use std::collections::BTreeMap;
+
+/// Element types of the loop language.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, PartialOrd, Ord)]
+pub enum ScalarType {
+    Int,
+    Long,
+    Float,
+    Double,
+}
+
+impl ScalarType {
+    /// The C / OpenCL C spelling (`long` is 64-bit in OpenCL; the C side uses `long` too, which is
+    /// 64-bit on the LP64 targets orcl supports).
+    pub fn c_name(self) -> &'static str {
+        match self {
+            ScalarType::Int => "int",
+            ScalarType::Long => "long",
+            ScalarType::Float => "float",
+            ScalarType::Double => "double",
+        }
+    }
+    /// Size in bytes.
+    pub fn size_bytes(self) -> usize {
+        match self {
+            ScalarType::Int | ScalarType::Float => 4,
+            ScalarType::Long | ScalarType::Double => 8,
+        }
+    }
+    pub fn is_float(self) -> bool {
+        matches!(self, ScalarType::Float | ScalarType::Double)
+    }
+    pub fn from_c(name: &str) -> Option<Self> {
+        match name {
+            "int" => Some(ScalarType::Int),
+            "long" => Some(ScalarType::Long),
+            "float" => Some(ScalarType::Float),
+            "double" => Some(ScalarType::Double),
+            _ => None,
+        }
+    }
+    /// The usual arithmetic conversion of two operand types.
+    pub fn promote(a: Self, b: Self) -> Self {
+        a.max(b)
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub enum UnaryOp {
+    Neg,
+    Plus,
+    Not,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub enum BinaryOp {
+    Add,
+    Sub,
+    Mul,
+    Div,
+    Rem,
+    Lt,
+    Le,
+    Gt,
+    Ge,
+    Eq,
+    Ne,
+    And,
+    Or,
+}
+
+impl BinaryOp {
+    pub fn c_op(self) -> &'static str {
+        match self {
+            BinaryOp::Add => "+",
+            BinaryOp::Sub => "-",
+            BinaryOp::Mul => "*",
+            BinaryOp::Div => "/",
+            BinaryOp::Rem => "%",
+            BinaryOp::Lt => "<",
+            BinaryOp::Le => "<=",
+            BinaryOp::Gt => ">",
+            BinaryOp::Ge => ">=",
+            BinaryOp::Eq => "==",
+            BinaryOp::Ne => "!=",
+            BinaryOp::And => "&&",
+            BinaryOp::Or => "||",
+        }
+    }
+    pub fn is_comparison(self) -> bool {
+        matches!(
+            self,
+            BinaryOp::Lt | BinaryOp::Le | BinaryOp::Gt | BinaryOp::Ge | BinaryOp::Eq | BinaryOp::Ne | BinaryOp::And | BinaryOp::Or
+        )
+    }
+}
+
+/// Compound-assignment operators (`=` is `None`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub enum AssignOp {
+    Set,
+    Add,
+    Sub,
+    Mul,
+    Div,
+}
+
+impl AssignOp {
+    pub fn c_op(self) -> &'static str {
+        match self {
+            AssignOp::Set => "=",
+            AssignOp::Add => "+=",
+            AssignOp::Sub => "-=",
+            AssignOp::Mul => "*=",
+            AssignOp::Div => "/=",
+        }
+    }
+}
+
+/// Math functions allowed in a tuned loop (C99 `<math.h>` names; OpenCL C has the same).
+pub const MATH_FUNCTIONS: &[(&str, usize)] = &[
+    ("exp", 1),
+    ("log", 1),
+    ("sqrt", 1),
+    ("fabs", 1),
+    ("sin", 1),
+    ("cos", 1),
+    ("tan", 1),
+    ("pow", 2),
+    ("fmin", 2),
+    ("fmax", 2),
+    ("floor", 1),
+    ("ceil", 1),
+];
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Expr {
+    pub kind: ExprKind,
+    pub span: Span,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub enum ExprKind {
+    Int(i64),
+    /// A floating literal as written (`2.0`, `1e-3`, `0.5f`), and whether it has an `f` suffix.
+    Float { text: String, single: bool },
+    Var(String),
+    /// `a[i][j]`: indices outermost first.
+    Index { array: String, indices: Vec<Expr> },
+    Unary(UnaryOp, Box<Expr>),
+    Binary(BinaryOp, Box<Expr>, Box<Expr>),
+    Call(String, Vec<Expr>),
+    Cond(Box<Expr>, Box<Expr>, Box<Expr>),
+    Cast(ScalarType, Box<Expr>),
+}
+
+impl Expr {
+    /// Structural equality ignoring spans and redundant parentheses (used by dependence tests).
+    pub fn same_as(&self, other: &Expr) -> bool {
+        use ExprKind::*;
+        match (&self.kind, &other.kind) {
+            (Int(a), Int(b)) => a == b,
+            (Float { text: a, .. }, Float { text: b, .. }) => a == b,
+            (Var(a), Var(b)) => a == b,
+            (Index { array: a, indices: x }, Index { array: b, indices: y }) => {
+                a == b && x.len() == y.len() && x.iter().zip(y).all(|(p, q)| p.same_as(q))
+            }
+            (Unary(o, a), Unary(p, b)) => o == p && a.same_as(b),
+            (Binary(o, a, b), Binary(p, c, d)) => o == p && a.same_as(c) && b.same_as(d),
+            (Call(f, a), Call(g, b)) => f == g && a.len() == b.len() && a.iter().zip(b).all(|(p, q)| p.same_as(q)),
+            (Cond(a, b, c), Cond(d, e, f)) => a.same_as(d) && b.same_as(e) && c.same_as(f),
+            (Cast(t, a), Cast(u, b)) => t == u && a.same_as(b),
+            _ => false,
+        }
+    }
+
+    /// Calls `f` on this expression and every sub-expression, pre-order.
+    pub fn visit(&self, f: &mut dyn FnMut(&Expr)) {
+        f(self);
+        match &self.kind {
+            ExprKind::Index { indices, .. } => indices.iter().for_each(|e| e.visit(f)),
+            ExprKind::Unary(_, a) | ExprKind::Cast(_, a) => a.visit(f),
+            ExprKind::Binary(_, a, b) => {
+                a.visit(f);
+                b.visit(f);
+            }
+            ExprKind::Call(_, args) => args.iter().for_each(|e| e.visit(f)),
+            ExprKind::Cond(a, b, c) => {
+                a.visit(f);
+                b.visit(f);
+                c.visit(f);
+            }
+            _ => {}
+        }
+    }
+
+    /// Whether the expression mentions variable `name` (as a scalar or an array).
+    pub fn mentions(&self, name: &str) -> bool {
+        let mut found = false;
+        self.visit(&mut |e| match &e.kind {
+            ExprKind::Var(v) if v == name => found = true,
+            ExprKind::Index { array, .. } if array == name => found = true,
+            _ => {}
+        });
+        found
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Stmt {
+    pub kind: StmtKind,
+    pub span: Span,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub enum StmtKind {
+    /// `target op value;` where target is a `Var` or an `Index` expression.
+    Assign { target: Expr, op: AssignOp, value: Expr },
+    If { cond: Expr, then: Vec<Stmt>, other: Option<Vec<Stmt>> },
+    /// A scalar temporary: `double t = e;` (declared inside the loop body).
+    Decl { ty: ScalarType, name: String, init: Option<Expr> },
+    For(Loop),
+    Block(Vec<Stmt>),
+}
+
+/// `for (var = lower; var < upper | var <= upper; var += step) body` with a positive constant step.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Loop {
+    pub var: String,
+    pub var_span: Span,
+    pub lower: Expr,
+    pub upper: Expr,
+    /// `<=` (true) or `<` (false).
+    pub inclusive: bool,
+    pub step: i64,
+    pub body: Vec<Stmt>,
+    pub span: Span,
+}
+
+impl Loop {
+    /// Innermost loops of the body (loops that contain no further loop); empty when the body has none.
+    pub fn has_inner_loops(&self) -> bool {
+        fn any(stmts: &[Stmt]) -> bool {
+            stmts.iter().any(|s| match &s.kind {
+                StmtKind::For(_) => true,
+                StmtKind::If { then, other, .. } => any(then) || other.as_deref().is_some_and(any),
+                StmtKind::Block(b) => any(b),
+                _ => false,
+            })
+        }
+        any(&self.body)
+    }
+}
+
+/// How a variable is used by the loop.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub enum SymbolKind {
+    /// A scalar input (read only).
+    Scalar,
+    /// An array with `rank` dimensions (a pointer counts as rank 1).
+    Array { rank: usize },
+    /// The index variable of a loop (the parallel one or an inner one).
+    LoopVar,
+    /// A scalar temporary declared inside the loop body.
+    Local,
+}
+
+/// One variable of the loop with its resolved type.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Symbol {
+    pub name: String,
+    pub ty: ScalarType,
+    pub kind: SymbolKind,
+    pub read: bool,
+    pub written: bool,
+}
+
+/// A kernel argument, in first-appearance order in the loop text.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct KernelArg {
+    pub name: String,
+    pub ty: ScalarType,
+    pub is_array: bool,
+    /// Array that the loop writes (copied back after the kernel).
+    pub written: bool,
+    /// Array that the loop reads.
+    pub read: bool,
+    /// Array extents as C expressions over input params (e.g. `["N"]`), outermost first.
+    pub dims: Vec<String>,
+}
+
+/// A lowered, validated tuned loop: the parallel loop plus everything codegen needs.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Kernel {
+    /// The outermost (parallel) loop.
+    pub parallel: Loop,
+    /// Every variable the loop mentions, by name.
+    pub symbols: BTreeMap<String, Symbol>,
+    /// Kernel arguments in first-appearance order.
+    pub args: Vec<KernelArg>,
+    /// The loop's original C text, compiled as plain C into the skeleton for reference outputs.
+    pub source: String,
+}
+
+impl Kernel {
+    /// The widest floating type among the arguments (`vec_type_hint` base), or `int`.
+    pub fn element_type(&self) -> ScalarType {
+        self.args.iter().map(|a| a.ty).filter(|t| t.is_float()).max().unwrap_or(ScalarType::Int)
+    }
+    /// Whether any argument or temporary is `double` (needs `cl_khr_fp64`).
+    pub fn uses_double(&self) -> bool {
+        self.symbols.values().any(|s| s.ty == ScalarType::Double)
+    }
+    /// Loop index variables (parallel and inner), for the skeleton's reference function.
+    pub fn loop_vars(&self) -> Vec<&Symbol> {
+        self.symbols.values().filter(|s| s.kind == SymbolKind::LoopVar).collect()
+    }
+}

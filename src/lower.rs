@@ -1,0 +1,434 @@
+//! Lowering: the parsed loop plus the region's declarations and `input_vars` become a typed,
+//! validated `ir::Kernel` (symbols resolved, kernel arguments in first-appearance order, loop-carried
+//! dependences rejected).
+
+use crate::diag::{did_you_mean, Diagnostic, Span};
+use crate::frontend::annotation::RawRegion;
+use crate::frontend::loop_lang::parse_loop;
+use crate::frontend::spec::TuningSpec;
+use crate::ir::{Expr, ExprKind, Kernel, KernelArg, Loop, ScalarType, Stmt, StmtKind, Symbol, SymbolKind};
+use std::collections::{BTreeMap, BTreeSet};
+
+/// Lower the loop of `region` with the types of its declarations and of `spec.input_vars`.
+/// `file` is the whole input text (for the dims' source text).
+///
+/// Errors (located): undeclared variable, a variable with no value in `input_vars`, type mismatch
+/// between the C declaration and `input_vars`, wrong subscript count, assigning a loop variable or
+/// an input scalar, loop-carried dependence through an array.
+pub fn lower(region: &RawRegion, spec: &TuningSpec, file: &str) -> Result<Kernel, Diagnostic> {
+    let ann = &region.loop_ann;
+    let parallel = parse_loop(&ann.code, ann.code_span.start)?;
+    let mut cx = Cx { region, spec, symbols: BTreeMap::new(), first_use: Vec::new(), scopes: vec![BTreeSet::new()] };
+    cx.declare_loop_var(&parallel)?;
+    cx.expr(&parallel.lower)?;
+    cx.expr(&parallel.upper)?;
+    cx.scopes.push(BTreeSet::new());
+    cx.stmts(&parallel.body)?;
+    check_dependences(&parallel, &cx.symbols)?;
+
+    let mut args = Vec::new();
+    let mut seen = BTreeSet::new();
+    cx.first_use.sort();
+    for (_, name) in &cx.first_use {
+        if !seen.insert(name.clone()) {
+            continue;
+        }
+        let s = &cx.symbols[name];
+        match s.kind {
+            SymbolKind::Scalar | SymbolKind::Array { .. } => {
+                let dims = spec
+                    .input_vars
+                    .iter()
+                    .find(|v| &v.name == name)
+                    .map(|v| v.dims.iter().map(|d| file.get(d.span.start..d.span.end).unwrap_or("").trim().to_string()).collect())
+                    .unwrap_or_default();
+                args.push(KernelArg {
+                    name: name.clone(),
+                    ty: s.ty,
+                    is_array: matches!(s.kind, SymbolKind::Array { .. }),
+                    written: s.written,
+                    read: s.read,
+                    dims,
+                });
+            }
+            _ => {}
+        }
+    }
+    if !args.iter().any(|a| a.written) {
+        return Err(Diagnostic::new(parallel.span, "the tuned loop writes no array, so it computes nothing that can be kept")
+            .with_help("a tuned loop must store its results in an array (reductions into scalars are not supported yet)"));
+    }
+    Ok(Kernel { parallel, symbols: cx.symbols, args, source: ann.code.trim().to_string() })
+}
+
+struct Cx<'a> {
+    region: &'a RawRegion,
+    spec: &'a TuningSpec,
+    symbols: BTreeMap<String, Symbol>,
+    /// Kernel-argument names with the byte offset of each use (sorted for first appearance).
+    first_use: Vec<(usize, String)>,
+    /// Names of loop variables and temporaries in scope, innermost last.
+    scopes: Vec<BTreeSet<String>>,
+}
+
+fn base_type(c: &str) -> Option<ScalarType> {
+    let words: Vec<&str> = c.split_whitespace().filter(|w| !matches!(*w, "const" | "restrict" | "__restrict" | "__restrict__" | "volatile" | "register" | "static")).collect();
+    match words.join(" ").as_str() {
+        "int" | "signed" | "signed int" => Some(ScalarType::Int),
+        "long" | "long int" | "long long" | "long long int" => Some(ScalarType::Long),
+        "float" => Some(ScalarType::Float),
+        "double" => Some(ScalarType::Double),
+        _ => None,
+    }
+}
+
+impl Cx<'_> {
+    fn in_scope(&self, name: &str) -> bool {
+        self.scopes.iter().any(|s| s.contains(name))
+    }
+
+    fn known_names(&self) -> Vec<String> {
+        let mut v: Vec<String> = self.spec.input_vars.iter().map(|d| d.name.clone()).collect();
+        v.extend(self.region.decls.keys().cloned());
+        v.extend(self.scopes.iter().flatten().cloned());
+        v
+    }
+
+    fn undeclared(&self, name: &str, span: Span) -> Diagnostic {
+        let names = self.known_names();
+        let d = Diagnostic::new(span, format!("undeclared variable `{name}`"));
+        match did_you_mean(name, names.iter().map(String::as_str)) {
+            Some(h) => d.with_help(h),
+            None => d.with_help(format!("declare it in the enclosing function and give it a value in `input_vars`: `decl double {name} = random;`")),
+        }
+    }
+
+    fn declare_loop_var(&mut self, l: &Loop) -> Result<(), Diagnostic> {
+        if self.spec.input_vars.iter().any(|v| v.name == l.var) {
+            return Err(Diagnostic::new(l.var_span, format!("loop variable `{}` is also declared in `input_vars`", l.var))
+                .with_help("loop variables take their values from the loop; remove the `decl`"));
+        }
+        let ty = match self.region.decls.get(&l.var) {
+            Some(d) => base_type(&d.ty).filter(|t| !t.is_float()).ok_or_else(|| {
+                Diagnostic::new(l.var_span, format!("loop variable `{}` has type `{}`; it must be `int` or `long`", l.var, d.ty))
+            })?,
+            None => ScalarType::Int,
+        };
+        if let Some(s) = self.symbols.get(&l.var) {
+            if s.kind != SymbolKind::LoopVar {
+                return Err(Diagnostic::new(l.var_span, format!("`{}` is used both as a loop variable and as a value", l.var)));
+            }
+        }
+        self.symbols.insert(l.var.clone(), Symbol { name: l.var.clone(), ty, kind: SymbolKind::LoopVar, read: true, written: false });
+        self.scopes.last_mut().expect("scope").insert(l.var.clone());
+        Ok(())
+    }
+
+    /// Resolve a free variable (not a loop variable or temporary): type from `input_vars`,
+    /// checked against the C declaration.
+    fn resolve(&mut self, name: &str, span: Span, rank: usize) -> Result<(), Diagnostic> {
+        if self.in_scope(name) {
+            if rank > 0 {
+                return Err(Diagnostic::new(span, format!("`{name}` is a scalar and cannot be subscripted")));
+            }
+            return Ok(());
+        }
+        if let Some(s) = self.symbols.get(name) {
+            let have = match s.kind {
+                SymbolKind::Array { rank } => rank,
+                _ => 0,
+            };
+            if s.kind == SymbolKind::LoopVar {
+                // An inner loop's variable used after its loop: C allows it, the loop language does not.
+                return Err(Diagnostic::new(span, format!("loop variable `{name}` is used outside its loop")));
+            }
+            return self.check_rank(name, span, have, rank);
+        }
+        let Some(decl) = self.spec.input_vars.iter().find(|v| v.name == name) else {
+            if self.region.decls.contains_key(name) {
+                return Err(Diagnostic::new(span, format!("`{name}` is used in the tuned loop but has no value in `input_vars`"))
+                    .with_help(format!("add `decl {} {name}{} = random;` to `def input_vars`", self.region.decls[name].ty.replace("const ", ""), "[N]".repeat(self.region.decls[name].depth))));
+            }
+            return Err(self.undeclared(name, span));
+        };
+        let ty = ScalarType::from_c(&decl.ty).ok_or_else(|| {
+            Diagnostic::new(decl.ty_span, format!("type `{}` is not supported", decl.ty)).with_help("use int, long, float or double")
+        })?;
+        if let Some(c) = self.region.decls.get(name) {
+            if let Some(cty) = base_type(&c.ty) {
+                if cty != ty {
+                    return Err(Diagnostic::new(decl.ty_span, format!("`{name}` is `{}` in `input_vars` but `{}` in the C code", decl.ty, c.ty))
+                        .with_help(format!("declare it as `{}` in `input_vars`", cty.c_name())));
+                }
+            }
+            if c.depth != decl.dims.len() && !(c.depth == 1 && decl.dims.len() > 1) {
+                return Err(Diagnostic::new(decl.name_span, format!(
+                    "`{name}` has {} dimension(s) in `input_vars` but {} in the C code",
+                    decl.dims.len(),
+                    c.depth
+                )));
+            }
+        }
+        let kind = if decl.dims.is_empty() { SymbolKind::Scalar } else { SymbolKind::Array { rank: decl.dims.len() } };
+        self.symbols.insert(name.to_string(), Symbol { name: name.to_string(), ty, kind, read: false, written: false });
+        self.check_rank(name, span, decl.dims.len(), rank)
+    }
+
+    fn check_rank(&self, name: &str, span: Span, have: usize, used: usize) -> Result<(), Diagnostic> {
+        if have == used {
+            return Ok(());
+        }
+        if have == 0 {
+            return Err(Diagnostic::new(span, format!("`{name}` is a scalar and cannot be subscripted")));
+        }
+        if used == 0 {
+            return Err(Diagnostic::new(span, format!("array `{name}` is used without a subscript"))
+                .with_help(format!("write `{name}[i]`")));
+        }
+        Err(Diagnostic::new(span, format!("`{name}` has {have} dimension(s) but is subscripted with {used}")))
+    }
+
+    fn expr(&mut self, e: &Expr) -> Result<(), Diagnostic> {
+        match &e.kind {
+            ExprKind::Var(name) => {
+                self.resolve(name, e.span, 0)?;
+                self.mark(name, e.span, false);
+            }
+            ExprKind::Index { array, indices } => {
+                self.resolve(array, e.span, indices.len())?;
+                self.mark(array, e.span, false);
+                for i in indices {
+                    self.expr(i)?;
+                }
+            }
+            _ => {
+                let mut err = None;
+                let mut subs = Vec::new();
+                match &e.kind {
+                    ExprKind::Unary(_, a) | ExprKind::Cast(_, a) => subs.push(&**a),
+                    ExprKind::Binary(_, a, b) => subs.extend([&**a, &**b]),
+                    ExprKind::Call(_, args) => subs.extend(args.iter()),
+                    ExprKind::Cond(a, b, c) => subs.extend([&**a, &**b, &**c]),
+                    _ => {}
+                }
+                for s in subs {
+                    if let Err(d) = self.expr(s) {
+                        err = Some(d);
+                        break;
+                    }
+                }
+                if let Some(d) = err {
+                    return Err(d);
+                }
+            }
+        }
+        Ok(())
+    }
+
+    fn mark(&mut self, name: &str, at: Span, write: bool) {
+        if let Some(s) = self.symbols.get_mut(name) {
+            if write {
+                s.written = true;
+            } else {
+                s.read = true;
+            }
+            if matches!(s.kind, SymbolKind::Scalar | SymbolKind::Array { .. }) {
+                self.first_use.push((at.start, name.to_string()));
+            }
+        }
+    }
+
+    fn stmts(&mut self, stmts: &[Stmt]) -> Result<(), Diagnostic> {
+        for s in stmts {
+            self.stmt(s)?;
+        }
+        Ok(())
+    }
+
+    fn stmt(&mut self, s: &Stmt) -> Result<(), Diagnostic> {
+        match &s.kind {
+            StmtKind::Assign { target, op, value } => {
+                self.expr(value)?;
+                match &target.kind {
+                    ExprKind::Var(name) => {
+                        if self.in_scope(name) {
+                            if self.symbols.get(name).is_some_and(|s| s.kind == SymbolKind::LoopVar) {
+                                return Err(Diagnostic::new(target.span, format!("the loop variable `{name}` cannot be assigned in the loop body")));
+                            }
+                            return Ok(());
+                        }
+                        self.resolve(name, target.span, 0)?;
+                        return Err(Diagnostic::new(
+                            target.span,
+                            format!("`{name}` is assigned by every iteration of the parallel loop (a loop-carried scalar)"),
+                        )
+                        .with_help("iterations must be independent: store per-iteration results in an array, or declare a temporary inside the loop"));
+                    }
+                    ExprKind::Index { array, indices } => {
+                        self.resolve(array, target.span, indices.len())?;
+                        if *op != crate::ir::AssignOp::Set {
+                            self.mark(array, target.span, false);
+                        }
+                        self.mark(array, target.span, true);
+                        for i in indices {
+                            self.expr(i)?;
+                        }
+                    }
+                    _ => return Err(Diagnostic::new(target.span, "only a variable or an array element can be assigned")),
+                }
+            }
+            StmtKind::If { cond, then, other } => {
+                self.expr(cond)?;
+                self.scopes.push(BTreeSet::new());
+                self.stmts(then)?;
+                self.scopes.pop();
+                if let Some(o) = other {
+                    self.scopes.push(BTreeSet::new());
+                    self.stmts(o)?;
+                    self.scopes.pop();
+                }
+            }
+            StmtKind::Decl { ty, name, init } => {
+                if let Some(i) = init {
+                    self.expr(i)?;
+                }
+                if self.in_scope(name) || self.symbols.get(name).is_some_and(|s| s.kind != SymbolKind::Local) || self.spec.input_vars.iter().any(|v| &v.name == name) {
+                    return Err(Diagnostic::new(s.span, format!("`{name}` is already declared; a temporary needs a new name")));
+                }
+                self.symbols.insert(name.clone(), Symbol { name: name.clone(), ty: *ty, kind: SymbolKind::Local, read: true, written: true });
+                self.scopes.last_mut().expect("scope").insert(name.clone());
+            }
+            StmtKind::For(l) => {
+                self.expr(&l.lower)?;
+                self.expr(&l.upper)?;
+                self.scopes.push(BTreeSet::new());
+                self.declare_loop_var(l)?;
+                self.stmts(&l.body)?;
+                self.scopes.pop();
+            }
+            StmtKind::Block(b) => {
+                self.scopes.push(BTreeSet::new());
+                self.stmts(b)?;
+                self.scopes.pop();
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Every reference to an array the loop writes must use one subscript, and that subscript must be
+/// affine in the parallel loop variable with a non-zero coefficient: then distinct iterations touch
+/// distinct elements and the parallel loop has no loop-carried dependence through arrays.
+fn check_dependences(l: &Loop, symbols: &BTreeMap<String, Symbol>) -> Result<(), Diagnostic> {
+    let mut refs: Vec<(&str, &Expr, bool)> = Vec::new();
+    collect_refs(&l.body, &mut refs);
+    let par = &l.var;
+    for (array, sym) in symbols {
+        if !sym.written {
+            continue;
+        }
+        let mine: Vec<&(&str, &Expr, bool)> = refs.iter().filter(|(a, _, _)| a == array).collect();
+        let Some(first_write) = mine.iter().find(|(_, _, w)| *w) else { continue };
+        let ExprKind::Index { indices: wi, .. } = &first_write.1.kind else { continue };
+        if !wi.iter().any(|i| i.mentions(par)) {
+            return Err(Diagnostic::new(first_write.1.span, format!(
+                "loop-carried dependence: every iteration of the parallel loop writes `{}`, whose subscript does not depend on `{par}`",
+                show(first_write.1)
+            ))
+            .with_help(format!("the parallel loop's iterations must write distinct elements, e.g. `{array}[{par}]`")));
+        }
+        for idx in wi {
+            if !affine_in(idx, par) {
+                return Err(Diagnostic::new(idx.span, format!("the subscript `{}` of `{array}` is not affine in `{par}`", show(idx)))
+                    .with_help("subscripts of written arrays must have the form `a*i + b`"));
+            }
+        }
+        for (_, e, is_write) in mine.iter().copied() {
+            let ExprKind::Index { indices, .. } = &e.kind else { continue };
+            let same = indices.len() == wi.len() && indices.iter().zip(wi).all(|(a, b)| a.same_as(b));
+            if !same {
+                return Err(Diagnostic::new(e.span, format!(
+                    "loop-carried dependence on `{array}`: it is written at `{}` and {} at `{}`, so iterations of the parallel loop would race",
+                    show(first_write.1),
+                    if *is_write { "written" } else { "read" },
+                    show(e)
+                ))
+                .with_help("orcl parallelises only loops whose iterations are independent; read the old values from a separate array"));
+            }
+        }
+    }
+    Ok(())
+}
+
+fn collect_refs<'a>(stmts: &'a [Stmt], out: &mut Vec<(&'a str, &'a Expr, bool)>) {
+    fn reads<'a>(e: &'a Expr, out: &mut Vec<(&'a str, &'a Expr, bool)>) {
+        match &e.kind {
+            ExprKind::Index { array, indices } => {
+                out.push((array.as_str(), e, false));
+                indices.iter().for_each(|i| reads(i, out));
+            }
+            ExprKind::Unary(_, a) | ExprKind::Cast(_, a) => reads(a, out),
+            ExprKind::Binary(_, a, b) => {
+                reads(a, out);
+                reads(b, out);
+            }
+            ExprKind::Call(_, args) => args.iter().for_each(|a| reads(a, out)),
+            ExprKind::Cond(a, b, c) => {
+                reads(a, out);
+                reads(b, out);
+                reads(c, out);
+            }
+            _ => {}
+        }
+    }
+    for s in stmts {
+        match &s.kind {
+            StmtKind::Assign { target, value, .. } => {
+                reads(value, out);
+                if let ExprKind::Index { array, indices } = &target.kind {
+                    for i in indices {
+                        reads(i, out);
+                    }
+                    out.push((array.as_str(), target, true));
+                }
+            }
+            StmtKind::If { cond, then, other } => {
+                reads(cond, out);
+                collect_refs(then, out);
+                if let Some(o) = other {
+                    collect_refs(o, out);
+                }
+            }
+            StmtKind::Decl { init: Some(i), .. } => reads(i, out),
+            StmtKind::Decl { .. } => {}
+            StmtKind::For(l) => {
+                reads(&l.lower, out);
+                reads(&l.upper, out);
+                collect_refs(&l.body, out);
+            }
+            StmtKind::Block(b) => collect_refs(b, out),
+        }
+    }
+}
+
+/// Whether `e` is affine in `var`: `var` appears only under `+`, `-`, unary minus, and
+/// multiplication by an expression free of `var`.
+fn affine_in(e: &Expr, var: &str) -> bool {
+    use crate::ir::BinaryOp::*;
+    if !e.mentions(var) {
+        return true;
+    }
+    match &e.kind {
+        ExprKind::Var(_) => true,
+        ExprKind::Unary(crate::ir::UnaryOp::Neg | crate::ir::UnaryOp::Plus, a) => affine_in(a, var),
+        ExprKind::Cast(t, a) => !t.is_float() && affine_in(a, var),
+        ExprKind::Binary(Add | Sub, a, b) => affine_in(a, var) && affine_in(b, var),
+        ExprKind::Binary(Mul, a, b) => (affine_in(a, var) && !b.mentions(var)) || (affine_in(b, var) && !a.mentions(var)),
+        _ => false,
+    }
+}
+
+/// C text of an expression (for messages).
+pub fn show(e: &Expr) -> String {
+    crate::codegen::c_expr(e, &|_| None)
+}

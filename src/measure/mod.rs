@@ -1,0 +1,192 @@
+//! Measurement: runs variants in timing-skeleton worker processes (DESIGN.md §3) and turns their
+//! answers, crashes and timeouts into classified `Outcome`s.
+
+pub mod skeleton;
+pub mod worker;
+
+use crate::codegen::opencl::{GlobalSize, OpenClVariant};
+use serde::Serialize;
+use std::collections::HashMap;
+use std::path::PathBuf;
+use std::time::{Duration, Instant};
+use worker::{Request, SpawnError, Worker, WorkerFailure};
+
+/// Status of one evaluated configuration: `Ok` or a failure class (stored, never ranked).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+pub enum Status {
+    Ok,
+    /// Breaks a constraint of the spec; skipped before build.
+    Constraint,
+    /// Exceeds a device limit (work-group size, local memory); skipped before build.
+    DeviceLimit,
+    CompileError,
+    LaunchError,
+    /// The worker process died.
+    Crash,
+    /// Cut at the per-variant timeout.
+    Timeout,
+    /// Outputs differ from the original loop beyond the tolerance.
+    WrongResult,
+}
+
+impl Status {
+    pub const ALL: [Status; 8] = [
+        Status::Ok,
+        Status::Constraint,
+        Status::DeviceLimit,
+        Status::CompileError,
+        Status::LaunchError,
+        Status::Crash,
+        Status::Timeout,
+        Status::WrongResult,
+    ];
+    /// The database spelling (`ok`, `compile_error`, ...).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Status::Ok => "ok",
+            Status::Constraint => "constraint",
+            Status::DeviceLimit => "device_limit",
+            Status::CompileError => "compile_error",
+            Status::LaunchError => "launch_error",
+            Status::Crash => "crash",
+            Status::Timeout => "timeout",
+            Status::WrongResult => "wrong_result",
+        }
+    }
+    pub fn parse(s: &str) -> Option<Status> {
+        Status::ALL.into_iter().find(|x| x.as_str() == s)
+    }
+}
+
+/// The result of evaluating one configuration. Times in milliseconds.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Outcome {
+    pub status: Status,
+    /// Kernel build time (ms); 0 when an identical source was already built.
+    pub build_ms: Option<f64>,
+    /// Kernel time of each timed repetition (ms, OpenCL profiling events).
+    pub samples_ms: Vec<f64>,
+    /// Host↔device transfer time of the validation run (ms).
+    pub transfer_ms: Option<f64>,
+    /// Largest relative error against the original loop.
+    pub max_error: Option<f64>,
+    pub message: Option<String>,
+}
+
+impl Outcome {
+    pub fn failure(status: Status, message: impl Into<String>) -> Outcome {
+        Outcome { status, build_ms: None, samples_ms: vec![], transfer_ms: None, max_error: None, message: Some(message.into()) }
+    }
+    /// The objective: median kernel time (ms) over the timed repetitions; `None` unless `Ok`.
+    pub fn median_ms(&self) -> Option<f64> {
+        (self.status == Status::Ok).then(|| median(&self.samples_ms)).flatten()
+    }
+}
+
+/// Median of `xs` (mean of the two middle values for an even count); `None` when empty.
+pub fn median(xs: &[f64]) -> Option<f64> {
+    if xs.is_empty() {
+        return None;
+    }
+    let mut v = xs.to_vec();
+    v.sort_by(|a, b| a.total_cmp(b));
+    let m = v.len() / 2;
+    Some(if v.len() % 2 == 1 { v[m] } else { (v[m - 1] + v[m]) / 2.0 })
+}
+
+/// How long a variant may run before it is cut.
+#[derive(Debug, Clone, Copy)]
+pub enum TimeoutPolicy {
+    /// A fixed timeout per variant.
+    Fixed(Duration),
+    /// 10× the slowest good variant so far (wall time, build included), at least 10 s.
+    Adaptive,
+}
+
+/// Runs OpenCL variants in skeleton workers, one worker per (platform, device), restarting a worker
+/// after a crash or a timeout.
+pub struct Runner {
+    exe: PathBuf,
+    workers: HashMap<(usize, usize), Worker>,
+    pub warmups: u32,
+    pub repetitions: u32,
+    pub policy: TimeoutPolicy,
+    slowest_ok: Duration,
+    next_id: i64,
+}
+
+impl Runner {
+    pub fn new(exe: PathBuf, warmups: u32, repetitions: u32, policy: TimeoutPolicy) -> Runner {
+        Runner { exe, workers: HashMap::new(), warmups, repetitions, policy, slowest_ok: Duration::ZERO, next_id: 1 }
+    }
+
+    /// The current per-variant timeout.
+    pub fn timeout(&self) -> Duration {
+        match self.policy {
+            TimeoutPolicy::Fixed(d) => d,
+            TimeoutPolicy::Adaptive => (self.slowest_ok * 10).max(Duration::from_secs(10)),
+        }
+    }
+
+    /// Start (or reuse) the worker for a device; returns its hello (device name, trip count).
+    pub fn worker(&mut self, platform: usize, device: usize) -> Result<&worker::Hello, SpawnError> {
+        if !self.workers.contains_key(&(platform, device)) {
+            let w = Worker::spawn(&self.exe, platform, device, Duration::from_secs(300))?;
+            self.workers.insert((platform, device), w);
+        }
+        Ok(&self.workers[&(platform, device)].hello)
+    }
+
+    /// Measure one variant: build, W warm-ups, R timed repetitions, validation of the first run.
+    pub fn measure(&mut self, v: &OpenClVariant) -> Outcome {
+        let key = (v.platform, v.device);
+        if let Err(e) = self.worker(v.platform, v.device) {
+            return Outcome::failure(Status::LaunchError, e.to_string());
+        }
+        let id = self.next_id;
+        self.next_id += 1;
+        let req = Request {
+            id,
+            source: &v.source,
+            options: &v.build_options,
+            global: match v.global_size {
+                GlobalSize::Fixed(g) => g,
+                GlobalSize::CoverLoop => 0,
+            },
+            local: v.local_size,
+            warmups: self.warmups,
+            repetitions: self.repetitions,
+        };
+        let timeout = self.timeout();
+        let start = Instant::now();
+        let w = self.workers.get_mut(&key).expect("worker started above");
+        match w.run(&req, timeout) {
+            Ok(r) => {
+                let status = match r.status.as_str() {
+                    "ok" => Status::Ok,
+                    "compile_error" => Status::CompileError,
+                    "wrong_result" => Status::WrongResult,
+                    _ => Status::LaunchError,
+                };
+                if status == Status::Ok {
+                    self.slowest_ok = self.slowest_ok.max(start.elapsed());
+                }
+                Outcome {
+                    status,
+                    build_ms: Some(r.build_ms),
+                    samples_ms: r.kernel_ms,
+                    transfer_ms: (status == Status::Ok || status == Status::WrongResult).then_some(r.transfer_ms),
+                    max_error: r.max_error,
+                    message: (!r.message.is_empty()).then_some(r.message),
+                }
+            }
+            Err(f) => {
+                self.workers.remove(&key);
+                match f {
+                    WorkerFailure::Crash(m) => Outcome::failure(Status::Crash, m),
+                    WorkerFailure::Timeout(d) => Outcome::failure(Status::Timeout, format!("no result after {:.1} s; the variant was killed", d.as_secs_f64())),
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,236 @@
+//! A timing-skeleton worker process: spawned once per (skeleton, device), fed variants on stdin,
+//! answering one JSON line each on stdout. A crash or a timeout kills only this process.
+
+use serde::Deserialize;
+use std::io::{BufRead, BufReader, Read, Write};
+use std::path::Path;
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::mpsc::{channel, Receiver, RecvTimeoutError};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+/// The skeleton's first line.
+#[derive(Debug, Clone, Deserialize)]
+pub struct Hello {
+    pub ready: bool,
+    #[serde(default)]
+    pub error: Option<String>,
+    #[serde(default)]
+    pub platform: String,
+    #[serde(default)]
+    pub device: String,
+    /// Iterations of the parallel loop at this input size.
+    #[serde(default)]
+    pub trip: i64,
+}
+
+/// The skeleton's answer to one variant.
+#[derive(Debug, Clone, Deserialize)]
+pub struct Reply {
+    pub id: i64,
+    /// `ok`, `compile_error`, `launch_error` or `wrong_result`.
+    pub status: String,
+    /// Kernel build time (ms); 0 when the build was cached.
+    pub build_ms: f64,
+    /// Kernel time per timed repetition (ms, from profiling events).
+    pub kernel_ms: Vec<f64>,
+    /// Host↔device copies of the validation run (ms).
+    pub transfer_ms: f64,
+    pub max_error: Option<f64>,
+    pub message: String,
+}
+
+/// One variant to run.
+#[derive(Debug, Clone)]
+pub struct Request<'a> {
+    pub id: i64,
+    pub source: &'a str,
+    pub options: &'a str,
+    /// Global size in work-items; 0 = one per iteration rounded up to the local size.
+    pub global: u64,
+    pub local: u64,
+    pub warmups: u32,
+    pub repetitions: u32,
+}
+
+/// Why a worker produced no reply.
+#[derive(Debug, Clone, PartialEq)]
+pub enum WorkerFailure {
+    /// The process died (signal or exit) while running the variant.
+    Crash(String),
+    /// No reply within the timeout; the process was killed.
+    Timeout(Duration),
+}
+
+pub struct Worker {
+    child: Child,
+    stdin: ChildStdin,
+    lines: Receiver<String>,
+    stderr: Arc<Mutex<String>>,
+    pub hello: Hello,
+}
+
+/// Errors starting a worker.
+#[derive(Debug, thiserror::Error)]
+pub enum SpawnError {
+    #[error("cannot start the timing skeleton {path}: {error}")]
+    Spawn { path: String, error: std::io::Error },
+    #[error("the timing skeleton did not start: {0}")]
+    NotReady(String),
+}
+
+impl Worker {
+    /// Start `exe PLATFORM DEVICE` and wait (up to `startup`) for its hello line.
+    pub fn spawn(exe: &Path, platform: usize, device: usize, startup: Duration) -> Result<Worker, SpawnError> {
+        let mut child = Command::new(exe)
+            .arg(platform.to_string())
+            .arg(device.to_string())
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .map_err(|error| SpawnError::Spawn { path: exe.display().to_string(), error })?;
+        let stdin = child.stdin.take().expect("piped stdin");
+        let stdout = child.stdout.take().expect("piped stdout");
+        let mut stderr_pipe = child.stderr.take().expect("piped stderr");
+        let (tx, lines) = channel();
+        std::thread::spawn(move || {
+            for line in BufReader::new(stdout).lines() {
+                match line {
+                    Ok(l) => {
+                        if tx.send(l).is_err() {
+                            break;
+                        }
+                    }
+                    Err(_) => break,
+                }
+            }
+        });
+        let stderr = Arc::new(Mutex::new(String::new()));
+        let sink = stderr.clone();
+        std::thread::spawn(move || {
+            let mut buf = [0u8; 4096];
+            while let Ok(n) = stderr_pipe.read(&mut buf) {
+                if n == 0 {
+                    break;
+                }
+                if let Ok(mut s) = sink.lock() {
+                    s.push_str(&String::from_utf8_lossy(&buf[..n]));
+                    if s.len() > 16384 {
+                        let cut = s.len() - 8192;
+                        let cut = (cut..s.len()).find(|&i| s.is_char_boundary(i)).unwrap_or(0);
+                        s.drain(..cut);
+                    }
+                }
+            }
+        });
+        let mut w = Worker { child, stdin, lines, stderr, hello: Hello { ready: false, error: None, platform: String::new(), device: String::new(), trip: 0 } };
+        match w.lines.recv_timeout(startup) {
+            Ok(line) => {
+                let hello: Hello = serde_json::from_str(&line).map_err(|e| SpawnError::NotReady(format!("bad hello line `{line}`: {e}")))?;
+                if !hello.ready {
+                    w.kill();
+                    return Err(SpawnError::NotReady(hello.error.unwrap_or_else(|| "unknown error".into())));
+                }
+                w.hello = hello;
+                Ok(w)
+            }
+            Err(_) => {
+                w.kill();
+                let status = w.child.wait().ok().map(|s| s.to_string()).unwrap_or_default();
+                Err(SpawnError::NotReady(format!("no hello line ({status}); stderr: {}", w.stderr_tail())))
+            }
+        }
+    }
+
+    fn stderr_tail(&self) -> String {
+        self.stderr.lock().map(|s| s.trim().chars().rev().take(2000).collect::<Vec<_>>().into_iter().rev().collect()).unwrap_or_default()
+    }
+
+    /// Run one variant. On a crash or a timeout the process is dead afterwards (drop it).
+    pub fn run(&mut self, req: &Request, timeout: Duration) -> Result<Reply, WorkerFailure> {
+        let header = format!(
+            "RUN {} {} {} {} {} {} {}\n",
+            req.id,
+            req.global,
+            req.local,
+            req.source.len(),
+            req.options.len(),
+            req.warmups,
+            req.repetitions
+        );
+        let sent = self
+            .stdin
+            .write_all(header.as_bytes())
+            .and_then(|_| self.stdin.write_all(req.source.as_bytes()))
+            .and_then(|_| self.stdin.write_all(req.options.as_bytes()))
+            .and_then(|_| self.stdin.flush());
+        if sent.is_err() {
+            return Err(self.crashed());
+        }
+        loop {
+            match self.lines.recv_timeout(timeout) {
+                Ok(line) => {
+                    let Ok(r) = serde_json::from_str::<Reply>(&line) else { continue };
+                    if r.id == req.id {
+                        return Ok(r);
+                    }
+                }
+                Err(RecvTimeoutError::Timeout) => {
+                    self.kill();
+                    return Err(WorkerFailure::Timeout(timeout));
+                }
+                Err(RecvTimeoutError::Disconnected) => return Err(self.crashed()),
+            }
+        }
+    }
+
+    fn crashed(&mut self) -> WorkerFailure {
+        let status = match self.child.wait() {
+            Ok(s) => describe_status(s),
+            Err(e) => e.to_string(),
+        };
+        std::thread::sleep(Duration::from_millis(20));
+        let tail = self.stderr_tail();
+        WorkerFailure::Crash(if tail.is_empty() { status } else { format!("{status}; stderr: {tail}") })
+    }
+
+    fn kill(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+impl Drop for Worker {
+    fn drop(&mut self) {
+        let _ = self.stdin.write_all(b"QUIT\n");
+        let _ = self.stdin.flush();
+        // Give it a moment to exit cleanly, then make sure it is gone.
+        for _ in 0..50 {
+            if let Ok(Some(_)) = self.child.try_wait() {
+                return;
+            }
+            std::thread::sleep(Duration::from_millis(10));
+        }
+        self.kill();
+    }
+}
+
+fn describe_status(s: std::process::ExitStatus) -> String {
+    use std::os::unix::process::ExitStatusExt;
+    match s.signal() {
+        Some(sig) => {
+            let name = match sig {
+                4 => "SIGILL",
+                6 => "SIGABRT",
+                7 => "SIGBUS",
+                8 => "SIGFPE",
+                9 => "SIGKILL",
+                11 => "SIGSEGV",
+                _ => "signal",
+            };
+            format!("the worker process died of signal {sig} ({name})")
+        }
+        None => format!("the worker process exited with {s}"),
+    }
+}

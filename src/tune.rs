@@ -1,0 +1,419 @@
+//! The tuning driver: for each region and input size, builds the timing skeleton once, lets the
+//! search strategy propose configurations, generates and measures each variant (or reuses its
+//! stored evaluation), records everything in the database, and picks the fastest correct variant.
+
+use crate::codegen::opencl::{self, Fault, OpenClVariant};
+use crate::db::{Db, DeviceRow, EvaluationRow, NewExperiment, RegionRow};
+use crate::device::{self, DeviceInfo};
+use crate::diag::{Diagnostic, InputError};
+use crate::frontend::expr::Value;
+use crate::measure::skeleton::{self, DEFAULT_BUILD_COMMAND};
+use crate::measure::{Outcome, Runner, Status, TimeoutPolicy};
+use crate::prepare::{env_for, Prepared};
+use crate::search::make_strategy;
+use crate::space::{Configuration, SearchSpace};
+use sha2::{Digest, Sha256};
+use std::collections::{BTreeMap, HashMap};
+use std::path::PathBuf;
+use std::time::{Duration, Instant};
+
+/// Command-line overrides and settings of one `orcl tune` run.
+#[derive(Debug, Clone, Default)]
+pub struct TuneOptions {
+    /// The tuning database file.
+    pub db: PathBuf,
+    /// Search algorithm (overrides the spec's `algorithm`).
+    pub algorithm: Option<String>,
+    pub seed: Option<u64>,
+    /// Budget: configurations measured (database hits are free).
+    pub total_runs: Option<u64>,
+    /// Budget: wall time per (region, input size).
+    pub time_limit: Option<Duration>,
+    /// Per-variant timeout (default: adaptive, 10× the slowest good variant, at least 10 s).
+    pub timeout: Option<Duration>,
+    pub repetitions: Option<u32>,
+    pub warmups: Option<u32>,
+    /// Run every variant on this OpenCL platform / device instead of the transform's.
+    pub platform: Option<usize>,
+    pub device: Option<usize>,
+    /// Show a progress bar (only when stdout is a terminal).
+    pub progress: bool,
+}
+
+/// Why a tune stopped without a result.
+#[derive(Debug, thiserror::Error)]
+pub enum TuneError {
+    #[error("{0}")]
+    Input(#[from] InputError),
+    #[error("{0}")]
+    Device(#[from] device::DeviceError),
+    #[error("{0}")]
+    Build(#[from] skeleton::BuildError),
+    #[error("tuning database: {0}")]
+    Db(#[from] crate::db::DbError),
+    #[error("cannot start the timing skeleton: {0}")]
+    Worker(#[from] crate::measure::worker::SpawnError),
+}
+
+/// One evaluated configuration.
+#[derive(Debug, Clone)]
+pub struct Evaluated {
+    pub config: Configuration,
+    pub outcome: Outcome,
+    /// Whether it came from the database (resume) rather than a new measurement.
+    pub reused: bool,
+}
+
+/// The result of tuning one region at one input size.
+#[derive(Debug, Clone)]
+pub struct InputResult {
+    pub input: BTreeMap<String, Value>,
+    pub experiment_id: i64,
+    pub device: DeviceInfo,
+    pub evaluations: Vec<Evaluated>,
+    /// Index into `evaluations` of the fastest correct variant, and its generated code.
+    pub best: Option<(usize, OpenClVariant)>,
+    pub measured: usize,
+    pub reused: usize,
+    pub elapsed: Duration,
+}
+
+impl InputResult {
+    /// Correct variants sorted by median time (ms), fastest first.
+    pub fn ranking(&self) -> Vec<&Evaluated> {
+        let mut v: Vec<&Evaluated> = self.evaluations.iter().filter(|e| e.outcome.status == Status::Ok).collect();
+        v.sort_by(|a, b| a.outcome.median_ms().unwrap_or(f64::MAX).total_cmp(&b.outcome.median_ms().unwrap_or(f64::MAX)));
+        v
+    }
+    /// Number of evaluations per failure class.
+    pub fn failures(&self) -> BTreeMap<&'static str, usize> {
+        let mut m = BTreeMap::new();
+        for e in &self.evaluations {
+            if e.outcome.status != Status::Ok {
+                *m.entry(e.outcome.status.as_str()).or_insert(0) += 1;
+            }
+        }
+        m
+    }
+}
+
+/// The results of one region.
+#[derive(Debug, Clone)]
+pub struct RegionResult {
+    pub prepared: Prepared,
+    pub inputs: Vec<InputResult>,
+}
+
+fn hex(bytes: &[u8]) -> String {
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+fn sha(parts: &[&str]) -> String {
+    let mut h = Sha256::new();
+    for p in parts {
+        h.update(p.as_bytes());
+        h.update([0]);
+    }
+    hex(&h.finalize()[..16])
+}
+
+/// The spec text without its `def search { ... }` section and with whitespace normalised: what
+/// identifies an experiment (changing the search or its budget resumes the same experiment).
+fn measurement_text(spec_text: &str) -> String {
+    let mut s = spec_text.to_string();
+    if let Some(p) = s.find("def search") {
+        if let Some(q) = s[p..].find('}') {
+            s.replace_range(p..p + q + 1, "");
+        }
+    }
+    s.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+/// A test-only fault from `ORCL_TEST_FAULT=KIND:NAME=VALUE[,NAME=VALUE]` (KIND: hang, crash,
+/// wrong): configurations whose values match get a deliberately broken kernel.
+fn test_fault() -> Option<(Fault, Vec<(String, String)>)> {
+    let v = std::env::var("ORCL_TEST_FAULT").ok()?;
+    let (kind, rest) = v.split_once(':')?;
+    let fault = match kind {
+        "hang" => Fault::Hang,
+        "crash" => Fault::Crash,
+        "wrong" => Fault::Wrong,
+        _ => return None,
+    };
+    let conds = rest.split(',').filter_map(|c| c.split_once('=')).map(|(a, b)| (a.trim().to_string(), b.trim().to_string())).collect();
+    Some((fault, conds))
+}
+
+fn fault_for(cfg: &Configuration, fault: &Option<(Fault, Vec<(String, String)>)>) -> Option<Fault> {
+    let (f, conds) = fault.as_ref()?;
+    let matches = conds.iter().all(|(n, v)| {
+        cfg.get(n).is_some_and(|x| match x {
+            Value::Str(s) => s == v,
+            other => &other.to_string() == v,
+        })
+    });
+    matches.then_some(*f)
+}
+
+/// Generate the variant of one configuration (transform evaluated with the configuration's params).
+pub fn variant_for(p: &Prepared, space: &SearchSpace, cfg: &Configuration, opts: &TuneOptions, fault: Option<Fault>) -> Result<OpenClVariant, Diagnostic> {
+    let env = env_for(space, cfg);
+    let mut o = opencl::options(&p.region.raw.loop_ann.args, &env)?;
+    if let Some(pl) = opts.platform {
+        o.platform = pl;
+    }
+    if let Some(d) = opts.device {
+        o.device = d;
+    }
+    opencl::generate(&p.kernel, &o, fault)
+}
+
+/// A reason the variant cannot run on the device, checked before it is built.
+pub fn device_limit(v: &OpenClVariant, d: &DeviceInfo) -> Option<String> {
+    let max_local = d.max_work_item_sizes.first().copied().unwrap_or(d.max_work_group_size).min(d.max_work_group_size);
+    if v.local_size as usize > max_local {
+        return Some(format!("local size {} exceeds the device's maximum work-group size {max_local}", v.local_size));
+    }
+    if v.local_mem_bytes > d.local_mem_bytes {
+        return Some(format!("{} bytes of local memory exceed the device's {} bytes", v.local_mem_bytes, d.local_mem_bytes));
+    }
+    if let opencl::GlobalSize::Fixed(g) = v.global_size {
+        if g > u32::MAX as u64 {
+            return Some(format!("global size {g} exceeds 2^32 work-items"));
+        }
+    }
+    None
+}
+
+fn located(p: &Prepared, text: &str, path: &str, d: Diagnostic) -> TuneError {
+    let _ = p;
+    TuneError::Input(InputError { path: path.to_string(), source: text.to_string(), diagnostics: vec![d] })
+}
+
+/// Tune every prepared region of `path` (whose text is `text`). Progress goes to stderr.
+pub fn tune(path: &str, text: &str, prepared: Vec<Prepared>, opts: &TuneOptions) -> Result<Vec<RegionResult>, TuneError> {
+    let db = Db::open(&opts.db)?;
+    let fault = test_fault();
+    let host = std::fs::read_to_string("/proc/sys/kernel/hostname").map(|s| s.trim().to_string()).unwrap_or_default();
+    let mut results = Vec::new();
+    for p in prepared {
+        let spec = &p.region.spec;
+        let raw = &p.region.raw;
+        let (line, _) = crate::diag::line_col(text, raw.span.start);
+        let loop_hash = sha(&[&raw.loop_ann.code.split_whitespace().collect::<Vec<_>>().join(" "), &measurement_text(&raw.spec_text)]);
+        let region_id = db.upsert_region(&RegionRow {
+            file: path.to_string(),
+            line: line as u32,
+            function: raw.function.as_ref().map(|f| f.name.clone()).unwrap_or_default(),
+            loop_hash: loop_hash.clone(),
+            transform_text: text.get(raw.loop_ann.begin_span.start..raw.loop_ann.begin_span.end).unwrap_or("").to_string(),
+        })?;
+        let algorithm = opts.algorithm.clone().or_else(|| spec.search.algorithm.as_ref().map(|a| a.value.clone())).unwrap_or_else(|| "Exhaustive".into());
+        let seed = opts.seed.or_else(|| spec.search.seed.as_ref().map(|s| s.value)).unwrap_or(0);
+        let total_runs = opts.total_runs.or_else(|| spec.search.total_runs.as_ref().map(|t| t.value as u64));
+        let time_limit = opts.time_limit.or_else(|| spec.search.time_limit.as_ref().map(|t| t.value));
+        let reps = opts.repetitions.or_else(|| spec.counter.repetitions.as_ref().map(|r| r.value as u32)).unwrap_or(5);
+        let warmups = opts.warmups.or_else(|| spec.counter.warmups.as_ref().map(|r| r.value as u32)).unwrap_or(1);
+        let policy = match opts.timeout.or_else(|| spec.counter.timeout.as_ref().map(|t| t.value)) {
+            Some(d) => TimeoutPolicy::Fixed(d),
+            None => TimeoutPolicy::Adaptive,
+        };
+        let mut inputs = Vec::new();
+        for input in &p.inputs {
+            let start = Instant::now();
+            let space = SearchSpace::new(spec, input);
+            let mut strategy = make_strategy(&algorithm, &spec.search.options, seed).map_err(|mut d| {
+                if let Some(a) = &spec.search.algorithm {
+                    if opts.algorithm.is_none() {
+                        d.span = a.span;
+                    }
+                }
+                located(&p, text, path, d)
+            })?;
+            // The device: the transform's platform/device of the first configuration (or the override).
+            let first = space.config_at(0);
+            let v0 = variant_for(&p, &space, &first, opts, None).map_err(|d| located(&p, text, path, d))?;
+            let dev = device::opencl_device(v0.platform, v0.device)?;
+            let props = serde_json::to_string(&dev).unwrap_or_default();
+            let device_id = db.upsert_device(&DeviceRow {
+                backend: "opencl".into(),
+                platform: dev.platform.clone(),
+                name: dev.name.clone(),
+                vendor: dev.vendor.clone(),
+                driver_version: dev.driver_version.clone(),
+                device_version: dev.device_version.clone(),
+                compute_units: dev.compute_units,
+                max_work_group_size: dev.max_work_group_size as u64,
+                local_mem_bytes: dev.local_mem_bytes,
+                global_mem_bytes: dev.global_mem_bytes,
+                max_clock_mhz: dev.max_clock_mhz,
+                fingerprint: dev.fingerprint(),
+                properties_json: props,
+            })?;
+            // The skeleton: built once per (region, input size, host build command).
+            let env0 = env_for(&space, &first);
+            let build_cmd_raw = spec.build.build_command.as_ref().map(|b| b.value.clone()).unwrap_or_else(|| DEFAULT_BUILD_COMMAND.into());
+            let build_cmd = skeleton::substitute(&build_cmd_raw, &env0).map_err(|name| {
+                let span = spec.build.build_command.as_ref().map(|b| b.span).unwrap_or(spec.span);
+                located(&p, text, path, Diagnostic::new(span, format!("`@{name}@` in the build command names no parameter")))
+            })?;
+            let libs = spec.build.libs.as_ref().map(|l| l.value.clone()).unwrap_or_default();
+            let label = format!("{path}:{line} {}()", raw.function.as_ref().map(|f| f.name.as_str()).unwrap_or("?"));
+            let source = skeleton::render_opencl(&p.kernel, spec, input, &label).map_err(|d| located(&p, text, path, d))?;
+            let exe = skeleton::build(
+                &source,
+                &build_cmd,
+                &libs,
+                spec.build.prebuild_command.as_ref().map(|c| c.value.as_str()),
+                spec.build.postbuild_command.as_ref().map(|c| c.value.as_str()),
+                &skeleton::cache_dir(),
+            )?;
+            let input_json = serde_json::to_string(&input).unwrap_or_default();
+            let identity = sha(&[&loop_hash, &input_json, &dev.fingerprint(), "opencl", &format!("{:?}/{:?}", opts.platform, opts.device), &std::env::var("ORCL_TEST_FAULT").unwrap_or_default()]);
+            let options_json = serde_json::to_string(&spec.search.options.iter().map(|(k, v)| (k.clone(), v.value.clone())).collect::<BTreeMap<_, _>>()).unwrap_or_default();
+            let (experiment_id, resumed) = db.open_experiment(&NewExperiment {
+                identity_key: identity,
+                region_id,
+                device_id,
+                backend: "opencl".into(),
+                input_params_json: input_json,
+                spec_hash: sha(&[&raw.spec_text]),
+                algorithm: algorithm.clone(),
+                search_options_json: options_json,
+                seed: Some(seed),
+                orcl_version: env!("CARGO_PKG_VERSION").into(),
+                host: host.clone(),
+                build_command: build_cmd.clone(),
+            })?;
+            db.set_metadata(experiment_id, "repetitions", &reps.to_string())?;
+            db.set_metadata(experiment_id, "warmups", &warmups.to_string())?;
+            db.set_metadata(experiment_id, "skeleton", &exe.display().to_string())?;
+            let stored: HashMap<String, EvaluationRow> = db.evaluations(experiment_id)?.into_iter().map(|e| (e.config_key.clone(), e)).collect();
+
+            let mut runner = Runner::new(exe, warmups, reps, policy);
+            let mut evaluations: Vec<Evaluated> = Vec::new();
+            let mut by_variant: HashMap<String, Outcome> = HashMap::new();
+            let mut measured = 0usize;
+            let mut reused = 0usize;
+            let mut best: Option<(usize, f64)> = None;
+            let bar = progress_bar(opts.progress, total_runs.unwrap_or(space.size()).min(space.size()), &label, input);
+            if resumed {
+                bar.println(format!("resuming experiment {experiment_id}: {} evaluation(s) already in the database", stored.len()));
+            }
+            'search: loop {
+                let batch = strategy.propose(&space, 16).map_err(|d| located(&p, text, path, d))?;
+                if batch.is_empty() {
+                    break;
+                }
+                for cand in batch {
+                    if total_runs.is_some_and(|t| measured as u64 >= t) || time_limit.is_some_and(|t| start.elapsed() >= t) {
+                        break 'search;
+                    }
+                    let cfg = cand.config;
+                    let key = cfg.key();
+                    let (outcome, was_stored, kernel_hash) = if let Some(row) = stored.get(&key) {
+                        (outcome_from_row(row), true, row.kernel_hash.clone())
+                    } else if let Some(c) = &cand.violated {
+                        (Outcome::failure(Status::Constraint, format!("breaks constraint `{c}`")), false, None)
+                    } else {
+                        match variant_for(&p, &space, &cfg, opts, fault_for(&cfg, &fault)) {
+                            Err(d) => (Outcome::failure(Status::CompileError, d.message), false, None),
+                            Ok(v) => {
+                                let vkey = sha(&[&v.source, &v.build_options, &format!("{:?}|{}|{}|{}", v.global_size, v.local_size, v.platform, v.device)]);
+                                let khash = Some(sha(&[&v.source])[..16].to_string());
+                                if let Some(msg) = device_limit(&v, &dev) {
+                                    (Outcome::failure(Status::DeviceLimit, msg), false, khash)
+                                } else if let Some(o) = by_variant.get(&vkey) {
+                                    // The same kernel, options and NDRange as a configuration already measured.
+                                    (o.clone(), false, khash)
+                                } else {
+                                    let o = runner.measure(&v);
+                                    measured += 1;
+                                    by_variant.insert(vkey, o.clone());
+                                    (o, false, khash)
+                                }
+                            }
+                        }
+                    };
+                    if was_stored {
+                        reused += 1;
+                    } else {
+                        db.insert_evaluation(experiment_id, &row_from_outcome(&cfg, &outcome, kernel_hash))?;
+                    }
+                    let obj = outcome.median_ms();
+                    if cand.violated.is_none() {
+                        strategy.observe(&cfg, obj);
+                    }
+                    if let Some(m) = obj {
+                        if best.is_none_or(|(_, b)| m < b) {
+                            best = Some((evaluations.len(), m));
+                        }
+                    }
+                    evaluations.push(Evaluated { config: cfg, outcome, reused: was_stored });
+                    let fails = evaluations.iter().filter(|e| e.outcome.status != Status::Ok && e.outcome.status != Status::Constraint).count();
+                    bar.set_message(format!(
+                        "failures {fails}  best {}",
+                        best.map(|(_, b)| format!("{b:.4} ms")).unwrap_or_else(|| "-".into())
+                    ));
+                    bar.inc(1);
+                }
+            }
+            bar.finish_and_clear();
+            let status = if best.is_some() { "done" } else { "failed" };
+            db.finish_experiment(experiment_id, status)?;
+            let best = match best {
+                Some((i, _)) => {
+                    let v = variant_for(&p, &space, &evaluations[i].config, opts, None).map_err(|d| located(&p, text, path, d))?;
+                    Some((i, v))
+                }
+                None => None,
+            };
+            inputs.push(InputResult { input: input.clone(), experiment_id, device: dev, evaluations, best, measured, reused, elapsed: start.elapsed() });
+        }
+        results.push(RegionResult { prepared: p, inputs });
+    }
+    Ok(results)
+}
+
+fn progress_bar(enabled: bool, len: u64, label: &str, input: &BTreeMap<String, Value>) -> indicatif::ProgressBar {
+    use std::io::IsTerminal;
+    if !enabled || !std::io::stdout().is_terminal() {
+        return indicatif::ProgressBar::hidden();
+    }
+    let bar = indicatif::ProgressBar::new(len);
+    let style = indicatif::ProgressStyle::with_template("{prefix} [{bar:30}] {pos}/{len} evaluated  {msg}  ({elapsed} elapsed, ~{eta} left)")
+        .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar())
+        .progress_chars("=> ");
+    bar.set_style(style);
+    let sizes: Vec<String> = input.iter().map(|(k, v)| format!("{k}={v}")).collect();
+    bar.set_prefix(format!("{label} {}", sizes.join(" ")));
+    bar
+}
+
+fn outcome_from_row(r: &EvaluationRow) -> Outcome {
+    Outcome {
+        status: Status::parse(&r.status).unwrap_or(Status::LaunchError),
+        build_ms: r.build_ms,
+        samples_ms: r.samples_ms.clone(),
+        transfer_ms: r.transfer_ms,
+        max_error: r.max_error,
+        message: r.message.clone(),
+    }
+}
+
+fn row_from_outcome(cfg: &Configuration, o: &Outcome, kernel_hash: Option<String>) -> EvaluationRow {
+    EvaluationRow {
+        id: None,
+        config_key: cfg.key(),
+        config_json: cfg.key(),
+        kernel_hash,
+        status: o.status.as_str().to_string(),
+        build_ms: o.build_ms,
+        samples_ms: o.samples_ms.clone(),
+        median_ms: o.median_ms(),
+        transfer_ms: o.transfer_ms,
+        max_error: o.max_error.filter(|e| e.is_finite()),
+        message: o.message.clone(),
+        created_at: None,
+    }
+}

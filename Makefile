@@ -1,0 +1,32 @@
+# orcl — the two commands of the README: `make tune` and `make test`.
+SHELL := /bin/bash
+CARGO ?= cargo
+export CARGO_BUILD_JOBS ?= 2
+
+.PHONY: tune test deps build lint fmt bench
+
+# Install PoCL, the OpenCL ICD loader and headers when missing (Debian/Ubuntu; needs root or sudo).
+deps:
+	@if [ ! -e /usr/include/CL/cl.h ] || ! ls /etc/OpenCL/vendors/*.icd >/dev/null 2>&1 || [ ! -e /usr/lib/x86_64-linux-gnu/libOpenCL.so ]; then \
+		echo "installing PoCL and the OpenCL headers with apt-get"; \
+		SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
+		$$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq pocl-opencl-icd ocl-icd-opencl-dev opencl-headers >/dev/null; \
+	fi
+
+build: deps
+	$(CARGO) build --release
+
+# Tune the quick vecAXPY example on the PoCL CPU device and write examples/_axpy_quick.c.
+tune: build
+	./target/release/orcl tune examples/axpy_quick.c
+
+# The test suite (unit, golden, located errors, end to end on PoCL).
+test: deps
+	$(CARGO) test --release -- --test-threads=2
+
+lint:
+	$(CARGO) fmt --check
+	$(CARGO) clippy --all-targets -- -D warnings
+
+fmt:
+	$(CARGO) fmt

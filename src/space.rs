@@ -225,15 +225,17 @@ impl SearchSpace {
             match value {
                 Value::Bool(true) => {}
                 Value::Bool(false) => return Ok(Some(con.name.clone())),
-                other => return Err(Diagnostic::new(
-                    con.expr.span,
-                    format!(
+                other => {
+                    return Err(Diagnostic::new(
+                        con.expr.span,
+                        format!(
                         "constraint `{}` must evaluate to True or False, found {} {other} (at {})",
                         con.name,
                         other.type_name(),
                         c.display()
                     ),
-                )),
+                    ))
+                }
             }
         }
         Ok(None)

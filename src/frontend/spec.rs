@@ -291,6 +291,8 @@ struct SpecParser<'a> {
     args: Vec<RawArg>,
     /// Lets, performance params and input params share one namespace.
     names: Vec<(String, NameKind, Span)>,
+    /// Names whose definition failed (already reported): uses of them are not reported again.
+    broken: Vec<String>,
     spec: TuningSpec,
 }
 
@@ -621,10 +623,10 @@ impl<'a> SpecParser<'a> {
     fn let_stmt(&mut self) -> PResult<()> {
         self.p.bump()?; // let
         let (name, name_span) = self.ident("a name after `let`")?;
+        self.define_name(&name, name_span, NameKind::Let)?;
         self.expect_eq(&format!("`let {name}`"))?;
         let expr = self.p.expression()?;
         self.end_statement(&format!("the value of `{name}`"))?;
-        self.define_name(&name, name_span, NameKind::Let)?;
         self.lets.push(RawLet {
             name,
             name_span,
@@ -636,6 +638,13 @@ impl<'a> SpecParser<'a> {
     fn param_stmt(&mut self, sec: Sec) -> PResult<()> {
         let kw = self.p.bump()?;
         let (name, name_span) = self.ident("a parameter name after `param`")?;
+        let input = sec == Sec::InputParams;
+        let kind = if input {
+            NameKind::InputParam
+        } else {
+            NameKind::PerfParam
+        };
+        self.define_name(&name, name_span, kind)?;
         let mut bracketed = false;
         if self.p.eat_sym("[")? {
             let t = self.p.peek()?;
@@ -662,16 +671,6 @@ impl<'a> SpecParser<'a> {
         self.expect_eq(&decl)?;
         let expr = self.p.expression()?;
         let end = self.end_statement(&format!("the values of parameter `{name}`"))?;
-        let input = sec == Sec::InputParams;
-        self.define_name(
-            &name,
-            name_span,
-            if input {
-                NameKind::InputParam
-            } else {
-                NameKind::PerfParam
-            },
-        )?;
         self.params.push(RawParam {
             input,
             name,
@@ -847,27 +846,42 @@ impl<'a> SpecParser<'a> {
     // -----------------------------------------------------------------------------------------
 
     fn finish(&mut self) {
+        // Names defined by statements that failed to parse.
+        self.broken = self
+            .names
+            .iter()
+            .map(|(n, _, _)| n)
+            .filter(|n| !self.lets.iter().any(|l| l.name == **n))
+            .filter(|n| !self.params.iter().any(|p| p.name == **n))
+            .cloned()
+            .collect();
         // Lets, in order: each sees the lets before it.
         let mut lets: Vec<Binding> = Vec::new();
         let raw_lets = std::mem::take(&mut self.lets);
         for l in &raw_lets {
             let known: Vec<&str> = lets.iter().map(|b| b.name.as_str()).collect();
-            if let Err(d) = self.check_names(
-                &l.expr,
-                &known,
-                &format!("the value of `{}`", l.name),
-                |_| Some("`let` values may use only the `let` bindings before them"),
-            ) {
-                self.error(d);
-                continue;
-            }
-            match l.expr.eval_with_names(&|n| lookup(&lets, n), &known) {
-                Ok(value) => lets.push(Binding {
+            let r = self
+                .check_names(
+                    &l.expr,
+                    &known,
+                    &format!("the value of `{}`", l.name),
+                    |_| Some("`let` values may use only the `let` bindings before them"),
+                )
+                .and_then(|ok| {
+                    ok.then(|| l.expr.eval_with_names(&|n| lookup(&lets, n), &known))
+                        .transpose()
+                });
+            match r {
+                Ok(Some(value)) => lets.push(Binding {
                     name: l.name.clone(),
                     name_span: l.name_span,
                     value,
                 }),
-                Err(d) => self.error(d),
+                Ok(None) => self.broken.push(l.name.clone()),
+                Err(d) => {
+                    self.error(d);
+                    self.broken.push(l.name.clone());
+                }
             }
         }
         let let_names: Vec<String> = lets.iter().map(|b| b.name.clone()).collect();
@@ -883,10 +897,16 @@ impl<'a> SpecParser<'a> {
                     &format!("parameter `{}`", rp.name),
                     |_| Some("parameter values may use only `let` bindings"),
                 )
-                .and_then(|_| rp.expr.eval_with_names(&env, &let_refs))
-                .and_then(|v| param_values(&rp, v));
+                .and_then(|ok| {
+                    ok.then(|| {
+                        rp.expr
+                            .eval_with_names(&env, &let_refs)
+                            .and_then(|v| param_values(&rp, v))
+                    })
+                    .transpose()
+                });
             match r {
-                Ok(values) => {
+                Ok(Some(values)) => {
                     let decl = ParamDecl {
                         name: rp.name.clone(),
                         name_span: rp.name_span,
@@ -900,7 +920,11 @@ impl<'a> SpecParser<'a> {
                         self.spec.performance_params.push(decl);
                     }
                 }
-                Err(d) => self.error(d),
+                Ok(None) => self.broken.push(rp.name.clone()),
+                Err(d) => {
+                    self.error(d);
+                    self.broken.push(rp.name.clone());
+                }
             }
         }
 
@@ -910,8 +934,13 @@ impl<'a> SpecParser<'a> {
                 .check_names(&ra.expr, &let_refs, &format!("`arg {}`", ra.name), |_| {
                     Some("argument values may use only `let` bindings")
                 })
-                .and_then(|_| ra.expr.eval_with_names(&env, &let_refs))
-                .and_then(|v| apply_arg(&mut self.spec, &ra, v));
+                .and_then(|ok| {
+                    if !ok {
+                        return Ok(());
+                    }
+                    let v = ra.expr.eval_with_names(&env, &let_refs)?;
+                    apply_arg(&mut self.spec, &ra, v)
+                });
             if let Err(d) = r {
                 self.error(d);
             }
@@ -984,17 +1013,21 @@ impl<'a> SpecParser<'a> {
     }
 
     /// Every free name of `e` must be in `allowed`; else an error at the name, with a suggestion,
-    /// or with `why(name)` when the name exists but may not be used here.
+    /// or with `why(name)` when the name exists but may not be used here. `Ok(false)`: `e` uses
+    /// a name whose definition failed (already reported), so `e` is to be skipped silently.
     fn check_names(
         &self,
         e: &Expr,
         allowed: &[&str],
         context: &str,
         why: impl Fn(&str) -> Option<&'static str>,
-    ) -> PResult<()> {
+    ) -> PResult<bool> {
         for (n, span) in e.free_names() {
             if allowed.contains(&n.as_str()) {
                 continue;
+            }
+            if self.broken.contains(&n) {
+                return Ok(false);
             }
             let defined = self.names.iter().find(|(m, _, _)| *m == n);
             let mut d = Diagnostic::new(span, format!("unknown name `{n}` in {context}"));
@@ -1013,7 +1046,7 @@ impl<'a> SpecParser<'a> {
             }
             return Err(d);
         }
-        Ok(())
+        Ok(true)
     }
 }
 
@@ -1332,6 +1365,7 @@ pub fn parse_spec(src: &str, base: usize) -> Result<TuningSpec, Vec<Diagnostic>>
         params: Vec::new(),
         args: Vec::new(),
         names: Vec::new(),
+        broken: Vec::new(),
         spec: TuningSpec {
             span: Span::new(base, base + src.len()),
             ..TuningSpec::default()
@@ -1937,6 +1971,23 @@ mod tests {
         assert!(ds[1].message.contains("`libs` must be a string"));
         assert!(ds[2].message.contains("unknown section `serch`"));
         assert!(ds[3].message.contains("repetitions"));
+    }
+
+    #[test]
+    fn failed_definitions_do_not_cascade() {
+        let src = "let A = 1/0; let B = A + 1;\n\
+                   def performance_params { param P[] = [A]; param Q[] = [1 2]; param R[] = [];\n\
+                   constraint c = Q > 0 and B > 0 and P > R; }";
+        let ds = errors(src);
+        let msgs: Vec<&str> = ds.iter().map(|d| d.message.as_str()).collect();
+        assert_eq!(
+            msgs,
+            [
+                "division by zero",
+                "expected `,` or `]` in the list, found `2`",
+                "parameter `R` has no values"
+            ]
+        );
     }
 
     #[test]

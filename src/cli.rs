@@ -57,6 +57,9 @@ enum Command {
         /// Rows of the result table.
         #[arg(long, default_value_t = 10)]
         top: usize,
+        /// Tune only this input size, NAME=VALUE (repeatable; default: every size).
+        #[arg(long = "size", value_name = "NAME=VALUE")]
+        size: Vec<String>,
     },
     /// Parse and validate FILE without building anything; print each region's search space.
     Check { file: PathBuf },
@@ -139,7 +142,7 @@ fn run(cli: Cli) -> Result<i32, Failure> {
         Command::Check { file } => check(&file),
         Command::Emit { file, set, size, region, skeleton } => emit(&file, &set, &size, region, skeleton),
         Command::Devices { json } => devices(json),
-        Command::Tune { file, db, output, search, seed, total_runs, time_limit, timeout, repetitions, platform, device, top } => {
+        Command::Tune { file, db, output, search, seed, total_runs, time_limit, timeout, repetitions, platform, device, top, size } => {
             let (path, text, prepared) = load(&file)?;
             let dir = file.parent().map(Path::to_path_buf).unwrap_or_default();
             let db = db.unwrap_or_else(|| dir.join("orcl.db"));
@@ -155,6 +158,7 @@ fn run(cli: Cli) -> Result<i32, Failure> {
                 platform,
                 device,
                 progress: true,
+                sizes: size.iter().map(|s| assignment(s)).collect::<Result<_, _>>()?,
             };
             let results = tune::tune(&path, &text, prepared, &opts).map_err(|e| match e {
                 TuneError::Input(i) => Failure::Input(i),

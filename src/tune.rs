@@ -38,6 +38,8 @@ pub struct TuneOptions {
     pub device: Option<usize>,
     /// Show a progress bar (only when stdout is a terminal).
     pub progress: bool,
+    /// Tune only the input sizes with these input-parameter values (all when empty).
+    pub sizes: Vec<(String, Value)>,
 }
 
 /// Why a tune stopped without a result.
@@ -220,6 +222,9 @@ pub fn tune(path: &str, text: &str, prepared: Vec<Prepared>, opts: &TuneOptions)
         };
         let mut inputs = Vec::new();
         for input in &p.inputs {
+            if !opts.sizes.iter().all(|(k, v)| input.get(k).is_none_or(|x| x == v || x.as_f64().is_some_and(|a| v.as_f64() == Some(a)))) {
+                continue;
+            }
             let start = Instant::now();
             let space = SearchSpace::new(spec, input);
             let mut strategy = make_strategy(&algorithm, &spec.search.options, seed).map_err(|mut d| {
@@ -291,6 +296,8 @@ pub fn tune(path: &str, text: &str, prepared: Vec<Prepared>, opts: &TuneOptions)
             let stored: HashMap<String, EvaluationRow> = db.evaluations(experiment_id)?.into_iter().map(|e| (e.config_key.clone(), e)).collect();
 
             let mut runner = Runner::new(exe, warmups, reps, policy);
+            // Start the worker now: a skeleton that cannot start is an error of the whole experiment.
+            runner.worker(v0.platform, v0.device)?;
             let mut evaluations: Vec<Evaluated> = Vec::new();
             let mut by_variant: HashMap<String, Outcome> = HashMap::new();
             let mut measured = 0usize;

@@ -230,8 +230,10 @@ fn print_result(path: &str, r: &tune::RegionResult, i: &tune::InputResult, top: 
         let parts: Vec<String> = fails.iter().map(|(k, v)| format!("{k}: {v}")).collect();
         println!("not ranked: {}", parts.join(", "));
     }
-    if i.best.is_none() {
-        println!("no correct variant for this input size");
+    match (&i.best, i.winner_ms) {
+        (None, _) => println!("no correct variant for this input size"),
+        (Some((b, _)), Some(m)) => println!("winner (the {} fastest re-measured, {}x repetitions): {} — {m:.4} ms", tune::FINALISTS, 3, i.evaluations[*b].config.display()),
+        (Some((b, _)), None) => println!("winner: {}", i.evaluations[*b].config.display()),
     }
 }
 

@@ -126,7 +126,10 @@ impl From<InputError> for Failure {
 }
 
 fn load(file: &Path) -> Result<(String, String, Vec<Prepared>), Failure> {
-    let text = crate::frontend::read_source(file)?;
+    let text = crate::frontend::read_source(file).map_err(|e| match e {
+        crate::frontend::ReadError::Encoding(i) => Failure::Input(i),
+        io => Failure::Usage(io.to_string()),
+    })?;
     let path = file.display().to_string();
     let prepared = prepare(&path, &text)?;
     Ok((path, text, prepared))
@@ -164,6 +167,7 @@ fn run(cli: Cli) -> Result<i32, Failure> {
                 TuneError::Input(i) => Failure::Input(i),
                 TuneError::Device(d) => Failure::Usage(d.to_string()),
                 TuneError::Build(b) => Failure::Usage(b.to_string()),
+                TuneError::Usage(m) => Failure::Usage(m),
                 other => Failure::Other(other.to_string()),
             })?;
             let mut any = false;

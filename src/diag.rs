@@ -101,7 +101,7 @@ pub fn render(path: &str, text: &str, d: &Diagnostic) -> String {
     let (line, col) = line_col(text, start);
     let line_start = text[..start].rfind('\n').map(|p| p + 1).unwrap_or(0);
     let line_end = text[start..].find('\n').map(|p| start + p).unwrap_or(text.len());
-    let src_line = text[line_start..line_end].replace('\t', " ");
+    let src_line = text[line_start..line_end].trim_end_matches('\r').replace('\t', " ");
     let end = floor_char_boundary(text, d.span.end.min(line_end).max(start));
     let width = text[start..end].chars().count().max(1);
     let num = line.to_string();
@@ -125,7 +125,9 @@ pub fn suggest<'a>(word: &str, candidates: impl IntoIterator<Item = &'a str>) ->
             best = Some((d, c));
         }
     }
-    let limit = (word.chars().count() / 3).max(1);
+    // A one-letter name is too short for an edit-distance guess to mean anything.
+    let len = word.chars().count();
+    let limit = if len < 2 { 0 } else { (len / 3).max(1) };
     best.filter(|(d, _)| *d <= limit).map(|(_, c)| c)
 }
 

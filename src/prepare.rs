@@ -21,7 +21,42 @@ pub struct Prepared {
 }
 
 /// Largest space that `prepare` enumerates to prove it has a feasible configuration.
-const FEASIBILITY_LIMIT: u64 = 2_000_000;
+const FEASIBILITY_LIMIT: u64 = 20_000_000;
+/// How many configurations `prepare` evaluates the transform arguments of.
+const OPTIONS_CHECK_LIMIT: u64 = 100_000;
+
+/// The search algorithm and its options are known (located at the `algorithm` arg).
+fn check_search(spec: &crate::frontend::spec::TuningSpec) -> Result<(), Diagnostic> {
+    let algorithm = spec.search.algorithm.as_ref().map(|a| a.value.as_str()).unwrap_or("Exhaustive");
+    crate::search::make_strategy(algorithm, &spec.search.options, 0).map(|_| ()).map_err(|mut d| {
+        if d.span == crate::diag::Span::default() {
+            d.span = spec.search.algorithm.as_ref().map(|a| a.span).unwrap_or(spec.span);
+        }
+        d
+    })
+}
+
+/// Every `@NAME@` of the build commands names a parameter.
+fn check_build(spec: &crate::frontend::spec::TuningSpec, inputs: &[BTreeMap<String, Value>]) -> Result<(), Diagnostic> {
+    let Some(input) = inputs.first() else { return Ok(()) };
+    let space = SearchSpace::new(spec, input);
+    let cfg = space.config_at(0);
+    let env = env_for(&space, &cfg);
+    let b = &spec.build;
+    for (what, cmd) in [("build_command", &b.build_command), ("libs", &b.libs), ("prebuild_command", &b.prebuild_command), ("postbuild_command", &b.postbuild_command)] {
+        if let Some(c) = cmd {
+            crate::measure::skeleton::substitute(&c.value, &env).map_err(|name| {
+                let names: Vec<&str> = space.params.iter().map(|p| p.name.as_str()).chain(space.fixed.keys().map(String::as_str)).collect();
+                let d = Diagnostic::new(c.span, format!("`@{name}@` in `{what}` names no parameter"));
+                match did_you_mean(&name, names) {
+                    Some(h) => d.with_help(h),
+                    None => d.with_help("`@NAME@` is replaced by the value of the tuning or input parameter NAME"),
+                }
+            })?;
+        }
+    }
+    Ok(())
+}
 
 /// Parse and validate every region of `text` (the contents of `path`).
 pub fn prepare(path: &str, text: &str) -> Result<Vec<Prepared>, InputError> {
@@ -77,18 +112,35 @@ fn prepare_region(region: Region, text: &str) -> Result<Prepared, Diagnostic> {
     for input in &inputs {
         let space = SearchSpace::new(spec, input);
         if space.size() <= FEASIBILITY_LIMIT {
-            let (n, _) = space.count_feasible(FEASIBILITY_LIMIT)?;
-            if n == 0 {
+            let mut any = false;
+            for index in 0..space.size() {
+                if space.check(&space.config_at(index))?.is_none() {
+                    any = true;
+                    break;
+                }
+            }
+            if !any {
                 let span = spec.constraints.first().map(|c| c.span).unwrap_or(spec.span);
                 return Err(Diagnostic::new(span, format!("no configuration satisfies the constraints ({} configurations, all rejected)", space.size()))
                     .with_help("relax the constraints or widen the parameter values"));
             }
         }
-        // Evaluate the transform once, to report type errors before any build.
-        let cfg = space.config_at(0);
-        let env = env_for(&space, &cfg);
-        opencl::options(&ann.args, &env)?;
+        // Evaluate the transform for every configuration (up to a limit), to report a value of the
+        // wrong type before anything is built.
+        for index in 0..space.size().min(OPTIONS_CHECK_LIMIT) {
+            let cfg = space.config_at(index);
+            if space.check(&cfg)?.is_some() {
+                continue;
+            }
+            let env = env_for(&space, &cfg);
+            opencl::options(&ann.args, &env)?;
+        }
+        let lets: BTreeMap<String, Value> = spec.lets.iter().map(|b| (b.name.clone(), b.value.clone())).collect();
+        let env = |n: &str| input.get(n).cloned().or_else(|| lets.get(n).cloned());
+        crate::measure::skeleton::array_elems(spec, &env)?;
     }
+    check_search(spec)?;
+    check_build(spec, &inputs)?;
     let mut bindings: Vec<(String, String)> = spec
         .input_vars
         .iter()

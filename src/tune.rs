@@ -58,6 +58,8 @@ pub enum TuneError {
     Db(#[from] crate::db::DbError),
     #[error("cannot start the timing skeleton: {0}")]
     Worker(#[from] crate::measure::worker::SpawnError),
+    #[error("{0}")]
+    Usage(String),
 }
 
 /// One evaluated configuration.
@@ -232,14 +234,19 @@ pub fn tune(path: &str, text: &str, prepared: Vec<Prepared>, opts: &TuneOptions)
             }
             let start = Instant::now();
             let space = SearchSpace::new(spec, input);
-            let mut strategy = make_strategy(&algorithm, &spec.search.options, seed).map_err(|mut d| {
-                if let Some(a) = &spec.search.algorithm {
-                    if opts.algorithm.is_none() {
-                        d.span = a.span;
-                    }
+            let mut strategy = match make_strategy(&algorithm, &spec.search.options, seed) {
+                Ok(s) => s,
+                // `prepare` checked the spec's algorithm: this is the command line's.
+                Err(d) if opts.algorithm.is_some() && d.span == crate::diag::Span::default() => {
+                    return Err(TuneError::Usage(format!("--search: {}{}", d.message, d.help.map(|h| format!("; {h}")).unwrap_or_default())))
                 }
-                located(&p, text, path, d)
-            })?;
+                Err(mut d) => {
+                    if d.span == crate::diag::Span::default() {
+                        d.span = spec.search.algorithm.as_ref().map(|a| a.span).unwrap_or(spec.span);
+                    }
+                    return Err(located(&p, text, path, d));
+                }
+            };
             // The device: the transform's platform/device of the first configuration (or the override).
             let first = space.config_at(0);
             let v0 = variant_for(&p, &space, &first, opts, None).map_err(|d| located(&p, text, path, d))?;

@@ -104,6 +104,8 @@ pub fn find_regions(text: &str) -> Result<Vec<RawRegion>, Vec<Diagnostic>> {
     }
 
     struct Open {
+        /// Set when an error was already reported for this annotation or one inside it.
+        errored: bool,
         name: String,
         begin: Span,
         body: String,
@@ -119,16 +121,31 @@ pub fn find_regions(text: &str) -> Result<Vec<RawRegion>, Vec<Diagnostic>> {
         if !ctext.starts_with("/*@") {
             continue;
         }
+        if ctext[3..].contains("/*@") {
+            // The comment swallowed the next annotation: its own `@*/` is missing.
+            diags.push(
+                Diagnostic::new(Span::new(span.start, span.start + 3), "unterminated annotation: this `/*@` comment runs into the next annotation")
+                    .with_help("close the annotation with `@*/`"),
+            );
+            return Err(diags);
+        }
         let ann = match parse_annotation(ctext, span.start) {
             Ok(a) => a,
             Err(d) => {
                 diags.push(d);
+                // Keep begin/end pairing intact so that one mistake gives one error.
+                if ctext[3..].trim_start().starts_with("begin") {
+                    if let Some(parent) = stack.last_mut() {
+                        parent.errored = true;
+                    }
+                    stack.push(Open { errored: true, name: "?".into(), begin: span, body: String::new(), body_start: span.start, loop_ann: None, name_span: span });
+                }
                 continue;
             }
         };
         match ann {
             Ann::Begin { name, name_span, body, body_start } => {
-                if name == "Loop" && !stack.iter().any(|o| o.name == "PerfTuning") {
+                if name == "Loop" && !stack.iter().any(|o| o.name == "PerfTuning" || o.errored) {
                     diags.push(
                         Diagnostic::new(name_span, "a `Loop` annotation must be inside a `PerfTuning` region")
                             .with_help("wrap it in `/*@ begin PerfTuning ( ... ) @*/ ... /*@ end @*/`"),
@@ -137,13 +154,16 @@ pub fn find_regions(text: &str) -> Result<Vec<RawRegion>, Vec<Diagnostic>> {
                 if name == "PerfTuning" && !stack.is_empty() {
                     diags.push(Diagnostic::new(name_span, "`PerfTuning` regions cannot be nested"));
                 }
-                stack.push(Open { name, begin: span, body, body_start, loop_ann: None, name_span });
+                stack.push(Open { errored: false, name, begin: span, body, body_start, loop_ann: None, name_span });
             }
             Ann::End => {
                 let Some(open) = stack.pop() else {
                     diags.push(Diagnostic::new(span, "`/*@ end @*/` without a matching `/*@ begin ... @*/`"));
                     continue;
                 };
+                if open.name == "?" {
+                    continue;
+                }
                 if open.name == "Loop" {
                     match parse_loop_annotation(text, &open.body, open.body_start, open.begin, span) {
                         Ok(l) => match stack.last_mut() {
@@ -154,10 +174,18 @@ pub fn find_regions(text: &str) -> Result<Vec<RawRegion>, Vec<Diagnostic>> {
                             ),
                             None => {}
                         },
-                        Err(d) => diags.push(d),
+                        Err(d) => {
+                            diags.push(d);
+                            if let Some(parent) = stack.last_mut() {
+                                parent.errored = true;
+                            }
+                        }
                     }
                 } else {
                     let Some(loop_ann) = open.loop_ann else {
+                        if open.errored {
+                            continue;
+                        }
                         diags.push(
                             Diagnostic::new(open.name_span, "this `PerfTuning` region has no `Loop` annotation")
                                 .with_help("add `/*@ begin Loop(transform OpenCL(...) <loop>) @*/ <loop> /*@ end @*/` inside it"),
@@ -183,7 +211,7 @@ pub fn find_regions(text: &str) -> Result<Vec<RawRegion>, Vec<Diagnostic>> {
             }
         }
     }
-    for open in stack {
+    for open in stack.into_iter().filter(|o| o.name != "?") {
         diags.push(
             Diagnostic::new(open.name_span, format!("missing `/*@ end @*/` for this `begin {}` annotation", open.name))
                 .with_help("close every `/*@ begin ... @*/` with `/*@ end @*/`"),

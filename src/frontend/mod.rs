@@ -36,15 +36,20 @@ pub fn parse(text: &str) -> Result<Vec<Region>, Vec<Diagnostic>> {
     }
 }
 
-/// Read an input file as UTF-8 text. A non-UTF-8 file is an `InputError` located at the first
-/// invalid byte.
-pub fn read_source(path: &std::path::Path) -> Result<String, InputError> {
+/// Why an input file could not be read.
+#[derive(Debug, thiserror::Error)]
+pub enum ReadError {
+    #[error("cannot read `{path}`: {error}")]
+    Io { path: String, error: std::io::Error },
+    /// Not UTF-8: located at the first invalid byte.
+    #[error("{0}")]
+    Encoding(InputError),
+}
+
+/// Read an input file as UTF-8 text.
+pub fn read_source(path: &std::path::Path) -> Result<String, ReadError> {
     let display = path.display().to_string();
-    let bytes = std::fs::read(path).map_err(|e| InputError {
-        path: display.clone(),
-        source: String::new(),
-        diagnostics: vec![Diagnostic::new(Span::default(), format!("cannot read `{display}`: {e}"))],
-    })?;
+    let bytes = std::fs::read(path).map_err(|error| ReadError::Io { path: display.clone(), error })?;
     match String::from_utf8(bytes) {
         Ok(s) => Ok(s),
         Err(e) => {
@@ -52,12 +57,12 @@ pub fn read_source(path: &std::path::Path) -> Result<String, InputError> {
             let bad = e.as_bytes().get(pos).copied().unwrap_or(0);
             let text = String::from_utf8_lossy(e.as_bytes()).into_owned();
             // Offsets in the lossy text match the original up to the first invalid byte.
-            Err(InputError {
+            Err(ReadError::Encoding(InputError {
                 path: display,
                 source: text,
                 diagnostics: vec![Diagnostic::new(Span::new(pos, pos + 1), format!("the file is not valid UTF-8 (byte 0x{bad:02x})"))
                     .with_help("save the file as UTF-8 (ASCII is fine)")],
-            })
+            }))
         }
     }
 }

@@ -1043,6 +1043,8 @@ impl<'a> SpecParser<'a> {
                 d = d.with_help("`random` is only an initial value of `decl` statements");
             } else if let Some(h) = did_you_mean(&n, allowed.iter().copied()) {
                 d = d.with_help(h);
+            } else if !allowed.is_empty() {
+                d = d.with_help(format!("{context} may use {}", allowed.iter().map(|a| format!("`{a}`")).collect::<Vec<_>>().join(", ")));
             }
             return Err(d);
         }
@@ -1121,7 +1123,7 @@ fn param_values(rp: &RawParam, v: Value) -> PResult<Vec<Value>> {
             return Err(Diagnostic::new(
                 elem_span(k),
                 format!(
-                    "mixed-type list: value {v} of parameter `{}` is a {}, but its first value {} is a {}",
+                    "mixed-type list: value {v} of parameter `{}` has type {}, but its first value {} has type {}",
                     rp.name,
                     v.type_name(),
                     values[0],

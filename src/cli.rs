@@ -14,7 +14,11 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 #[derive(Parser, Debug)]
-#[command(name = "orcl", version, about = "Annotation-driven source-to-source autotuner for OpenCL loops")]
+#[command(
+    name = "orcl",
+    version,
+    about = "Annotation-driven source-to-source autotuner for OpenCL loops"
+)]
 struct Cli {
     #[command(subcommand)]
     command: Command,
@@ -136,16 +140,40 @@ fn load(file: &Path) -> Result<(String, String, Vec<Prepared>), Failure> {
 }
 
 fn duration(s: &str, bare_unit: f64, what: &str) -> Result<Duration, Failure> {
-    let v = s.parse::<f64>().map(Value::Float).unwrap_or_else(|_| Value::Str(s.to_string()));
-    parse_duration(&v, bare_unit).ok_or_else(|| Failure::Usage(format!("invalid {what} `{s}`: use e.g. 90s, 5m, 1h")))
+    let v = s
+        .parse::<f64>()
+        .map(Value::Float)
+        .unwrap_or_else(|_| Value::Str(s.to_string()));
+    parse_duration(&v, bare_unit)
+        .ok_or_else(|| Failure::Usage(format!("invalid {what} `{s}`: use e.g. 90s, 5m, 1h")))
 }
 
 fn run(cli: Cli) -> Result<i32, Failure> {
     match cli.command {
         Command::Check { file } => check(&file),
-        Command::Emit { file, set, size, region, skeleton } => emit(&file, &set, &size, region, skeleton),
+        Command::Emit {
+            file,
+            set,
+            size,
+            region,
+            skeleton,
+        } => emit(&file, &set, &size, region, skeleton),
         Command::Devices { json } => devices(json),
-        Command::Tune { file, db, output, search, seed, total_runs, time_limit, timeout, repetitions, platform, device, top, size } => {
+        Command::Tune {
+            file,
+            db,
+            output,
+            search,
+            seed,
+            total_runs,
+            time_limit,
+            timeout,
+            repetitions,
+            platform,
+            device,
+            top,
+            size,
+        } => {
             let (path, text, prepared) = load(&file)?;
             let dir = file.parent().map(Path::to_path_buf).unwrap_or_default();
             let db = db.unwrap_or_else(|| dir.join("orcl.db"));
@@ -154,14 +182,19 @@ fn run(cli: Cli) -> Result<i32, Failure> {
                 algorithm: search,
                 seed,
                 total_runs,
-                time_limit: time_limit.map(|t| duration(&t, 60.0, "time limit")).transpose()?,
+                time_limit: time_limit
+                    .map(|t| duration(&t, 60.0, "time limit"))
+                    .transpose()?,
                 timeout: timeout.map(|t| duration(&t, 1.0, "timeout")).transpose()?,
                 repetitions: repetitions.filter(|r| *r > 0),
                 warmups: None,
                 platform,
                 device,
                 progress: true,
-                sizes: size.iter().map(|s| assignment(s)).collect::<Result<_, _>>()?,
+                sizes: size
+                    .iter()
+                    .map(|s| assignment(s))
+                    .collect::<Result<_, _>>()?,
             };
             let results = tune::tune(&path, &text, prepared, &opts).map_err(|e| match e {
                 TuneError::Input(i) => Failure::Input(i),
@@ -182,14 +215,24 @@ fn run(cli: Cli) -> Result<i32, Failure> {
                 return Ok(1);
             }
             let out = output.unwrap_or_else(|| {
-                let name = file.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+                let name = file
+                    .file_name()
+                    .map(|n| n.to_string_lossy().into_owned())
+                    .unwrap_or_default();
                 dir.join(format!("_{name}"))
             });
-            if out.canonicalize().ok().is_some_and(|o| file.canonicalize().ok().is_some_and(|f| f == o)) {
-                return Err(Failure::Usage("the output file would overwrite the input file".into()));
+            if out
+                .canonicalize()
+                .ok()
+                .is_some_and(|o| file.canonicalize().ok().is_some_and(|f| f == o))
+            {
+                return Err(Failure::Usage(
+                    "the output file would overwrite the input file".into(),
+                ));
             }
             let tuned = crate::rewrite::rewrite(&text, &path, &db.display().to_string(), &results);
-            std::fs::write(&out, tuned).map_err(|e| Failure::Other(format!("cannot write {}: {e}", out.display())))?;
+            std::fs::write(&out, tuned)
+                .map_err(|e| Failure::Other(format!("cannot write {}: {e}", out.display())))?;
             println!("tuned file: {}", out.display());
             println!("database:   {}", db.display());
             Ok(0)
@@ -199,7 +242,11 @@ fn run(cli: Cli) -> Result<i32, Failure> {
 
 fn print_result(path: &str, r: &tune::RegionResult, i: &tune::InputResult, top: usize) {
     let raw = &r.prepared.region.raw;
-    let f = raw.function.as_ref().map(|f| f.name.as_str()).unwrap_or("?");
+    let f = raw
+        .function
+        .as_ref()
+        .map(|f| f.name.as_str())
+        .unwrap_or("?");
     let sizes: Vec<String> = i.input.iter().map(|(k, v)| format!("{k}={v}")).collect();
     println!(
         "\n{path} {f}() [{}] on {} ({}): {} evaluated ({} measured, {} from the database) in {:.1} s, experiment {}",
@@ -214,18 +261,30 @@ fn print_result(path: &str, r: &tune::RegionResult, i: &tune::InputResult, top: 
     );
     let mut t = Table::new();
     t.load_preset(UTF8_FULL_CONDENSED);
-    t.set_header(vec!["rank", "configuration", "median ms", "min ms", "transfer ms", "build ms", "max rel. error"]);
+    t.set_header(vec![
+        "rank",
+        "configuration",
+        "median ms",
+        "min ms",
+        "transfer ms",
+        "build ms",
+        "max rel. error",
+    ]);
     for (k, e) in i.ranking().iter().take(top).enumerate() {
         let o = &e.outcome;
         let min = o.samples_ms.iter().cloned().fold(f64::INFINITY, f64::min);
         t.add_row(vec![
             Cell::new(k + 1).set_alignment(CellAlignment::Right),
             Cell::new(e.config.display()),
-            Cell::new(format!("{:.4}", o.median_ms().unwrap_or(f64::NAN))).set_alignment(CellAlignment::Right),
+            Cell::new(format!("{:.4}", o.median_ms().unwrap_or(f64::NAN)))
+                .set_alignment(CellAlignment::Right),
             Cell::new(format!("{min:.4}")).set_alignment(CellAlignment::Right),
-            Cell::new(o.transfer_ms.map(|x| format!("{x:.4}")).unwrap_or_default()).set_alignment(CellAlignment::Right),
-            Cell::new(o.build_ms.map(|x| format!("{x:.1}")).unwrap_or_default()).set_alignment(CellAlignment::Right),
-            Cell::new(o.max_error.map(|x| format!("{x:.1e}")).unwrap_or_default()).set_alignment(CellAlignment::Right),
+            Cell::new(o.transfer_ms.map(|x| format!("{x:.4}")).unwrap_or_default())
+                .set_alignment(CellAlignment::Right),
+            Cell::new(o.build_ms.map(|x| format!("{x:.1}")).unwrap_or_default())
+                .set_alignment(CellAlignment::Right),
+            Cell::new(o.max_error.map(|x| format!("{x:.1e}")).unwrap_or_default())
+                .set_alignment(CellAlignment::Right),
         ]);
     }
     println!("{t}");
@@ -236,7 +295,12 @@ fn print_result(path: &str, r: &tune::RegionResult, i: &tune::InputResult, top: 
     }
     match (&i.best, i.winner_ms) {
         (None, _) => println!("no correct variant for this input size"),
-        (Some((b, _)), Some(m)) => println!("winner (the {} fastest re-measured, {}x repetitions): {} — {m:.4} ms", tune::FINALISTS, 3, i.evaluations[*b].config.display()),
+        (Some((b, _)), Some(m)) => println!(
+            "winner (the {} fastest re-measured, {}x repetitions): {} — {m:.4} ms",
+            tune::FINALISTS,
+            3,
+            i.evaluations[*b].config.display()
+        ),
         (Some((b, _)), None) => println!("winner: {}", i.evaluations[*b].config.display()),
     }
 }
@@ -250,36 +314,82 @@ fn check(file: &Path) -> Result<i32, Failure> {
         println!(
             "{path}:{line}:{col}: region {} in {}(): transform {}",
             p.region.index,
-            raw.function.as_ref().map(|f| f.name.as_str()).unwrap_or("?"),
+            raw.function
+                .as_ref()
+                .map(|f| f.name.as_str())
+                .unwrap_or("?"),
             raw.loop_ann.backend
         );
         let args: Vec<String> = p
             .kernel
             .args
             .iter()
-            .map(|a| format!("{}{} {}{}", if a.is_array && !a.written { "const " } else { "" }, a.ty.c_name(), if a.is_array { "*" } else { "" }, a.name))
+            .map(|a| {
+                format!(
+                    "{}{} {}{}",
+                    if a.is_array && !a.written {
+                        "const "
+                    } else {
+                        ""
+                    },
+                    a.ty.c_name(),
+                    if a.is_array { "*" } else { "" },
+                    a.name
+                )
+            })
             .collect();
         println!("  kernel arguments: {}", args.join(", "));
         let l = &p.kernel.parallel;
-        println!("  parallel loop: `{}` (step {}), outputs: {}", l.var, l.step, p.kernel.args.iter().filter(|a| a.written).map(|a| a.name.as_str()).collect::<Vec<_>>().join(", "));
+        println!(
+            "  parallel loop: `{}` (step {}), outputs: {}",
+            l.var,
+            l.step,
+            p.kernel
+                .args
+                .iter()
+                .filter(|a| a.written)
+                .map(|a| a.name.as_str())
+                .collect::<Vec<_>>()
+                .join(", ")
+        );
         let mut t = Table::new();
         t.load_preset(UTF8_FULL_CONDENSED);
         t.set_header(vec!["parameter", "values", "count"]);
         for prm in &spec.performance_params {
             let vals: Vec<String> = prm.values.iter().map(|v| v.to_string()).collect();
-            t.add_row(vec![prm.name.clone(), vals.join(", "), prm.values.len().to_string()]);
+            t.add_row(vec![
+                prm.name.clone(),
+                vals.join(", "),
+                prm.values.len().to_string(),
+            ]);
         }
         println!("{t}");
         for c in &spec.constraints {
-            println!("  constraint {} = {}", c.name, text.get(c.expr.span.start..c.expr.span.end).unwrap_or("?").trim());
+            println!(
+                "  constraint {} = {}",
+                c.name,
+                text.get(c.expr.span.start..c.expr.span.end)
+                    .unwrap_or("?")
+                    .trim()
+            );
         }
         for input in &p.inputs {
             let space = SearchSpace::new(spec, input);
             let sizes: Vec<String> = input.iter().map(|(k, v)| format!("{k}={v}")).collect();
-            let (n, exact) = space.count_feasible(10_000_000).map_err(|d| Failure::Input(InputError { path: path.clone(), source: text.clone(), diagnostics: vec![d] }))?;
+            let (n, exact) = space.count_feasible(10_000_000).map_err(|d| {
+                Failure::Input(InputError {
+                    path: path.clone(),
+                    source: text.clone(),
+                    diagnostics: vec![d],
+                })
+            })?;
             println!(
                 "  input {}: {} configurations, {}{} satisfy the constraints",
-                if sizes.is_empty() { "(none)".to_string() } else { sizes.join(" ") },
+                if sizes.is_empty() {
+                    "(none)".to_string()
+                } else {
+                    sizes.join(" ")
+                },
                 space.size(),
                 if exact { "" } else { "at least " },
                 n
@@ -291,9 +401,13 @@ fn check(file: &Path) -> Result<i32, Failure> {
 
 /// Parse `NAME=VALUE` with VALUE in the spec's expression language (a bare word is a string).
 fn assignment(s: &str) -> Result<(String, Value), Failure> {
-    let (n, v) = s.split_once('=').ok_or_else(|| Failure::Usage(format!("`{s}`: expected NAME=VALUE")))?;
+    let (n, v) = s
+        .split_once('=')
+        .ok_or_else(|| Failure::Usage(format!("`{s}`: expected NAME=VALUE")))?;
     let value = match parse_expr(v, 0) {
-        Ok(e) if !matches!(e.kind, ExprKind::Name(_)) => e.eval(&|_| None).unwrap_or_else(|_| Value::Str(v.to_string())),
+        Ok(e) if !matches!(e.kind, ExprKind::Name(_)) => e
+            .eval(&|_| None)
+            .unwrap_or_else(|_| Value::Str(v.to_string())),
         Ok(e) => match &e.kind {
             ExprKind::Name(w) if w == "True" => Value::Bool(true),
             ExprKind::Name(w) if w == "False" => Value::Bool(false),
@@ -304,49 +418,94 @@ fn assignment(s: &str) -> Result<(String, Value), Failure> {
     Ok((n.trim().to_string(), value))
 }
 
-fn emit(file: &Path, set: &[String], size: &[String], region: usize, skeleton: bool) -> Result<i32, Failure> {
+fn emit(
+    file: &Path,
+    set: &[String],
+    size: &[String],
+    region: usize,
+    skeleton: bool,
+) -> Result<i32, Failure> {
     let (path, text, prepared) = load(file)?;
-    let p = prepared.get(region).ok_or_else(|| Failure::Usage(format!("region {region} does not exist ({} region(s) in {path})", prepared.len())))?;
+    let p = prepared.get(region).ok_or_else(|| {
+        Failure::Usage(format!(
+            "region {region} does not exist ({} region(s) in {path})",
+            prepared.len()
+        ))
+    })?;
     let spec = &p.region.spec;
     let mut input: BTreeMap<String, Value> = p.inputs.first().cloned().unwrap_or_default();
     for s in size {
         let (n, v) = assignment(s)?;
         if !input.contains_key(&n) {
             let names: Vec<&str> = input.keys().map(String::as_str).collect();
-            return Err(Failure::Usage(format!("`{n}` is not an input parameter{}", did_you_mean(&n, names).map(|h| format!("; {h}")).unwrap_or_default())));
+            return Err(Failure::Usage(format!(
+                "`{n}` is not an input parameter{}",
+                did_you_mean(&n, names)
+                    .map(|h| format!("; {h}"))
+                    .unwrap_or_default()
+            )));
         }
         input.insert(n, v);
     }
     let space = SearchSpace::new(spec, &input);
-    let mut values: Vec<(String, Value)> = space.params.iter().map(|p| (p.name.clone(), p.values[0].clone())).collect();
+    let mut values: Vec<(String, Value)> = space
+        .params
+        .iter()
+        .map(|p| (p.name.clone(), p.values[0].clone()))
+        .collect();
     for s in set {
         let (n, v) = assignment(s)?;
         match values.iter_mut().find(|(k, _)| *k == n) {
             Some(slot) => slot.1 = v,
             None => {
                 let names: Vec<&str> = space.params.iter().map(|p| p.name.as_str()).collect();
-                return Err(Failure::Usage(format!("`{n}` is not a tuning parameter{}", did_you_mean(&n, names).map(|h| format!("; {h}")).unwrap_or_default())));
+                return Err(Failure::Usage(format!(
+                    "`{n}` is not a tuning parameter{}",
+                    did_you_mean(&n, names)
+                        .map(|h| format!("; {h}"))
+                        .unwrap_or_default()
+                )));
             }
         }
     }
     let cfg = Configuration { values };
-    let input_error = |d| Failure::Input(InputError { path: path.clone(), source: text.clone(), diagnostics: vec![d] });
+    let input_error = |d| {
+        Failure::Input(InputError {
+            path: path.clone(),
+            source: text.clone(),
+            diagnostics: vec![d],
+        })
+    };
     if let Some(c) = space.check(&cfg).map_err(input_error)? {
-        eprintln!("warning: this configuration breaks constraint `{c}`; orcl tune would never build it");
+        eprintln!(
+            "warning: this configuration breaks constraint `{c}`; orcl tune would never build it"
+        );
     }
     if skeleton {
         let label = format!("{path} region {region}");
-        print!("{}", crate::measure::skeleton::render_opencl(&p.kernel, spec, &input, &label).map_err(input_error)?);
+        print!(
+            "{}",
+            crate::measure::skeleton::render_opencl(&p.kernel, spec, &input, &label)
+                .map_err(input_error)?
+        );
         return Ok(0);
     }
-    let v = tune::variant_for(p, &space, &cfg, &TuneOptions::default(), None).map_err(input_error)?;
+    let v =
+        tune::variant_for(p, &space, &cfg, &TuneOptions::default(), None).map_err(input_error)?;
     println!("/* configuration: {} */", cfg.display());
-    println!("/* input: {} */", input.iter().map(|(k, v)| format!("{k}={v}")).collect::<Vec<_>>().join(" "));
     println!(
-        "/* NDRange: global {} work-items, local {} work-items; build options: \"{}\" */",
+        "/* input: {} */",
+        input
+            .iter()
+            .map(|(k, v)| format!("{k}={v}"))
+            .collect::<Vec<_>>()
+            .join(" ")
+    );
+    println!(
+        "/* NDRange: global size {}, local size {} work-items; build options: \"{}\" */",
         match v.global_size {
-            crate::codegen::opencl::GlobalSize::Fixed(g) => g.to_string(),
-            crate::codegen::opencl::GlobalSize::CoverLoop => "one per iteration".into(),
+            crate::codegen::opencl::GlobalSize::Fixed(g) => format!("{g} work-items"),
+            crate::codegen::opencl::GlobalSize::CoverLoop => "one work-item per iteration".into(),
         },
         v.local_size,
         v.build_options
@@ -355,16 +514,44 @@ fn emit(file: &Path, set: &[String], size: &[String], region: usize, skeleton: b
     print!("{}", v.source);
     println!("/* ---- host code ---- */");
     let raw = &p.region.raw;
-    let fname = raw.function.as_ref().map(|f| f.name.clone()).unwrap_or_else(|| "file".into());
+    let fname = raw
+        .function
+        .as_ref()
+        .map(|f| f.name.clone())
+        .unwrap_or_else(|| "file".into());
     let name = crate::codegen::host::function_name(&fname, region);
-    let extra: Vec<(String, &'static str)> = p.bindings.iter().map(|(var, _)| (var.clone(), "int")).collect();
+    let extra: Vec<(String, &'static str)> = p
+        .bindings
+        .iter()
+        .map(|(var, _)| (var.clone(), "int"))
+        .collect();
     let ps = crate::codegen::host::params(&p.kernel, &extra);
-    let lets: BTreeMap<String, String> = BTreeMap::new();
-    let _ = lets;
-    let elems = p.kernel.args.iter().map(|a| a.is_array.then(|| a.dims.join(" * "))).collect();
+    let elems = crate::rewrite::element_counts(p, &input);
+    let label = input
+        .iter()
+        .map(|(k, v)| format!("{k}={v}"))
+        .collect::<Vec<_>>()
+        .join(" ");
     let (line, _) = crate::diag::line_col(&text, raw.span.start);
-    let hv = crate::codegen::host::HostVariant { variant: v, label: String::new(), config: cfg.display(), condition: None, elems };
-    print!("{}", crate::codegen::host::render_host_function(&name, &fname, &path, line, &p.kernel, &[hv], &ps));
+    let hv = crate::codegen::host::HostVariant {
+        variant: v,
+        label,
+        config: cfg.display(),
+        condition: None,
+        elems,
+    };
+    print!(
+        "{}",
+        crate::codegen::host::render_host_function(
+            &name,
+            &fname,
+            &path,
+            line,
+            &p.kernel,
+            &[hv],
+            &ps
+        )
+    );
     Ok(0)
 }
 
@@ -380,12 +567,27 @@ fn devices(json: bool) -> Result<i32, Failure> {
         }
     };
     if json {
-        println!("{}", serde_json::to_string_pretty(&devs).unwrap_or_default());
+        println!(
+            "{}",
+            serde_json::to_string_pretty(&devs).unwrap_or_default()
+        );
         return Ok(0);
     }
     let mut t = Table::new();
     t.load_preset(UTF8_FULL_CONDENSED);
-    t.set_header(vec!["platform:device", "name", "version", "compute units", "max work-group", "max work-items", "clock MHz", "global mem", "local mem", "constant mem", "cache"]);
+    t.set_header(vec![
+        "platform:device",
+        "name",
+        "version",
+        "compute units",
+        "max work-group",
+        "max work-items",
+        "clock MHz",
+        "global mem",
+        "local mem",
+        "constant mem",
+        "cache",
+    ]);
     for d in &devs {
         t.add_row(vec![
             format!("{}:{}", d.platform_index, d.device_index),

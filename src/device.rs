@@ -43,7 +43,10 @@ pub struct DeviceInfo {
 impl DeviceInfo {
     /// A stable identity for the database: backend, platform, name, vendor, driver version.
     pub fn fingerprint(&self) -> String {
-        format!("{}|{}|{}|{}|{}", self.backend, self.platform, self.name, self.vendor, self.driver_version)
+        format!(
+            "{}|{}|{}|{}|{}",
+            self.backend, self.platform, self.name, self.vendor, self.driver_version
+        )
     }
 }
 
@@ -57,7 +60,12 @@ pub enum DeviceError {
     #[error("OpenCL platform {platform} does not exist ({count} platform(s) found)")]
     NoSuchPlatform { platform: usize, count: usize },
     #[error("OpenCL device {device} does not exist on platform {platform} `{name}` ({count} device(s) found)")]
-    NoSuchDevice { platform: usize, device: usize, name: String, count: usize },
+    NoSuchDevice {
+        platform: usize,
+        device: usize,
+        name: String,
+        count: usize,
+    },
     #[error("OpenCL error while querying devices: {0}")]
     Cl(String),
 }
@@ -67,14 +75,17 @@ pub fn opencl_devices() -> Result<Vec<DeviceInfo>, DeviceError> {
     if !cl3::is_opencl_runtime_available() {
         return Err(DeviceError::NoRuntime);
     }
-    let platforms = opencl3::platform::get_platforms().map_err(|e| DeviceError::Cl(e.to_string()))?;
+    let platforms =
+        opencl3::platform::get_platforms().map_err(|e| DeviceError::Cl(e.to_string()))?;
     if platforms.is_empty() {
         return Err(DeviceError::NoPlatform);
     }
     let mut out = Vec::new();
     for (pi, p) in platforms.iter().enumerate() {
         let pname = p.name().unwrap_or_default();
-        let ids = p.get_devices(opencl3::device::CL_DEVICE_TYPE_ALL).unwrap_or_default();
+        let ids = p
+            .get_devices(opencl3::device::CL_DEVICE_TYPE_ALL)
+            .unwrap_or_default();
         for (di, id) in ids.into_iter().enumerate() {
             let d = opencl3::device::Device::new(id);
             out.push(DeviceInfo {
@@ -107,12 +118,23 @@ pub fn opencl_device(platform: usize, device: usize) -> Result<DeviceInfo, Devic
     let all = opencl_devices()?;
     let nplat = all.iter().map(|d| d.platform_index + 1).max().unwrap_or(0);
     if platform >= nplat {
-        return Err(DeviceError::NoSuchPlatform { platform, count: nplat });
+        return Err(DeviceError::NoSuchPlatform {
+            platform,
+            count: nplat,
+        });
     }
-    let on: Vec<&DeviceInfo> = all.iter().filter(|d| d.platform_index == platform).collect();
+    let on: Vec<&DeviceInfo> = all
+        .iter()
+        .filter(|d| d.platform_index == platform)
+        .collect();
     let name = on.first().map(|d| d.platform.clone()).unwrap_or_default();
     on.iter()
         .find(|d| d.device_index == device)
         .map(|d| (*d).clone())
-        .ok_or(DeviceError::NoSuchDevice { platform, device, name, count: on.len() })
+        .ok_or(DeviceError::NoSuchDevice {
+            platform,
+            device,
+            name,
+            count: on.len(),
+        })
 }

@@ -12,15 +12,24 @@ pub struct Span {
 
 impl Span {
     pub fn new(start: usize, end: usize) -> Self {
-        Span { start, end: end.max(start) }
+        Span {
+            start,
+            end: end.max(start),
+        }
     }
     /// A span shifted by `offset` bytes (used when a sub-parser works on a slice of the file).
     pub fn shift(self, offset: usize) -> Self {
-        Span { start: self.start + offset, end: self.end + offset }
+        Span {
+            start: self.start + offset,
+            end: self.end + offset,
+        }
     }
     /// The smallest span covering both.
     pub fn to(self, other: Span) -> Self {
-        Span { start: self.start.min(other.start), end: self.end.max(other.end) }
+        Span {
+            start: self.start.min(other.start),
+            end: self.end.max(other.end),
+        }
     }
 }
 
@@ -34,7 +43,11 @@ pub struct Diagnostic {
 
 impl Diagnostic {
     pub fn new(span: Span, message: impl Into<String>) -> Self {
-        Diagnostic { span, message: message.into(), help: None }
+        Diagnostic {
+            span,
+            message: message.into(),
+            help: None,
+        }
     }
     pub fn with_help(mut self, help: impl Into<String>) -> Self {
         self.help = Some(help.into());
@@ -100,15 +113,27 @@ pub fn render(path: &str, text: &str, d: &Diagnostic) -> String {
     let start = floor_char_boundary(text, d.span.start.min(text.len()));
     let (line, col) = line_col(text, start);
     let line_start = text[..start].rfind('\n').map(|p| p + 1).unwrap_or(0);
-    let line_end = text[start..].find('\n').map(|p| start + p).unwrap_or(text.len());
-    let src_line = text[line_start..line_end].trim_end_matches('\r').replace('\t', " ");
+    let line_end = text[start..]
+        .find('\n')
+        .map(|p| start + p)
+        .unwrap_or(text.len());
+    let src_line = text[line_start..line_end]
+        .trim_end_matches('\r')
+        .replace('\t', " ");
     let end = floor_char_boundary(text, d.span.end.min(line_end).max(start));
     let width = text[start..end].chars().count().max(1);
     let num = line.to_string();
     let pad = " ".repeat(num.len());
-    let mut out = format!("error: {}\n{pad}--> {path}:{line}:{col}\n{pad} |\n", d.message);
+    let mut out = format!(
+        "error: {}\n{pad}--> {path}:{line}:{col}\n{pad} |\n",
+        d.message
+    );
     out.push_str(&format!("{num} | {src_line}\n"));
-    out.push_str(&format!("{pad} | {}{}\n", " ".repeat(col - 1), "^".repeat(width)));
+    out.push_str(&format!(
+        "{pad} | {}{}\n",
+        " ".repeat(col - 1),
+        "^".repeat(width)
+    ));
     if let Some(h) = &d.help {
         out.push_str(&format!("{pad} = help: {h}\n"));
     }
@@ -120,7 +145,11 @@ pub fn render(path: &str, text: &str, d: &Diagnostic) -> String {
 pub fn suggest<'a>(word: &str, candidates: impl IntoIterator<Item = &'a str>) -> Option<&'a str> {
     let mut best: Option<(usize, &str)> = None;
     for c in candidates {
-        let d = if c.eq_ignore_ascii_case(word) { 0 } else { levenshtein(word, c) };
+        let d = if c.eq_ignore_ascii_case(word) {
+            0
+        } else {
+            levenshtein(word, c)
+        };
         if best.is_none_or(|(bd, _)| d < bd) {
             best = Some((d, c));
         }
@@ -132,7 +161,10 @@ pub fn suggest<'a>(word: &str, candidates: impl IntoIterator<Item = &'a str>) ->
 }
 
 /// "did you mean `x`?" for the closest candidate, if any.
-pub fn did_you_mean<'a>(word: &str, candidates: impl IntoIterator<Item = &'a str>) -> Option<String> {
+pub fn did_you_mean<'a>(
+    word: &str,
+    candidates: impl IntoIterator<Item = &'a str>,
+) -> Option<String> {
     suggest(word, candidates).map(|c| format!("did you mean `{c}`?"))
 }
 
@@ -158,7 +190,8 @@ mod tests {
     #[test]
     fn renders_caret_under_span() {
         let text = "int x;\n  def foo {\n";
-        let d = Diagnostic::new(Span::new(13, 16), "unknown section `foo`").with_help("did you mean `build`?");
+        let d = Diagnostic::new(Span::new(13, 16), "unknown section `foo`")
+            .with_help("did you mean `build`?");
         let r = render("a.c", text, &d);
         assert!(r.contains("--> a.c:2:7"), "{r}");
         assert!(r.contains("2 |   def foo {"), "{r}");
@@ -168,7 +201,10 @@ mod tests {
 
     #[test]
     fn suggestions() {
-        assert_eq!(suggest("workItemPerGroup", ["workGroups", "workItemsPerGroup"]), Some("workItemsPerGroup"));
+        assert_eq!(
+            suggest("workItemPerGroup", ["workGroups", "workItemsPerGroup"]),
+            Some("workItemsPerGroup")
+        );
         assert_eq!(suggest("zzz", ["workGroups"]), None);
         assert_eq!(suggest("true", ["True", "False"]), Some("True"));
     }

@@ -96,7 +96,14 @@ impl BinaryOp {
     pub fn is_comparison(self) -> bool {
         matches!(
             self,
-            BinaryOp::Lt | BinaryOp::Le | BinaryOp::Gt | BinaryOp::Ge | BinaryOp::Eq | BinaryOp::Ne | BinaryOp::And | BinaryOp::Or
+            BinaryOp::Lt
+                | BinaryOp::Le
+                | BinaryOp::Gt
+                | BinaryOp::Ge
+                | BinaryOp::Eq
+                | BinaryOp::Ne
+                | BinaryOp::And
+                | BinaryOp::Or
         )
     }
 }
@@ -149,10 +156,16 @@ pub struct Expr {
 pub enum ExprKind {
     Int(i64),
     /// A floating literal as written (`2.0`, `1e-3`, `0.5f`), and whether it has an `f` suffix.
-    Float { text: String, single: bool },
+    Float {
+        text: String,
+        single: bool,
+    },
     Var(String),
     /// `a[i][j]`: indices outermost first.
-    Index { array: String, indices: Vec<Expr> },
+    Index {
+        array: String,
+        indices: Vec<Expr>,
+    },
     Unary(UnaryOp, Box<Expr>),
     Binary(BinaryOp, Box<Expr>, Box<Expr>),
     Call(String, Vec<Expr>),
@@ -168,12 +181,21 @@ impl Expr {
             (Int(a), Int(b)) => a == b,
             (Float { text: a, .. }, Float { text: b, .. }) => a == b,
             (Var(a), Var(b)) => a == b,
-            (Index { array: a, indices: x }, Index { array: b, indices: y }) => {
-                a == b && x.len() == y.len() && x.iter().zip(y).all(|(p, q)| p.same_as(q))
-            }
+            (
+                Index {
+                    array: a,
+                    indices: x,
+                },
+                Index {
+                    array: b,
+                    indices: y,
+                },
+            ) => a == b && x.len() == y.len() && x.iter().zip(y).all(|(p, q)| p.same_as(q)),
             (Unary(o, a), Unary(p, b)) => o == p && a.same_as(b),
             (Binary(o, a, b), Binary(p, c, d)) => o == p && a.same_as(c) && b.same_as(d),
-            (Call(f, a), Call(g, b)) => f == g && a.len() == b.len() && a.iter().zip(b).all(|(p, q)| p.same_as(q)),
+            (Call(f, a), Call(g, b)) => {
+                f == g && a.len() == b.len() && a.iter().zip(b).all(|(p, q)| p.same_as(q))
+            }
             (Cond(a, b, c), Cond(d, e, f)) => a.same_as(d) && b.same_as(e) && c.same_as(f),
             (Cast(t, a), Cast(u, b)) => t == u && a.same_as(b),
             _ => false,
@@ -221,10 +243,22 @@ pub struct Stmt {
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub enum StmtKind {
     /// `target op value;` where target is a `Var` or an `Index` expression.
-    Assign { target: Expr, op: AssignOp, value: Expr },
-    If { cond: Expr, then: Vec<Stmt>, other: Option<Vec<Stmt>> },
+    Assign {
+        target: Expr,
+        op: AssignOp,
+        value: Expr,
+    },
+    If {
+        cond: Expr,
+        then: Vec<Stmt>,
+        other: Option<Vec<Stmt>>,
+    },
     /// A scalar temporary: `double t = e;` (declared inside the loop body).
-    Decl { ty: ScalarType, name: String, init: Option<Expr> },
+    Decl {
+        ty: ScalarType,
+        name: String,
+        init: Option<Expr>,
+    },
     For(Loop),
     Block(Vec<Stmt>),
 }
@@ -311,7 +345,12 @@ pub struct Kernel {
 impl Kernel {
     /// The widest floating type among the arguments (`vec_type_hint` base), or `int`.
     pub fn element_type(&self) -> ScalarType {
-        self.args.iter().map(|a| a.ty).filter(|t| t.is_float()).max().unwrap_or(ScalarType::Int)
+        self.args
+            .iter()
+            .map(|a| a.ty)
+            .filter(|t| t.is_float())
+            .max()
+            .unwrap_or(ScalarType::Int)
     }
     /// Whether any argument or temporary is `double` (needs `cl_khr_fp64`).
     pub fn uses_double(&self) -> bool {
@@ -319,6 +358,9 @@ impl Kernel {
     }
     /// Loop index variables (parallel and inner), for the skeleton's reference function.
     pub fn loop_vars(&self) -> Vec<&Symbol> {
-        self.symbols.values().filter(|s| s.kind == SymbolKind::LoopVar).collect()
+        self.symbols
+            .values()
+            .filter(|s| s.kind == SymbolKind::LoopVar)
+            .collect()
     }
 }

@@ -6,7 +6,9 @@ use crate::diag::{did_you_mean, Diagnostic, Span};
 use crate::frontend::annotation::RawRegion;
 use crate::frontend::loop_lang::parse_loop;
 use crate::frontend::spec::TuningSpec;
-use crate::ir::{Expr, ExprKind, Kernel, KernelArg, Loop, ScalarType, Stmt, StmtKind, Symbol, SymbolKind};
+use crate::ir::{
+    Expr, ExprKind, Kernel, KernelArg, Loop, ScalarType, Stmt, StmtKind, Symbol, SymbolKind,
+};
 use std::collections::{BTreeMap, BTreeSet};
 
 /// Lower the loop of `region` with the types of its declarations and of `spec.input_vars`.
@@ -18,7 +20,13 @@ use std::collections::{BTreeMap, BTreeSet};
 pub fn lower(region: &RawRegion, spec: &TuningSpec, file: &str) -> Result<Kernel, Diagnostic> {
     let ann = &region.loop_ann;
     let parallel = parse_loop(&ann.code, ann.code_span.start)?;
-    let mut cx = Cx { region, spec, symbols: BTreeMap::new(), first_use: Vec::new(), scopes: vec![BTreeSet::new()] };
+    let mut cx = Cx {
+        region,
+        spec,
+        symbols: BTreeMap::new(),
+        first_use: Vec::new(),
+        scopes: vec![BTreeSet::new()],
+    };
     cx.declare_loop_var(&parallel)?;
     cx.expr(&parallel.lower)?;
     cx.expr(&parallel.upper)?;
@@ -40,7 +48,17 @@ pub fn lower(region: &RawRegion, spec: &TuningSpec, file: &str) -> Result<Kernel
                     .input_vars
                     .iter()
                     .find(|v| &v.name == name)
-                    .map(|v| v.dims.iter().map(|d| file.get(d.span.start..d.span.end).unwrap_or("").trim().to_string()).collect())
+                    .map(|v| {
+                        v.dims
+                            .iter()
+                            .map(|d| {
+                                file.get(d.span.start..d.span.end)
+                                    .unwrap_or("")
+                                    .trim()
+                                    .to_string()
+                            })
+                            .collect()
+                    })
                     .unwrap_or_default();
                 args.push(KernelArg {
                     name: name.clone(),
@@ -58,7 +76,12 @@ pub fn lower(region: &RawRegion, spec: &TuningSpec, file: &str) -> Result<Kernel
         return Err(Diagnostic::new(parallel.span, "the tuned loop writes no array, so it computes nothing that can be kept")
             .with_help("a tuned loop must store its results in an array (reductions into scalars are not supported yet)"));
     }
-    Ok(Kernel { parallel, symbols: cx.symbols, args, source: ann.code.trim().to_string() })
+    Ok(Kernel {
+        parallel,
+        symbols: cx.symbols,
+        args,
+        source: ann.code.trim().to_string(),
+    })
 }
 
 struct Cx<'a> {
@@ -72,7 +95,21 @@ struct Cx<'a> {
 }
 
 fn base_type(c: &str) -> Option<ScalarType> {
-    let words: Vec<&str> = c.split_whitespace().filter(|w| !matches!(*w, "const" | "restrict" | "__restrict" | "__restrict__" | "volatile" | "register" | "static")).collect();
+    let words: Vec<&str> = c
+        .split_whitespace()
+        .filter(|w| {
+            !matches!(
+                *w,
+                "const"
+                    | "restrict"
+                    | "__restrict"
+                    | "__restrict__"
+                    | "volatile"
+                    | "register"
+                    | "static"
+            )
+        })
+        .collect();
     match words.join(" ").as_str() {
         "int" | "signed" | "signed int" => Some(ScalarType::Int),
         "long" | "long int" | "long long" | "long long int" => Some(ScalarType::Long),
@@ -88,7 +125,12 @@ impl Cx<'_> {
     }
 
     fn known_names(&self) -> Vec<String> {
-        let mut v: Vec<String> = self.spec.input_vars.iter().map(|d| d.name.clone()).collect();
+        let mut v: Vec<String> = self
+            .spec
+            .input_vars
+            .iter()
+            .map(|d| d.name.clone())
+            .collect();
         v.extend(self.region.decls.keys().cloned());
         v.extend(self.scopes.iter().flatten().cloned());
         v
@@ -105,21 +147,42 @@ impl Cx<'_> {
 
     fn declare_loop_var(&mut self, l: &Loop) -> Result<(), Diagnostic> {
         if self.spec.input_vars.iter().any(|v| v.name == l.var) {
-            return Err(Diagnostic::new(l.var_span, format!("loop variable `{}` is also declared in `input_vars`", l.var))
-                .with_help("loop variables take their values from the loop; remove the `decl`"));
+            return Err(Diagnostic::new(
+                l.var_span,
+                format!("loop variable `{}` is also declared in `input_vars`", l.var),
+            )
+            .with_help("loop variables take their values from the loop; remove the `decl`"));
         }
         let ty = match self.region.decls.get(&l.var) {
             Some(d) => base_type(&d.ty).filter(|t| !t.is_float()).ok_or_else(|| {
-                Diagnostic::new(l.var_span, format!("loop variable `{}` has type `{}`; it must be `int` or `long`", l.var, d.ty))
+                Diagnostic::new(
+                    l.var_span,
+                    format!(
+                        "loop variable `{}` has type `{}`; it must be `int` or `long`",
+                        l.var, d.ty
+                    ),
+                )
             })?,
             None => ScalarType::Int,
         };
         if let Some(s) = self.symbols.get(&l.var) {
             if s.kind != SymbolKind::LoopVar {
-                return Err(Diagnostic::new(l.var_span, format!("`{}` is used both as a loop variable and as a value", l.var)));
+                return Err(Diagnostic::new(
+                    l.var_span,
+                    format!("`{}` is used both as a loop variable and as a value", l.var),
+                ));
             }
         }
-        self.symbols.insert(l.var.clone(), Symbol { name: l.var.clone(), ty, kind: SymbolKind::LoopVar, read: true, written: false });
+        self.symbols.insert(
+            l.var.clone(),
+            Symbol {
+                name: l.var.clone(),
+                ty,
+                kind: SymbolKind::LoopVar,
+                read: true,
+                written: false,
+            },
+        );
         self.scopes.last_mut().expect("scope").insert(l.var.clone());
         Ok(())
     }
@@ -129,7 +192,10 @@ impl Cx<'_> {
     fn resolve(&mut self, name: &str, span: Span, rank: usize) -> Result<(), Diagnostic> {
         if self.in_scope(name) {
             if rank > 0 {
-                return Err(Diagnostic::new(span, format!("`{name}` is a scalar and cannot be subscripted")));
+                return Err(Diagnostic::new(
+                    span,
+                    format!("`{name}` is a scalar and cannot be subscripted"),
+                ));
             }
             return Ok(());
         }
@@ -140,52 +206,102 @@ impl Cx<'_> {
             };
             if s.kind == SymbolKind::LoopVar {
                 // An inner loop's variable used after its loop: C allows it, the loop language does not.
-                return Err(Diagnostic::new(span, format!("loop variable `{name}` is used outside its loop")));
+                return Err(Diagnostic::new(
+                    span,
+                    format!("loop variable `{name}` is used outside its loop"),
+                ));
             }
             return self.check_rank(name, span, have, rank);
         }
         let Some(decl) = self.spec.input_vars.iter().find(|v| v.name == name) else {
             if self.region.decls.contains_key(name) {
-                return Err(Diagnostic::new(span, format!("`{name}` is used in the tuned loop but has no value in `input_vars`"))
-                    .with_help(format!("add `decl {} {name}{} = random;` to `def input_vars`", self.region.decls[name].ty.replace("const ", ""), "[N]".repeat(self.region.decls[name].depth))));
+                return Err(Diagnostic::new(
+                    span,
+                    format!("`{name}` is used in the tuned loop but has no value in `input_vars`"),
+                )
+                .with_help(format!(
+                    "add `decl {} {name}{} = random;` to `def input_vars`",
+                    self.region.decls[name].ty.replace("const ", ""),
+                    "[N]".repeat(self.region.decls[name].depth)
+                )));
             }
             return Err(self.undeclared(name, span));
         };
         let ty = ScalarType::from_c(&decl.ty).ok_or_else(|| {
-            Diagnostic::new(decl.ty_span, format!("type `{}` is not supported", decl.ty)).with_help("use int, long, float or double")
+            Diagnostic::new(decl.ty_span, format!("type `{}` is not supported", decl.ty))
+                .with_help("use int, long, float or double")
         })?;
         if let Some(c) = self.region.decls.get(name) {
             if let Some(cty) = base_type(&c.ty) {
                 if cty != ty {
-                    return Err(Diagnostic::new(decl.ty_span, format!("`{name}` is `{}` in `input_vars` but `{}` in the C code", decl.ty, c.ty))
-                        .with_help(format!("declare it as `{}` in `input_vars`", cty.c_name())));
+                    return Err(Diagnostic::new(
+                        decl.ty_span,
+                        format!(
+                            "`{name}` is `{}` in `input_vars` but `{}` in the C code",
+                            decl.ty, c.ty
+                        ),
+                    )
+                    .with_help(format!("declare it as `{}` in `input_vars`", cty.c_name())));
                 }
             }
             if c.depth != decl.dims.len() && !(c.depth == 1 && decl.dims.len() > 1) {
-                return Err(Diagnostic::new(decl.name_span, format!(
-                    "`{name}` has {} dimension(s) in `input_vars` but {} in the C code",
-                    decl.dims.len(),
-                    c.depth
-                )));
+                return Err(Diagnostic::new(
+                    decl.name_span,
+                    format!(
+                        "`{name}` has {} dimension(s) in `input_vars` but {} in the C code",
+                        decl.dims.len(),
+                        c.depth
+                    ),
+                ));
             }
         }
-        let kind = if decl.dims.is_empty() { SymbolKind::Scalar } else { SymbolKind::Array { rank: decl.dims.len() } };
-        self.symbols.insert(name.to_string(), Symbol { name: name.to_string(), ty, kind, read: false, written: false });
+        let kind = if decl.dims.is_empty() {
+            SymbolKind::Scalar
+        } else {
+            SymbolKind::Array {
+                rank: decl.dims.len(),
+            }
+        };
+        self.symbols.insert(
+            name.to_string(),
+            Symbol {
+                name: name.to_string(),
+                ty,
+                kind,
+                read: false,
+                written: false,
+            },
+        );
         self.check_rank(name, span, decl.dims.len(), rank)
     }
 
-    fn check_rank(&self, name: &str, span: Span, have: usize, used: usize) -> Result<(), Diagnostic> {
+    fn check_rank(
+        &self,
+        name: &str,
+        span: Span,
+        have: usize,
+        used: usize,
+    ) -> Result<(), Diagnostic> {
         if have == used {
             return Ok(());
         }
         if have == 0 {
-            return Err(Diagnostic::new(span, format!("`{name}` is a scalar and cannot be subscripted")));
+            return Err(Diagnostic::new(
+                span,
+                format!("`{name}` is a scalar and cannot be subscripted"),
+            ));
         }
         if used == 0 {
-            return Err(Diagnostic::new(span, format!("array `{name}` is used without a subscript"))
-                .with_help(format!("write `{name}[i]`")));
+            return Err(Diagnostic::new(
+                span,
+                format!("array `{name}` is used without a subscript"),
+            )
+            .with_help(format!("write `{name}[i]`")));
         }
-        Err(Diagnostic::new(span, format!("`{name}` has {have} dimension(s) but is subscripted with {used}")))
+        Err(Diagnostic::new(
+            span,
+            format!("`{name}` has {have} dimension(s) but is subscripted with {used}"),
+        ))
     }
 
     fn expr(&mut self, e: &Expr) -> Result<(), Diagnostic> {
@@ -252,7 +368,11 @@ impl Cx<'_> {
                 match &target.kind {
                     ExprKind::Var(name) => {
                         if self.in_scope(name) {
-                            if self.symbols.get(name).is_some_and(|s| s.kind == SymbolKind::LoopVar) {
+                            if self
+                                .symbols
+                                .get(name)
+                                .is_some_and(|s| s.kind == SymbolKind::LoopVar)
+                            {
                                 return Err(Diagnostic::new(target.span, format!("the loop variable `{name}` cannot be assigned in the loop body")));
                             }
                             return Ok(());
@@ -274,7 +394,12 @@ impl Cx<'_> {
                             self.expr(i)?;
                         }
                     }
-                    _ => return Err(Diagnostic::new(target.span, "only a variable or an array element can be assigned")),
+                    _ => {
+                        return Err(Diagnostic::new(
+                            target.span,
+                            "only a variable or an array element can be assigned",
+                        ))
+                    }
                 }
             }
             StmtKind::If { cond, then, other } => {
@@ -292,10 +417,28 @@ impl Cx<'_> {
                 if let Some(i) = init {
                     self.expr(i)?;
                 }
-                if self.in_scope(name) || self.symbols.get(name).is_some_and(|s| s.kind != SymbolKind::Local) || self.spec.input_vars.iter().any(|v| &v.name == name) {
-                    return Err(Diagnostic::new(s.span, format!("`{name}` is already declared; a temporary needs a new name")));
+                if self.in_scope(name)
+                    || self
+                        .symbols
+                        .get(name)
+                        .is_some_and(|s| s.kind != SymbolKind::Local)
+                    || self.spec.input_vars.iter().any(|v| &v.name == name)
+                {
+                    return Err(Diagnostic::new(
+                        s.span,
+                        format!("`{name}` is already declared; a temporary needs a new name"),
+                    ));
                 }
-                self.symbols.insert(name.clone(), Symbol { name: name.clone(), ty: *ty, kind: SymbolKind::Local, read: true, written: true });
+                self.symbols.insert(
+                    name.clone(),
+                    Symbol {
+                        name: name.clone(),
+                        ty: *ty,
+                        kind: SymbolKind::Local,
+                        read: true,
+                        written: true,
+                    },
+                );
                 self.scopes.last_mut().expect("scope").insert(name.clone());
             }
             StmtKind::For(l) => {
@@ -328,8 +471,12 @@ fn check_dependences(l: &Loop, symbols: &BTreeMap<String, Symbol>) -> Result<(),
             continue;
         }
         let mine: Vec<&(&str, &Expr, bool)> = refs.iter().filter(|(a, _, _)| a == array).collect();
-        let Some(first_write) = mine.iter().find(|(_, _, w)| *w) else { continue };
-        let ExprKind::Index { indices: wi, .. } = &first_write.1.kind else { continue };
+        let Some(first_write) = mine.iter().find(|(_, _, w)| *w) else {
+            continue;
+        };
+        let ExprKind::Index { indices: wi, .. } = &first_write.1.kind else {
+            continue;
+        };
         if !wi.iter().any(|i| i.mentions(par)) {
             return Err(Diagnostic::new(first_write.1.span, format!(
                 "loop-carried dependence: every iteration of the parallel loop writes `{}`, whose subscript does not depend on `{par}`",
@@ -339,13 +486,22 @@ fn check_dependences(l: &Loop, symbols: &BTreeMap<String, Symbol>) -> Result<(),
         }
         for idx in wi {
             if !affine_in(idx, par) {
-                return Err(Diagnostic::new(idx.span, format!("the subscript `{}` of `{array}` is not affine in `{par}`", show(idx)))
-                    .with_help("subscripts of written arrays must have the form `a*i + b`"));
+                return Err(Diagnostic::new(
+                    idx.span,
+                    format!(
+                        "the subscript `{}` of `{array}` is not affine in `{par}`",
+                        show(idx)
+                    ),
+                )
+                .with_help("subscripts of written arrays must have the form `a*i + b`"));
             }
         }
         for (_, e, is_write) in mine.iter().copied() {
-            let ExprKind::Index { indices, .. } = &e.kind else { continue };
-            let same = indices.len() == wi.len() && indices.iter().zip(wi).all(|(a, b)| a.same_as(b));
+            let ExprKind::Index { indices, .. } = &e.kind else {
+                continue;
+            };
+            let same =
+                indices.len() == wi.len() && indices.iter().zip(wi).all(|(a, b)| a.same_as(b));
             if !same {
                 return Err(Diagnostic::new(e.span, format!(
                     "loop-carried dependence on `{array}`: it is written at `{}` and {} at `{}`, so iterations of the parallel loop would race",
@@ -423,7 +579,9 @@ fn affine_in(e: &Expr, var: &str) -> bool {
         ExprKind::Unary(crate::ir::UnaryOp::Neg | crate::ir::UnaryOp::Plus, a) => affine_in(a, var),
         ExprKind::Cast(t, a) => !t.is_float() && affine_in(a, var),
         ExprKind::Binary(Add | Sub, a, b) => affine_in(a, var) && affine_in(b, var),
-        ExprKind::Binary(Mul, a, b) => (affine_in(a, var) && !b.mentions(var)) || (affine_in(b, var) && !a.mentions(var)),
+        ExprKind::Binary(Mul, a, b) => {
+            (affine_in(a, var) && !b.mentions(var)) || (affine_in(b, var) && !a.mentions(var))
+        }
         _ => false,
     }
 }

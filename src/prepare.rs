@@ -27,30 +27,60 @@ const OPTIONS_CHECK_LIMIT: u64 = 100_000;
 
 /// The search algorithm and its options are known (located at the `algorithm` arg).
 fn check_search(spec: &crate::frontend::spec::TuningSpec) -> Result<(), Diagnostic> {
-    let algorithm = spec.search.algorithm.as_ref().map(|a| a.value.as_str()).unwrap_or("Exhaustive");
-    crate::search::make_strategy(algorithm, &spec.search.options, 0).map(|_| ()).map_err(|mut d| {
-        if d.span == crate::diag::Span::default() {
-            d.span = spec.search.algorithm.as_ref().map(|a| a.span).unwrap_or(spec.span);
-        }
-        d
-    })
+    let algorithm = spec
+        .search
+        .algorithm
+        .as_ref()
+        .map(|a| a.value.as_str())
+        .unwrap_or("Exhaustive");
+    crate::search::make_strategy(algorithm, &spec.search.options, 0)
+        .map(|_| ())
+        .map_err(|mut d| {
+            if d.span == crate::diag::Span::default() {
+                d.span = spec
+                    .search
+                    .algorithm
+                    .as_ref()
+                    .map(|a| a.span)
+                    .unwrap_or(spec.span);
+            }
+            d
+        })
 }
 
 /// Every `@NAME@` of the build commands names a parameter.
-fn check_build(spec: &crate::frontend::spec::TuningSpec, inputs: &[BTreeMap<String, Value>]) -> Result<(), Diagnostic> {
-    let Some(input) = inputs.first() else { return Ok(()) };
+fn check_build(
+    spec: &crate::frontend::spec::TuningSpec,
+    inputs: &[BTreeMap<String, Value>],
+) -> Result<(), Diagnostic> {
+    let Some(input) = inputs.first() else {
+        return Ok(());
+    };
     let space = SearchSpace::new(spec, input);
     let cfg = space.config_at(0);
     let env = env_for(&space, &cfg);
     let b = &spec.build;
-    for (what, cmd) in [("build_command", &b.build_command), ("libs", &b.libs), ("prebuild_command", &b.prebuild_command), ("postbuild_command", &b.postbuild_command)] {
+    for (what, cmd) in [
+        ("build_command", &b.build_command),
+        ("libs", &b.libs),
+        ("prebuild_command", &b.prebuild_command),
+        ("postbuild_command", &b.postbuild_command),
+    ] {
         if let Some(c) = cmd {
             crate::measure::skeleton::substitute(&c.value, &env).map_err(|name| {
-                let names: Vec<&str> = space.params.iter().map(|p| p.name.as_str()).chain(space.fixed.keys().map(String::as_str)).collect();
-                let d = Diagnostic::new(c.span, format!("`@{name}@` in `{what}` names no parameter"));
+                let names: Vec<&str> = space
+                    .params
+                    .iter()
+                    .map(|p| p.name.as_str())
+                    .chain(space.fixed.keys().map(String::as_str))
+                    .collect();
+                let d =
+                    Diagnostic::new(c.span, format!("`@{name}@` in `{what}` names no parameter"));
                 match did_you_mean(&name, names) {
                     Some(h) => d.with_help(h),
-                    None => d.with_help("`@NAME@` is replaced by the value of the tuning or input parameter NAME"),
+                    None => d.with_help(
+                        "`@NAME@` is replaced by the value of the tuning or input parameter NAME",
+                    ),
                 }
             })?;
         }
@@ -60,11 +90,18 @@ fn check_build(spec: &crate::frontend::spec::TuningSpec, inputs: &[BTreeMap<Stri
 
 /// Parse and validate every region of `text` (the contents of `path`).
 pub fn prepare(path: &str, text: &str) -> Result<Vec<Prepared>, InputError> {
-    let err = |diagnostics: Vec<Diagnostic>| InputError { path: path.to_string(), source: text.to_string(), diagnostics };
+    let err = |diagnostics: Vec<Diagnostic>| InputError {
+        path: path.to_string(),
+        source: text.to_string(),
+        diagnostics,
+    };
     let regions = frontend::parse(text).map_err(err)?;
     if regions.is_empty() {
-        return Err(err(vec![Diagnostic::new(crate::diag::Span::default(), "no `/*@ begin PerfTuning ( ... ) @*/` region found")
-            .with_help("annotate the loop to tune as in examples/axpy_quick.c")]));
+        return Err(err(vec![Diagnostic::new(
+            crate::diag::Span::default(),
+            "no `/*@ begin PerfTuning ( ... ) @*/` region found",
+        )
+        .with_help("annotate the loop to tune as in examples/axpy_quick.c")]));
     }
     let mut out = Vec::new();
     let mut diags = Vec::new();
@@ -85,20 +122,32 @@ fn prepare_region(region: Region, text: &str) -> Result<Prepared, Diagnostic> {
     let spec = &region.spec;
     let ann = &region.raw.loop_ann;
     if ann.backend != "OpenCL" {
-        return Err(Diagnostic::new(ann.backend_span, format!("the `{}` transform is not available yet", ann.backend))
-            .with_help("use `transform OpenCL(...)`"));
+        return Err(Diagnostic::new(
+            ann.backend_span,
+            format!("the `{}` transform is not available yet", ann.backend),
+        )
+        .with_help("use `transform OpenCL(...)`"));
     }
     opencl::check_args(&ann.args)?;
-    let mut names: Vec<&str> = spec.performance_params.iter().map(|p| p.name.as_str()).collect();
+    let mut names: Vec<&str> = spec
+        .performance_params
+        .iter()
+        .map(|p| p.name.as_str())
+        .collect();
     names.extend(spec.input_params.iter().map(|p| p.name.as_str()));
     names.extend(spec.lets.iter().map(|l| l.name.as_str()));
     for a in &ann.args {
         for (n, span) in a.expr.free_names() {
             if !names.contains(&n.as_str()) {
-                let d = Diagnostic::new(span, format!("`{n}` is not a tuning parameter, input parameter or `let`"));
+                let d = Diagnostic::new(
+                    span,
+                    format!("`{n}` is not a tuning parameter, input parameter or `let`"),
+                );
                 return Err(match did_you_mean(&n, names.iter().copied()) {
                     Some(h) => d.with_help(h),
-                    None => d.with_help(format!("declare it in `performance_params`: `param {n}[] = [...];`")),
+                    None => d.with_help(format!(
+                        "declare it in `performance_params`: `param {n}[] = [...];`"
+                    )),
                 });
             }
         }
@@ -106,8 +155,15 @@ fn prepare_region(region: Region, text: &str) -> Result<Prepared, Diagnostic> {
     let kernel = crate::lower::lower(&region.raw, spec, text)?;
     let inputs = input_combinations(spec)?;
     if inputs.is_empty() {
-        let span = spec.input_constraints.first().map(|c| c.span).unwrap_or(spec.span);
-        return Err(Diagnostic::new(span, "no input size satisfies the input constraints"));
+        let span = spec
+            .input_constraints
+            .first()
+            .map(|c| c.span)
+            .unwrap_or(spec.span);
+        return Err(Diagnostic::new(
+            span,
+            "no input size satisfies the input constraints",
+        ));
     }
     for input in &inputs {
         let space = SearchSpace::new(spec, input);
@@ -120,7 +176,11 @@ fn prepare_region(region: Region, text: &str) -> Result<Prepared, Diagnostic> {
                 }
             }
             if !any {
-                let span = spec.constraints.first().map(|c| c.span).unwrap_or(spec.span);
+                let span = spec
+                    .constraints
+                    .first()
+                    .map(|c| c.span)
+                    .unwrap_or(spec.span);
                 return Err(Diagnostic::new(span, format!("no configuration satisfies the constraints ({} configurations, all rejected)", space.size()))
                     .with_help("relax the constraints or widen the parameter values"));
             }
@@ -135,7 +195,11 @@ fn prepare_region(region: Region, text: &str) -> Result<Prepared, Diagnostic> {
             let env = env_for(&space, &cfg);
             opencl::options(&ann.args, &env)?;
         }
-        let lets: BTreeMap<String, Value> = spec.lets.iter().map(|b| (b.name.clone(), b.value.clone())).collect();
+        let lets: BTreeMap<String, Value> = spec
+            .lets
+            .iter()
+            .map(|b| (b.name.clone(), b.value.clone()))
+            .collect();
         let env = |n: &str| input.get(n).cloned().or_else(|| lets.get(n).cloned());
         crate::measure::skeleton::array_elems(spec, &env)?;
     }
@@ -147,21 +211,37 @@ fn prepare_region(region: Region, text: &str) -> Result<Prepared, Diagnostic> {
         .filter(|v| v.dims.is_empty())
         .filter_map(|v| match &v.init {
             crate::frontend::spec::VarInit::Expr(e) => match &e.kind {
-                ExprKind::Name(p) if spec.input_params.iter().any(|ip| &ip.name == p) => Some((v.name.clone(), p.clone())),
+                ExprKind::Name(p) if spec.input_params.iter().any(|ip| &ip.name == p) => {
+                    Some((v.name.clone(), p.clone()))
+                }
                 _ => None,
             },
             _ => None,
         })
         .collect();
     for (var, param) in &region.raw.size_bindings {
-        if spec.input_params.iter().any(|ip| &ip.name == param) && !bindings.iter().any(|(v, _)| v == var) {
+        if spec.input_params.iter().any(|ip| &ip.name == param)
+            && !bindings.iter().any(|(v, _)| v == var)
+        {
             bindings.push((var.clone(), param.clone()));
         }
     }
-    Ok(Prepared { region, kernel, inputs, bindings })
+    Ok(Prepared {
+        region,
+        kernel,
+        inputs,
+        bindings,
+    })
 }
 
 /// Name lookup for one configuration: its params, then the space's fixed bindings (lets, input params).
-pub fn env_for<'a>(space: &'a SearchSpace, cfg: &'a crate::space::Configuration) -> impl Fn(&str) -> Option<Value> + 'a {
-    move |name: &str| cfg.get(name).cloned().or_else(|| space.fixed.get(name).cloned())
+pub fn env_for<'a>(
+    space: &'a SearchSpace,
+    cfg: &'a crate::space::Configuration,
+) -> impl Fn(&str) -> Option<Value> + 'a {
+    move |name: &str| {
+        cfg.get(name)
+            .cloned()
+            .or_else(|| space.fixed.get(name).cloned())
+    }
 }

@@ -20,7 +20,7 @@ fn subst_identifiers(text: &str, map: &BTreeMap<String, String>) -> String {
         if !word.is_empty() {
             let starts_digit = word.starts_with(|c: char| c.is_ascii_digit());
             match map.get(&word) {
-                Some(r) if !starts_digit => out.push_str(&format!("({r})")),
+                Some(r) if !starts_digit => out.push_str(&paren(r)),
                 _ => out.push_str(&word),
             }
             word.clear();
@@ -32,8 +32,58 @@ fn subst_identifiers(text: &str, map: &BTreeMap<String, String>) -> String {
     out
 }
 
+/// `e` in parentheses unless it is a single identifier or number.
+fn paren(e: &str) -> String {
+    if e.chars()
+        .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '.')
+    {
+        e.to_string()
+    } else {
+        format!("({e})")
+    }
+}
+
 fn plain(v: &Value) -> String {
-    c_literal(v).map(|s| s.trim_end_matches('L').to_string()).unwrap_or_else(|| v.to_string())
+    c_literal(v)
+        .map(|s| s.trim_end_matches('L').to_string())
+        .unwrap_or_else(|| v.to_string())
+}
+
+/// Element count of each array argument of the kernel as a C expression of the host function's
+/// variables (input params replaced by their bound variables, or by their values), in `args` order.
+pub fn element_counts(
+    p: &crate::prepare::Prepared,
+    input: &BTreeMap<String, Value>,
+) -> Vec<Option<String>> {
+    let mut map: BTreeMap<String, String> = p
+        .region
+        .spec
+        .lets
+        .iter()
+        .map(|b| (b.name.clone(), plain(&b.value)))
+        .collect();
+    for (pname, val) in input {
+        let bound = p
+            .bindings
+            .iter()
+            .find(|(_, prm)| prm == pname)
+            .map(|(var, _)| var.clone());
+        map.insert(pname.clone(), bound.unwrap_or_else(|| plain(val)));
+    }
+    p.kernel
+        .args
+        .iter()
+        .map(|a| {
+            a.is_array.then(|| match a.dims.as_slice() {
+                [one] => subst_identifiers(one, &map),
+                dims => dims
+                    .iter()
+                    .map(|d| paren(&subst_identifiers(d, &map)))
+                    .collect::<Vec<_>>()
+                    .join(" * "),
+            })
+        })
+        .collect()
 }
 
 /// The tuned file's text. `db_path` is named in the comment blocks.
@@ -45,36 +95,62 @@ pub fn rewrite(text: &str, path: &str, db_path: &str, results: &[RegionResult]) 
         let p = &r.prepared;
         let raw = &p.region.raw;
         let spec = &p.region.spec;
-        let fname = raw.function.as_ref().map(|f| f.name.clone()).unwrap_or_else(|| "file".into());
+        let fname = raw
+            .function
+            .as_ref()
+            .map(|f| f.name.clone())
+            .unwrap_or_else(|| "file".into());
         let name = function_name(&fname, p.region.index);
         let (line, _) = crate::diag::line_col(text, raw.span.start);
-        let mut tuned: Vec<&crate::tune::InputResult> = r.inputs.iter().filter(|i| i.best.is_some()).collect();
+        let mut tuned: Vec<&crate::tune::InputResult> =
+            r.inputs.iter().filter(|i| i.best.is_some()).collect();
         // Sort by the bound size variables so that `var <= value` tests dispatch in order.
         tuned.sort_by(|a, b| {
-            let key = |i: &crate::tune::InputResult| p.bindings.iter().map(|(_, prm)| i.input.get(prm).and_then(|v| v.as_f64()).unwrap_or(0.0)).collect::<Vec<f64>>();
-            key(a).partial_cmp(&key(b)).unwrap_or(std::cmp::Ordering::Equal)
+            let key = |i: &crate::tune::InputResult| {
+                p.bindings
+                    .iter()
+                    .map(|(_, prm)| i.input.get(prm).and_then(|v| v.as_f64()).unwrap_or(0.0))
+                    .collect::<Vec<f64>>()
+            };
+            key(a)
+                .partial_cmp(&key(b))
+                .unwrap_or(std::cmp::Ordering::Equal)
         });
         if p.bindings.is_empty() && tuned.len() > 1 {
             tuned = vec![tuned[tuned.len() - 1]];
         }
-        let mut block = format!("/* orcl {}: tuned with OpenCL, results in {db_path}\n", env!("CARGO_PKG_VERSION"));
+        let mut block = format!(
+            "/* orcl {}: tuned with OpenCL, results in {db_path}\n",
+            env!("CARGO_PKG_VERSION")
+        );
         for i in &r.inputs {
             let sizes: Vec<String> = i.input.iter().map(|(k, v)| format!("{k}={v}")).collect();
             match &i.best {
                 Some((b, _)) => {
                     let e = &i.evaluations[*b];
+                    let median = i
+                        .winner_ms
+                        .or_else(|| e.outcome.median_ms())
+                        .unwrap_or(f64::NAN);
+                    let how = if i.winner_ms.is_some() {
+                        "re-measured median"
+                    } else {
+                        "median"
+                    };
                     block.push_str(&format!(
-                        " *   {}: best {} — median {:.4} ms over {} repetitions on {} ({}), experiment {}\n",
+                        " *   {}: best {} — {how} {median:.4} ms on {} ({}), experiment {}\n",
                         sizes.join(" "),
                         e.config.display(),
-                        e.outcome.median_ms().unwrap_or(f64::NAN),
-                        e.outcome.samples_ms.len(),
                         i.device.name,
                         i.device.platform,
                         i.experiment_id
                     ));
                 }
-                None => block.push_str(&format!(" *   {}: no correct variant; the original loop is kept, experiment {}\n", sizes.join(" "), i.experiment_id)),
+                None => block.push_str(&format!(
+                    " *   {}: no correct variant; the original loop is kept, experiment {}\n",
+                    sizes.join(" "),
+                    i.experiment_id
+                )),
             }
         }
         block.push_str(" */");
@@ -82,38 +158,44 @@ pub fn rewrite(text: &str, path: &str, db_path: &str, results: &[RegionResult]) 
         edits.push((raw.begin_span.start, raw.begin_span.end, block));
         edits.push((raw.end_span.start, raw.end_span.end, String::new()));
         if tuned.is_empty() {
-            edits.push((raw.loop_ann.begin_span.start, raw.loop_ann.begin_span.end, String::new()));
-            edits.push((raw.loop_ann.end_span.start, raw.loop_ann.end_span.end, String::new()));
+            edits.push((
+                raw.loop_ann.begin_span.start,
+                raw.loop_ann.begin_span.end,
+                String::new(),
+            ));
+            edits.push((
+                raw.loop_ann.end_span.start,
+                raw.loop_ann.end_span.end,
+                String::new(),
+            ));
             continue;
         }
-        let lets: BTreeMap<String, Value> = spec.lets.iter().map(|b| (b.name.clone(), b.value.clone())).collect();
         let n = tuned.len();
         let variants: Vec<HostVariant> = tuned
             .iter()
             .enumerate()
             .map(|(k, i)| {
                 let (b, v) = i.best.as_ref().expect("filtered");
-                let mut map: BTreeMap<String, String> = lets.iter().map(|(k, v)| (k.clone(), plain(v))).collect();
-                for (pname, val) in &i.input {
-                    let bound = p.bindings.iter().find(|(_, prm)| prm == pname).map(|(var, _)| var.clone());
-                    map.insert(pname.clone(), bound.unwrap_or_else(|| plain(val)));
-                }
-                let elems = p
-                    .kernel
-                    .args
-                    .iter()
-                    .map(|a| a.is_array.then(|| a.dims.iter().map(|d| subst_identifiers(d, &map)).collect::<Vec<_>>().join(" * ")))
-                    .collect();
+                let elems = element_counts(p, &i.input);
                 let condition = (k + 1 < n).then(|| {
                     p.bindings
                         .iter()
-                        .filter_map(|(var, prm)| i.input.get(prm).map(|val| format!("{var} <= {}", plain(val))))
+                        .filter_map(|(var, prm)| {
+                            i.input
+                                .get(prm)
+                                .map(|val| format!("{var} <= {}", plain(val)))
+                        })
                         .collect::<Vec<_>>()
                         .join(" && ")
                 });
                 HostVariant {
                     variant: v.clone(),
-                    label: i.input.iter().map(|(k, v)| format!("{k}={v}")).collect::<Vec<_>>().join(" "),
+                    label: i
+                        .input
+                        .iter()
+                        .map(|(k, v)| format!("{k}={v}"))
+                        .collect::<Vec<_>>()
+                        .join(" "),
                     config: i.evaluations[*b].config.display(),
                     condition: condition.filter(|c| !c.is_empty()),
                     elems,
@@ -124,14 +206,26 @@ pub fn rewrite(text: &str, path: &str, db_path: &str, results: &[RegionResult]) 
             .bindings
             .iter()
             .map(|(var, _)| {
-                let ty = spec.input_vars.iter().find(|v| &v.name == var).and_then(|v| crate::ir::ScalarType::from_c(&v.ty)).unwrap_or(crate::ir::ScalarType::Int);
+                let ty = spec
+                    .input_vars
+                    .iter()
+                    .find(|v| &v.name == var)
+                    .and_then(|v| crate::ir::ScalarType::from_c(&v.ty))
+                    .unwrap_or(crate::ir::ScalarType::Int);
                 (var.clone(), ty.c_name())
             })
             .collect();
         let ps = params(&p.kernel, &extra);
         let func = render_host_function(&name, &fname, path, line, &p.kernel, &variants, &ps);
-        let at = raw.function.as_ref().map(|f| f.span.start).unwrap_or(raw.span.start);
-        inserts.entry(at).or_default().push_str(&format!("{func}\n"));
+        let at = raw
+            .function
+            .as_ref()
+            .map(|f| f.span.start)
+            .unwrap_or(raw.span.start);
+        inserts
+            .entry(at)
+            .or_default()
+            .push_str(&format!("{func}\n"));
         let call_args: Vec<&str> = ps.iter().map(|(_, n)| n.as_str()).collect();
         let original = raw.loop_ann.original.trim_matches('\n');
         let call = format!(
@@ -161,6 +255,8 @@ mod tests {
     #[test]
     fn substitutes_whole_words_only() {
         let map: BTreeMap<String, String> = [("N".to_string(), "n".to_string())].into();
-        assert_eq!(subst_identifiers("N*NN+N2+2N", &map), "(n)*NN+N2+2N");
+        assert_eq!(subst_identifiers("N*NN+N2+2N", &map), "n*NN+N2+2N");
+        let map: BTreeMap<String, String> = [("N".to_string(), "n+1".to_string())].into();
+        assert_eq!(subst_identifiers("2*N", &map), "2*(n+1)");
     }
 }

@@ -90,8 +90,17 @@ pub struct InputResult {
 impl InputResult {
     /// Correct variants sorted by median time (ms), fastest first.
     pub fn ranking(&self) -> Vec<&Evaluated> {
-        let mut v: Vec<&Evaluated> = self.evaluations.iter().filter(|e| e.outcome.status == Status::Ok).collect();
-        v.sort_by(|a, b| a.outcome.median_ms().unwrap_or(f64::MAX).total_cmp(&b.outcome.median_ms().unwrap_or(f64::MAX)));
+        let mut v: Vec<&Evaluated> = self
+            .evaluations
+            .iter()
+            .filter(|e| e.outcome.status == Status::Ok)
+            .collect();
+        v.sort_by(|a, b| {
+            a.outcome
+                .median_ms()
+                .unwrap_or(f64::MAX)
+                .total_cmp(&b.outcome.median_ms().unwrap_or(f64::MAX))
+        });
         v
     }
     /// Number of evaluations per failure class.
@@ -149,7 +158,11 @@ fn test_fault() -> Option<(Fault, Vec<(String, String)>)> {
         "wrong" => Fault::Wrong,
         _ => return None,
     };
-    let conds = rest.split(',').filter_map(|c| c.split_once('=')).map(|(a, b)| (a.trim().to_string(), b.trim().to_string())).collect();
+    let conds = rest
+        .split(',')
+        .filter_map(|c| c.split_once('='))
+        .map(|(a, b)| (a.trim().to_string(), b.trim().to_string()))
+        .collect();
     Some((fault, conds))
 }
 
@@ -165,7 +178,13 @@ fn fault_for(cfg: &Configuration, fault: &Option<(Fault, Vec<(String, String)>)>
 }
 
 /// Generate the variant of one configuration (transform evaluated with the configuration's params).
-pub fn variant_for(p: &Prepared, space: &SearchSpace, cfg: &Configuration, opts: &TuneOptions, fault: Option<Fault>) -> Result<OpenClVariant, Diagnostic> {
+pub fn variant_for(
+    p: &Prepared,
+    space: &SearchSpace,
+    cfg: &Configuration,
+    opts: &TuneOptions,
+    fault: Option<Fault>,
+) -> Result<OpenClVariant, Diagnostic> {
     let env = env_for(space, cfg);
     let mut o = opencl::options(&p.region.raw.loop_ann.args, &env)?;
     if let Some(pl) = opts.platform {
@@ -179,12 +198,23 @@ pub fn variant_for(p: &Prepared, space: &SearchSpace, cfg: &Configuration, opts:
 
 /// A reason the variant cannot run on the device, checked before it is built.
 pub fn device_limit(v: &OpenClVariant, d: &DeviceInfo) -> Option<String> {
-    let max_local = d.max_work_item_sizes.first().copied().unwrap_or(d.max_work_group_size).min(d.max_work_group_size);
+    let max_local = d
+        .max_work_item_sizes
+        .first()
+        .copied()
+        .unwrap_or(d.max_work_group_size)
+        .min(d.max_work_group_size);
     if v.local_size as usize > max_local {
-        return Some(format!("local size {} exceeds the device's maximum work-group size {max_local}", v.local_size));
+        return Some(format!(
+            "local size {} exceeds the device's maximum work-group size {max_local}",
+            v.local_size
+        ));
     }
     if v.local_mem_bytes > d.local_mem_bytes {
-        return Some(format!("{} bytes of local memory exceed the device's {} bytes", v.local_mem_bytes, d.local_mem_bytes));
+        return Some(format!(
+            "{} bytes of local memory exceed the device's {} bytes",
+            v.local_mem_bytes, d.local_mem_bytes
+        ));
     }
     if let opencl::GlobalSize::Fixed(g) = v.global_size {
         if g > u32::MAX as u64 {
@@ -196,40 +226,89 @@ pub fn device_limit(v: &OpenClVariant, d: &DeviceInfo) -> Option<String> {
 
 fn located(p: &Prepared, text: &str, path: &str, d: Diagnostic) -> TuneError {
     let _ = p;
-    TuneError::Input(InputError { path: path.to_string(), source: text.to_string(), diagnostics: vec![d] })
+    TuneError::Input(InputError {
+        path: path.to_string(),
+        source: text.to_string(),
+        diagnostics: vec![d],
+    })
 }
 
 /// Tune every prepared region of `path` (whose text is `text`). Progress goes to stderr.
-pub fn tune(path: &str, text: &str, prepared: Vec<Prepared>, opts: &TuneOptions) -> Result<Vec<RegionResult>, TuneError> {
+pub fn tune(
+    path: &str,
+    text: &str,
+    prepared: Vec<Prepared>,
+    opts: &TuneOptions,
+) -> Result<Vec<RegionResult>, TuneError> {
     let db = Db::open(&opts.db)?;
     let fault = test_fault();
-    let host = std::fs::read_to_string("/proc/sys/kernel/hostname").map(|s| s.trim().to_string()).unwrap_or_default();
+    let host = std::fs::read_to_string("/proc/sys/kernel/hostname")
+        .map(|s| s.trim().to_string())
+        .unwrap_or_default();
     let mut results = Vec::new();
     for p in prepared {
         let spec = &p.region.spec;
         let raw = &p.region.raw;
         let (line, _) = crate::diag::line_col(text, raw.span.start);
-        let loop_hash = sha(&[&raw.loop_ann.code.split_whitespace().collect::<Vec<_>>().join(" "), &measurement_text(&raw.spec_text)]);
+        let loop_hash = sha(&[
+            &raw.loop_ann
+                .code
+                .split_whitespace()
+                .collect::<Vec<_>>()
+                .join(" "),
+            &measurement_text(&raw.spec_text),
+        ]);
         let region_id = db.upsert_region(&RegionRow {
             file: path.to_string(),
             line: line as u32,
-            function: raw.function.as_ref().map(|f| f.name.clone()).unwrap_or_default(),
+            function: raw
+                .function
+                .as_ref()
+                .map(|f| f.name.clone())
+                .unwrap_or_default(),
             loop_hash: loop_hash.clone(),
-            transform_text: text.get(raw.loop_ann.begin_span.start..raw.loop_ann.begin_span.end).unwrap_or("").to_string(),
+            transform_text: text
+                .get(raw.loop_ann.begin_span.start..raw.loop_ann.begin_span.end)
+                .unwrap_or("")
+                .to_string(),
         })?;
-        let algorithm = opts.algorithm.clone().or_else(|| spec.search.algorithm.as_ref().map(|a| a.value.clone())).unwrap_or_else(|| "Exhaustive".into());
-        let seed = opts.seed.or_else(|| spec.search.seed.as_ref().map(|s| s.value)).unwrap_or(0);
-        let total_runs = opts.total_runs.or_else(|| spec.search.total_runs.as_ref().map(|t| t.value as u64));
-        let time_limit = opts.time_limit.or_else(|| spec.search.time_limit.as_ref().map(|t| t.value));
-        let reps = opts.repetitions.or_else(|| spec.counter.repetitions.as_ref().map(|r| r.value as u32)).unwrap_or(5);
-        let warmups = opts.warmups.or_else(|| spec.counter.warmups.as_ref().map(|r| r.value as u32)).unwrap_or(1);
-        let policy = match opts.timeout.or_else(|| spec.counter.timeout.as_ref().map(|t| t.value)) {
+        let algorithm = opts
+            .algorithm
+            .clone()
+            .or_else(|| spec.search.algorithm.as_ref().map(|a| a.value.clone()))
+            .unwrap_or_else(|| "Exhaustive".into());
+        let seed = opts
+            .seed
+            .or_else(|| spec.search.seed.as_ref().map(|s| s.value))
+            .unwrap_or(0);
+        let total_runs = opts
+            .total_runs
+            .or_else(|| spec.search.total_runs.as_ref().map(|t| t.value as u64));
+        let time_limit = opts
+            .time_limit
+            .or_else(|| spec.search.time_limit.as_ref().map(|t| t.value));
+        let reps = opts
+            .repetitions
+            .or_else(|| spec.counter.repetitions.as_ref().map(|r| r.value as u32))
+            .unwrap_or(5);
+        let warmups = opts
+            .warmups
+            .or_else(|| spec.counter.warmups.as_ref().map(|r| r.value as u32))
+            .unwrap_or(1);
+        let policy = match opts
+            .timeout
+            .or_else(|| spec.counter.timeout.as_ref().map(|t| t.value))
+        {
             Some(d) => TimeoutPolicy::Fixed(d),
             None => TimeoutPolicy::Adaptive,
         };
         let mut inputs = Vec::new();
         for input in &p.inputs {
-            if !opts.sizes.iter().all(|(k, v)| input.get(k).is_none_or(|x| x == v || x.as_f64().is_some_and(|a| v.as_f64() == Some(a)))) {
+            if !opts.sizes.iter().all(|(k, v)| {
+                input
+                    .get(k)
+                    .is_none_or(|x| x == v || x.as_f64().is_some_and(|a| v.as_f64() == Some(a)))
+            }) {
                 continue;
             }
             let start = Instant::now();
@@ -238,18 +317,28 @@ pub fn tune(path: &str, text: &str, prepared: Vec<Prepared>, opts: &TuneOptions)
                 Ok(s) => s,
                 // `prepare` checked the spec's algorithm: this is the command line's.
                 Err(d) if opts.algorithm.is_some() && d.span == crate::diag::Span::default() => {
-                    return Err(TuneError::Usage(format!("--search: {}{}", d.message, d.help.map(|h| format!("; {h}")).unwrap_or_default())))
+                    return Err(TuneError::Usage(format!(
+                        "--search: {}{}",
+                        d.message,
+                        d.help.map(|h| format!("; {h}")).unwrap_or_default()
+                    )))
                 }
                 Err(mut d) => {
                     if d.span == crate::diag::Span::default() {
-                        d.span = spec.search.algorithm.as_ref().map(|a| a.span).unwrap_or(spec.span);
+                        d.span = spec
+                            .search
+                            .algorithm
+                            .as_ref()
+                            .map(|a| a.span)
+                            .unwrap_or(spec.span);
                     }
                     return Err(located(&p, text, path, d));
                 }
             };
             // The device: the transform's platform/device of the first configuration (or the override).
             let first = space.config_at(0);
-            let v0 = variant_for(&p, &space, &first, opts, None).map_err(|d| located(&p, text, path, d))?;
+            let v0 = variant_for(&p, &space, &first, opts, None)
+                .map_err(|d| located(&p, text, path, d))?;
             let dev = device::opencl_device(v0.platform, v0.device)?;
             let props = serde_json::to_string(&dev).unwrap_or_default();
             let device_id = db.upsert_device(&DeviceRow {
@@ -269,25 +358,76 @@ pub fn tune(path: &str, text: &str, prepared: Vec<Prepared>, opts: &TuneOptions)
             })?;
             // The skeleton: built once per (region, input size, host build command).
             let env0 = env_for(&space, &first);
-            let build_cmd_raw = spec.build.build_command.as_ref().map(|b| b.value.clone()).unwrap_or_else(|| DEFAULT_BUILD_COMMAND.into());
+            let build_cmd_raw = spec
+                .build
+                .build_command
+                .as_ref()
+                .map(|b| b.value.clone())
+                .unwrap_or_else(|| DEFAULT_BUILD_COMMAND.into());
             let build_cmd = skeleton::substitute(&build_cmd_raw, &env0).map_err(|name| {
-                let span = spec.build.build_command.as_ref().map(|b| b.span).unwrap_or(spec.span);
-                located(&p, text, path, Diagnostic::new(span, format!("`@{name}@` in the build command names no parameter")))
+                let span = spec
+                    .build
+                    .build_command
+                    .as_ref()
+                    .map(|b| b.span)
+                    .unwrap_or(spec.span);
+                located(
+                    &p,
+                    text,
+                    path,
+                    Diagnostic::new(
+                        span,
+                        format!("`@{name}@` in the build command names no parameter"),
+                    ),
+                )
             })?;
-            let libs = spec.build.libs.as_ref().map(|l| l.value.clone()).unwrap_or_default();
-            let label = format!("{path}:{line} {}()", raw.function.as_ref().map(|f| f.name.as_str()).unwrap_or("?"));
-            let source = skeleton::render_opencl(&p.kernel, spec, input, &label).map_err(|d| located(&p, text, path, d))?;
+            let libs = spec
+                .build
+                .libs
+                .as_ref()
+                .map(|l| l.value.clone())
+                .unwrap_or_default();
+            let label = format!(
+                "{path}:{line} {}()",
+                raw.function
+                    .as_ref()
+                    .map(|f| f.name.as_str())
+                    .unwrap_or("?")
+            );
+            let source = skeleton::render_opencl(&p.kernel, spec, input, &label)
+                .map_err(|d| located(&p, text, path, d))?;
             let exe = skeleton::build(
                 &source,
                 &build_cmd,
                 &libs,
-                spec.build.prebuild_command.as_ref().map(|c| c.value.as_str()),
-                spec.build.postbuild_command.as_ref().map(|c| c.value.as_str()),
+                spec.build
+                    .prebuild_command
+                    .as_ref()
+                    .map(|c| c.value.as_str()),
+                spec.build
+                    .postbuild_command
+                    .as_ref()
+                    .map(|c| c.value.as_str()),
                 &skeleton::cache_dir(),
             )?;
             let input_json = serde_json::to_string(&input).unwrap_or_default();
-            let identity = sha(&[&loop_hash, &input_json, &dev.fingerprint(), "opencl", &format!("{:?}/{:?}", opts.platform, opts.device), &std::env::var("ORCL_TEST_FAULT").unwrap_or_default()]);
-            let options_json = serde_json::to_string(&spec.search.options.iter().map(|(k, v)| (k.clone(), v.value.clone())).collect::<BTreeMap<_, _>>()).unwrap_or_default();
+            let identity = sha(&[
+                &loop_hash,
+                &input_json,
+                &dev.fingerprint(),
+                "opencl",
+                &format!("{:?}/{:?}", opts.platform, opts.device),
+                &std::env::var("ORCL_TEST_FAULT").unwrap_or_default(),
+            ]);
+            let options_json = serde_json::to_string(
+                &spec
+                    .search
+                    .options
+                    .iter()
+                    .map(|(k, v)| (k.clone(), v.value.clone()))
+                    .collect::<BTreeMap<_, _>>(),
+            )
+            .unwrap_or_default();
             let (experiment_id, resumed) = db.open_experiment(&NewExperiment {
                 identity_key: identity,
                 region_id,
@@ -305,7 +445,11 @@ pub fn tune(path: &str, text: &str, prepared: Vec<Prepared>, opts: &TuneOptions)
             db.set_metadata(experiment_id, "repetitions", &reps.to_string())?;
             db.set_metadata(experiment_id, "warmups", &warmups.to_string())?;
             db.set_metadata(experiment_id, "skeleton", &exe.display().to_string())?;
-            let stored: HashMap<String, EvaluationRow> = db.evaluations(experiment_id)?.into_iter().map(|e| (e.config_key.clone(), e)).collect();
+            let stored: HashMap<String, EvaluationRow> = db
+                .evaluations(experiment_id)?
+                .into_iter()
+                .map(|e| (e.config_key.clone(), e))
+                .collect();
 
             let mut runner = Runner::new(exe, warmups, reps, policy);
             // Start the worker now: a skeleton that cannot start is an error of the whole experiment.
@@ -315,17 +459,29 @@ pub fn tune(path: &str, text: &str, prepared: Vec<Prepared>, opts: &TuneOptions)
             let mut measured = 0usize;
             let mut reused = 0usize;
             let mut best: Option<(usize, f64)> = None;
-            let bar = progress_bar(opts.progress, total_runs.unwrap_or(space.size()).min(space.size()), &label, input);
+            let bar = progress_bar(
+                opts.progress,
+                total_runs.unwrap_or(space.size()).min(space.size()),
+                &label,
+                input,
+            );
             if resumed {
-                bar.println(format!("resuming experiment {experiment_id}: {} evaluation(s) already in the database", stored.len()));
+                bar.println(format!(
+                    "resuming experiment {experiment_id}: {} evaluation(s) already in the database",
+                    stored.len()
+                ));
             }
             'search: loop {
-                let batch = strategy.propose(&space, 16).map_err(|d| located(&p, text, path, d))?;
+                let batch = strategy
+                    .propose(&space, 16)
+                    .map_err(|d| located(&p, text, path, d))?;
                 if batch.is_empty() {
                     break;
                 }
                 for cand in batch {
-                    if total_runs.is_some_and(|t| measured as u64 >= t) || time_limit.is_some_and(|t| start.elapsed() >= t) {
+                    if total_runs.is_some_and(|t| measured as u64 >= t)
+                        || time_limit.is_some_and(|t| start.elapsed() >= t)
+                    {
                         break 'search;
                     }
                     let cfg = cand.config;
@@ -333,12 +489,30 @@ pub fn tune(path: &str, text: &str, prepared: Vec<Prepared>, opts: &TuneOptions)
                     let (outcome, was_stored, kernel_hash) = if let Some(row) = stored.get(&key) {
                         (outcome_from_row(row), true, row.kernel_hash.clone())
                     } else if let Some(c) = &cand.violated {
-                        (Outcome::failure(Status::Constraint, format!("breaks constraint `{c}`")), false, None)
+                        (
+                            Outcome::failure(
+                                Status::Constraint,
+                                format!("breaks constraint `{c}`"),
+                            ),
+                            false,
+                            None,
+                        )
                     } else {
                         match variant_for(&p, &space, &cfg, opts, fault_for(&cfg, &fault)) {
-                            Err(d) => (Outcome::failure(Status::CompileError, d.message), false, None),
+                            Err(d) => (
+                                Outcome::failure(Status::CompileError, d.message),
+                                false,
+                                None,
+                            ),
                             Ok(v) => {
-                                let vkey = sha(&[&v.source, &v.build_options, &format!("{:?}|{}|{}|{}", v.global_size, v.local_size, v.platform, v.device)]);
+                                let vkey = sha(&[
+                                    &v.source,
+                                    &v.build_options,
+                                    &format!(
+                                        "{:?}|{}|{}|{}",
+                                        v.global_size, v.local_size, v.platform, v.device
+                                    ),
+                                ]);
                                 let khash = Some(sha(&[&v.source])[..16].to_string());
                                 if let Some(msg) = device_limit(&v, &dev) {
                                     (Outcome::failure(Status::DeviceLimit, msg), false, khash)
@@ -357,7 +531,10 @@ pub fn tune(path: &str, text: &str, prepared: Vec<Prepared>, opts: &TuneOptions)
                     if was_stored {
                         reused += 1;
                     } else {
-                        db.insert_evaluation(experiment_id, &row_from_outcome(&cfg, &outcome, kernel_hash))?;
+                        db.insert_evaluation(
+                            experiment_id,
+                            &row_from_outcome(&cfg, &outcome, kernel_hash),
+                        )?;
                     }
                     let obj = outcome.median_ms();
                     if cand.violated.is_none() {
@@ -368,11 +545,21 @@ pub fn tune(path: &str, text: &str, prepared: Vec<Prepared>, opts: &TuneOptions)
                             best = Some((evaluations.len(), m));
                         }
                     }
-                    evaluations.push(Evaluated { config: cfg, outcome, reused: was_stored });
-                    let fails = evaluations.iter().filter(|e| e.outcome.status != Status::Ok && e.outcome.status != Status::Constraint).count();
+                    evaluations.push(Evaluated {
+                        config: cfg,
+                        outcome,
+                        reused: was_stored,
+                    });
+                    let fails = evaluations
+                        .iter()
+                        .filter(|e| {
+                            e.outcome.status != Status::Ok && e.outcome.status != Status::Constraint
+                        })
+                        .count();
                     bar.set_message(format!(
                         "failures {fails}  best {}",
-                        best.map(|(_, b)| format!("{b:.4} ms")).unwrap_or_else(|| "-".into())
+                        best.map(|(_, b)| format!("{b:.4} ms"))
+                            .unwrap_or_else(|| "-".into())
                     ));
                     bar.inc(1);
                 }
@@ -381,8 +568,16 @@ pub fn tune(path: &str, text: &str, prepared: Vec<Prepared>, opts: &TuneOptions)
             // Re-measure the few fastest distinct variants with more repetitions before choosing
             // the winner: a single noisy sample should not decide the output.
             let mut confirmed = None;
-            if best.is_some() {
-                let mut ranked: Vec<(usize, f64)> = evaluations.iter().enumerate().filter_map(|(i, e)| e.outcome.median_ms().map(|m| (i, m))).collect();
+            if measured == 0 {
+                // Nothing new was measured: keep the winner chosen when the experiment last finished.
+                confirmed = stored_winner(&db, experiment_id, &evaluations)?;
+            }
+            if best.is_some() && confirmed.is_none() {
+                let mut ranked: Vec<(usize, f64)> = evaluations
+                    .iter()
+                    .enumerate()
+                    .filter_map(|(i, e)| e.outcome.median_ms().map(|m| (i, m)))
+                    .collect();
                 ranked.sort_by(|a, b| a.1.total_cmp(&b.1));
                 let mut seen = std::collections::HashSet::new();
                 let mut finals = Vec::new();
@@ -391,8 +586,15 @@ pub fn tune(path: &str, text: &str, prepared: Vec<Prepared>, opts: &TuneOptions)
                     if finals.len() >= FINALISTS {
                         break;
                     }
-                    let Ok(v) = variant_for(&p, &space, &evaluations[i].config, opts, None) else { continue };
-                    if !seen.insert((v.source.clone(), v.build_options.clone(), format!("{:?}", v.global_size), v.local_size)) {
+                    let Ok(v) = variant_for(&p, &space, &evaluations[i].config, opts, None) else {
+                        continue;
+                    };
+                    if !seen.insert((
+                        v.source.clone(),
+                        v.build_options.clone(),
+                        format!("{:?}", v.global_size),
+                        v.local_size,
+                    )) {
                         continue;
                     }
                     let o = runner.measure(&v);
@@ -406,7 +608,11 @@ pub fn tune(path: &str, text: &str, prepared: Vec<Prepared>, opts: &TuneOptions)
                         .iter()
                         .map(|(i, m)| serde_json::json!({"config": evaluations[*i].config.key(), "median_ms": m, "repetitions": runner.repetitions}))
                         .collect();
-                    db.set_metadata(experiment_id, "final_remeasurement", &serde_json::Value::Array(json).to_string())?;
+                    db.set_metadata(
+                        experiment_id,
+                        "final_remeasurement",
+                        &serde_json::Value::Array(json).to_string(),
+                    )?;
                     db.set_metadata(experiment_id, "winner", &evaluations[i].config.key())?;
                 }
             }
@@ -415,27 +621,76 @@ pub fn tune(path: &str, text: &str, prepared: Vec<Prepared>, opts: &TuneOptions)
             db.finish_experiment(experiment_id, status)?;
             let best = match best {
                 Some((i, _)) => {
-                    let v = variant_for(&p, &space, &evaluations[i].config, opts, None).map_err(|d| located(&p, text, path, d))?;
+                    let v = variant_for(&p, &space, &evaluations[i].config, opts, None)
+                        .map_err(|d| located(&p, text, path, d))?;
                     Some((i, v))
                 }
                 None => None,
             };
-            inputs.push(InputResult { input: input.clone(), experiment_id, device: dev, evaluations, best, winner_ms: confirmed.map(|(_, m)| m), measured, reused, elapsed: start.elapsed() });
+            inputs.push(InputResult {
+                input: input.clone(),
+                experiment_id,
+                device: dev,
+                evaluations,
+                best,
+                winner_ms: confirmed.map(|(_, m)| m),
+                measured,
+                reused,
+                elapsed: start.elapsed(),
+            });
         }
-        results.push(RegionResult { prepared: p, inputs });
+        results.push(RegionResult {
+            prepared: p,
+            inputs,
+        });
     }
     Ok(results)
 }
 
-fn progress_bar(enabled: bool, len: u64, label: &str, input: &BTreeMap<String, Value>) -> indicatif::ProgressBar {
+/// The winner recorded by a finished run of this experiment, with its re-measured median (ms).
+fn stored_winner(
+    db: &Db,
+    experiment_id: i64,
+    evaluations: &[Evaluated],
+) -> Result<Option<(usize, f64)>, TuneError> {
+    let meta = db.metadata(experiment_id)?;
+    let Some(key) = meta.get("winner") else {
+        return Ok(None);
+    };
+    let Some(i) = evaluations
+        .iter()
+        .position(|e| &e.config.key() == key && e.outcome.status == Status::Ok)
+    else {
+        return Ok(None);
+    };
+    let finals: Vec<serde_json::Value> = meta
+        .get("final_remeasurement")
+        .and_then(|j| serde_json::from_str(j).ok())
+        .unwrap_or_default();
+    let ms = finals
+        .iter()
+        .find(|f| f["config"].as_str() == Some(key))
+        .and_then(|f| f["median_ms"].as_f64())
+        .or_else(|| evaluations[i].outcome.median_ms());
+    Ok(ms.map(|m| (i, m)))
+}
+
+fn progress_bar(
+    enabled: bool,
+    len: u64,
+    label: &str,
+    input: &BTreeMap<String, Value>,
+) -> indicatif::ProgressBar {
     use std::io::IsTerminal;
     if !enabled || !std::io::stdout().is_terminal() {
         return indicatif::ProgressBar::hidden();
     }
     let bar = indicatif::ProgressBar::new(len);
-    let style = indicatif::ProgressStyle::with_template("{prefix} [{bar:30}] {pos}/{len} evaluated  {msg}  ({elapsed} elapsed, ~{eta} left)")
-        .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar())
-        .progress_chars("=> ");
+    let style = indicatif::ProgressStyle::with_template(
+        "{prefix} [{bar:30}] {pos}/{len} evaluated  {msg}  ({elapsed} elapsed, ~{eta} left)",
+    )
+    .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar())
+    .progress_chars("=> ");
     bar.set_style(style);
     let sizes: Vec<String> = input.iter().map(|(k, v)| format!("{k}={v}")).collect();
     bar.set_prefix(format!("{label} {}", sizes.join(" ")));
@@ -453,7 +708,11 @@ fn outcome_from_row(r: &EvaluationRow) -> Outcome {
     }
 }
 
-fn row_from_outcome(cfg: &Configuration, o: &Outcome, kernel_hash: Option<String>) -> EvaluationRow {
+fn row_from_outcome(
+    cfg: &Configuration,
+    o: &Outcome,
+    kernel_hash: Option<String>,
+) -> EvaluationRow {
     EvaluationRow {
         id: None,
         config_key: cfg.key(),

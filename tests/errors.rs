@@ -4,7 +4,6 @@
 //! a fix can be suggested), leave the input untouched, write no `_NAME.c`, build nothing and never
 //! panic. Each case runs on a copy in a temporary directory.
 //!
-//! Tests marked `#[ignore = "bug: ..."]` state the behaviour that is expected but not there yet.
 
 use std::fs;
 use std::path::{Path, PathBuf};

@@ -107,7 +107,10 @@ pub fn render_host_function(
     let mut first = true;
     for (k, h) in variants.iter().enumerate() {
         if let Some(c) = &h.condition {
-            dispatch.push(format!("{}if ({c}) v = {k};", if first { "" } else { "else " }));
+            dispatch.push(format!(
+                "{}if ({c}) v = {k};",
+                if first { "" } else { "else " }
+            ));
             first = false;
         }
     }
@@ -117,7 +120,10 @@ pub fn render_host_function(
         .enumerate()
         .filter(|(_, a)| a.is_array)
         .map(|(i, a)| {
-            let exprs: Vec<String> = variants.iter().filter_map(|h| h.elems.get(i).cloned().flatten()).collect();
+            let exprs: Vec<String> = variants
+                .iter()
+                .filter_map(|h| h.elems.get(i).cloned().flatten())
+                .collect();
             let elems = if exprs.windows(2).all(|w| w[0] == w[1]) {
                 exprs.first().cloned().unwrap_or_else(|| "0".into())
             } else {
@@ -127,17 +133,33 @@ pub fn render_host_function(
                 }
                 e
             };
-            Buf { name: a.name.clone(), ty: a.ty.c_name(), elems, written: a.written }
+            Buf {
+                name: a.name.clone(),
+                ty: a.ty.c_name(),
+                elems,
+                written: a.written,
+            }
         })
         .collect();
-    let args: Vec<A> = kernel.args.iter().map(|a| A { name: a.name.clone(), ty: a.ty.c_name(), is_array: a.is_array }).collect();
+    let args: Vec<A> = kernel
+        .args
+        .iter()
+        .map(|a| A {
+            name: a.name.clone(),
+            ty: a.ty.c_name(),
+            is_array: a.is_array,
+        })
+        .collect();
     let mut ctx = tera::Context::new();
     ctx.insert("name", name);
     ctx.insert("function", function);
     ctx.insert("file", file);
     ctx.insert("line", &line);
     ctx.insert("variants", &vs);
-    ctx.insert("params", &params.iter().map(|(d, _)| d.clone()).collect::<Vec<_>>());
+    ctx.insert(
+        "params",
+        &params.iter().map(|(d, _)| d.clone()).collect::<Vec<_>>(),
+    );
     ctx.insert("dispatch", &dispatch);
     ctx.insert("trip", &trip_expr(kernel));
     ctx.insert("buffers", &buffers);

@@ -1,8 +1,8 @@
 //! Code generation: OpenCL kernels and host code from the IR, through tera templates in
 //! `src/codegen/templates/`; this module holds the shared C expression/statement writer.
 
-pub mod opencl;
 pub mod host;
+pub mod opencl;
 
 use crate::ir::{BinaryOp, Expr, ExprKind, Loop, Stmt, StmtKind, UnaryOp};
 use std::fmt::Write;
@@ -10,9 +10,18 @@ use std::sync::OnceLock;
 
 /// The templates, kept as files in the repository and embedded at build time.
 const TEMPLATES: &[(&str, &str)] = &[
-    ("opencl_kernel.cl.tera", include_str!("templates/opencl_kernel.cl.tera")),
-    ("opencl_host.c.tera", include_str!("templates/opencl_host.c.tera")),
-    ("opencl_skeleton.c.tera", include_str!("../../skeletons/opencl_skeleton.c.tera")),
+    (
+        "opencl_kernel.cl.tera",
+        include_str!("templates/opencl_kernel.cl.tera"),
+    ),
+    (
+        "opencl_host.c.tera",
+        include_str!("templates/opencl_host.c.tera"),
+    ),
+    (
+        "opencl_skeleton.c.tera",
+        include_str!("../../skeletons/opencl_skeleton.c.tera"),
+    ),
 ];
 
 fn templates() -> &'static tera::Tera {
@@ -20,7 +29,8 @@ fn templates() -> &'static tera::Tera {
     T.get_or_init(|| {
         let mut t = tera::Tera::default();
         t.autoescape_on(vec![]);
-        t.add_raw_templates(TEMPLATES.iter().copied()).expect("templates shipped with orcl parse");
+        t.add_raw_templates(TEMPLATES.iter().copied())
+            .expect("templates shipped with orcl parse");
         t
     })
 }
@@ -212,8 +222,17 @@ impl StmtWriter<'_> {
             self.line(&format!("#pragma unroll {k}"));
         }
         let cmp = if l.inclusive { "<=" } else { "<" };
-        let step = if l.step == 1 { format!("{}++", l.var) } else { format!("{} += {}", l.var, l.step) };
-        let t = format!("for (int {v} = {}; {v} {cmp} {}; {step}) {{", c_expr(&l.lower, self.subst), c_expr(&l.upper, self.subst), v = l.var);
+        let step = if l.step == 1 {
+            format!("{}++", l.var)
+        } else {
+            format!("{} += {}", l.var, l.step)
+        };
+        let t = format!(
+            "for (int {v} = {}; {v} {cmp} {}; {step}) {{",
+            c_expr(&l.lower, self.subst),
+            c_expr(&l.upper, self.subst),
+            v = l.var
+        );
         self.line(&t);
         self.block(&l.body);
         self.line("}");
@@ -274,14 +293,26 @@ mod tests {
 
     #[test]
     fn prints_with_minimal_parentheses() {
-        let l = parse_loop("for (i=0;i<n;i++) y[i] = (a*(x[i]+b)) - (c - d) - -e + (double)(i%3);", 0).unwrap();
-        let StmtKind::Assign { value, .. } = &l.body[0].kind else { panic!() };
-        assert_eq!(c_expr(value, &|_| None), "a * (x[i] + b) - (c - d) - -e + (double)(i % 3)");
+        let l = parse_loop(
+            "for (i=0;i<n;i++) y[i] = (a*(x[i]+b)) - (c - d) - -e + (double)(i%3);",
+            0,
+        )
+        .unwrap();
+        let StmtKind::Assign { value, .. } = &l.body[0].kind else {
+            panic!()
+        };
+        assert_eq!(
+            c_expr(value, &|_| None),
+            "a * (x[i] + b) - (c - d) - -e + (double)(i % 3)"
+        );
     }
 
     #[test]
     fn escapes_strings_once() {
         assert_eq!(c_string("a\"b\\c\n"), "\"a\\\"b\\\\c\\n\"");
-        assert_eq!(c_string_lines("x\ny \"q\"", 2), "  \"x\\n\"\n  \"y \\\"q\\\"\\n\"");
+        assert_eq!(
+            c_string_lines("x\ny \"q\"", 2),
+            "  \"x\\n\"\n  \"y \\\"q\\\"\\n\""
+        );
     }
 }

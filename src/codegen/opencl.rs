@@ -69,14 +69,20 @@ pub fn check_args(args: &[KeywordArg]) -> Result<(), Diagnostic> {
     let names: Vec<&str> = OPENCL_ARGS.iter().map(|(n, _)| *n).collect();
     for (k, a) in args.iter().enumerate() {
         if !names.contains(&a.name.as_str()) {
-            let d = Diagnostic::new(a.name_span, format!("unknown OpenCL transformation argument `{}`", a.name));
+            let d = Diagnostic::new(
+                a.name_span,
+                format!("unknown OpenCL transformation argument `{}`", a.name),
+            );
             return Err(match did_you_mean(&a.name, names.iter().copied()) {
                 Some(h) => d.with_help(h),
                 None => d.with_help(format!("the OpenCL transform takes {}", names.join(", "))),
             });
         }
         if args[..k].iter().any(|b| b.name == a.name) {
-            return Err(Diagnostic::new(a.name_span, format!("`{}` is given twice", a.name)));
+            return Err(Diagnostic::new(
+                a.name_span,
+                format!("`{}` is given twice", a.name),
+            ));
         }
     }
     Ok(())
@@ -86,7 +92,10 @@ fn int_arg(v: &Value, a: &KeywordArg, min: i64) -> Result<i64, Diagnostic> {
     match v {
         Value::Int(i) if *i >= min => Ok(*i),
         Value::Bool(b) if min <= 0 => Ok(i64::from(*b)),
-        _ => Err(Diagnostic::new(a.expr.span, format!("`{}` must be an integer ≥ {min}, found {v}", a.name))),
+        _ => Err(Diagnostic::new(
+            a.expr.span,
+            format!("`{}` must be an integer ≥ {min}, found {v}", a.name),
+        )),
     }
 }
 
@@ -95,12 +104,18 @@ fn bool_arg(v: &Value, a: &KeywordArg) -> Result<bool, Diagnostic> {
         Value::Bool(b) => Ok(*b),
         Value::Int(0) => Ok(false),
         Value::Int(1) => Ok(true),
-        _ => Err(Diagnostic::new(a.expr.span, format!("`{}` must be True or False, found {v}", a.name))),
+        _ => Err(Diagnostic::new(
+            a.expr.span,
+            format!("`{}` must be True or False, found {v}", a.name),
+        )),
     }
 }
 
 /// Evaluate the transformation arguments for one configuration (`env` gives param values).
-pub fn options(args: &[KeywordArg], env: &dyn Fn(&str) -> Option<Value>) -> Result<OpenClOptions, Diagnostic> {
+pub fn options(
+    args: &[KeywordArg],
+    env: &dyn Fn(&str) -> Option<Value>,
+) -> Result<OpenClOptions, Diagnostic> {
     let mut o = OpenClOptions::default();
     for a in args {
         let v = a.expr.eval(env)?;
@@ -111,7 +126,10 @@ pub fn options(args: &[KeywordArg], env: &dyn Fn(&str) -> Option<Value>) -> Resu
             "vecHint" => {
                 let w = int_arg(&v, a, 0)?;
                 if ![0, 1, 2, 3, 4, 8, 16].contains(&w) {
-                    return Err(Diagnostic::new(a.expr.span, format!("`vecHint` must be 0, 1, 2, 3, 4, 8 or 16, found {w}")));
+                    return Err(Diagnostic::new(
+                        a.expr.span,
+                        format!("`vecHint` must be 0, 1, 2, 3, 4, 8 or 16, found {w}"),
+                    ));
                 }
                 o.vec_hint = w as u32;
             }
@@ -119,11 +137,21 @@ pub fn options(args: &[KeywordArg], env: &dyn Fn(&str) -> Option<Value>) -> Resu
             "unrollInner" => o.unroll_inner = int_arg(&v, a, 1)?.min(1 << 16) as u32,
             "clFlags" => match v {
                 Value::Str(s) => o.cl_flags = s,
-                other => return Err(Diagnostic::new(a.expr.span, format!("`clFlags` must be a string, found {other}"))),
+                other => {
+                    return Err(Diagnostic::new(
+                        a.expr.span,
+                        format!("`clFlags` must be a string, found {other}"),
+                    ))
+                }
             },
             "device" => o.device = int_arg(&v, a, 0)? as usize,
             "platform" => o.platform = int_arg(&v, a, 0)? as usize,
-            _ => return Err(Diagnostic::new(a.name_span, format!("unknown OpenCL transformation argument `{}`", a.name))),
+            _ => {
+                return Err(Diagnostic::new(
+                    a.name_span,
+                    format!("unknown OpenCL transformation argument `{}`", a.name),
+                ))
+            }
         }
     }
     Ok(o)
@@ -172,16 +200,27 @@ pub fn trip_expr(k: &Kernel) -> String {
         (true, true, 1) => format!("({hi}) >= 0 ? (long)({hi}) + 1 : 0"),
         (false, true, 1) => format!("({hi}) > 0 ? (long)({hi}) : 0"),
         (true, _, _) => format!("({hi}) >= ({lo}) ? ((long)({hi}) - (long)({lo})) / {s} + 1 : 0"),
-        (false, _, _) => format!("({hi}) > ({lo}) ? ((long)({hi}) - (long)({lo}) + {}) / {s} : 0", s - 1),
+        (false, _, _) => format!(
+            "({hi}) > ({lo}) ? ((long)({hi}) - (long)({lo}) + {}) / {s} : 0",
+            s - 1
+        ),
     }
 }
 
 /// Generate the kernel and launch geometry of one configuration.
 ///
 /// Errors: a construct this backend cannot generate yet (arrays of rank > 1), located.
-pub fn generate(k: &Kernel, o: &OpenClOptions, fault: Option<Fault>) -> Result<OpenClVariant, Diagnostic> {
+pub fn generate(
+    k: &Kernel,
+    o: &OpenClOptions,
+    fault: Option<Fault>,
+) -> Result<OpenClVariant, Diagnostic> {
     for a in &k.args {
-        if let Some(crate::ir::Symbol { kind: crate::ir::SymbolKind::Array { rank }, .. }) = k.symbols.get(&a.name) {
+        if let Some(crate::ir::Symbol {
+            kind: crate::ir::SymbolKind::Array { rank },
+            ..
+        }) = k.symbols.get(&a.name)
+        {
             if *rank > 1 {
                 return Err(Diagnostic::new(k.parallel.span, format!("`{}` has {rank} dimensions; the OpenCL backend handles 1-D arrays (use `A[i*n+j]`)", a.name)));
             }
@@ -211,18 +250,26 @@ pub fn generate(k: &Kernel, o: &OpenClOptions, fault: Option<Fault>) -> Result<O
                 if let ExprKind::Index { array, indices } = &e.kind {
                     if array == &a.name {
                         any = true;
-                        all_exact &= indices.len() == 1 && matches!(&indices[0].kind, ExprKind::Var(v) if v == var);
+                        all_exact &= indices.len() == 1
+                            && matches!(&indices[0].kind, ExprKind::Var(v) if v == var);
                     }
                 }
             };
             for_each_expr(&l.body, &mut visit);
             if any && all_exact {
-                tiles.push(Tile { ty: a.ty.c_name(), tile: format!("orcl_tile_{}", a.name), source: format!("{}[{var}]", a.name) });
+                tiles.push(Tile {
+                    ty: a.ty.c_name(),
+                    tile: format!("orcl_tile_{}", a.name),
+                    source: format!("{}[{var}]", a.name),
+                });
             }
         }
     }
     let tiled: Vec<String> = tiles.iter().map(|t| t.tile.clone()).collect();
-    let tiled_arrays: Vec<String> = tiles.iter().map(|t| t.source.split('[').next().unwrap_or("").to_string()).collect();
+    let tiled_arrays: Vec<String> = tiles
+        .iter()
+        .map(|t| t.source.split('[').next().unwrap_or("").to_string())
+        .collect();
     let subst = |e: &Expr| -> Option<String> {
         if let ExprKind::Index { array, .. } = &e.kind {
             if let Some(p) = tiled_arrays.iter().position(|t| t == array) {
@@ -234,7 +281,12 @@ pub fn generate(k: &Kernel, o: &OpenClOptions, fault: Option<Fault>) -> Result<O
     let cache = !tiles.is_empty();
     let has_inner = l.has_inner_loops();
     let unroll = (o.unroll_inner > 1).then_some(o.unroll_inner as i64);
-    let mut w = StmtWriter { out: String::new(), indent: if cache { 3 } else { 2 }, unroll: if has_inner { unroll } else { None }, subst: &subst };
+    let mut w = StmtWriter {
+        out: String::new(),
+        indent: if cache { 3 } else { 2 },
+        unroll: if has_inner { unroll } else { None },
+        subst: &subst,
+    };
     w.write_stmts(&l.body);
 
     let none = |_: &Expr| None;
@@ -247,7 +299,11 @@ pub fn generate(k: &Kernel, o: &OpenClOptions, fault: Option<Fault>) -> Result<O
     let mut attributes = Vec::new();
     if o.vec_hint > 0 {
         let base = k.element_type().c_name();
-        attributes.push(if o.vec_hint == 1 { format!("vec_type_hint({base})") } else { format!("vec_type_hint({base}{})", o.vec_hint) });
+        attributes.push(if o.vec_hint == 1 {
+            format!("vec_type_hint({base})")
+        } else {
+            format!("vec_type_hint({base}{})", o.vec_hint)
+        });
     }
     if o.size_hint {
         attributes.push(format!("work_group_size_hint({}, 1, 1)", o.work_items));
@@ -261,7 +317,11 @@ pub fn generate(k: &Kernel, o: &OpenClOptions, fault: Option<Fault>) -> Result<O
         "{var} = {lo}; {var} {} {}; {}",
         if l.inclusive { "<=" } else { "<" },
         c_expr(&l.upper, &none),
-        if l.step == 1 { format!("{var}++") } else { format!("{var} += {}", l.step) }
+        if l.step == 1 {
+            format!("{var}++")
+        } else {
+            format!("{var} += {}", l.step)
+        }
     );
     let mut ctx = tera::Context::new();
     ctx.insert("fp64", &(k.uses_double() || has_double_literal(&l.body)));
@@ -281,7 +341,17 @@ pub fn generate(k: &Kernel, o: &OpenClOptions, fault: Option<Fault>) -> Result<O
     ctx.insert("fault_crash", &(fault == Some(Fault::Crash)));
     ctx.insert("fault_wrong", &fault_wrong);
     let source = super::render("opencl_kernel.cl.tera", &ctx);
-    let local_mem_bytes = tiles.iter().map(|t| if t.ty == "double" || t.ty == "long" { 8 } else { 4 }).sum::<u64>() * o.work_items;
+    let local_mem_bytes = tiles
+        .iter()
+        .map(|t| {
+            if t.ty == "double" || t.ty == "long" {
+                8
+            } else {
+                4
+            }
+        })
+        .sum::<u64>()
+        * o.work_items;
     Ok(OpenClVariant {
         source,
         build_options: o.cl_flags.clone(),

@@ -67,7 +67,12 @@ pub struct RawRegion {
 
 #[derive(Debug)]
 enum Ann {
-    Begin { name: String, name_span: Span, body: String, body_start: usize },
+    Begin {
+        name: String,
+        name_span: Span,
+        body: String,
+        body_start: usize,
+    },
     End,
 }
 
@@ -78,9 +83,17 @@ pub fn find_regions(text: &str) -> Result<Vec<RawRegion>, Vec<Diagnostic>> {
     let mut parser = Parser::new();
     parser
         .set_language(&tree_sitter_c::LANGUAGE.into())
-        .map_err(|e| vec![Diagnostic::new(Span::default(), format!("cannot load the C grammar: {e}"))])?;
+        .map_err(|e| {
+            vec![Diagnostic::new(
+                Span::default(),
+                format!("cannot load the C grammar: {e}"),
+            )]
+        })?;
     let Some(tree) = parser.parse(text, None) else {
-        return Err(vec![Diagnostic::new(Span::default(), "cannot parse the file as C")]);
+        return Err(vec![Diagnostic::new(
+            Span::default(),
+            "cannot parse the file as C",
+        )]);
     };
     let root = tree.root_node();
     let mut comments = Vec::new();
@@ -92,8 +105,11 @@ pub fn find_regions(text: &str) -> Result<Vec<RawRegion>, Vec<Diagnostic>> {
     while let Some(p) = text[from..].find("/*@").map(|p| p + from) {
         if !text[p..].contains("*/") {
             diags.push(
-                Diagnostic::new(Span::new(p, p + 3), "unterminated annotation: this `/*@` comment is never closed")
-                    .with_help("close the annotation with `@*/`"),
+                Diagnostic::new(
+                    Span::new(p, p + 3),
+                    "unterminated annotation: this `/*@` comment is never closed",
+                )
+                .with_help("close the annotation with `@*/`"),
             );
             break;
         }
@@ -117,15 +133,20 @@ pub fn find_regions(text: &str) -> Result<Vec<RawRegion>, Vec<Diagnostic>> {
     let mut regions = Vec::new();
     for c in comments {
         let span = Span::new(c.start_byte(), c.end_byte());
-        let Some(ctext) = text.get(c.byte_range()) else { continue };
+        let Some(ctext) = text.get(c.byte_range()) else {
+            continue;
+        };
         if !ctext.starts_with("/*@") {
             continue;
         }
         if ctext[3..].contains("/*@") {
             // The comment swallowed the next annotation: its own `@*/` is missing.
             diags.push(
-                Diagnostic::new(Span::new(span.start, span.start + 3), "unterminated annotation: this `/*@` comment runs into the next annotation")
-                    .with_help("close the annotation with `@*/`"),
+                Diagnostic::new(
+                    Span::new(span.start, span.start + 3),
+                    "unterminated annotation: this `/*@` comment runs into the next annotation",
+                )
+                .with_help("close the annotation with `@*/`"),
             );
             return Err(diags);
         }
@@ -138,39 +159,73 @@ pub fn find_regions(text: &str) -> Result<Vec<RawRegion>, Vec<Diagnostic>> {
                     if let Some(parent) = stack.last_mut() {
                         parent.errored = true;
                     }
-                    stack.push(Open { errored: true, name: "?".into(), begin: span, body: String::new(), body_start: span.start, loop_ann: None, name_span: span });
+                    stack.push(Open {
+                        errored: true,
+                        name: "?".into(),
+                        begin: span,
+                        body: String::new(),
+                        body_start: span.start,
+                        loop_ann: None,
+                        name_span: span,
+                    });
                 }
                 continue;
             }
         };
         match ann {
-            Ann::Begin { name, name_span, body, body_start } => {
+            Ann::Begin {
+                name,
+                name_span,
+                body,
+                body_start,
+            } => {
                 if name == "Loop" && !stack.iter().any(|o| o.name == "PerfTuning" || o.errored) {
                     diags.push(
-                        Diagnostic::new(name_span, "a `Loop` annotation must be inside a `PerfTuning` region")
-                            .with_help("wrap it in `/*@ begin PerfTuning ( ... ) @*/ ... /*@ end @*/`"),
+                        Diagnostic::new(
+                            name_span,
+                            "a `Loop` annotation must be inside a `PerfTuning` region",
+                        )
+                        .with_help("wrap it in `/*@ begin PerfTuning ( ... ) @*/ ... /*@ end @*/`"),
                     );
                 }
                 if name == "PerfTuning" && !stack.is_empty() {
-                    diags.push(Diagnostic::new(name_span, "`PerfTuning` regions cannot be nested"));
+                    diags.push(Diagnostic::new(
+                        name_span,
+                        "`PerfTuning` regions cannot be nested",
+                    ));
                 }
-                stack.push(Open { errored: false, name, begin: span, body, body_start, loop_ann: None, name_span });
+                stack.push(Open {
+                    errored: false,
+                    name,
+                    begin: span,
+                    body,
+                    body_start,
+                    loop_ann: None,
+                    name_span,
+                });
             }
             Ann::End => {
                 let Some(open) = stack.pop() else {
-                    diags.push(Diagnostic::new(span, "`/*@ end @*/` without a matching `/*@ begin ... @*/`"));
+                    diags.push(Diagnostic::new(
+                        span,
+                        "`/*@ end @*/` without a matching `/*@ begin ... @*/`",
+                    ));
                     continue;
                 };
                 if open.name == "?" {
                     continue;
                 }
                 if open.name == "Loop" {
-                    match parse_loop_annotation(text, &open.body, open.body_start, open.begin, span) {
+                    match parse_loop_annotation(text, &open.body, open.body_start, open.begin, span)
+                    {
                         Ok(l) => match stack.last_mut() {
                             Some(parent) if parent.loop_ann.is_none() => parent.loop_ann = Some(l),
                             Some(_) => diags.push(
-                                Diagnostic::new(open.name_span, "a `PerfTuning` region holds one `Loop` annotation")
-                                    .with_help("give each loop its own PerfTuning region"),
+                                Diagnostic::new(
+                                    open.name_span,
+                                    "a `PerfTuning` region holds one `Loop` annotation",
+                                )
+                                .with_help("give each loop its own PerfTuning region"),
                             ),
                             None => {}
                         },
@@ -213,8 +268,14 @@ pub fn find_regions(text: &str) -> Result<Vec<RawRegion>, Vec<Diagnostic>> {
     }
     for open in stack.into_iter().filter(|o| o.name != "?") {
         diags.push(
-            Diagnostic::new(open.name_span, format!("missing `/*@ end @*/` for this `begin {}` annotation", open.name))
-                .with_help("close every `/*@ begin ... @*/` with `/*@ end @*/`"),
+            Diagnostic::new(
+                open.name_span,
+                format!(
+                    "missing `/*@ end @*/` for this `begin {}` annotation",
+                    open.name
+                ),
+            )
+            .with_help("close every `/*@ begin ... @*/` with `/*@ end @*/`"),
         );
     }
     if diags.is_empty() {
@@ -241,16 +302,23 @@ fn parse_annotation(ctext: &str, start: usize) -> Result<Ann, Diagnostic> {
     let inner = &ctext[3..inner_end.max(3)];
     let lead = inner.len() - inner.trim_start().len();
     let rest = inner.trim_start();
-    let word_len = rest.find(|c: char| !c.is_ascii_alphanumeric() && c != '_').unwrap_or(rest.len());
+    let word_len = rest
+        .find(|c: char| !c.is_ascii_alphanumeric() && c != '_')
+        .unwrap_or(rest.len());
     let word = &rest[..word_len];
     let word_start = start + 3 + lead;
     match word {
         "end" => {
             let tail = rest[word_len..].trim();
             if !tail.is_empty() {
-                let off = word_start + word_len + (rest[word_len..].len() - rest[word_len..].trim_start().len());
-                return Err(Diagnostic::new(Span::new(off, off + tail.len()), "unexpected text after `end`")
-                    .with_help("an end annotation is exactly `/*@ end @*/`"));
+                let off = word_start
+                    + word_len
+                    + (rest[word_len..].len() - rest[word_len..].trim_start().len());
+                return Err(Diagnostic::new(
+                    Span::new(off, off + tail.len()),
+                    "unexpected text after `end`",
+                )
+                .with_help("an end annotation is exactly `/*@ end @*/`"));
             }
             Ok(Ann::End)
         }
@@ -258,13 +326,18 @@ fn parse_annotation(ctext: &str, start: usize) -> Result<Ann, Diagnostic> {
             let after = &rest[word_len..];
             let ws = after.len() - after.trim_start().len();
             let after = after.trim_start();
-            let name_len = after.find(|c: char| !c.is_ascii_alphanumeric() && c != '_').unwrap_or(after.len());
+            let name_len = after
+                .find(|c: char| !c.is_ascii_alphanumeric() && c != '_')
+                .unwrap_or(after.len());
             let name = &after[..name_len];
             let name_start = word_start + word_len + ws;
             let name_span = Span::new(name_start, name_start + name_len.max(1));
             if !ANNOTATIONS.contains(&name) {
                 let mut d = Diagnostic::new(name_span, format!("unknown annotation `{name}`"));
-                d = d.with_help(did_you_mean(name, ANNOTATIONS.iter().copied()).unwrap_or_else(|| "orcl knows `PerfTuning` and `Loop`".into()));
+                d = d.with_help(
+                    did_you_mean(name, ANNOTATIONS.iter().copied())
+                        .unwrap_or_else(|| "orcl knows `PerfTuning` and `Loop`".into()),
+                );
                 return Err(d);
             }
             let tail = &after[name_len..];
@@ -272,41 +345,72 @@ fn parse_annotation(ctext: &str, start: usize) -> Result<Ann, Diagnostic> {
             let open = name_start + name_len + ws2;
             let tail = tail.trim_start();
             if !tail.starts_with('(') {
-                return Err(Diagnostic::new(Span::new(open, open + 1), format!("expected `(` after `begin {name}`")));
+                return Err(Diagnostic::new(
+                    Span::new(open, open + 1),
+                    format!("expected `(` after `begin {name}`"),
+                ));
             }
             let trimmed = tail.trim_end();
             if !trimmed.ends_with(')') {
                 let close = open + trimmed.len();
-                return Err(Diagnostic::new(Span::new(close.saturating_sub(1), close), format!("expected `)` to close `begin {name}(` before `@*/`")));
+                return Err(Diagnostic::new(
+                    Span::new(close.saturating_sub(1), close),
+                    format!("expected `)` to close `begin {name}(` before `@*/`"),
+                ));
             }
             let body = &trimmed[1..trimmed.len() - 1];
-            Ok(Ann::Begin { name: name.to_string(), name_span, body: body.to_string(), body_start: open + 1 })
+            Ok(Ann::Begin {
+                name: name.to_string(),
+                name_span,
+                body: body.to_string(),
+                body_start: open + 1,
+            })
         }
-        _ => Err(Diagnostic::new(Span::new(word_start, word_start + word_len.max(1)), format!("unknown annotation keyword `{word}`"))
-            .with_help(did_you_mean(word, ["begin", "end"]).unwrap_or_else(|| "annotations are `/*@ begin NAME ( ... ) @*/` and `/*@ end @*/`".into()))),
+        _ => Err(Diagnostic::new(
+            Span::new(word_start, word_start + word_len.max(1)),
+            format!("unknown annotation keyword `{word}`"),
+        )
+        .with_help(did_you_mean(word, ["begin", "end"]).unwrap_or_else(|| {
+            "annotations are `/*@ begin NAME ( ... ) @*/` and `/*@ end @*/`".into()
+        }))),
     }
 }
 
-fn parse_loop_annotation(text: &str, body: &str, body_start: usize, begin: Span, end: Span) -> Result<LoopAnnotation, Diagnostic> {
+fn parse_loop_annotation(
+    text: &str,
+    body: &str,
+    body_start: usize,
+    begin: Span,
+    end: Span,
+) -> Result<LoopAnnotation, Diagnostic> {
     let lead = body.len() - body.trim_start().len();
     let rest = &body[lead..];
     let kw_start = body_start + lead;
     if !rest.starts_with("transform") {
         let w = rest.find(char::is_whitespace).unwrap_or(rest.len()).max(1);
-        return Err(Diagnostic::new(Span::new(kw_start, kw_start + w), "expected `transform` after `Loop(`")
-            .with_help("write `Loop(transform OpenCL(workGroups=WG, ...) <loop>)`"));
+        return Err(Diagnostic::new(
+            Span::new(kw_start, kw_start + w),
+            "expected `transform` after `Loop(`",
+        )
+        .with_help("write `Loop(transform OpenCL(workGroups=WG, ...) <loop>)`"));
     }
     let after = &rest["transform".len()..];
     let ws = after.len() - after.trim_start().len();
     let after = after.trim_start();
     let be_start = kw_start + "transform".len() + ws;
-    let be_len = after.find(|c: char| !c.is_ascii_alphanumeric() && c != '_').unwrap_or(after.len());
+    let be_len = after
+        .find(|c: char| !c.is_ascii_alphanumeric() && c != '_')
+        .unwrap_or(after.len());
     let backend = &after[..be_len];
     let backend_span = Span::new(be_start, be_start + be_len.max(1));
     const BACKENDS: &[&str] = &["OpenCL", "CUDA"];
     if !BACKENDS.contains(&backend) {
-        return Err(Diagnostic::new(backend_span, format!("unknown transform `{backend}`"))
-            .with_help(did_you_mean(backend, BACKENDS.iter().copied()).unwrap_or_else(|| "orcl's transforms are `OpenCL` and `CUDA`".into())));
+        return Err(
+            Diagnostic::new(backend_span, format!("unknown transform `{backend}`")).with_help(
+                did_you_mean(backend, BACKENDS.iter().copied())
+                    .unwrap_or_else(|| "orcl's transforms are `OpenCL` and `CUDA`".into()),
+            ),
+        );
     }
     let args_src = &after[be_len..];
     let args_base = be_start + be_len;
@@ -337,8 +441,13 @@ fn scope_of(root: Node, text: &str, pos: usize) -> (Option<FunctionInfo>, BTreeM
             "declaration" => declared(top, text, &mut decls),
             "function_definition" if top.start_byte() <= pos && pos < top.end_byte() => {
                 let declarator = top.child_by_field_name("declarator");
-                let fname = declarator.and_then(|d| innermost_name(d, text)).unwrap_or_default();
-                function = Some(FunctionInfo { name: fname, span: Span::new(top.start_byte(), top.end_byte()) });
+                let fname = declarator
+                    .and_then(|d| innermost_name(d, text))
+                    .unwrap_or_default();
+                function = Some(FunctionInfo {
+                    name: fname,
+                    span: Span::new(top.start_byte(), top.end_byte()),
+                });
                 if let Some(d) = declarator {
                     let mut fd = Some(d);
                     while let Some(n) = fd {
@@ -407,11 +516,18 @@ fn declared(n: Node, text: &str, out: &mut BTreeMap<String, CDecl>) {
                 "init_declarator" | "parenthesized_declarator" | "attributed_declarator" => {}
                 _ => break,
             }
-            cur = x.child_by_field_name("declarator").or_else(|| x.named_child(0));
+            cur = x
+                .child_by_field_name("declarator")
+                .or_else(|| x.named_child(0));
         }
         if let Some(id) = name {
             let nm = text.get(id.byte_range()).unwrap_or("").to_string();
-            out.entry(nm.clone()).or_insert(CDecl { name: nm, ty: ty.clone(), depth, span: Span::new(id.start_byte(), id.end_byte()) });
+            out.entry(nm.clone()).or_insert(CDecl {
+                name: nm,
+                ty: ty.clone(),
+                depth,
+                span: Span::new(id.start_byte(), id.end_byte()),
+            });
         }
     }
 }
@@ -438,7 +554,10 @@ fn orio_bindings(root: Node, text: &str, region: Span, loop_span: Span) -> Vec<(
             let mut c = n.walk();
             for d in n.children_by_field_name("declarator", &mut c) {
                 if d.kind() == "init_declarator" {
-                    if let (Some(name), Some(value)) = (d.child_by_field_name("declarator"), d.child_by_field_name("value")) {
+                    if let (Some(name), Some(value)) = (
+                        d.child_by_field_name("declarator"),
+                        d.child_by_field_name("value"),
+                    ) {
                         if name.kind() == "identifier" && value.kind() == "identifier" {
                             out.push((
                                 text.get(name.byte_range()).unwrap_or("").to_string(),

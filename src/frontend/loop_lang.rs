@@ -2,7 +2,9 @@
 //! variables; types are resolved by `lower`). Anything outside the subset is a located error.
 
 use crate::diag::{did_you_mean, Diagnostic, Span};
-use crate::ir::{AssignOp, BinaryOp, Expr, ExprKind, Loop, ScalarType, Stmt, StmtKind, UnaryOp, MATH_FUNCTIONS};
+use crate::ir::{
+    AssignOp, BinaryOp, Expr, ExprKind, Loop, ScalarType, Stmt, StmtKind, UnaryOp, MATH_FUNCTIONS,
+};
 use tree_sitter::{Node, Parser};
 
 const PREFIX: &str = "void orcl_tuned_loop__(void) {\n";
@@ -17,19 +19,38 @@ pub fn parse_loop(src: &str, base: usize) -> Result<Loop, Diagnostic> {
     let mut parser = Parser::new();
     parser
         .set_language(&tree_sitter_c::LANGUAGE.into())
-        .map_err(|e| Diagnostic::new(Span::new(base, base), format!("cannot load the C grammar: {e}")))?;
-    let tree = parser
-        .parse(&wrapped, None)
-        .ok_or_else(|| Diagnostic::new(Span::new(base, base + src.len()), "cannot parse the tuned loop"))?;
-    let cx = Cx { text: &wrapped, base, src_len: src.len() };
+        .map_err(|e| {
+            Diagnostic::new(
+                Span::new(base, base),
+                format!("cannot load the C grammar: {e}"),
+            )
+        })?;
+    let tree = parser.parse(&wrapped, None).ok_or_else(|| {
+        Diagnostic::new(
+            Span::new(base, base + src.len()),
+            "cannot parse the tuned loop",
+        )
+    })?;
+    let cx = Cx {
+        text: &wrapped,
+        base,
+        src_len: src.len(),
+    };
     let root = tree.root_node();
     if root.has_error() {
         return Err(cx.syntax_error(root));
     }
-    let func = root.named_child(0).filter(|n| n.kind() == "function_definition");
+    let func = root
+        .named_child(0)
+        .filter(|n| n.kind() == "function_definition");
     let body = func
         .and_then(|f| f.child_by_field_name("body"))
-        .ok_or_else(|| Diagnostic::new(Span::new(base, base + src.len()), "the tuned loop is not a C statement"))?;
+        .ok_or_else(|| {
+            Diagnostic::new(
+                Span::new(base, base + src.len()),
+                "the tuned loop is not a C statement",
+            )
+        })?;
     let mut stmts = Vec::new();
     let mut cursor = body.walk();
     for child in body.named_children(&mut cursor) {
@@ -87,65 +108,120 @@ impl<'a> Cx<'a> {
             }
             let mut c = n.walk();
             let children: Vec<Node> = n.children(&mut c).collect();
-            children.into_iter().filter(|c| c.has_error() || c.is_missing()).find_map(find)
+            children
+                .into_iter()
+                .filter(|c| c.has_error() || c.is_missing())
+                .find_map(find)
         }
         match find(root) {
-            Some(n) if n.is_missing() => {
-                Diagnostic::new(self.span(n), format!("syntax error in the tuned loop: expected `{}`", n.kind()))
-            }
-            Some(n) => Diagnostic::new(self.span(n), format!("syntax error in the tuned loop near `{}`", first_line(self.text(n)))),
-            None => Diagnostic::new(Span::new(self.base, self.base + self.src_len), "syntax error in the tuned loop"),
+            Some(n) if n.is_missing() => Diagnostic::new(
+                self.span(n),
+                format!("syntax error in the tuned loop: expected `{}`", n.kind()),
+            ),
+            Some(n) => Diagnostic::new(
+                self.span(n),
+                format!(
+                    "syntax error in the tuned loop near `{}`",
+                    first_line(self.text(n))
+                ),
+            ),
+            None => Diagnostic::new(
+                Span::new(self.base, self.base + self.src_len),
+                "syntax error in the tuned loop",
+            ),
         }
     }
 
     fn unsupported(&self, n: Node, what: &str) -> Diagnostic {
-        Diagnostic::new(self.span(n), format!("{what} is not supported in a tuned loop"))
+        Diagnostic::new(
+            self.span(n),
+            format!("{what} is not supported in a tuned loop"),
+        )
     }
 
     fn field(&self, n: Node<'a>, name: &str) -> Result<Node<'a>, Diagnostic> {
-        n.child_by_field_name(name)
-            .ok_or_else(|| Diagnostic::new(self.span(n), format!("incomplete {}: missing {name}", describe(n.kind()))))
+        n.child_by_field_name(name).ok_or_else(|| {
+            Diagnostic::new(
+                self.span(n),
+                format!("incomplete {}: missing {name}", describe(n.kind())),
+            )
+        })
     }
 
     fn for_loop(&self, n: Node) -> Result<Loop, Diagnostic> {
         let span = self.span(n);
         let init = self.field(n, "initializer").map_err(|_| {
-            Diagnostic::new(span, "a tuned `for` loop needs an initializer").with_help("write `for (i = 0; i < n; i++)`")
+            Diagnostic::new(span, "a tuned `for` loop needs an initializer")
+                .with_help("write `for (i = 0; i < n; i++)`")
         })?;
         let (var, var_span, lower) = match init.kind() {
             "assignment_expression" => {
                 let left = self.field(init, "left")?;
                 let op = self.field(init, "operator")?;
                 if left.kind() != "identifier" || self.text(op) != "=" {
-                    return Err(Diagnostic::new(self.span(init), "a tuned loop starts with `var = lower`"));
+                    return Err(Diagnostic::new(
+                        self.span(init),
+                        "a tuned loop starts with `var = lower`",
+                    ));
                 }
-                (self.text(left).to_string(), self.span(left), self.expr(self.field(init, "right")?)?)
+                (
+                    self.text(left).to_string(),
+                    self.span(left),
+                    self.expr(self.field(init, "right")?)?,
+                )
             }
             "declaration" => {
                 let decl = self.field(init, "declarator")?;
                 if decl.kind() != "init_declarator" {
-                    return Err(Diagnostic::new(self.span(init), "a tuned loop starts with `int var = lower`"));
+                    return Err(Diagnostic::new(
+                        self.span(init),
+                        "a tuned loop starts with `int var = lower`",
+                    ));
                 }
                 let name = self.field(decl, "declarator")?;
-                (self.text(name).to_string(), self.span(name), self.expr(self.field(decl, "value")?)?)
+                (
+                    self.text(name).to_string(),
+                    self.span(name),
+                    self.expr(self.field(decl, "value")?)?,
+                )
             }
-            _ => return Err(Diagnostic::new(self.span(init), "a tuned loop starts with `var = lower`")),
+            _ => {
+                return Err(Diagnostic::new(
+                    self.span(init),
+                    "a tuned loop starts with `var = lower`",
+                ))
+            }
         };
         let cond = self.field(n, "condition").map_err(|_| {
-            Diagnostic::new(span, "a tuned `for` loop needs a condition").with_help(format!("write `{var} < n` or `{var} <= n-1`"))
+            Diagnostic::new(span, "a tuned `for` loop needs a condition")
+                .with_help(format!("write `{var} < n` or `{var} <= n-1`"))
         })?;
         let (upper, inclusive) = self.loop_condition(cond, &var)?;
-        let update = self.field(n, "update").map_err(|_| Diagnostic::new(span, "a tuned `for` loop needs an increment"))?;
+        let update = self
+            .field(n, "update")
+            .map_err(|_| Diagnostic::new(span, "a tuned `for` loop needs an increment"))?;
         let step = self.loop_step(update, &var)?;
         let body = self.field(n, "body")?;
         let body = self.block(body)?;
-        Ok(Loop { var, var_span, lower, upper, inclusive, step, body, span })
+        Ok(Loop {
+            var,
+            var_span,
+            lower,
+            upper,
+            inclusive,
+            step,
+            body,
+            span,
+        })
     }
 
     fn loop_condition(&self, cond: Node, var: &str) -> Result<(Expr, bool), Diagnostic> {
         let bad = || {
-            Diagnostic::new(self.span(cond), format!("unsupported loop condition `{}`", self.text(cond)))
-                .with_help(format!("write `{var} < UPPER` or `{var} <= UPPER`"))
+            Diagnostic::new(
+                self.span(cond),
+                format!("unsupported loop condition `{}`", self.text(cond)),
+            )
+            .with_help(format!("write `{var} < UPPER` or `{var} <= UPPER`"))
         };
         if cond.kind() != "binary_expression" {
             return Err(bad());
@@ -172,8 +248,13 @@ impl<'a> Cx<'a> {
 
     fn loop_step(&self, update: Node, var: &str) -> Result<i64, Diagnostic> {
         let bad = || {
-            Diagnostic::new(self.span(update), format!("unsupported loop increment `{}`", self.text(update)))
-                .with_help(format!("write `{var}++`, `++{var}` or `{var} += C` with a positive constant C"))
+            Diagnostic::new(
+                self.span(update),
+                format!("unsupported loop increment `{}`", self.text(update)),
+            )
+            .with_help(format!(
+                "write `{var}++`, `++{var}` or `{var} += C` with a positive constant C"
+            ))
         };
         match update.kind() {
             "update_expression" => {
@@ -248,7 +329,9 @@ impl<'a> Cx<'a> {
             "comment" => Ok(vec![]),
             "compound_statement" => one(StmtKind::Block(self.block(n)?)),
             "expression_statement" => {
-                let Some(e) = n.named_child(0) else { return Ok(vec![]) };
+                let Some(e) = n.named_child(0) else {
+                    return Ok(vec![]);
+                };
                 one(self.assignment(e)?)
             }
             "if_statement" => {
@@ -256,7 +339,11 @@ impl<'a> Cx<'a> {
                 let then = self.block(self.field(n, "consequence")?)?;
                 let other = match n.child_by_field_name("alternative") {
                     Some(alt) => {
-                        let inner = if alt.kind() == "else_clause" { alt.named_child(0) } else { Some(alt) };
+                        let inner = if alt.kind() == "else_clause" {
+                            alt.named_child(0)
+                        } else {
+                            Some(alt)
+                        };
                         match inner {
                             Some(s) => Some(self.block(s)?),
                             None => None,
@@ -268,8 +355,9 @@ impl<'a> Cx<'a> {
             }
             "for_statement" => one(StmtKind::For(self.for_loop(n)?)),
             "declaration" => self.declaration(n),
-            "while_statement" | "do_statement" | "return_statement" | "break_statement" | "continue_statement"
-            | "goto_statement" | "switch_statement" | "labeled_statement" => Err(self.unsupported(n, &describe(n.kind()))),
+            "while_statement" | "do_statement" | "return_statement" | "break_statement"
+            | "continue_statement" | "goto_statement" | "switch_statement"
+            | "labeled_statement" => Err(self.unsupported(n, &describe(n.kind()))),
             other => Err(self.unsupported(n, &describe(other))),
         }
     }
@@ -295,7 +383,11 @@ impl<'a> Cx<'a> {
                 return Err(self.unsupported(name_node, "declaring an array or pointer"));
             }
             out.push(Stmt {
-                kind: StmtKind::Decl { ty, name: self.text(name_node).to_string(), init },
+                kind: StmtKind::Decl {
+                    ty,
+                    name: self.text(name_node).to_string(),
+                    init,
+                },
                 span: self.span(d),
             });
         }
@@ -303,7 +395,11 @@ impl<'a> Cx<'a> {
     }
 
     fn type_of(&self, n: Node) -> Result<ScalarType, Diagnostic> {
-        let text = self.text(n).split_whitespace().collect::<Vec<_>>().join(" ");
+        let text = self
+            .text(n)
+            .split_whitespace()
+            .collect::<Vec<_>>()
+            .join(" ");
         let ty = match text.as_str() {
             "int" | "signed" | "signed int" => Some(ScalarType::Int),
             "long" | "long int" | "long long" | "long long int" => Some(ScalarType::Long),
@@ -312,8 +408,11 @@ impl<'a> Cx<'a> {
             _ => None,
         };
         ty.ok_or_else(|| {
-            Diagnostic::new(self.span(n), format!("type `{text}` is not supported in a tuned loop"))
-                .with_help("use int, long, float or double")
+            Diagnostic::new(
+                self.span(n),
+                format!("type `{text}` is not supported in a tuned loop"),
+            )
+            .with_help("use int, long, float or double")
         })
     }
 
@@ -352,7 +451,10 @@ impl<'a> Cx<'a> {
                 Some(c) => self.lvalue(c),
                 None => Err(Diagnostic::new(self.span(n), "empty parentheses")),
             },
-            _ => Err(Diagnostic::new(self.span(n), "only a variable or an array element can be assigned in a tuned loop")),
+            _ => Err(Diagnostic::new(
+                self.span(n),
+                "only a variable or an array element can be assigned in a tuned loop",
+            )),
         }
     }
 
@@ -376,9 +478,15 @@ impl<'a> Cx<'a> {
                     _ => (lower.trim_end_matches('l'), false),
                 };
                 if body.parse::<f64>().is_ok() {
-                    mk(ExprKind::Float { text: t.to_string(), single })
+                    mk(ExprKind::Float {
+                        text: t.to_string(),
+                        single,
+                    })
                 } else {
-                    Err(Diagnostic::new(span, format!("unsupported number literal `{t}`")))
+                    Err(Diagnostic::new(
+                        span,
+                        format!("unsupported number literal `{t}`"),
+                    ))
                 }
             }
             "true" => mk(ExprKind::Int(1)),
@@ -391,10 +499,16 @@ impl<'a> Cx<'a> {
                     arg = self.field(arg, "argument")?;
                 }
                 if arg.kind() != "identifier" {
-                    return Err(Diagnostic::new(self.span(arg), "only a named array can be subscripted in a tuned loop"));
+                    return Err(Diagnostic::new(
+                        self.span(arg),
+                        "only a named array can be subscripted in a tuned loop",
+                    ));
                 }
                 indices.reverse();
-                mk(ExprKind::Index { array: self.text(arg).to_string(), indices })
+                mk(ExprKind::Index {
+                    array: self.text(arg).to_string(),
+                    indices,
+                })
             }
             "unary_expression" => {
                 let op = match self.text(self.field(n, "operator")?) {
@@ -403,7 +517,10 @@ impl<'a> Cx<'a> {
                     "!" => UnaryOp::Not,
                     other => return Err(self.unsupported(n, &format!("the `{other}` operator"))),
                 };
-                mk(ExprKind::Unary(op, Box::new(self.expr(self.field(n, "argument")?)?)))
+                mk(ExprKind::Unary(
+                    op,
+                    Box::new(self.expr(self.field(n, "argument")?)?),
+                ))
             }
             "binary_expression" => {
                 let op = match self.text(self.field(n, "operator")?) {
@@ -438,20 +555,32 @@ impl<'a> Cx<'a> {
                     return Err(self.unsupported(tn, "a pointer cast"));
                 }
                 let ty = self.type_of(self.field(tn, "type")?)?;
-                mk(ExprKind::Cast(ty, Box::new(self.expr(self.field(n, "value")?)?)))
+                mk(ExprKind::Cast(
+                    ty,
+                    Box::new(self.expr(self.field(n, "value")?)?),
+                ))
             }
             "call_expression" => {
                 let f = self.field(n, "function")?;
                 let name = self.text(f);
                 let Some(&(_, arity)) = MATH_FUNCTIONS.iter().find(|(m, _)| *m == name) else {
-                    let mut d = Diagnostic::new(self.span(f), format!("call to `{name}` is not supported in a tuned loop"));
-                    d = d.with_help(match did_you_mean(name, MATH_FUNCTIONS.iter().map(|(m, _)| *m)) {
-                        Some(h) => h,
-                        None => format!(
-                            "a tuned loop may call only the math functions {}",
-                            MATH_FUNCTIONS.iter().map(|(m, _)| *m).collect::<Vec<_>>().join(", ")
-                        ),
-                    });
+                    let mut d = Diagnostic::new(
+                        self.span(f),
+                        format!("call to `{name}` is not supported in a tuned loop"),
+                    );
+                    d = d.with_help(
+                        match did_you_mean(name, MATH_FUNCTIONS.iter().map(|(m, _)| *m)) {
+                            Some(h) => h,
+                            None => format!(
+                                "a tuned loop may call only the math functions {}",
+                                MATH_FUNCTIONS
+                                    .iter()
+                                    .map(|(m, _)| *m)
+                                    .collect::<Vec<_>>()
+                                    .join(", ")
+                            ),
+                        },
+                    );
                     return Err(d);
                 };
                 let mut args = Vec::new();
@@ -463,17 +592,24 @@ impl<'a> Cx<'a> {
                     }
                 }
                 if args.len() != arity {
-                    return Err(Diagnostic::new(span, format!("`{name}` takes {arity} argument(s), found {}", args.len())));
+                    return Err(Diagnostic::new(
+                        span,
+                        format!("`{name}` takes {arity} argument(s), found {}", args.len()),
+                    ));
                 }
                 mk(ExprKind::Call(name.to_string(), args))
             }
             "update_expression" => Err(self.unsupported(n, "`++`/`--` inside an expression")),
-            "assignment_expression" => Err(self.unsupported(n, "an assignment inside an expression")),
+            "assignment_expression" => {
+                Err(self.unsupported(n, "an assignment inside an expression"))
+            }
             "pointer_expression" => Err(self.unsupported(n, "pointer dereference or address-of")),
             "field_expression" => Err(self.unsupported(n, "a struct field access")),
             "comma_expression" => Err(self.unsupported(n, "the comma operator")),
             "sizeof_expression" => Err(self.unsupported(n, "`sizeof`")),
-            "string_literal" | "char_literal" => Err(self.unsupported(n, "a string or character literal")),
+            "string_literal" | "char_literal" => {
+                Err(self.unsupported(n, "a string or character literal"))
+            }
             other => Err(self.unsupported(n, &describe(other))),
         }
     }
@@ -530,17 +666,30 @@ mod tests {
 
     #[test]
     fn strides_and_bounds() {
-        let l = parse_loop("for (int k = 3; k < m; k += 2) { double t = b[k]; c[k] = t > 0 ? t : -t; }", 0).unwrap();
+        let l = parse_loop(
+            "for (int k = 3; k < m; k += 2) { double t = b[k]; c[k] = t > 0 ? t : -t; }",
+            0,
+        )
+        .unwrap();
         assert_eq!((l.step, l.inclusive), (2, false));
         assert_eq!(l.body.len(), 2);
-        assert!(parse_loop("for (i = 0; i < n; i = i + 4) y[i] = 0;", 0).unwrap().step == 4);
+        assert!(
+            parse_loop("for (i = 0; i < n; i = i + 4) y[i] = 0;", 0)
+                .unwrap()
+                .step
+                == 4
+        );
     }
 
     #[test]
     fn rejects_while_with_location() {
         let src = "for (i=0; i<n; i++) {\n  while (x[i] > 0) x[i] -= 1;\n}";
         let e = parse_loop(src, 10).unwrap_err();
-        assert!(e.message.contains("`while` loop is not supported"), "{}", e.message);
+        assert!(
+            e.message.contains("`while` loop is not supported"),
+            "{}",
+            e.message
+        );
         assert_eq!(e.span.start, 10 + src.find("while").unwrap());
     }
 
@@ -553,8 +702,17 @@ mod tests {
 
     #[test]
     fn rejects_bad_increment_and_syntax() {
-        assert!(parse_loop("for (i=0; i<n; i--) y[i] = 0;", 0).unwrap_err().message.contains("increment"));
-        assert!(parse_loop("for (i=0; i<n; i++) y[i] = ;", 0).unwrap_err().message.contains("syntax error"));
-        assert!(parse_loop("y[0] = 1;", 0).unwrap_err().message.contains("expected the parallel `for` loop"));
+        assert!(parse_loop("for (i=0; i<n; i--) y[i] = 0;", 0)
+            .unwrap_err()
+            .message
+            .contains("increment"));
+        assert!(parse_loop("for (i=0; i<n; i++) y[i] = ;", 0)
+            .unwrap_err()
+            .message
+            .contains("syntax error"));
+        assert!(parse_loop("y[0] = 1;", 0)
+            .unwrap_err()
+            .message
+            .contains("expected the parallel `for` loop"));
     }
 }

@@ -49,7 +49,10 @@ pub enum ReadError {
 /// Read an input file as UTF-8 text.
 pub fn read_source(path: &std::path::Path) -> Result<String, ReadError> {
     let display = path.display().to_string();
-    let bytes = std::fs::read(path).map_err(|error| ReadError::Io { path: display.clone(), error })?;
+    let bytes = std::fs::read(path).map_err(|error| ReadError::Io {
+        path: display.clone(),
+        error,
+    })?;
     match String::from_utf8(bytes) {
         Ok(s) => Ok(s),
         Err(e) => {
@@ -60,8 +63,11 @@ pub fn read_source(path: &std::path::Path) -> Result<String, ReadError> {
             Err(ReadError::Encoding(InputError {
                 path: display,
                 source: text,
-                diagnostics: vec![Diagnostic::new(Span::new(pos, pos + 1), format!("the file is not valid UTF-8 (byte 0x{bad:02x})"))
-                    .with_help("save the file as UTF-8 (ASCII is fine)")],
+                diagnostics: vec![Diagnostic::new(
+                    Span::new(pos, pos + 1),
+                    format!("the file is not valid UTF-8 (byte 0x{bad:02x})"),
+                )
+                .with_help("save the file as UTF-8 (ASCII is fine)")],
             }))
         }
     }

@@ -1044,7 +1044,14 @@ impl<'a> SpecParser<'a> {
             } else if let Some(h) = did_you_mean(&n, allowed.iter().copied()) {
                 d = d.with_help(h);
             } else if !allowed.is_empty() {
-                d = d.with_help(format!("{context} may use {}", allowed.iter().map(|a| format!("`{a}`")).collect::<Vec<_>>().join(", ")));
+                d = d.with_help(format!(
+                    "{context} may use {}",
+                    allowed
+                        .iter()
+                        .map(|a| format!("`{a}`"))
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                ));
             }
             return Err(d);
         }

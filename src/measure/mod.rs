@@ -75,11 +75,20 @@ pub struct Outcome {
 
 impl Outcome {
     pub fn failure(status: Status, message: impl Into<String>) -> Outcome {
-        Outcome { status, build_ms: None, samples_ms: vec![], transfer_ms: None, max_error: None, message: Some(message.into()) }
+        Outcome {
+            status,
+            build_ms: None,
+            samples_ms: vec![],
+            transfer_ms: None,
+            max_error: None,
+            message: Some(message.into()),
+        }
     }
     /// The objective: median kernel time (ms) over the timed repetitions; `None` unless `Ok`.
     pub fn median_ms(&self) -> Option<f64> {
-        (self.status == Status::Ok).then(|| median(&self.samples_ms)).flatten()
+        (self.status == Status::Ok)
+            .then(|| median(&self.samples_ms))
+            .flatten()
     }
 }
 
@@ -91,7 +100,11 @@ pub fn median(xs: &[f64]) -> Option<f64> {
     let mut v = xs.to_vec();
     v.sort_by(|a, b| a.total_cmp(b));
     let m = v.len() / 2;
-    Some(if v.len() % 2 == 1 { v[m] } else { (v[m - 1] + v[m]) / 2.0 })
+    Some(if v.len() % 2 == 1 {
+        v[m]
+    } else {
+        (v[m - 1] + v[m]) / 2.0
+    })
 }
 
 /// How long a variant may run before it is cut.
@@ -117,7 +130,15 @@ pub struct Runner {
 
 impl Runner {
     pub fn new(exe: PathBuf, warmups: u32, repetitions: u32, policy: TimeoutPolicy) -> Runner {
-        Runner { exe, workers: HashMap::new(), warmups, repetitions, policy, slowest_ok: Duration::ZERO, next_id: 1 }
+        Runner {
+            exe,
+            workers: HashMap::new(),
+            warmups,
+            repetitions,
+            policy,
+            slowest_ok: Duration::ZERO,
+            next_id: 1,
+        }
     }
 
     /// The current per-variant timeout.
@@ -175,7 +196,8 @@ impl Runner {
                     status,
                     build_ms: Some(r.build_ms),
                     samples_ms: r.kernel_ms,
-                    transfer_ms: (status == Status::Ok || status == Status::WrongResult).then_some(r.transfer_ms),
+                    transfer_ms: (status == Status::Ok || status == Status::WrongResult)
+                        .then_some(r.transfer_ms),
                     max_error: r.max_error,
                     message: (!r.message.is_empty()).then_some(r.message),
                 }
@@ -184,7 +206,13 @@ impl Runner {
                 self.workers.remove(&key);
                 match f {
                     WorkerFailure::Crash(m) => Outcome::failure(Status::Crash, m),
-                    WorkerFailure::Timeout(d) => Outcome::failure(Status::Timeout, format!("no result after {:.1} s; the variant was killed", d.as_secs_f64())),
+                    WorkerFailure::Timeout(d) => Outcome::failure(
+                        Status::Timeout,
+                        format!(
+                            "no result after {:.1} s; the variant was killed",
+                            d.as_secs_f64()
+                        ),
+                    ),
                 }
             }
         }

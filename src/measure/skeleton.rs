@@ -67,14 +67,25 @@ pub fn c_literal(v: &Value) -> Option<String> {
 }
 
 /// Element counts of every array of `input_vars` at this input size.
-pub fn array_elems(spec: &TuningSpec, env: &dyn Fn(&str) -> Option<Value>) -> Result<BTreeMap<String, u64>, Diagnostic> {
+pub fn array_elems(
+    spec: &TuningSpec,
+    env: &dyn Fn(&str) -> Option<Value>,
+) -> Result<BTreeMap<String, u64>, Diagnostic> {
     let mut out = BTreeMap::new();
     for v in spec.input_vars.iter().filter(|v| !v.dims.is_empty()) {
         let mut n: u64 = 1;
         for d in &v.dims {
             let x = d.eval(env)?;
-            let k = x.as_i64().filter(|k| *k > 0).ok_or_else(|| Diagnostic::new(d.span, format!("array dimension must be a positive integer, found {x}")))?;
-            n = n.checked_mul(k as u64).filter(|n| *n <= 1 << 40).ok_or_else(|| Diagnostic::new(d.span, "array too large"))?;
+            let k = x.as_i64().filter(|k| *k > 0).ok_or_else(|| {
+                Diagnostic::new(
+                    d.span,
+                    format!("array dimension must be a positive integer, found {x}"),
+                )
+            })?;
+            n = n
+                .checked_mul(k as u64)
+                .filter(|n| *n <= 1 << 40)
+                .ok_or_else(|| Diagnostic::new(d.span, "array too large"))?;
         }
         out.insert(v.name.clone(), n);
     }
@@ -91,23 +102,44 @@ pub fn default_tolerance(ty: ScalarType) -> f64 {
 }
 
 fn fnv(s: &str) -> u64 {
-    s.bytes().fold(0xcbf29ce484222325u64, |h, b| (h ^ b as u64).wrapping_mul(0x100000001b3))
+    s.bytes().fold(0xcbf29ce484222325u64, |h, b| {
+        (h ^ b as u64).wrapping_mul(0x100000001b3)
+    })
 }
 
 /// Render the OpenCL timing skeleton of `kernel` for one input size (`input`: input param values).
-pub fn render_opencl(kernel: &Kernel, spec: &TuningSpec, input: &BTreeMap<String, Value>, region_label: &str) -> Result<String, Diagnostic> {
-    let lets: BTreeMap<String, Value> = spec.lets.iter().map(|b| (b.name.clone(), b.value.clone())).collect();
+pub fn render_opencl(
+    kernel: &Kernel,
+    spec: &TuningSpec,
+    input: &BTreeMap<String, Value>,
+    region_label: &str,
+) -> Result<String, Diagnostic> {
+    let lets: BTreeMap<String, Value> = spec
+        .lets
+        .iter()
+        .map(|b| (b.name.clone(), b.value.clone()))
+        .collect();
     let env = |n: &str| input.get(n).cloned().or_else(|| lets.get(n).cloned());
     let elems = array_elems(spec, &env)?;
     let mut vars = Vec::new();
     for v in &spec.input_vars {
-        let ty = ScalarType::from_c(&v.ty)
-            .ok_or_else(|| Diagnostic::new(v.ty_span, format!("type `{}` is not supported", v.ty)).with_help("use int, long, float or double"))?;
+        let ty = ScalarType::from_c(&v.ty).ok_or_else(|| {
+            Diagnostic::new(v.ty_span, format!("type `{}` is not supported", v.ty))
+                .with_help("use int, long, float or double")
+        })?;
         let (random, value) = match &v.init {
             VarInit::Random => (true, String::new()),
             VarInit::Expr(e) => {
                 let x = e.eval(&env)?;
-                (false, c_literal(&x).ok_or_else(|| Diagnostic::new(e.span, format!("`{}` must be initialised with a number, found {x}", v.name)))?)
+                (
+                    false,
+                    c_literal(&x).ok_or_else(|| {
+                        Diagnostic::new(
+                            e.span,
+                            format!("`{}` must be initialised with a number, found {x}", v.name),
+                        )
+                    })?,
+                )
             }
         };
         vars.push(Var {
@@ -115,17 +147,31 @@ pub fn render_opencl(kernel: &Kernel, spec: &TuningSpec, input: &BTreeMap<String
             ty: ty.c_name(),
             is_array: !v.dims.is_empty(),
             float: ty.is_float(),
-            elems: elems.get(&v.name).map(|n| n.to_string()).unwrap_or_else(|| "1".into()),
+            elems: elems
+                .get(&v.name)
+                .map(|n| n.to_string())
+                .unwrap_or_else(|| "1".into()),
             random,
             value,
             seed: fnv(&v.name),
         });
     }
-    let elems_of = |n: &str| elems.get(n).map(|e| e.to_string()).unwrap_or_else(|| "1".into());
+    let elems_of = |n: &str| {
+        elems
+            .get(n)
+            .map(|e| e.to_string())
+            .unwrap_or_else(|| "1".into())
+    };
     let args: Vec<Arg> = kernel
         .args
         .iter()
-        .map(|a| Arg { name: a.name.clone(), ty: a.ty.c_name(), is_array: a.is_array, written: a.written, elems: elems_of(&a.name) })
+        .map(|a| Arg {
+            name: a.name.clone(),
+            ty: a.ty.c_name(),
+            is_array: a.is_array,
+            written: a.written,
+            elems: elems_of(&a.name),
+        })
         .collect();
     let outputs: Vec<Output> = kernel
         .args
@@ -135,18 +181,44 @@ pub fn render_opencl(kernel: &Kernel, spec: &TuningSpec, input: &BTreeMap<String
             name: a.name.clone(),
             ty: a.ty.c_name(),
             elems: elems_of(&a.name),
-            tolerance: format!("{:e}", spec.validation.tolerance.as_ref().map(|t| t.value).unwrap_or_else(|| default_tolerance(a.ty))),
+            tolerance: format!(
+                "{:e}",
+                spec.validation
+                    .tolerance
+                    .as_ref()
+                    .map(|t| t.value)
+                    .unwrap_or_else(|| default_tolerance(a.ty))
+            ),
         })
         .collect();
     let defines: Vec<Define> = input
         .iter()
-        .filter_map(|(k, v)| c_literal(v).map(|value| Define { name: k.clone(), value }))
+        .filter_map(|(k, v)| {
+            c_literal(v).map(|value| Define {
+                name: k.clone(),
+                value,
+            })
+        })
         .filter(|d| !spec.input_vars.iter().any(|v| v.name == d.name))
         .collect();
-    let loop_vars: Vec<LoopVar> = kernel.loop_vars().iter().map(|s| LoopVar { name: s.name.clone(), ty: s.ty.c_name() }).collect();
+    let loop_vars: Vec<LoopVar> = kernel
+        .loop_vars()
+        .iter()
+        .map(|s| LoopVar {
+            name: s.name.clone(),
+            ty: s.ty.c_name(),
+        })
+        .collect();
     let mut ctx = tera::Context::new();
     ctx.insert("region", region_label);
-    ctx.insert("input_label", &input.iter().map(|(k, v)| format!("{k}={v}")).collect::<Vec<_>>().join(" "));
+    ctx.insert(
+        "input_label",
+        &input
+            .iter()
+            .map(|(k, v)| format!("{k}={v}"))
+            .collect::<Vec<_>>()
+            .join(" "),
+    );
     ctx.insert("vars", &vars);
     ctx.insert("args", &args);
     ctx.insert("outputs", &outputs);
@@ -160,7 +232,10 @@ pub fn render_opencl(kernel: &Kernel, spec: &TuningSpec, input: &BTreeMap<String
 
 fn indent(s: &str, n: usize) -> String {
     let pad = " ".repeat(n);
-    s.lines().map(|l| format!("{pad}{l}")).collect::<Vec<_>>().join("\n")
+    s.lines()
+        .map(|l| format!("{pad}{l}"))
+        .collect::<Vec<_>>()
+        .join("\n")
 }
 
 /// Replace every `@NAME@` in `cmd` by the shell-quoted value of `NAME`; `None` names an unknown one.
@@ -171,14 +246,23 @@ pub fn substitute(cmd: &str, env: &dyn Fn(&str) -> Option<Value>) -> Result<Stri
         out.push_str(&rest[..p]);
         let after = &rest[p + 1..];
         match after.find('@') {
-            Some(q) if !after[..q].is_empty() && after[..q].chars().all(|c| c.is_ascii_alphanumeric() || c == '_') => {
+            Some(q)
+                if !after[..q].is_empty()
+                    && after[..q]
+                        .chars()
+                        .all(|c| c.is_ascii_alphanumeric() || c == '_') =>
+            {
                 let name = &after[..q];
                 let v = env(name).ok_or_else(|| name.to_string())?;
                 let plain = match v {
                     Value::Str(s) => s,
                     other => other.to_string(),
                 };
-                out.push_str(&shlex::try_quote(&plain).map(|c| c.into_owned()).unwrap_or_else(|_| "''".into()));
+                out.push_str(
+                    &shlex::try_quote(&plain)
+                        .map(|c| c.into_owned())
+                        .unwrap_or_else(|_| "''".into()),
+                );
                 rest = &after[q + 1..];
             }
             _ => {
@@ -193,7 +277,9 @@ pub fn substitute(cmd: &str, env: &dyn Fn(&str) -> Option<Value>) -> Result<Stri
 
 /// Where compiled skeletons are cached: `$ORCL_CACHE_DIR`, else `<tmp>/orcl-cache`.
 pub fn cache_dir() -> PathBuf {
-    std::env::var_os("ORCL_CACHE_DIR").map(PathBuf::from).unwrap_or_else(|| std::env::temp_dir().join("orcl-cache"))
+    std::env::var_os("ORCL_CACHE_DIR")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| std::env::temp_dir().join("orcl-cache"))
 }
 
 /// Errors compiling a skeleton.
@@ -204,7 +290,11 @@ pub enum BuildError {
     #[error("the timing skeleton failed to compile with `{command}`:\n{output}")]
     Compile { command: String, output: String },
     #[error("`{which}` failed: `{command}`:\n{output}")]
-    Hook { which: &'static str, command: String, output: String },
+    Hook {
+        which: &'static str,
+        command: String,
+        output: String,
+    },
 }
 
 fn sh(command: &str) -> std::io::Result<std::process::Output> {
@@ -213,7 +303,14 @@ fn sh(command: &str) -> std::io::Result<std::process::Output> {
 
 /// Compile a rendered skeleton with `build_command` (already substituted) and `libs`, running the
 /// optional pre/post-build commands. Returns the path of the (cached) binary.
-pub fn build(source: &str, build_command: &str, libs: &str, prebuild: Option<&str>, postbuild: Option<&str>, dir: &Path) -> Result<PathBuf, BuildError> {
+pub fn build(
+    source: &str,
+    build_command: &str,
+    libs: &str,
+    prebuild: Option<&str>,
+    postbuild: Option<&str>,
+    dir: &Path,
+) -> Result<PathBuf, BuildError> {
     let io = |path: &Path| {
         let path = path.display().to_string();
         move |error| BuildError::Io { path, error }
@@ -225,33 +322,57 @@ pub fn build(source: &str, build_command: &str, libs: &str, prebuild: Option<&st
     h.update(build_command.as_bytes());
     h.update([0]);
     h.update(libs.as_bytes());
-    let hash: String = h.finalize().iter().take(10).map(|b| format!("{b:02x}")).collect();
+    let hash: String = h
+        .finalize()
+        .iter()
+        .take(10)
+        .map(|b| format!("{b:02x}"))
+        .collect();
     let exe = dir.join(format!("skeleton-{hash}"));
     let src = dir.join(format!("skeleton-{hash}.c"));
     if exe.exists() {
         return Ok(exe);
     }
-    std::fs::write(&src, source).map_err(io(&src))?;
+    // Written under a per-process name and renamed: concurrent tunes never see a partial file.
+    let tmp_src = dir.join(format!("skeleton-{hash}.{}.c", std::process::id()));
+    std::fs::write(&tmp_src, source).map_err(io(&tmp_src))?;
     if let Some(pre) = prebuild {
         let o = sh(pre).map_err(io(dir))?;
         if !o.status.success() {
-            return Err(BuildError::Hook { which: "prebuild_command", command: pre.into(), output: String::from_utf8_lossy(&o.stderr).into() });
+            return Err(BuildError::Hook {
+                which: "prebuild_command",
+                command: pre.into(),
+                output: String::from_utf8_lossy(&o.stderr).into(),
+            });
         }
     }
     let tmp = dir.join(format!("skeleton-{hash}.tmp{}", std::process::id()));
-    let q = |p: &Path| shlex::try_quote(&p.display().to_string()).map(|c| c.into_owned()).unwrap_or_default();
-    let command = format!("{build_command} -o {} {} {libs} -lOpenCL -lm", q(&tmp), q(&src));
+    let q = |p: &Path| {
+        shlex::try_quote(&p.display().to_string())
+            .map(|c| c.into_owned())
+            .unwrap_or_default()
+    };
+    let command = format!(
+        "{build_command} -o {} {} {libs} -lOpenCL -lm",
+        q(&tmp),
+        q(&tmp_src)
+    );
     let o = sh(&command).map_err(io(dir))?;
     if !o.status.success() {
         let mut output = String::from_utf8_lossy(&o.stderr).into_owned();
         output.push_str(&String::from_utf8_lossy(&o.stdout));
         return Err(BuildError::Compile { command, output });
     }
+    std::fs::rename(&tmp_src, &src).map_err(io(&src))?;
     std::fs::rename(&tmp, &exe).map_err(io(&exe))?;
     if let Some(post) = postbuild {
         let o = sh(post).map_err(io(dir))?;
         if !o.status.success() {
-            return Err(BuildError::Hook { which: "postbuild_command", command: post.into(), output: String::from_utf8_lossy(&o.stderr).into() });
+            return Err(BuildError::Hook {
+                which: "postbuild_command",
+                command: post.into(),
+                output: String::from_utf8_lossy(&o.stderr).into(),
+            });
         }
     }
     Ok(exe)
@@ -268,7 +389,10 @@ mod tests {
             "U" => Some(Value::Int(4)),
             _ => None,
         };
-        assert_eq!(substitute("cc @CL@ -DU=@U@ a@b", &env).unwrap(), "cc '-O3; touch /tmp/pwned' -DU=4 a@b");
+        assert_eq!(
+            substitute("cc @CL@ -DU=@U@ a@b", &env).unwrap(),
+            "cc '-O3; touch /tmp/pwned' -DU=4 a@b"
+        );
         assert_eq!(substitute("cc @NOPE@", &env).unwrap_err(), "NOPE");
     }
 }

@@ -81,7 +81,12 @@ pub enum SpawnError {
 
 impl Worker {
     /// Start `exe PLATFORM DEVICE` and wait (up to `startup`) for its hello line.
-    pub fn spawn(exe: &Path, platform: usize, device: usize, startup: Duration) -> Result<Worker, SpawnError> {
+    pub fn spawn(
+        exe: &Path,
+        platform: usize,
+        device: usize,
+        startup: Duration,
+    ) -> Result<Worker, SpawnError> {
         let mut child = Command::new(exe)
             .arg(platform.to_string())
             .arg(device.to_string())
@@ -89,7 +94,10 @@ impl Worker {
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
             .spawn()
-            .map_err(|error| SpawnError::Spawn { path: exe.display().to_string(), error })?;
+            .map_err(|error| SpawnError::Spawn {
+                path: exe.display().to_string(),
+                error,
+            })?;
         let stdin = child.stdin.take().expect("piped stdin");
         let stdout = child.stdout.take().expect("piped stdout");
         let mut stderr_pipe = child.stderr.take().expect("piped stderr");
@@ -124,27 +132,62 @@ impl Worker {
                 }
             }
         });
-        let mut w = Worker { child, stdin, lines, stderr, hello: Hello { ready: false, error: None, platform: String::new(), device: String::new(), trip: 0 } };
+        let mut w = Worker {
+            child,
+            stdin,
+            lines,
+            stderr,
+            hello: Hello {
+                ready: false,
+                error: None,
+                platform: String::new(),
+                device: String::new(),
+                trip: 0,
+            },
+        };
         match w.lines.recv_timeout(startup) {
             Ok(line) => {
-                let hello: Hello = serde_json::from_str(&line).map_err(|e| SpawnError::NotReady(format!("bad hello line `{line}`: {e}")))?;
+                let hello: Hello = serde_json::from_str(&line)
+                    .map_err(|e| SpawnError::NotReady(format!("bad hello line `{line}`: {e}")))?;
                 if !hello.ready {
                     w.kill();
-                    return Err(SpawnError::NotReady(hello.error.unwrap_or_else(|| "unknown error".into())));
+                    return Err(SpawnError::NotReady(
+                        hello.error.unwrap_or_else(|| "unknown error".into()),
+                    ));
                 }
                 w.hello = hello;
                 Ok(w)
             }
             Err(_) => {
                 w.kill();
-                let status = w.child.wait().ok().map(|s| s.to_string()).unwrap_or_default();
-                Err(SpawnError::NotReady(format!("no hello line ({status}); stderr: {}", w.stderr_tail())))
+                let status = w
+                    .child
+                    .wait()
+                    .ok()
+                    .map(|s| s.to_string())
+                    .unwrap_or_default();
+                Err(SpawnError::NotReady(format!(
+                    "no hello line ({status}); stderr: {}",
+                    w.stderr_tail()
+                )))
             }
         }
     }
 
     fn stderr_tail(&self) -> String {
-        self.stderr.lock().map(|s| s.trim().chars().rev().take(2000).collect::<Vec<_>>().into_iter().rev().collect()).unwrap_or_default()
+        self.stderr
+            .lock()
+            .map(|s| {
+                s.trim()
+                    .chars()
+                    .rev()
+                    .take(2000)
+                    .collect::<Vec<_>>()
+                    .into_iter()
+                    .rev()
+                    .collect()
+            })
+            .unwrap_or_default()
     }
 
     /// Run one variant. On a crash or a timeout the process is dead afterwards (drop it).
@@ -171,7 +214,9 @@ impl Worker {
         loop {
             match self.lines.recv_timeout(timeout) {
                 Ok(line) => {
-                    let Ok(r) = serde_json::from_str::<Reply>(&line) else { continue };
+                    let Ok(r) = serde_json::from_str::<Reply>(&line) else {
+                        continue;
+                    };
                     if r.id == req.id {
                         return Ok(r);
                     }
@@ -192,7 +237,11 @@ impl Worker {
         };
         std::thread::sleep(Duration::from_millis(20));
         let tail = self.stderr_tail();
-        WorkerFailure::Crash(if tail.is_empty() { status } else { format!("{status}; stderr: {tail}") })
+        WorkerFailure::Crash(if tail.is_empty() {
+            status
+        } else {
+            format!("{status}; stderr: {tail}")
+        })
     }
 
     fn kill(&mut self) {

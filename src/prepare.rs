@@ -195,12 +195,7 @@ fn prepare_region(region: Region, text: &str) -> Result<Prepared, Diagnostic> {
             let env = env_for(&space, &cfg);
             opencl::options(&ann.args, &env)?;
         }
-        let lets: BTreeMap<String, Value> = spec
-            .lets
-            .iter()
-            .map(|b| (b.name.clone(), b.value.clone()))
-            .collect();
-        let env = |n: &str| input.get(n).cloned().or_else(|| lets.get(n).cloned());
+        let env = spec.input_env(input);
         crate::measure::skeleton::array_elems(spec, &env)?;
     }
     check_search(spec)?;

@@ -239,37 +239,9 @@ impl StmtWriter<'_> {
     }
 }
 
-/// Escape `s` as the body of a C string literal, one `"...\n"` literal per source line,
-/// each on its own output line indented by `indent` spaces.
-pub fn c_string_lines(s: &str, indent: usize) -> String {
-    let pad = " ".repeat(indent);
-    let mut out = String::new();
-    for line in s.lines() {
-        out.push_str(&pad);
-        out.push('"');
-        for ch in line.chars() {
-            match ch {
-                '\\' => out.push_str("\\\\"),
-                '"' => out.push_str("\\\""),
-                '\t' => out.push_str("\\t"),
-                c if (c as u32) < 0x20 => {
-                    let _ = write!(out, "\\{:03o}", c as u32);
-                }
-                c => out.push(c),
-            }
-        }
-        out.push_str("\\n\"\n");
-    }
-    if out.is_empty() {
-        out.push_str(&pad);
-        out.push_str("\"\"\n");
-    }
-    out.trim_end_matches('\n').to_string()
-}
-
-/// Escape `s` as one C string literal (quotes included).
-pub fn c_string(s: &str) -> String {
-    let mut out = String::from("\"");
+/// `s` escaped for the inside of a C string literal (backslash, quote, control characters);
+/// newlines included.
+fn escape_c(s: &str, out: &mut String) {
     for ch in s.chars() {
         match ch {
             '\\' => out.push_str("\\\\"),
@@ -282,6 +254,30 @@ pub fn c_string(s: &str) -> String {
             c => out.push(c),
         }
     }
+}
+
+/// Escape `s` as the body of a C string literal, one `"...\n"` literal per source line,
+/// each on its own output line indented by `indent` spaces.
+pub fn c_string_lines(s: &str, indent: usize) -> String {
+    let pad = " ".repeat(indent);
+    let mut out = String::new();
+    for line in s.lines() {
+        out.push_str(&pad);
+        out.push('"');
+        escape_c(line, &mut out);
+        out.push_str("\\n\"\n");
+    }
+    if out.is_empty() {
+        out.push_str(&pad);
+        out.push_str("\"\"\n");
+    }
+    out.trim_end_matches('\n').to_string()
+}
+
+/// Escape `s` as one C string literal (quotes included).
+pub fn c_string(s: &str) -> String {
+    let mut out = String::from("\"");
+    escape_c(s, &mut out);
     out.push('"');
     out
 }

@@ -114,12 +114,7 @@ pub fn render_opencl(
     input: &BTreeMap<String, Value>,
     region_label: &str,
 ) -> Result<String, Diagnostic> {
-    let lets: BTreeMap<String, Value> = spec
-        .lets
-        .iter()
-        .map(|b| (b.name.clone(), b.value.clone()))
-        .collect();
-    let env = |n: &str| input.get(n).cloned().or_else(|| lets.get(n).cloned());
+    let env = spec.input_env(input);
     let elems = array_elems(spec, &env)?;
     let mut vars = Vec::new();
     for v in &spec.input_vars {

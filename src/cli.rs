@@ -88,6 +88,98 @@ enum Command {
         #[arg(long)]
         json: bool,
     },
+    /// Query, export and import the tuning database.
+    Db {
+        /// The tuning database file.
+        #[arg(long, default_value = "orcl.db", global = true)]
+        db: PathBuf,
+        #[command(subcommand)]
+        command: DbCommand,
+    },
+    /// Plot an experiment's objective: sorted over all variants, or per value of one parameter.
+    Plot {
+        /// Experiment id(s); several are drawn on one chart.
+        #[arg(required = true)]
+        experiments: Vec<i64>,
+        #[arg(long, default_value = "orcl.db")]
+        db: PathBuf,
+        /// Draw the objective against each value of this tuning parameter.
+        #[arg(long)]
+        by: Option<String>,
+        /// Output file: .svg or .png.
+        #[arg(short, long)]
+        output: PathBuf,
+    },
+    /// Replay a search strategy against a recorded exhaustive experiment, with no device.
+    Replay {
+        #[arg(long, default_value = "orcl.db")]
+        db: PathBuf,
+        #[arg(long)]
+        experiment: i64,
+        /// Strategy name, or `all`.
+        #[arg(long, default_value = "all")]
+        algorithm: String,
+        /// Evaluations allowed: a count (`50`) or a share of the space (`5%`).
+        #[arg(long, default_value = "5%")]
+        budget: String,
+        /// Number of seeds (0..seeds).
+        #[arg(long, default_value_t = 20)]
+        seeds: u64,
+        #[arg(long)]
+        json: bool,
+    },
+}
+
+#[derive(Subcommand, Debug)]
+enum DbCommand {
+    /// The experiments: id, file, region, device, backend, input sizes, algorithm, evaluations,
+    /// failures, best time, date.
+    List {
+        #[arg(long)]
+        json: bool,
+    },
+    /// One experiment: metadata, device properties, top configurations, failures by class.
+    Show {
+        id: i64,
+        #[arg(long, default_value_t = 10)]
+        top: usize,
+        #[arg(long)]
+        json: bool,
+    },
+    /// The winning configuration per region, device and input size.
+    Best {
+        #[arg(long)]
+        region: Option<String>,
+        #[arg(long)]
+        device: Option<String>,
+        /// Input size, NAME=VALUE (repeatable).
+        #[arg(long = "size", value_name = "NAME=VALUE")]
+        size: Vec<String>,
+        #[arg(long)]
+        json: bool,
+    },
+    /// Run a read-only SQL query (statements that write are refused).
+    Query {
+        sql: String,
+        #[arg(long)]
+        json: bool,
+    },
+    /// Export one experiment as CSV, JSON or T4 (the community results schema).
+    Export {
+        id: i64,
+        #[arg(long, default_value = "json")]
+        format: String,
+        /// Output file (default: standard output).
+        #[arg(short, long)]
+        output: Option<PathBuf>,
+    },
+    /// Import a Kernel Tuner cache file or a T4 results file as a new experiment.
+    Import {
+        file: PathBuf,
+        /// `kerneltuner` or `t4` (default: detected from the content).
+        #[arg(long)]
+        format: Option<String>,
+    },
 }
 
 /// Run the command line; returns the process exit code.
@@ -159,6 +251,45 @@ fn run(cli: Cli) -> Result<i32, Failure> {
             skeleton,
         } => emit(&file, &set, &size, region, skeleton),
         Command::Devices { json } => devices(json),
+        Command::Db { db, command } => {
+            let r = match command {
+                DbCommand::List { json } => crate::dbcli::list(&db, json),
+                DbCommand::Show { id, top, json } => crate::dbcli::show(&db, id, top, json),
+                DbCommand::Best {
+                    region,
+                    device,
+                    size,
+                    json,
+                } => crate::dbcli::best(&db, region.as_deref(), device.as_deref(), &size, json),
+                DbCommand::Query { sql, json } => crate::dbcli::query(&db, &sql, json),
+                DbCommand::Export { id, format, output } => {
+                    crate::interchange::export(&db, id, &format, output.as_deref())
+                }
+                DbCommand::Import { file, format } => {
+                    crate::interchange::import(&db, &file, format.as_deref())
+                        .map(|id| println!("imported as experiment {id}"))
+                }
+            };
+            r.map(|_| 0).map_err(|e| Failure::Usage(format!("{e:#}")))
+        }
+        Command::Plot {
+            experiments,
+            db,
+            by,
+            output,
+        } => crate::plot::plot(&db, &experiments, by.as_deref(), &output)
+            .map(|_| 0)
+            .map_err(|e| Failure::Usage(format!("{e:#}"))),
+        Command::Replay {
+            db,
+            experiment,
+            algorithm,
+            budget,
+            seeds,
+            json,
+        } => crate::replay::run(&db, experiment, &algorithm, &budget, seeds, json)
+            .map(|_| 0)
+            .map_err(|e| Failure::Usage(format!("{e:#}"))),
         Command::Tune {
             file,
             db,

@@ -6,13 +6,17 @@
 pub mod cli;
 pub mod codegen;
 pub mod db;
+pub mod dbcli;
 pub mod device;
 pub mod diag;
 pub mod frontend;
+pub mod interchange;
 pub mod ir;
 pub mod lower;
 pub mod measure;
+pub mod plot;
 pub mod prepare;
+pub mod replay;
 pub mod rewrite;
 pub mod search;
 pub mod space;

@@ -412,6 +412,7 @@ pub fn tune(
             )?;
             let input_json = serde_json::to_string(&input).unwrap_or_default();
             let identity = sha(&[
+                &region_id.to_string(),
                 &loop_hash,
                 &input_json,
                 &dev.fingerprint(),
@@ -531,10 +532,17 @@ pub fn tune(
                     if was_stored {
                         reused += 1;
                     } else {
-                        db.insert_evaluation(
+                        match db.insert_evaluation(
                             experiment_id,
                             &row_from_outcome(&cfg, &outcome, kernel_hash),
-                        )?;
+                        ) {
+                            // Another orcl process tuning the same experiment stored it first:
+                            // keep its row (one evaluation per configuration), use ours here.
+                            Err(crate::db::DbError::Duplicate { .. }) => {}
+                            other => {
+                                other?;
+                            }
+                        }
                     }
                     let obj = outcome.median_ms();
                     if cand.violated.is_none() {

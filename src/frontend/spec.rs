@@ -38,13 +38,26 @@ pub struct TuningSpec {
 impl TuningSpec {
     /// The `let` bindings by name.
     pub fn let_values(&self) -> std::collections::BTreeMap<String, Value> {
-        self.lets.iter().map(|b| (b.name.clone(), b.value.clone())).collect()
+        self.lets
+            .iter()
+            .map(|b| (b.name.clone(), b.value.clone()))
+            .collect()
     }
 
     /// Lookup for input-size expressions (array dimensions, initial values): `input` (one input
     /// size's param values), then the lets.
-    pub fn input_env<'a>(&'a self, input: &'a std::collections::BTreeMap<String, Value>) -> impl Fn(&str) -> Option<Value> + 'a {
-        move |n: &str| input.get(n).cloned().or_else(|| self.lets.iter().find(|b| b.name == n).map(|b| b.value.clone()))
+    pub fn input_env<'a>(
+        &'a self,
+        input: &'a std::collections::BTreeMap<String, Value>,
+    ) -> impl Fn(&str) -> Option<Value> + 'a {
+        move |n: &str| {
+            input.get(n).cloned().or_else(|| {
+                self.lets
+                    .iter()
+                    .find(|b| b.name == n)
+                    .map(|b| b.value.clone())
+            })
+        }
     }
 }
 

@@ -1,0 +1,282 @@
+//! `orcl replay` end to end: one exhaustive `orcl tune` of a copy of `tests/inputs/ok/axpy.c` on
+//! the local OpenCL device (PoCL in CI; 2 input sizes × 8 configurations, about a second), shared
+//! by every test, then the built binary replays strategies against the recorded experiments.
+//! Tests that alter the database work on their own copy.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+use std::sync::OnceLock;
+
+use rusqlite::Connection;
+use tempfile::TempDir;
+
+const ORCL: &str = env!("CARGO_BIN_EXE_orcl");
+
+/// The tuned database and its experiment ids.
+struct Fixture {
+    _dir: TempDir,
+    db: PathBuf,
+    experiments: Vec<i64>,
+}
+
+fn fixture() -> &'static Fixture {
+    static F: OnceLock<Fixture> = OnceLock::new();
+    F.get_or_init(|| {
+        let dir = tempfile::Builder::new()
+            .prefix("orcl-replay-")
+            .tempdir()
+            .expect("temp dir");
+        let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/inputs/ok/axpy.c");
+        let input = dir.path().join("axpy.c");
+        std::fs::copy(&src, &input).expect("copy axpy.c");
+        let db = dir.path().join("x.db");
+        let out = Command::new(ORCL)
+            .args(["tune", "axpy.c", "--db", "x.db", "--search", "Exhaustive"])
+            .current_dir(dir.path())
+            .env("ORCL_CACHE_DIR", dir.path().join("cache"))
+            .env_remove("ORCL_TEST_FAULT")
+            .output()
+            .expect("run orcl tune");
+        assert!(
+            out.status.success(),
+            "orcl tune failed:\n{}\n{}",
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let experiments = {
+            let c = Connection::open(&db).unwrap();
+            let mut st = c.prepare("SELECT id FROM experiment ORDER BY id").unwrap();
+            let ids: Vec<i64> = st
+                .query_map([], |r| r.get(0))
+                .unwrap()
+                .collect::<Result<_, _>>()
+                .unwrap();
+            ids
+        };
+        assert_eq!(experiments.len(), 2, "one experiment per input size");
+        Fixture {
+            _dir: dir,
+            db,
+            experiments,
+        }
+    })
+}
+
+fn replay_on(db: &Path, experiment: i64, args: &[&str]) -> Output {
+    Command::new(ORCL)
+        .arg("replay")
+        .arg("--db")
+        .arg(db)
+        .arg("--experiment")
+        .arg(experiment.to_string())
+        .args(args)
+        .output()
+        .expect("run orcl replay")
+}
+
+fn replay(args: &[&str]) -> Output {
+    let f = fixture();
+    replay_on(&f.db, f.experiments[0], args)
+}
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+fn json(o: &Output) -> serde_json::Value {
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(o));
+    serde_json::from_str(&stdout(o)).unwrap_or_else(|e| panic!("{e}: {}", stdout(o)))
+}
+
+#[test]
+fn exhaustive_with_the_whole_space_finds_the_optimum() {
+    let f = fixture();
+    for &id in &f.experiments {
+        let v = json(&replay_on(
+            &f.db,
+            id,
+            &["--algorithm", "Exhaustive", "--budget", "100%", "--json"],
+        ));
+        assert_eq!(v["algorithm"], "Exhaustive");
+        assert_eq!(v["space_size"], 8);
+        assert_eq!(v["budget"], 8);
+        assert_eq!(v["seeds"], 20);
+        for k in ["median", "p10", "mean"] {
+            assert_eq!(v["fraction_of_optimum"][k], 1.0, "{v}");
+        }
+        assert_eq!(v["hit_optimum"], 1.0);
+    }
+}
+
+#[test]
+fn random_with_the_whole_space_always_hits() {
+    let v = json(&replay(&[
+        "--algorithm",
+        "random",
+        "--budget",
+        "8",
+        "--seeds",
+        "7",
+        "--json",
+    ]));
+    assert_eq!(v["algorithm"], "Random");
+    assert_eq!(v["seeds"], 7);
+    assert_eq!(v["hit_optimum"], 1.0);
+    assert_eq!(v["fraction_of_optimum"]["p10"], 1.0);
+}
+
+#[test]
+fn small_budgets_miss_for_some_seeds() {
+    let v = json(&replay(&[
+        "--algorithm",
+        "Random",
+        "--budget",
+        "1",
+        "--json",
+    ]));
+    assert_eq!(v["budget"], 1);
+    let p10 = v["fraction_of_optimum"]["p10"].as_f64().unwrap();
+    assert!(p10 > 0.0 && p10 < 1.0, "{v}");
+    assert!(v["hit_optimum"].as_f64().unwrap() < 1.0, "{v}");
+    // 5% of 8 configurations is rounded up to 1 evaluation.
+    let v = json(&replay(&[
+        "--algorithm",
+        "Random",
+        "--budget",
+        "5%",
+        "--json",
+    ]));
+    assert_eq!(v["budget"], 1);
+}
+
+#[test]
+fn same_seeds_same_output() {
+    let args = ["--budget", "3", "--seeds", "9", "--json"];
+    let a = replay(&args);
+    let b = replay(&args);
+    assert_eq!(a.status.code(), Some(0), "{}", stderr(&a));
+    assert_eq!(stdout(&a), stdout(&b));
+}
+
+#[test]
+fn all_algorithms_json_and_table() {
+    let v = json(&replay(&["--algorithm", "all", "--json"]));
+    let names: Vec<&str> = v
+        .as_array()
+        .expect("an array for `all`")
+        .iter()
+        .map(|s| s["algorithm"].as_str().unwrap())
+        .collect();
+    assert!(
+        names.contains(&"Exhaustive") && names.contains(&"Random"),
+        "{v}"
+    );
+    // The default is `all`, as a table.
+    let o = replay(&[]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let out = stdout(&o);
+    for s in [
+        "algorithm",
+        "hit optimum",
+        "Exhaustive",
+        "Random",
+        "optimum",
+    ] {
+        assert!(out.contains(s), "{s} missing from\n{out}");
+    }
+}
+
+#[test]
+fn incomplete_experiments_are_refused() {
+    let f = fixture();
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("copy.db");
+    {
+        // A consistent copy, whatever is still in the WAL.
+        let c = Connection::open(&f.db).unwrap();
+        c.execute("VACUUM INTO ?1", [db.to_str().unwrap()]).unwrap();
+    }
+    let id = f.experiments[0];
+    {
+        let c = Connection::open(&db).unwrap();
+        // Drop 2 of the 8 configurations, keeping every value of every parameter.
+        let n = c
+            .execute(
+                "DELETE FROM evaluation WHERE experiment_id = ?1 AND id IN
+                   (SELECT id FROM evaluation WHERE experiment_id = ?1
+                     AND config_key LIKE '%\"UI\":2%' ORDER BY id LIMIT 2)",
+                [id],
+            )
+            .unwrap();
+        assert_eq!(n, 2);
+        c.execute(
+            "UPDATE experiment SET algorithm = 'Random' WHERE id = ?1",
+            [id],
+        )
+        .unwrap();
+    }
+    let o = replay_on(&db, id, &["--json"]);
+    assert_eq!(o.status.code(), Some(2), "{}", stdout(&o));
+    let e = stderr(&o);
+    assert!(
+        e.contains("not exhaustive: 2 of the 8 configurations")
+            && e.contains("replay needs a complete recorded space"),
+        "{e}"
+    );
+    assert!(stdout(&o).is_empty());
+    // Under an Exhaustive experiment the missing points are taken as infeasible.
+    Connection::open(&db)
+        .unwrap()
+        .execute(
+            "UPDATE experiment SET algorithm = 'Exhaustive' WHERE id = ?1",
+            [id],
+        )
+        .unwrap();
+    let o = replay_on(
+        &db,
+        id,
+        &["--algorithm", "Exhaustive", "--budget", "100%", "--json"],
+    );
+    let v = json(&o);
+    assert_eq!(v["space_size"], 6);
+    assert_eq!(v["hit_optimum"], 1.0);
+    assert!(stderr(&o).contains("not recorded"), "{}", stderr(&o));
+    // The untouched experiment still replays.
+    json(&replay_on(&db, f.experiments[1], &["--json"]));
+}
+
+#[test]
+fn usage_errors_exit_2() {
+    let o = replay(&["--algorithm", "Randm"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains("did you mean `Random`?"),
+        "{}",
+        stderr(&o)
+    );
+    for bad in ["0", "150%", "abc"] {
+        let o = replay(&["--budget", bad]);
+        assert_eq!(o.status.code(), Some(2), "--budget {bad}");
+        assert!(
+            stderr(&o).contains(&format!("invalid budget `{bad}`")),
+            "{}",
+            stderr(&o)
+        );
+    }
+    let o = replay(&["--seeds", "0"]);
+    assert_eq!(o.status.code(), Some(2));
+    let f = fixture();
+    let o = replay_on(&f.db, 999, &[]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains("no experiment with id 999"),
+        "{}",
+        stderr(&o)
+    );
+    let o = replay_on(&f.db.with_file_name("missing.db"), 1, &[]);
+    assert_eq!(o.status.code(), Some(2));
+}

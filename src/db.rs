@@ -322,8 +322,8 @@ pub struct RegionRow {
 /// What identifies and describes an experiment when it is opened ([`Db::open_experiment`]).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct NewExperiment {
-    /// Unique key of the experiment (e.g. a hash of region, device, backend, input params, spec
-    /// hash, algorithm, options and seed): opening the same key again resumes it.
+    /// Unique key of the experiment (`orcl tune`: a hash of the region, the loop and spec without
+    /// its search section, input params, device and backend): opening the same key again resumes it.
     pub identity_key: String,
     /// `region.id`.
     pub region_id: i64,

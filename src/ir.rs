@@ -327,6 +327,46 @@ pub struct KernelArg {
     pub read: bool,
     /// Array extents as C expressions over input params (e.g. `["N"]`), outermost first.
     pub dims: Vec<String>,
+    /// A scalar accumulated across iterations: passed to the kernel as a buffer of per-work-group
+    /// partial results, combined with the scalar's initial value on the host.
+    pub reduction: Option<ReduceOp>,
+}
+
+/// How a reduction scalar accumulates: `s += e` / `s = s + e` / `s -= e` (Sum), `s *= e` /
+/// `s = s * e` (Product), `s = fmax(s, e)` (Max), `s = fmin(s, e)` (Min).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub enum ReduceOp {
+    Sum,
+    Product,
+    Max,
+    Min,
+}
+
+impl ReduceOp {
+    /// The identity element as an OpenCL C / C literal for type `ty`.
+    pub fn identity(self, ty: ScalarType) -> &'static str {
+        match (self, ty) {
+            (ReduceOp::Sum, _) => "0",
+            (ReduceOp::Product, _) => "1",
+            (ReduceOp::Max, ScalarType::Int) => "INT_MIN",
+            (ReduceOp::Max, ScalarType::Long) => "LONG_MIN",
+            (ReduceOp::Max, _) => "-INFINITY",
+            (ReduceOp::Min, ScalarType::Int) => "INT_MAX",
+            (ReduceOp::Min, ScalarType::Long) => "LONG_MAX",
+            (ReduceOp::Min, _) => "INFINITY",
+        }
+    }
+    /// C expression combining partial results `a` and `b` of type `ty`.
+    pub fn combine(self, ty: ScalarType, a: &str, b: &str) -> String {
+        match (self, ty.is_float()) {
+            (ReduceOp::Sum, _) => format!("{a} + {b}"),
+            (ReduceOp::Product, _) => format!("{a} * {b}"),
+            (ReduceOp::Max, true) => format!("fmax({a}, {b})"),
+            (ReduceOp::Min, true) => format!("fmin({a}, {b})"),
+            (ReduceOp::Max, false) => format!("({a}) > ({b}) ? ({a}) : ({b})"),
+            (ReduceOp::Min, false) => format!("({a}) < ({b}) ? ({a}) : ({b})"),
+        }
+    }
 }
 
 /// A lowered, validated tuned loop: the parallel loop plus everything codegen needs.
@@ -351,6 +391,10 @@ impl Kernel {
             .filter(|t| t.is_float())
             .max()
             .unwrap_or(ScalarType::Int)
+    }
+    /// The reduction arguments.
+    pub fn reductions(&self) -> impl Iterator<Item = &KernelArg> {
+        self.args.iter().filter(|a| a.reduction.is_some())
     }
     /// Whether any argument or temporary is `double` (needs `cl_khr_fp64`).
     pub fn uses_double(&self) -> bool {

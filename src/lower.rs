@@ -7,7 +7,8 @@ use crate::frontend::annotation::RawRegion;
 use crate::frontend::loop_lang::parse_loop;
 use crate::frontend::spec::TuningSpec;
 use crate::ir::{
-    Expr, ExprKind, Kernel, KernelArg, Loop, ScalarType, Stmt, StmtKind, Symbol, SymbolKind,
+    AssignOp, Expr, ExprKind, Kernel, KernelArg, Loop, ReduceOp, ScalarType, Stmt, StmtKind,
+    Symbol, SymbolKind,
 };
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -26,6 +27,7 @@ pub fn lower(region: &RawRegion, spec: &TuningSpec, file: &str) -> Result<Kernel
         symbols: BTreeMap::new(),
         first_use: Vec::new(),
         scopes: vec![BTreeSet::new()],
+        reductions: BTreeMap::new(),
     };
     cx.declare_loop_var(&parallel)?;
     cx.expr(&parallel.lower)?;
@@ -33,6 +35,7 @@ pub fn lower(region: &RawRegion, spec: &TuningSpec, file: &str) -> Result<Kernel
     cx.scopes.push(BTreeSet::new());
     cx.stmts(&parallel.body)?;
     check_dependences(&parallel, &cx.symbols)?;
+    check_reduction_uses(&parallel, &cx.reductions)?;
 
     let mut args = Vec::new();
     let mut seen = BTreeSet::new();
@@ -67,14 +70,15 @@ pub fn lower(region: &RawRegion, spec: &TuningSpec, file: &str) -> Result<Kernel
                     written: s.written,
                     read: s.read,
                     dims,
+                    reduction: cx.reductions.get(name).map(|(op, _)| *op),
                 });
             }
             _ => {}
         }
     }
     if !args.iter().any(|a| a.written) {
-        return Err(Diagnostic::new(parallel.span, "the tuned loop writes no array, so it computes nothing that can be kept")
-            .with_help("a tuned loop must store its results in an array (reductions into scalars are not supported yet)"));
+        return Err(Diagnostic::new(parallel.span, "the tuned loop writes no array and reduces into no scalar, so it computes nothing that can be kept")
+            .with_help("store results in an array, or accumulate into a scalar (`s += e`)"));
     }
     Ok(Kernel {
         parallel,
@@ -92,6 +96,111 @@ struct Cx<'a> {
     first_use: Vec<(usize, String)>,
     /// Names of loop variables and temporaries in scope, innermost last.
     scopes: Vec<BTreeSet<String>>,
+    /// Reduction scalars: their operator and the span of their first update.
+    reductions: BTreeMap<String, (ReduceOp, Span)>,
+}
+
+/// The reduction an assignment to scalar `name` performs, and its operand `e`:
+/// `s += e`, `s -= e`, `s = s + e`, `s = e + s`, `s = s - e` (Sum); `s *= e`, `s = s * e`,
+/// `s = e * s` (Product); `s = fmax(s, e)`, `s = fmax(e, s)` (Max); `fmin` (Min).
+fn reduction_of<'e>(name: &str, op: AssignOp, value: &'e Expr) -> Option<(ReduceOp, &'e Expr)> {
+    use crate::ir::BinaryOp;
+    let is_s = |e: &Expr| matches!(&e.kind, ExprKind::Var(v) if v == name);
+    let (r, e) = match (op, &value.kind) {
+        (AssignOp::Add | AssignOp::Sub, _) => (ReduceOp::Sum, value),
+        (AssignOp::Mul, _) => (ReduceOp::Product, value),
+        (AssignOp::Set, ExprKind::Binary(BinaryOp::Add, a, b)) if is_s(a) => (ReduceOp::Sum, &**b),
+        (AssignOp::Set, ExprKind::Binary(BinaryOp::Add, a, b)) if is_s(b) => (ReduceOp::Sum, &**a),
+        (AssignOp::Set, ExprKind::Binary(BinaryOp::Sub, a, b)) if is_s(a) => (ReduceOp::Sum, &**b),
+        (AssignOp::Set, ExprKind::Binary(BinaryOp::Mul, a, b)) if is_s(a) => {
+            (ReduceOp::Product, &**b)
+        }
+        (AssignOp::Set, ExprKind::Binary(BinaryOp::Mul, a, b)) if is_s(b) => {
+            (ReduceOp::Product, &**a)
+        }
+        (AssignOp::Set, ExprKind::Call(f, args))
+            if (f == "fmax" || f == "fmin") && args.len() == 2 =>
+        {
+            let r = if f == "fmax" {
+                ReduceOp::Max
+            } else {
+                ReduceOp::Min
+            };
+            if is_s(&args[0]) {
+                (r, &args[1])
+            } else if is_s(&args[1]) {
+                (r, &args[0])
+            } else {
+                return None;
+            }
+        }
+        _ => return None,
+    };
+    (!e.mentions(name)).then_some((r, e))
+}
+
+/// A reduction scalar may appear only in its own updates (`s += e` with `e` free of `s`).
+fn check_reduction_uses(
+    l: &Loop,
+    reductions: &BTreeMap<String, (ReduceOp, Span)>,
+) -> Result<(), Diagnostic> {
+    fn expr_uses(
+        e: &Expr,
+        reductions: &BTreeMap<String, (ReduceOp, Span)>,
+    ) -> Result<(), Diagnostic> {
+        let mut found = None;
+        e.visit(&mut |x| {
+            if let ExprKind::Var(v) = &x.kind {
+                if found.is_none() && reductions.contains_key(v) {
+                    found = Some((v.clone(), x.span));
+                }
+            }
+        });
+        match found {
+            Some((v, span)) => Err(Diagnostic::new(span, format!("the reduction variable `{v}` is read outside its update; its value is only known after the loop"))
+                .with_help(format!("use `{v}` only as `{v} += e` (or `*=`, `fmax`, `fmin`) inside the loop"))),
+            None => Ok(()),
+        }
+    }
+    fn stmts(
+        ss: &[Stmt],
+        reductions: &BTreeMap<String, (ReduceOp, Span)>,
+    ) -> Result<(), Diagnostic> {
+        for s in ss {
+            match &s.kind {
+                StmtKind::Assign { target, op, value } => match &target.kind {
+                    ExprKind::Var(v) if reductions.contains_key(v) => {
+                        if let Some((_, e)) = reduction_of(v, *op, value) {
+                            expr_uses(e, reductions)?;
+                        }
+                    }
+                    _ => {
+                        expr_uses(target, reductions)?;
+                        expr_uses(value, reductions)?;
+                    }
+                },
+                StmtKind::If { cond, then, other } => {
+                    expr_uses(cond, reductions)?;
+                    stmts(then, reductions)?;
+                    if let Some(o) = other {
+                        stmts(o, reductions)?;
+                    }
+                }
+                StmtKind::Decl { init: Some(i), .. } => expr_uses(i, reductions)?,
+                StmtKind::Decl { .. } => {}
+                StmtKind::For(l) => {
+                    expr_uses(&l.lower, reductions)?;
+                    expr_uses(&l.upper, reductions)?;
+                    stmts(&l.body, reductions)?;
+                }
+                StmtKind::Block(b) => stmts(b, reductions)?,
+            }
+        }
+        Ok(())
+    }
+    expr_uses(&l.lower, reductions)?;
+    expr_uses(&l.upper, reductions)?;
+    stmts(&l.body, reductions)
 }
 
 fn base_type(c: &str) -> Option<ScalarType> {
@@ -378,11 +487,21 @@ impl Cx<'_> {
                             return Ok(());
                         }
                         self.resolve(name, target.span, 0)?;
-                        return Err(Diagnostic::new(
-                            target.span,
-                            format!("`{name}` is assigned by every iteration of the parallel loop (a loop-carried scalar)"),
-                        )
-                        .with_help("iterations must be independent: store per-iteration results in an array, or declare a temporary inside the loop"));
+                        let Some((r, _)) = reduction_of(name, *op, value) else {
+                            return Err(Diagnostic::new(
+                                target.span,
+                                format!("`{name}` is assigned by every iteration of the parallel loop (a loop-carried scalar)"),
+                            )
+                            .with_help("iterations must be independent: store per-iteration results in an array, declare a temporary inside the loop, or accumulate a reduction (`s += e`, `s *= e`, `s = fmax(s, e)`, `s = fmin(s, e)`)"));
+                        };
+                        if let Some((prev, _)) = self.reductions.get(name) {
+                            if *prev != r {
+                                return Err(Diagnostic::new(target.span, format!("`{name}` is reduced with two different operators ({prev:?} and {r:?})")));
+                            }
+                        } else {
+                            self.reductions.insert(name.clone(), (r, target.span));
+                        }
+                        self.mark(name, target.span, true);
                     }
                     ExprKind::Index { array, indices } => {
                         self.resolve(array, target.span, indices.len())?;

@@ -226,7 +226,21 @@ pub fn rewrite(text: &str, path: &str, db_path: &str, results: &[RegionResult]) 
             .entry(at)
             .or_default()
             .push_str(&format!("{func}\n"));
-        let call_args: Vec<&str> = ps.iter().map(|(_, n)| n.as_str()).collect();
+        let call_args: Vec<String> = ps
+            .iter()
+            .map(|(_, n)| {
+                let reduced = p
+                    .kernel
+                    .args
+                    .iter()
+                    .any(|a| &a.name == n && a.reduction.is_some());
+                if reduced {
+                    format!("&{n}")
+                } else {
+                    n.clone()
+                }
+            })
+            .collect();
         let original = raw.loop_ann.original.trim_matches('\n');
         let call = format!(
             "/* orcl: OpenCL variant; the original loop runs if OpenCL is unavailable or fails */\n    if ({name}({}) != 0) {{\n{original}\n    }}",
@@ -243,7 +257,7 @@ pub fn rewrite(text: &str, path: &str, db_path: &str, results: &[RegionResult]) 
         out.replace_range(start..end, &rep);
     }
     format!(
-        "/* Tuned by orcl {} from {path}: the tuned regions call OpenCL (link with -lOpenCL). */\n#define CL_TARGET_OPENCL_VERSION 120\n#define CL_USE_DEPRECATED_OPENCL_1_2_APIS\n#include <CL/cl.h>\n#include <stddef.h>\n{out}",
+        "/* Tuned by orcl {} from {path}: the tuned regions call OpenCL (link with -lOpenCL). */\n#define CL_TARGET_OPENCL_VERSION 120\n#define CL_USE_DEPRECATED_OPENCL_1_2_APIS\n#include <CL/cl.h>\n#include <math.h>\n#include <stddef.h>\n#include <stdlib.h>\n{out}",
         env!("CARGO_PKG_VERSION")
     )
 }

@@ -2,7 +2,7 @@
 //! selects a variant by input size, builds it once, copies the arrays in, launches the NDRange and
 //! copies the written arrays back (template `templates/opencl_host.c.tera`).
 
-use super::opencl::{trip_expr, GlobalSize, OpenClVariant};
+use super::opencl::{partial_name, trip_expr, GlobalSize, OpenClVariant};
 use super::{c_string, c_string_lines};
 use crate::ir::Kernel;
 use serde::Serialize;
@@ -46,7 +46,19 @@ struct Buf {
 struct A {
     name: String,
     ty: &'static str,
-    is_array: bool,
+    /// `array`, `scalar` or `reduction`.
+    kind: &'static str,
+    /// The partial-results buffer of a reduction.
+    partial: String,
+}
+
+#[derive(Serialize)]
+struct R {
+    name: String,
+    ty: &'static str,
+    partial: String,
+    /// Combines the running value `orcl_a` with a partial `orcl_b`.
+    combine: String,
 }
 
 /// The name of the host function of region `index` in function `function`.
@@ -62,6 +74,7 @@ pub fn params(kernel: &Kernel, extra: &[(String, &'static str)]) -> Vec<(String,
         .iter()
         .map(|a| {
             let decl = match (a.is_array, a.written) {
+                _ if a.reduction.is_some() => format!("{} *{}", a.ty.c_name(), a.name),
                 (false, _) => format!("{} {}", a.ty.c_name(), a.name),
                 (true, true) => format!("{} *{}", a.ty.c_name(), a.name),
                 (true, false) => format!("const {} *{}", a.ty.c_name(), a.name),
@@ -147,7 +160,26 @@ pub fn render_host_function(
         .map(|a| A {
             name: a.name.clone(),
             ty: a.ty.c_name(),
-            is_array: a.is_array,
+            kind: if a.reduction.is_some() {
+                "reduction"
+            } else if a.is_array {
+                "array"
+            } else {
+                "scalar"
+            },
+            partial: partial_name(&a.name),
+        })
+        .collect();
+    let reductions: Vec<R> = kernel
+        .reductions()
+        .map(|a| R {
+            name: a.name.clone(),
+            ty: a.ty.c_name(),
+            partial: partial_name(&a.name),
+            combine: a
+                .reduction
+                .expect("filtered")
+                .combine(a.ty, "orcl_a", "orcl_b"),
         })
         .collect();
     let mut ctx = tera::Context::new();
@@ -164,5 +196,6 @@ pub fn render_host_function(
     ctx.insert("trip", &trip_expr(kernel));
     ctx.insert("buffers", &buffers);
     ctx.insert("args", &args);
+    ctx.insert("reductions", &reductions);
     super::render("opencl_host.c.tera", &ctx)
 }

@@ -181,6 +181,28 @@ pub struct OpenClVariant {
     pub local_mem_bytes: u64,
 }
 
+/// A reduction in the kernel: private accumulator, `__local` tree, per-work-group partial.
+#[derive(Serialize)]
+struct Reduction {
+    ty: &'static str,
+    acc: String,
+    local: String,
+    partial: String,
+    identity: &'static str,
+    /// Combines `local[orcl_lid]` and `local[orcl_lid + orcl_w]`.
+    combine: String,
+}
+
+/// Name of the kernel argument holding the per-work-group partial results of reduction `v`.
+pub fn partial_name(v: &str) -> String {
+    format!("orcl_partial_{v}")
+}
+
+/// Name of the private accumulator of reduction `v`.
+fn accumulator_name(v: &str) -> String {
+    format!("orcl_acc_{v}")
+}
+
 #[derive(Serialize)]
 struct Tile {
     ty: &'static str,
@@ -232,6 +254,9 @@ pub fn generate(
         .args
         .iter()
         .map(|a| match (a.is_array, a.written) {
+            _ if a.reduction.is_some() => {
+                format!("__global {} *{}", a.ty.c_name(), partial_name(&a.name))
+            }
             (false, _) => format!("const {} {}", a.ty.c_name(), a.name),
             (true, true) => format!("__global {} *{}", a.ty.c_name(), a.name),
             (true, false) => format!("__global const {} *{}", a.ty.c_name(), a.name),
@@ -270,7 +295,13 @@ pub fn generate(
         .iter()
         .map(|t| t.source.split('[').next().unwrap_or("").to_string())
         .collect();
+    let reduced: Vec<&str> = k.reductions().map(|a| a.name.as_str()).collect();
     let subst = |e: &Expr| -> Option<String> {
+        if let ExprKind::Var(v) = &e.kind {
+            if reduced.contains(&v.as_str()) {
+                return Some(accumulator_name(v));
+            }
+        }
         if let ExprKind::Index { array, .. } = &e.kind {
             if let Some(p) = tiled_arrays.iter().position(|t| t == array) {
                 return Some(format!("{}[get_local_id(0)]", tiled[p]));
@@ -310,9 +341,29 @@ pub fn generate(
         attributes.push(format!("reqd_work_group_size({}, 1, 1)", o.work_items));
     }
     let fault_wrong = match fault {
-        Some(Fault::Wrong) => first_write(&l.body).map(|t| c_expr(t, &subst)),
+        Some(Fault::Wrong) => first_write(&l.body)
+            .map(|t| c_expr(t, &subst))
+            .or_else(|| reduced.first().map(|v| accumulator_name(v))),
         _ => None,
     };
+    let reductions: Vec<Reduction> = k
+        .reductions()
+        .map(|a| {
+            let op = a.reduction.expect("filtered");
+            Reduction {
+                ty: a.ty.c_name(),
+                acc: accumulator_name(&a.name),
+                local: format!("orcl_red_{}", a.name),
+                partial: partial_name(&a.name),
+                identity: op.identity(a.ty),
+                combine: op.combine(
+                    a.ty,
+                    &format!("orcl_red_{}[orcl_lid]", a.name),
+                    &format!("orcl_red_{}[orcl_lid + orcl_w]", a.name),
+                ),
+            }
+        })
+        .collect();
     let header = format!(
         "{var} = {lo}; {var} {} {}; {}",
         if l.inclusive { "<=" } else { "<" },
@@ -337,19 +388,17 @@ pub fn generate(
     ctx.insert("index", &index);
     ctx.insert("body", &w.out);
     ctx.insert("tiles", &tiles);
+    ctx.insert("reductions", &reductions);
+    ctx.insert("pow2", &o.work_items.next_power_of_two());
     ctx.insert("fault_hang", &(fault == Some(Fault::Hang)));
     ctx.insert("fault_crash", &(fault == Some(Fault::Crash)));
     ctx.insert("fault_wrong", &fault_wrong);
     let source = super::render("opencl_kernel.cl.tera", &ctx);
     let local_mem_bytes = tiles
         .iter()
-        .map(|t| {
-            if t.ty == "double" || t.ty == "long" {
-                8
-            } else {
-                4
-            }
-        })
+        .map(|t| t.ty)
+        .chain(reductions.iter().map(|r| r.ty))
+        .map(|t| if t == "double" || t == "long" { 8 } else { 4 })
         .sum::<u64>()
         * o.work_items;
     Ok(OpenClVariant {

@@ -25,6 +25,17 @@ struct Var {
     random: bool,
     value: String,
     seed: u64,
+    /// A reduction output of the loop.
+    reduction: bool,
+}
+
+#[derive(Serialize)]
+struct ReductionOut {
+    name: String,
+    ty: &'static str,
+    /// Combines the running value `orcl_a` with a partial `orcl_b`.
+    combine: String,
+    tolerance: String,
 }
 
 #[derive(Serialize)]
@@ -32,6 +43,7 @@ struct Arg {
     name: String,
     ty: &'static str,
     is_array: bool,
+    reduction: bool,
     written: bool,
     elems: String,
 }
@@ -149,6 +161,10 @@ pub fn render_opencl(
             random,
             value,
             seed: fnv(&v.name),
+            reduction: kernel
+                .args
+                .iter()
+                .any(|a| a.name == v.name && a.reduction.is_some()),
         });
     }
     let elems_of = |n: &str| {
@@ -164,8 +180,31 @@ pub fn render_opencl(
             name: a.name.clone(),
             ty: a.ty.c_name(),
             is_array: a.is_array,
+            reduction: a.reduction.is_some(),
             written: a.written,
             elems: elems_of(&a.name),
+        })
+        .collect();
+    let tolerance = |ty: ScalarType| {
+        format!(
+            "{:e}",
+            spec.validation
+                .tolerance
+                .as_ref()
+                .map(|t| t.value)
+                .unwrap_or_else(|| default_tolerance(ty))
+        )
+    };
+    let reductions: Vec<ReductionOut> = kernel
+        .reductions()
+        .map(|a| ReductionOut {
+            name: a.name.clone(),
+            ty: a.ty.c_name(),
+            combine: a
+                .reduction
+                .expect("filtered")
+                .combine(a.ty, "orcl_a", "orcl_b"),
+            tolerance: tolerance(a.ty),
         })
         .collect();
     let outputs: Vec<Output> = kernel
@@ -176,14 +215,7 @@ pub fn render_opencl(
             name: a.name.clone(),
             ty: a.ty.c_name(),
             elems: elems_of(&a.name),
-            tolerance: format!(
-                "{:e}",
-                spec.validation
-                    .tolerance
-                    .as_ref()
-                    .map(|t| t.value)
-                    .unwrap_or_else(|| default_tolerance(a.ty))
-            ),
+            tolerance: tolerance(a.ty),
         })
         .collect();
     let defines: Vec<Define> = input
@@ -217,6 +249,8 @@ pub fn render_opencl(
     ctx.insert("vars", &vars);
     ctx.insert("args", &args);
     ctx.insert("outputs", &outputs);
+    ctx.insert("reductions", &reductions);
+    ctx.insert("n_reductions", &reductions.len());
     ctx.insert("defines", &defines);
     ctx.insert("loop_vars", &loop_vars);
     ctx.insert("reference", &indent(&kernel.source, 4));

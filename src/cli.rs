@@ -614,36 +614,34 @@ fn emit(
     }
     if skeleton {
         let label = format!("{path} region {region}");
-        print!(
-            "{}",
-            crate::measure::skeleton::render_opencl(&p.kernel, spec, &input, &label)
-                .map_err(input_error)?
-        );
-        return Ok(0);
+        let text = crate::measure::skeleton::render_opencl(&p.kernel, spec, &input, &label)
+            .map_err(input_error)?;
+        return Ok(write_stdout(&text));
     }
     let v =
         tune::variant_for(p, &space, &cfg, &TuneOptions::default(), None).map_err(input_error)?;
-    println!("/* configuration: {} */", cfg.display());
-    println!(
-        "/* input: {} */",
+    let mut out = String::new();
+    out.push_str(&format!("/* configuration: {} */\n", cfg.display()));
+    out.push_str(&format!(
+        "/* input: {} */\n",
         input
             .iter()
             .map(|(k, v)| format!("{k}={v}"))
             .collect::<Vec<_>>()
             .join(" ")
-    );
-    println!(
-        "/* NDRange: global size {}, local size {} work-items; build options: \"{}\" */",
+    ));
+    out.push_str(&format!(
+        "/* NDRange: global size {}, local size {} work-items; build options: \"{}\" */\n",
         match v.global_size {
             crate::codegen::opencl::GlobalSize::Fixed(g) => format!("{g} work-items"),
             crate::codegen::opencl::GlobalSize::CoverLoop => "one work-item per iteration".into(),
         },
         v.local_size,
         v.build_options
-    );
-    println!("/* ---- OpenCL kernel ---- */");
-    print!("{}", v.source);
-    println!("/* ---- host code ---- */");
+    ));
+    out.push_str("/* ---- OpenCL kernel ---- */\n");
+    out.push_str(&v.source);
+    out.push_str("/* ---- host code ---- */\n");
     let raw = &p.region.raw;
     let fname = raw
         .function
@@ -671,19 +669,31 @@ fn emit(
         condition: None,
         elems,
     };
-    print!(
-        "{}",
-        crate::codegen::host::render_host_function(
-            &name,
-            &fname,
-            &path,
-            line,
-            &p.kernel,
-            &[hv],
-            &ps
-        )
-    );
-    Ok(0)
+    out.push_str(&crate::codegen::host::render_host_function(
+        &name,
+        &fname,
+        &path,
+        line,
+        &p.kernel,
+        &[hv],
+        &ps,
+    ));
+    Ok(write_stdout(&out))
+}
+
+/// Write `text` to stdout; a closed pipe (`orcl emit f.c | head`) is not an error. Returns the exit
+/// code.
+fn write_stdout(text: &str) -> i32 {
+    use std::io::Write;
+    let mut so = std::io::stdout().lock();
+    match so.write_all(text.as_bytes()).and_then(|_| so.flush()) {
+        Ok(()) => 0,
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => 0,
+        Err(e) => {
+            eprintln!("error: cannot write to standard output: {e}");
+            1
+        }
+    }
 }
 
 fn devices(json: bool) -> Result<i32, Failure> {

@@ -221,12 +221,39 @@ fn prepare_region(region: Region, text: &str) -> Result<Prepared, Diagnostic> {
             bindings.push((var.clone(), param.clone()));
         }
     }
+    // A size parameter bound to several variables (`decl int mx = G; decl int my = G;`) leaves
+    // array sizes written in terms of it ambiguous in the tuned code.
+    for (_, param) in &bindings {
+        let vars: Vec<&str> = bindings
+            .iter()
+            .filter(|(_, p)| p == param)
+            .map(|(v, _)| v.as_str())
+            .collect();
+        if vars.len() < 2 {
+            continue;
+        }
+        if let Some(v) = spec.input_vars.iter().find(|v| dims_use(v, param)) {
+            return Err(Diagnostic::new(v.span, format!(
+                "the size of `{}` is given in `{param}`, which is bound to several variables ({}); the tuned code cannot tell which one sizes the array",
+                v.name,
+                vars.join(", ")
+            ))
+            .with_help("give each size variable its own input parameter (`param MX[] = ...; param MY[] = ...;`)"));
+        }
+    }
     Ok(Prepared {
         region,
         kernel,
         inputs,
         bindings,
     })
+}
+
+/// Whether an array declaration of `input_vars` uses input parameter `param` in its dimensions.
+fn dims_use(v: &crate::frontend::spec::VarDecl, param: &str) -> bool {
+    v.dims
+        .iter()
+        .any(|d| d.free_names().iter().any(|(n, _)| n == param))
 }
 
 /// Name lookup for one configuration: its params, then the space's fixed bindings (lets, input params).

@@ -20,6 +20,22 @@ const ORCL: &str = env!("CARGO_BIN_EXE_orcl");
 /// Every golden case: (name of `tests/golden/NAME.txt`, arguments of `orcl emit`). Paths are
 /// relative to the crate root, which is the working directory (they appear in the output).
 const CASES: &[(&str, &[&str])] = &[
+    // Every example at its first configuration (the kernels of the OrCL paper).
+    ("example_vec_dot", &["examples/vecDot.c"]),
+    ("example_vec_norm2", &["examples/vecNorm2.c"]),
+    ("example_vec_sum", &["examples/vecSum.c"]),
+    ("example_vec_waxpy", &["examples/vecWAXPY.c"]),
+    ("example_vec_maxpy", &["examples/vecMAXPY.c"]),
+    ("example_vec_scale", &["examples/vecScale.c"]),
+    ("example_mat_vec", &["examples/matVec.c"]),
+    ("example_ex14_ff", &["examples/ex14FF.c"]),
+    ("example_ex14_fj", &["examples/ex14FJ.c"]),
+    ("example_vec_axpy_float", &["examples/vecAXPY_float.c"]),
+    ("example_mat_vec_float", &["examples/matVec_float.c"]),
+    (
+        "example_vec_dot_skeleton",
+        &["examples/vecDot.c", "--skeleton"],
+    ),
     ("axpy_quick_default", &["examples/axpy_quick.c"]),
     (
         "axpy_quick_cb_false_ui1",
@@ -234,6 +250,18 @@ macro_rules! golden {
 }
 
 golden!(
+    example_vec_dot,
+    example_vec_norm2,
+    example_vec_sum,
+    example_vec_waxpy,
+    example_vec_maxpy,
+    example_vec_scale,
+    example_mat_vec,
+    example_ex14_ff,
+    example_ex14_fj,
+    example_vec_axpy_float,
+    example_mat_vec_float,
+    example_vec_dot_skeleton,
     axpy_quick_default,
     axpy_quick_cb_false_ui1,
     axpy_quick_wi64_ui4_n1000000,

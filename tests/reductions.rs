@@ -170,7 +170,7 @@ fn broken_reduction_is_a_wrong_result() {
         .unwrap()
         .map(Result::unwrap)
         .collect();
-    assert_eq!(rows.len(), 8);
+    assert_eq!(rows.len(), 16);
     for (key, status) in rows {
         let broken = key.contains("\"WI\":16");
         assert_eq!(status, if broken { "wrong_result" } else { "ok" }, "{key}");

@@ -17,6 +17,7 @@ pub const OPENCL_ARGS: &[(&str, &str)] = &[
     ("cacheBlocks", "stage read-only inputs through __local memory (bool)"),
     ("unrollInner", "#pragma unroll factor for the innermost loop; 1 = no pragma"),
     ("clFlags", "OpenCL build options (string), e.g. '-cl-fast-relaxed-math'"),
+    ("incrementType", "'global': work-items stride by the global size (default); 'local': each work-group owns one contiguous chunk (ViennaCL study, section 2)"),
     ("device", "device index within the platform"),
     ("platform", "OpenCL platform index"),
 ];
@@ -35,6 +36,9 @@ pub struct OpenClOptions {
     /// `unrollInner`: 1 = no pragma.
     pub unroll_inner: u32,
     pub cl_flags: String,
+    /// `incrementType`: `false` = 'global' (stride by the global size), `true` = 'local' (one
+    /// contiguous chunk per work-group).
+    pub chunked: bool,
     pub platform: usize,
     pub device: usize,
 }
@@ -49,6 +53,7 @@ impl Default for OpenClOptions {
             cache_blocks: false,
             unroll_inner: 1,
             cl_flags: String::new(),
+            chunked: false,
             platform: 0,
             device: 0,
         }
@@ -141,6 +146,16 @@ pub fn options(
                     return Err(Diagnostic::new(
                         a.expr.span,
                         format!("`clFlags` must be a string, found {other}"),
+                    ))
+                }
+            },
+            "incrementType" => match v.as_str() {
+                Some("global") => o.chunked = false,
+                Some("local") => o.chunked = true,
+                _ => {
+                    return Err(Diagnostic::new(
+                        a.expr.span,
+                        format!("`incrementType` must be 'global' or 'local', found {v}"),
                     ))
                 }
             },
@@ -377,6 +392,7 @@ pub fn generate(
     let mut ctx = tera::Context::new();
     ctx.insert("fp64", &(k.uses_double() || has_double_literal(&l.body)));
     ctx.insert("cache", &cache);
+    ctx.insert("chunked", &o.chunked);
     ctx.insert("local_size", &o.work_items);
     ctx.insert("attributes", &attributes);
     ctx.insert("params", &params);

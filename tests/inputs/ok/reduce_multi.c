@@ -1,5 +1,5 @@
 /* tests/reductions.rs: four accumulators in one loop (sum of products, max, min, integer count) over
- * prime lengths. */
+ * prime lengths, with both increment types. */
 void Stats(int n, const double *x, const double *y, const int *k, double *out, long *count) {
     int i;
     double s = 0.0, m = -1e300, q = 1e300;
@@ -9,6 +9,7 @@ void Stats(int n, const double *x, const double *y, const int *k, double *out, l
             param WI[] = [16, 100];
             param WG[] = [4, 32];
             param CB[] = [False, True];
+            param IT[] = ['global', 'local'];
         }
         def input_params { param N[] = [1009, 30011]; }
         def input_vars {
@@ -23,7 +24,8 @@ void Stats(int n, const double *x, const double *y, const int *k, double *out, l
         }
         def performance_counter { arg repetitions = 2; arg timeout = '20s'; }
     ) @*/
-    /*@ begin Loop(transform OpenCL(workGroups=WG, workItemsPerGroup=WI, cacheBlocks=CB)
+    /*@ begin Loop(transform OpenCL(workGroups=WG, workItemsPerGroup=WI, cacheBlocks=CB,
+                                    incrementType=IT)
     for (i=0; i<n; i++) {
         s += x[i]*y[i];
         m = fmax(m, x[i] - y[i]);

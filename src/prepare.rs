@@ -35,17 +35,24 @@ fn check_search(spec: &crate::frontend::spec::TuningSpec) -> Result<(), Diagnost
         .unwrap_or("Exhaustive");
     crate::search::make_strategy(algorithm, &spec.search.options, 0)
         .map(|_| ())
-        .map_err(|mut d| {
-            if d.span == crate::diag::Span::default() {
-                d.span = spec
-                    .search
-                    .algorithm
-                    .as_ref()
-                    .map(|a| a.span)
-                    .unwrap_or(spec.span);
-            }
-            d
-        })
+        .map_err(|d| locate_search_error(spec, d))
+}
+
+/// A search error without a location (unknown algorithm) located at the spec's `algorithm` arg,
+/// or at the whole spec when it has none.
+pub fn locate_search_error(
+    spec: &crate::frontend::spec::TuningSpec,
+    mut d: Diagnostic,
+) -> Diagnostic {
+    if d.span == crate::diag::Span::default() {
+        d.span = spec
+            .search
+            .algorithm
+            .as_ref()
+            .map(|a| a.span)
+            .unwrap_or(spec.span);
+    }
+    d
 }
 
 /// Every `@NAME@` of the build commands names a parameter.

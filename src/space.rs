@@ -311,28 +311,7 @@ pub fn input_combinations(spec: &TuningSpec) -> Result<Vec<BTreeMap<String, Valu
 mod tests {
     use super::*;
     use crate::diag::Span;
-    use crate::frontend::spec::parse_spec;
-
-    const DESIGN_EXAMPLE: &str = r#"
-        def performance_params {
-            param WI[] = [32,64,128,256];
-            param WG[] = [4,8,16,32,64,128];
-            param CB[] = [True, False];
-            param UI[] = range(1,4);
-            param CL[] = ['', '-cl-fast-relaxed-math'];
-            constraint c1 = (WI*WG <= 16384);
-        }
-        def build { arg build_command = 'cc -O2 -lOpenCL'; }
-        def input_params { param N[] = [100000, 1000000]; }
-        def input_vars {
-            decl int n = N;
-            decl double a = random;
-            decl static double x[N] = random;
-            decl static double y[N] = 0;
-        }
-        def performance_counter { arg repetitions = 5; }
-        def search { arg algorithm = 'Exhaustive'; }
-    "#;
+    use crate::frontend::spec::{parse_spec, DESIGN_EXAMPLE};
 
     fn design_space() -> SearchSpace {
         let spec = parse_spec(DESIGN_EXAMPLE, 0).unwrap();

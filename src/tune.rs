@@ -224,8 +224,7 @@ pub fn device_limit(v: &OpenClVariant, d: &DeviceInfo) -> Option<String> {
     None
 }
 
-fn located(p: &Prepared, text: &str, path: &str, d: Diagnostic) -> TuneError {
-    let _ = p;
+fn located(text: &str, path: &str, d: Diagnostic) -> TuneError {
     TuneError::Input(InputError {
         path: path.to_string(),
         source: text.to_string(),
@@ -323,22 +322,18 @@ pub fn tune(
                         d.help.map(|h| format!("; {h}")).unwrap_or_default()
                     )))
                 }
-                Err(mut d) => {
-                    if d.span == crate::diag::Span::default() {
-                        d.span = spec
-                            .search
-                            .algorithm
-                            .as_ref()
-                            .map(|a| a.span)
-                            .unwrap_or(spec.span);
-                    }
-                    return Err(located(&p, text, path, d));
+                Err(d) => {
+                    return Err(located(
+                        text,
+                        path,
+                        crate::prepare::locate_search_error(spec, d),
+                    ))
                 }
             };
             // The device: the transform's platform/device of the first configuration (or the override).
             let first = space.config_at(0);
-            let v0 = variant_for(&p, &space, &first, opts, None)
-                .map_err(|d| located(&p, text, path, d))?;
+            let v0 =
+                variant_for(&p, &space, &first, opts, None).map_err(|d| located(text, path, d))?;
             let dev = device::opencl_device(v0.platform, v0.device)?;
             let props = serde_json::to_string(&dev).unwrap_or_default();
             let device_id = db.upsert_device(&DeviceRow {
@@ -372,7 +367,6 @@ pub fn tune(
                     .map(|b| b.span)
                     .unwrap_or(spec.span);
                 located(
-                    &p,
                     text,
                     path,
                     Diagnostic::new(
@@ -395,7 +389,7 @@ pub fn tune(
                     .unwrap_or("?")
             );
             let source = skeleton::render_opencl(&p.kernel, spec, input, &label)
-                .map_err(|d| located(&p, text, path, d))?;
+                .map_err(|d| located(text, path, d))?;
             let exe = skeleton::build(
                 &source,
                 &build_cmd,
@@ -475,7 +469,7 @@ pub fn tune(
             'search: loop {
                 let batch = strategy
                     .propose(&space, 16)
-                    .map_err(|d| located(&p, text, path, d))?;
+                    .map_err(|d| located(text, path, d))?;
                 if batch.is_empty() {
                     break;
                 }
@@ -630,7 +624,7 @@ pub fn tune(
             let best = match best {
                 Some((i, _)) => {
                     let v = variant_for(&p, &space, &evaluations[i].config, opts, None)
-                        .map_err(|d| located(&p, text, path, d))?;
+                        .map_err(|d| located(text, path, d))?;
                     Some((i, v))
                 }
                 None => None,

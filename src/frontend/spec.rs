@@ -1416,14 +1416,9 @@ pub fn parse_spec(src: &str, base: usize) -> Result<TuningSpec, Vec<Diagnostic>>
     }
 }
 
+/// The spec of DESIGN.md §1 (shared by the spec and space tests).
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    const BASE: usize = 1000;
-
-    /// The spec of DESIGN.md §1.
-    const DESIGN_EXAMPLE: &str = r#"
+pub(crate) const DESIGN_EXAMPLE: &str = r#"
         def performance_params {
             param WI[] = [32,64,128,256];
             param WG[] = [4,8,16,32,64,128];
@@ -1443,6 +1438,12 @@ mod tests {
         def performance_counter { arg repetitions = 5; }
         def search { arg algorithm = 'Exhaustive'; }
     "#;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const BASE: usize = 1000;
 
     /// Figure 2 of the OrCL paper (seeds/orcl-multi-target-autotuning.txt).
     const ORIO_FIGURE_2: &str = r#"

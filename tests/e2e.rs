@@ -6,13 +6,15 @@
 //! Failure classes are provoked with the test-only hook `ORCL_TEST_FAULT=KIND:NAME=VALUE,...`
 //! (src/tune.rs `test_fault`), which gives matching configurations a broken kernel.
 
-use std::io::Read;
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Output, Stdio};
+use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
 use rusqlite::Connection;
 use tempfile::TempDir;
+
+mod common;
+use common::{run, Run};
 
 const ORCL: &str = env!("CARGO_BIN_EXE_orcl");
 
@@ -88,77 +90,6 @@ impl Case {
             .unwrap()
             .map(Result::unwrap)
             .collect()
-    }
-}
-
-/// The finished process, its output as text and its wall time.
-struct Run {
-    output: Output,
-    stdout: String,
-    stderr: String,
-    elapsed: Duration,
-}
-
-impl Run {
-    fn code(&self) -> Option<i32> {
-        self.output.status.code()
-    }
-
-    /// Both streams, for assertion messages.
-    fn dump(&self) -> String {
-        format!(
-            "exit {:?} after {:.1} s\n--- stdout ---\n{}\n--- stderr ---\n{}",
-            self.output.status,
-            self.elapsed.as_secs_f64(),
-            self.stdout,
-            self.stderr
-        )
-    }
-
-    fn assert_code(&self, code: i32) {
-        assert_eq!(self.code(), Some(code), "{}", self.dump());
-    }
-}
-
-/// Run `cmd` to completion, killing it (and failing the test) after `limit`.
-fn run(mut cmd: Command, limit: Duration) -> Run {
-    let start = Instant::now();
-    let mut child = cmd
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("spawn");
-    let reader = |mut s: Box<dyn Read + Send>| {
-        std::thread::spawn(move || {
-            let mut v = Vec::new();
-            let _ = s.read_to_end(&mut v);
-            v
-        })
-    };
-    let out = reader(Box::new(child.stdout.take().unwrap()));
-    let err = reader(Box::new(child.stderr.take().unwrap()));
-    let status = loop {
-        if let Some(s) = child.try_wait().expect("wait") {
-            break s;
-        }
-        if start.elapsed() > limit {
-            let _ = child.kill();
-            let _ = child.wait();
-            panic!("{cmd:?} ran longer than {limit:?}");
-        }
-        std::thread::sleep(Duration::from_millis(20));
-    };
-    let output = Output {
-        status,
-        stdout: out.join().unwrap(),
-        stderr: err.join().unwrap(),
-    };
-    Run {
-        stdout: String::from_utf8_lossy(&output.stdout).into_owned(),
-        stderr: String::from_utf8_lossy(&output.stderr).into_owned(),
-        output,
-        elapsed: start.elapsed(),
     }
 }
 

@@ -10,10 +10,11 @@
 //! for double, 1e-5 for float), and kernel launches are counted through
 //! `-Wl,--wrap=clEnqueueNDRangeKernel`, so a silent fall-back to the original loop fails.
 
-use std::io::Read;
+mod common;
+use common::{run, Run};
 use std::path::Path;
-use std::process::{Command, Output, Stdio};
-use std::time::{Duration, Instant};
+use std::process::Command;
+use std::time::Duration;
 
 use rusqlite::Connection;
 
@@ -157,66 +158,12 @@ impl Example {
     }
 }
 
-/// The finished process with its output as text.
-struct Run {
-    output: Output,
-    stdout: String,
-    stderr: String,
-    elapsed: Duration,
-}
-
-impl Run {
-    fn dump(&self) -> String {
-        format!(
-            "exit {:?} after {:.1} s\n--- stdout ---\n{}\n--- stderr ---\n{}",
-            self.output.status,
-            self.elapsed.as_secs_f64(),
-            self.stdout,
-            self.stderr
-        )
-    }
-}
-
 /// Run `cmd` in `dir` to completion (killed after `limit`); panics unless it exits with 0.
 fn run_ok(mut cmd: Command, dir: &Path, limit: Duration) -> Run {
-    let start = Instant::now();
-    cmd.current_dir(dir)
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped());
-    let mut child = cmd.spawn().unwrap_or_else(|e| panic!("spawn {cmd:?}: {e}"));
-    let reader = |mut s: Box<dyn Read + Send>| {
-        std::thread::spawn(move || {
-            let mut v = Vec::new();
-            let _ = s.read_to_end(&mut v);
-            v
-        })
-    };
-    let out = reader(Box::new(child.stdout.take().unwrap()));
-    let err = reader(Box::new(child.stderr.take().unwrap()));
-    let status = loop {
-        if let Some(s) = child.try_wait().expect("wait") {
-            break s;
-        }
-        if start.elapsed() > limit {
-            let _ = child.kill();
-            let _ = child.wait();
-            panic!("{cmd:?} ran longer than {limit:?}");
-        }
-        std::thread::sleep(Duration::from_millis(10));
-    };
-    let output = Output {
-        status,
-        stdout: out.join().unwrap(),
-        stderr: err.join().unwrap(),
-    };
-    let r = Run {
-        stdout: String::from_utf8_lossy(&output.stdout).into_owned(),
-        stderr: String::from_utf8_lossy(&output.stderr).into_owned(),
-        output,
-        elapsed: start.elapsed(),
-    };
-    assert_eq!(r.output.status.code(), Some(0), "{cmd:?}\n{}", r.dump());
+    cmd.current_dir(dir);
+    let what = format!("{cmd:?}");
+    let r = run(cmd, limit);
+    assert_eq!(r.code(), Some(0), "{what}\n{}", r.dump());
     r
 }
 

@@ -1,7 +1,8 @@
-//! Code generation: OpenCL kernels and host code from the IR, through tera templates in
+//! Code generation: OpenCL and CUDA kernels and host code from the IR, through tera templates in
 //! `src/codegen/templates/`; this module holds the shared C expression/statement writer.
 
 pub mod host;
+pub mod kernel;
 pub mod opencl;
 
 use crate::ir::{BinaryOp, Expr, ExprKind, Loop, Stmt, StmtKind, UnaryOp};
@@ -10,10 +11,7 @@ use std::sync::OnceLock;
 
 /// The templates, kept as files in the repository and embedded at build time.
 const TEMPLATES: &[(&str, &str)] = &[
-    (
-        "opencl_kernel.cl.tera",
-        include_str!("templates/opencl_kernel.cl.tera"),
-    ),
+    ("kernel.tera", include_str!("templates/kernel.tera")),
     (
         "opencl_host.c.tera",
         include_str!("templates/opencl_host.c.tera"),

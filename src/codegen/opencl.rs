@@ -2,10 +2,11 @@
 //! work-item per iteration of the parallel loop, striding by the global size (NDRange), with
 //! `sizeHint`, `vecHint`, `cacheBlocks`, `unrollInner` and `clFlags`.
 
-use super::{c_expr, StmtWriter};
+pub use super::kernel::{partial_name, trip_expr, Fault};
+use super::kernel::{render_kernel, Dialect, Shape};
 use crate::diag::{did_you_mean, Diagnostic};
 use crate::frontend::expr::{KeywordArg, Value};
-use crate::ir::{Expr, ExprKind, Kernel, ScalarType};
+use crate::ir::Kernel;
 use serde::Serialize;
 
 /// Transformation arguments of `transform OpenCL(...)`, with their meaning.
@@ -58,15 +59,6 @@ impl Default for OpenClOptions {
             device: 0,
         }
     }
-}
-
-/// A deliberately broken variant, for testing that failures are caught (never used by a user's
-/// tune unless `ORCL_TEST_FAULT` is set).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-pub enum Fault {
-    Hang,
-    Crash,
-    Wrong,
 }
 
 /// Check the argument names of `transform OpenCL(...)` (unknown or repeated names are errors).
@@ -196,229 +188,25 @@ pub struct OpenClVariant {
     pub local_mem_bytes: u64,
 }
 
-/// A reduction in the kernel: private accumulator, `__local` tree, per-work-group partial.
-#[derive(Serialize)]
-struct Reduction {
-    ty: &'static str,
-    acc: String,
-    local: String,
-    partial: String,
-    identity: &'static str,
-    /// Combines `local[orcl_lid]` and `local[orcl_lid + orcl_w]`.
-    combine: String,
-}
-
-/// Name of the kernel argument holding the per-work-group partial results of reduction `v`.
-pub fn partial_name(v: &str) -> String {
-    format!("orcl_partial_{v}")
-}
-
-/// Name of the private accumulator of reduction `v`.
-fn accumulator_name(v: &str) -> String {
-    format!("orcl_acc_{v}")
-}
-
-#[derive(Serialize)]
-struct Tile {
-    ty: &'static str,
-    tile: String,
-    source: String,
-}
-
-/// C text of the parallel loop's trip count (iterations), over the kernel's scalar arguments.
-pub fn trip_expr(k: &Kernel) -> String {
-    let l = &k.parallel;
-    let none = |_: &Expr| None;
-    let lo = c_expr(&l.lower, &none);
-    let hi = c_expr(&l.upper, &none);
-    let zero = matches!(l.lower.kind, ExprKind::Int(0));
-    let s = l.step;
-    match (l.inclusive, zero, s) {
-        (true, true, 1) => format!("({hi}) >= 0 ? (long)({hi}) + 1 : 0"),
-        (false, true, 1) => format!("({hi}) > 0 ? (long)({hi}) : 0"),
-        (true, _, _) => format!("({hi}) >= ({lo}) ? ((long)({hi}) - (long)({lo})) / {s} + 1 : 0"),
-        (false, _, _) => format!(
-            "({hi}) > ({lo}) ? ((long)({hi}) - (long)({lo}) + {}) / {s} : 0",
-            s - 1
-        ),
-    }
-}
-
 /// Generate the kernel and launch geometry of one configuration.
 ///
-/// Errors: a construct this backend cannot generate yet (arrays of rank > 1), located.
+/// Errors: a construct the code generator cannot handle (arrays of rank > 1), located.
 pub fn generate(
     k: &Kernel,
     o: &OpenClOptions,
     fault: Option<Fault>,
 ) -> Result<OpenClVariant, Diagnostic> {
-    for a in &k.args {
-        if let Some(crate::ir::Symbol {
-            kind: crate::ir::SymbolKind::Array { rank },
-            ..
-        }) = k.symbols.get(&a.name)
-        {
-            if *rank > 1 {
-                return Err(Diagnostic::new(k.parallel.span, format!("`{}` has {rank} dimensions; the OpenCL backend handles 1-D arrays (use `A[i*n+j]`)", a.name)));
-            }
-        }
-    }
-    let l = &k.parallel;
-    let var = &l.var;
-    let params: Vec<String> = k
-        .args
-        .iter()
-        .map(|a| match (a.is_array, a.written) {
-            _ if a.reduction.is_some() => {
-                format!("__global {} *{}", a.ty.c_name(), partial_name(&a.name))
-            }
-            (false, _) => format!("const {} {}", a.ty.c_name(), a.name),
-            (true, true) => format!("__global {} *{}", a.ty.c_name(), a.name),
-            (true, false) => format!("__global const {} *{}", a.ty.c_name(), a.name),
-        })
-        .collect();
-    let var_ty = k.symbols.get(var).map(|s| s.ty).unwrap_or(ScalarType::Int);
-
-    // Arrays that are read-only and always subscripted exactly by the parallel variable can be
-    // staged through local memory, one element per work-item.
-    let mut tiles = Vec::new();
-    if o.cache_blocks {
-        for a in k.args.iter().filter(|a| a.is_array && !a.written) {
-            let mut all_exact = true;
-            let mut any = false;
-            let mut visit = |e: &Expr| {
-                if let ExprKind::Index { array, indices } = &e.kind {
-                    if array == &a.name {
-                        any = true;
-                        all_exact &= indices.len() == 1
-                            && matches!(&indices[0].kind, ExprKind::Var(v) if v == var);
-                    }
-                }
-            };
-            for_each_expr(&l.body, &mut visit);
-            if any && all_exact {
-                tiles.push(Tile {
-                    ty: a.ty.c_name(),
-                    tile: format!("orcl_tile_{}", a.name),
-                    source: format!("{}[{var}]", a.name),
-                });
-            }
-        }
-    }
-    let tiled: Vec<String> = tiles.iter().map(|t| t.tile.clone()).collect();
-    let tiled_arrays: Vec<String> = tiles
-        .iter()
-        .map(|t| t.source.split('[').next().unwrap_or("").to_string())
-        .collect();
-    let reduced: Vec<&str> = k.reductions().map(|a| a.name.as_str()).collect();
-    let subst = |e: &Expr| -> Option<String> {
-        if let ExprKind::Var(v) = &e.kind {
-            if reduced.contains(&v.as_str()) {
-                return Some(accumulator_name(v));
-            }
-        }
-        if let ExprKind::Index { array, .. } = &e.kind {
-            if let Some(p) = tiled_arrays.iter().position(|t| t == array) {
-                return Some(format!("{}[get_local_id(0)]", tiled[p]));
-            }
-        }
-        None
+    let shape = Shape {
+        local_size: o.work_items,
+        cache_blocks: o.cache_blocks,
+        unroll_inner: o.unroll_inner,
+        chunked: o.chunked,
+        vec_hint: o.vec_hint,
+        size_hint: o.size_hint,
     };
-    let cache = !tiles.is_empty();
-    let has_inner = l.has_inner_loops();
-    let unroll = (o.unroll_inner > 1).then_some(o.unroll_inner as i64);
-    let mut w = StmtWriter {
-        out: String::new(),
-        indent: if cache { 3 } else { 2 },
-        unroll: if has_inner { unroll } else { None },
-        subst: &subst,
-    };
-    w.write_stmts(&l.body);
-
-    let none = |_: &Expr| None;
-    let lo = c_expr(&l.lower, &none);
-    let index = match (&l.lower.kind, l.step) {
-        (ExprKind::Int(0), 1) => format!("({})orcl_k", var_ty.c_name()),
-        (_, 1) => format!("({})(({lo}) + orcl_k)", var_ty.c_name()),
-        (_, s) => format!("({})(({lo}) + orcl_k * {s})", var_ty.c_name()),
-    };
-    let mut attributes = Vec::new();
-    if o.vec_hint > 0 {
-        let base = k.element_type().c_name();
-        attributes.push(if o.vec_hint == 1 {
-            format!("vec_type_hint({base})")
-        } else {
-            format!("vec_type_hint({base}{})", o.vec_hint)
-        });
-    }
-    if o.size_hint {
-        attributes.push(format!("work_group_size_hint({}, 1, 1)", o.work_items));
-        attributes.push(format!("reqd_work_group_size({}, 1, 1)", o.work_items));
-    }
-    let fault_wrong = match fault {
-        Some(Fault::Wrong) => first_write(&l.body)
-            .map(|t| c_expr(t, &subst))
-            .or_else(|| reduced.first().map(|v| accumulator_name(v))),
-        _ => None,
-    };
-    let reductions: Vec<Reduction> = k
-        .reductions()
-        .map(|a| {
-            let op = a.reduction.expect("filtered");
-            Reduction {
-                ty: a.ty.c_name(),
-                acc: accumulator_name(&a.name),
-                local: format!("orcl_red_{}", a.name),
-                partial: partial_name(&a.name),
-                identity: op.identity(a.ty),
-                combine: op.combine(
-                    a.ty,
-                    &format!("orcl_red_{}[orcl_lid]", a.name),
-                    &format!("orcl_red_{}[orcl_lid + orcl_w]", a.name),
-                ),
-            }
-        })
-        .collect();
-    let header = format!(
-        "{var} = {lo}; {var} {} {}; {}",
-        if l.inclusive { "<=" } else { "<" },
-        c_expr(&l.upper, &none),
-        if l.step == 1 {
-            format!("{var}++")
-        } else {
-            format!("{var} += {}", l.step)
-        }
-    );
-    let mut ctx = tera::Context::new();
-    ctx.insert("fp64", &(k.uses_double() || has_double_literal(&l.body)));
-    ctx.insert("cache", &cache);
-    ctx.insert("chunked", &o.chunked);
-    ctx.insert("local_size", &o.work_items);
-    ctx.insert("attributes", &attributes);
-    ctx.insert("params", &params);
-    ctx.insert("loop_header", &header);
-    ctx.insert("trip", &trip_expr(k));
-    ctx.insert("unroll", &if has_inner { None } else { unroll });
-    ctx.insert("var", var);
-    ctx.insert("var_type", var_ty.c_name());
-    ctx.insert("index", &index);
-    ctx.insert("body", &w.out);
-    ctx.insert("tiles", &tiles);
-    ctx.insert("reductions", &reductions);
-    ctx.insert("pow2", &o.work_items.next_power_of_two());
-    ctx.insert("fault_hang", &(fault == Some(Fault::Hang)));
-    ctx.insert("fault_crash", &(fault == Some(Fault::Crash)));
-    ctx.insert("fault_wrong", &fault_wrong);
-    let source = super::render("opencl_kernel.cl.tera", &ctx);
-    let local_mem_bytes = tiles
-        .iter()
-        .map(|t| t.ty)
-        .chain(reductions.iter().map(|r| r.ty))
-        .map(|t| if t == "double" || t == "long" { 8 } else { 4 })
-        .sum::<u64>()
-        * o.work_items;
+    let ks = render_kernel(k, &shape, Dialect::OpenCl, fault)?;
     Ok(OpenClVariant {
-        source,
+        source: ks.source,
         build_options: o.cl_flags.clone(),
         global_size: match o.work_groups {
             Some(g) => GlobalSize::Fixed(g.saturating_mul(o.work_items)),
@@ -427,55 +215,6 @@ pub fn generate(
         local_size: o.work_items,
         platform: o.platform,
         device: o.device,
-        local_mem_bytes,
-    })
-}
-
-fn for_each_expr(stmts: &[crate::ir::Stmt], f: &mut dyn FnMut(&Expr)) {
-    use crate::ir::StmtKind::*;
-    for s in stmts {
-        match &s.kind {
-            Assign { target, value, .. } => {
-                target.visit(f);
-                value.visit(f);
-            }
-            If { cond, then, other } => {
-                cond.visit(f);
-                for_each_expr(then, f);
-                if let Some(o) = other {
-                    for_each_expr(o, f);
-                }
-            }
-            Decl { init, .. } => {
-                if let Some(i) = init {
-                    i.visit(f);
-                }
-            }
-            For(l) => {
-                l.lower.visit(f);
-                l.upper.visit(f);
-                for_each_expr(&l.body, f);
-            }
-            Block(b) => for_each_expr(b, f),
-        }
-    }
-}
-
-fn has_double_literal(stmts: &[crate::ir::Stmt]) -> bool {
-    let mut found = false;
-    for_each_expr(stmts, &mut |e| {
-        if matches!(&e.kind, ExprKind::Float { single: false, .. }) {
-            found = true;
-        }
-    });
-    found
-}
-
-fn first_write(stmts: &[crate::ir::Stmt]) -> Option<&Expr> {
-    use crate::ir::StmtKind::*;
-    stmts.iter().find_map(|s| match &s.kind {
-        Assign { target, .. } if matches!(target.kind, ExprKind::Index { .. }) => Some(target),
-        Block(b) => first_write(b),
-        _ => None,
+        local_mem_bytes: ks.local_mem_bytes,
     })
 }

@@ -1,16 +1,19 @@
 /* y = A*x with A an m x n row-major matrix stored as a 1-D array (A[i*n+j]): matVec of the OrCL
  * paper's Table I (Chaimov, Norris, Malony: "Toward Multi-target Autotuning for Accelerators",
- * ICPADS 2014). One work-item per row; the inner loop over j is sequential and accumulates into
- * a scalar temporary declared in the parallel loop's body. 2 x 2 x 2 x 2 = 16 configurations,
- * two (m, n) shapes paired by an input constraint; the tuned file dispatches on m and n. */
+ * ICPADS 2014). The inner loop over j accumulates into a scalar temporary declared in the
+ * parallel loop's body: one work-item per row (IT=1), or 8 work-items per row splitting the inner
+ * loop lane-strided (innerThreads=8: consecutive work-items read consecutive elements of A) and
+ * adding their partial sums in local memory; cacheBlocks stages x (shared by every row) through
+ * local memory in tiles of the work-group size. 2 x 2 x 2 x 2 = 16 configurations, two (m, n)
+ * shapes paired by an input constraint; the tuned file dispatches on m and n. */
 void MatVec(int m, int n, const double *A, const double *x, double *y) {
     int i, j;
     /*@ begin PerfTuning(
         def performance_params {
             param WI[] = [16, 64];
             param WG[] = [4, 32];
-            param UI[] = [1, 4];
-            param CL[] = ['', '-cl-mad-enable'];
+            param CB[] = [False, True];
+            param IT[] = [1, 8];
         }
         def build { arg build_command = 'cc -O2'; }
         def input_params {
@@ -28,8 +31,8 @@ void MatVec(int m, int n, const double *A, const double *x, double *y) {
         def performance_counter { arg repetitions = 2; }
         def search { arg algorithm = 'Exhaustive'; }
     ) @*/
-    /*@ begin Loop(transform OpenCL(workGroups=WG, workItemsPerGroup=WI, unrollInner=UI,
-                                    clFlags=CL, device=0, platform=0)
+    /*@ begin Loop(transform OpenCL(workGroups=WG, workItemsPerGroup=WI, cacheBlocks=CB,
+                                    innerThreads=IT, unrollInner=4, device=0, platform=0)
     for (i=0; i<=m-1; i++) {
         double t = 0.0;
         for (j=0; j<=n-1; j++)

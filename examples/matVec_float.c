@@ -1,16 +1,18 @@
 /* y = A*x in single precision, A an m x n row-major matrix stored as a 1-D array (A[i*n+j]):
  * matVec of the OrCL paper's Table I (Chaimov, Norris, Malony: "Toward Multi-target Autotuning
- * for Accelerators", ICPADS 2014) on float data. One work-item per row; the sequential inner loop
- * accumulates into a float temporary (float literals carry the f suffix). 2 x 2 x 2 x 2 = 16
- * configurations, two (m, n) shapes paired by an input constraint. */
+ * for Accelerators", ICPADS 2014) on float data. The inner loop accumulates into a float temporary
+ * (float literals carry the f suffix), run by one work-item per row (IT=1) or split over 8
+ * work-items per row (innerThreads) whose partial sums are added in local memory; cacheBlocks
+ * stages x through local memory in tiles. 2 x 2 x 2 x 2 = 16 configurations, two (m, n) shapes
+ * paired by an input constraint. */
 void MatVecFloat(int m, int n, const float *A, const float *x, float *y) {
     int i, j;
     /*@ begin PerfTuning(
         def performance_params {
             param WI[] = [16, 64];
             param WG[] = [4, 32];
-            param UI[] = [1, 4];
-            param CL[] = ['', '-cl-mad-enable'];
+            param CB[] = [False, True];
+            param IT[] = [1, 8];
         }
         def build { arg build_command = 'cc -O2'; }
         def input_params {
@@ -28,8 +30,8 @@ void MatVecFloat(int m, int n, const float *A, const float *x, float *y) {
         def performance_counter { arg repetitions = 2; }
         def search { arg algorithm = 'Exhaustive'; }
     ) @*/
-    /*@ begin Loop(transform OpenCL(workGroups=WG, workItemsPerGroup=WI, unrollInner=UI,
-                                    clFlags=CL, device=0, platform=0)
+    /*@ begin Loop(transform OpenCL(workGroups=WG, workItemsPerGroup=WI, cacheBlocks=CB,
+                                    innerThreads=IT, unrollInner=4, device=0, platform=0)
     for (i=0; i<=m-1; i++) {
         float t = 0.0f;
         for (j=0; j<=n-1; j++)

@@ -1,6 +1,7 @@
-//! Command-line interface: `orcl tune | check | emit | devices`. Exit codes: 0 tuned, 1 no valid
+//! Command-line interface: `orcl tune | compare | check | emit | devices | db | plot | replay`. Exit codes: 0 tuned, 1 no valid
 //! variant, 2 usage or input error.
 
+use crate::codegen::Backend;
 use crate::diag::{did_you_mean, InputError};
 use crate::frontend::expr::{parse_expr, ExprKind, Value};
 use crate::frontend::spec::parse_duration;
@@ -55,15 +56,53 @@ enum Command {
         /// Run on this OpenCL platform index (overrides the transform's `platform`).
         #[arg(long)]
         platform: Option<usize>,
-        /// Run on this OpenCL device index (overrides the transform's `device`).
+        /// Run on this OpenCL device index or CUDA device ordinal (overrides the transform's
+        /// `device`).
         #[arg(long)]
         device: Option<usize>,
+        /// Target: opencl or cuda (default: the annotation's first transform). A backend the
+        /// annotation has no transform for takes the other transform's shared arguments.
+        #[arg(long)]
+        backend: Option<String>,
         /// Rows of the result table.
         #[arg(long, default_value_t = 10)]
         top: usize,
         /// Tune only this input size, NAME=VALUE (repeatable; default: every size).
         #[arg(long = "size", value_name = "NAME=VALUE")]
         size: Vec<String>,
+    },
+    /// Tune FILE's loops for OpenCL and for CUDA on the same device and compare the best
+    /// variants: time, achieved bandwidth (bytes read + written once), CUDA/OpenCL speedup.
+    Compare {
+        file: PathBuf,
+        /// Backends to tune, comma-separated (default: opencl,cuda). A backend the annotation
+        /// has no transform for takes the other transform's shared arguments.
+        #[arg(long, default_value = "opencl,cuda", value_delimiter = ',')]
+        backends: Vec<String>,
+        /// Tuning database (default: orcl.db beside FILE).
+        #[arg(long)]
+        db: Option<PathBuf>,
+        /// OpenCL platform index (e.g. NVIDIA's, when PoCL is platform 0).
+        #[arg(long)]
+        platform: Option<usize>,
+        /// Device index: OpenCL device within the platform, and CUDA ordinal.
+        #[arg(long)]
+        device: Option<usize>,
+        /// Search algorithm for both backends (overrides the spec).
+        #[arg(long = "search")]
+        search: Option<String>,
+        /// Budget per backend: number of configurations to measure.
+        #[arg(long)]
+        total_runs: Option<u64>,
+        /// Tune only this input size, NAME=VALUE (repeatable).
+        #[arg(long = "size", value_name = "NAME=VALUE")]
+        size: Vec<String>,
+        /// Also draw the comparison as grouped bars (.svg or .png).
+        #[arg(long)]
+        plot: Option<PathBuf>,
+        /// Print the rows as JSON instead of a table.
+        #[arg(long)]
+        json: bool,
     },
     /// Parse and validate FILE without building anything; print each region's search space.
     Check { file: PathBuf },
@@ -82,8 +121,11 @@ enum Command {
         /// Print the timing skeleton instead.
         #[arg(long)]
         skeleton: bool,
+        /// Target: opencl or cuda (default: the annotation's first transform).
+        #[arg(long)]
+        backend: Option<String>,
     },
-    /// List the OpenCL devices.
+    /// List the OpenCL and CUDA devices and their limits (`--json`: every property, in bytes).
     Devices {
         #[arg(long)]
         json: bool,
@@ -243,13 +285,77 @@ fn duration(s: &str, bare_unit: f64, what: &str) -> Result<Duration, Failure> {
 fn run(cli: Cli) -> Result<i32, Failure> {
     match cli.command {
         Command::Check { file } => check(&file),
+        Command::Compare {
+            file,
+            backends,
+            db,
+            platform,
+            device,
+            search,
+            total_runs,
+            size,
+            plot,
+            json,
+        } => {
+            let backends: Vec<Backend> = backends
+                .iter()
+                .map(|b| parse_backend(b.trim()))
+                .collect::<Result<_, _>>()?;
+            let (path, text, prepared) = load(&file)?;
+            let dir = file.parent().map(Path::to_path_buf).unwrap_or_default();
+            let db = db.unwrap_or_else(|| dir.join("orcl.db"));
+            let sizes: Vec<(String, Value)> = size
+                .iter()
+                .map(|s| assignment(s))
+                .collect::<Result<_, _>>()?;
+            let mut per_backend = Vec::new();
+            for b in backends {
+                let opts = TuneOptions {
+                    db: db.clone(),
+                    algorithm: search.clone(),
+                    total_runs,
+                    backend: Some(b),
+                    platform: platform.filter(|_| b == Backend::OpenCl),
+                    device,
+                    progress: !json,
+                    sizes: sizes.clone(),
+                    ..TuneOptions::default()
+                };
+                match tune::tune(&path, &text, prepared.clone(), &opts) {
+                    Ok(r) => per_backend.push((b, r)),
+                    Err(TuneError::Input(i)) => return Err(Failure::Input(i)),
+                    // A backend that cannot run here (no driver, no device) leaves its column
+                    // empty; the other still runs.
+                    Err(e) => eprintln!("{}: {e}", b.transform()),
+                }
+            }
+            let rows =
+                crate::compare::rows(&per_backend).map_err(|e| Failure::Other(format!("{e:#}")))?;
+            if json {
+                println!(
+                    "{}",
+                    serde_json::to_string_pretty(&rows).unwrap_or_default()
+                );
+            } else {
+                println!("{}", crate::compare::render_table(&rows));
+            }
+            if let Some(out) = plot {
+                crate::compare::plot(&rows, &out).map_err(|e| Failure::Usage(format!("{e:#}")))?;
+                if !json {
+                    println!("plot: {}", out.display());
+                }
+            }
+            let any = rows.iter().any(|r| r.opencl.is_some() || r.cuda.is_some());
+            Ok(if any { 0 } else { 1 })
+        }
         Command::Emit {
             file,
             set,
             size,
             region,
             skeleton,
-        } => emit(&file, &set, &size, region, skeleton),
+            backend,
+        } => emit(&file, &set, &size, region, skeleton, backend.as_deref()),
         Command::Devices { json } => devices(json),
         Command::Db { db, command } => {
             let r = match command {
@@ -302,9 +408,11 @@ fn run(cli: Cli) -> Result<i32, Failure> {
             repetitions,
             platform,
             device,
+            backend,
             top,
             size,
         } => {
+            let backend = backend.as_deref().map(parse_backend).transpose()?;
             let (path, text, prepared) = load(&file)?;
             let dir = file.parent().map(Path::to_path_buf).unwrap_or_default();
             let db = db.unwrap_or_else(|| dir.join("orcl.db"));
@@ -319,6 +427,7 @@ fn run(cli: Cli) -> Result<i32, Failure> {
                 timeout: timeout.map(|t| duration(&t, 1.0, "timeout")).transpose()?,
                 repetitions: repetitions.filter(|r| *r > 0),
                 warmups: None,
+                backend,
                 platform,
                 device,
                 progress: true,
@@ -350,6 +459,14 @@ fn run(cli: Cli) -> Result<i32, Failure> {
                     .file_name()
                     .map(|n| n.to_string_lossy().into_owned())
                     .unwrap_or_default();
+                let tuned_backend = prepared_backend(&results, backend);
+                let name = match tuned_backend {
+                    Backend::Cuda => match name.strip_suffix(".c") {
+                        Some(stem) => format!("{stem}.cu"),
+                        None => format!("{name}.cu"),
+                    },
+                    Backend::OpenCl => name,
+                };
                 dir.join(format!("_{name}"))
             });
             if out
@@ -369,6 +486,23 @@ fn run(cli: Cli) -> Result<i32, Failure> {
             Ok(0)
         }
     }
+}
+
+/// `opencl` or `cuda` (case-insensitive), for `--backend`.
+fn parse_backend(s: &str) -> Result<Backend, Failure> {
+    Backend::parse(s)
+        .ok_or_else(|| Failure::Usage(format!("unknown backend `{s}`: use `opencl` or `cuda`")))
+}
+
+/// The backend the regions were tuned for (the first region's).
+fn prepared_backend(results: &[tune::RegionResult], chosen: Option<Backend>) -> Backend {
+    chosen
+        .or_else(|| {
+            results
+                .first()
+                .and_then(|r| r.prepared.backends().first().copied())
+        })
+        .unwrap_or(Backend::OpenCl)
 }
 
 fn print_result(path: &str, r: &tune::RegionResult, i: &tune::InputResult, top: usize) {
@@ -449,7 +583,12 @@ fn check(file: &Path) -> Result<i32, Failure> {
                 .as_ref()
                 .map(|f| f.name.as_str())
                 .unwrap_or("?"),
-            raw.loop_ann.backend
+            raw.loop_ann
+                .transforms
+                .iter()
+                .map(|t| t.backend.as_str())
+                .collect::<Vec<_>>()
+                .join(" + ")
         );
         let args: Vec<String> = p
             .kernel
@@ -555,7 +694,9 @@ fn emit(
     size: &[String],
     region: usize,
     skeleton: bool,
+    backend: Option<&str>,
 ) -> Result<i32, Failure> {
+    let backend = backend.map(parse_backend).transpose()?;
     let (path, text, prepared) = load(file)?;
     let p = prepared.get(region).ok_or_else(|| {
         Failure::Usage(format!(
@@ -614,12 +755,24 @@ fn emit(
     }
     if skeleton {
         let label = format!("{path} region {region}");
-        let text = crate::measure::skeleton::render_opencl(&p.kernel, spec, &input, &label)
-            .map_err(input_error)?;
+        let render = match tune::backend_of(
+            p,
+            &TuneOptions {
+                backend,
+                ..TuneOptions::default()
+            },
+        ) {
+            Backend::OpenCl => crate::measure::skeleton::render_opencl,
+            Backend::Cuda => crate::measure::skeleton::render_cuda,
+        };
+        let text = render(&p.kernel, spec, &input, &label).map_err(input_error)?;
         return Ok(write_stdout(&text));
     }
-    let v =
-        tune::variant_for(p, &space, &cfg, &TuneOptions::default(), None).map_err(input_error)?;
+    let opts = TuneOptions {
+        backend,
+        ..TuneOptions::default()
+    };
+    let v = tune::variant_for(p, &space, &cfg, &opts, None).map_err(input_error)?;
     let mut out = String::new();
     out.push_str(&format!("/* configuration: {} */\n", cfg.display()));
     out.push_str(&format!(
@@ -630,16 +783,26 @@ fn emit(
             .collect::<Vec<_>>()
             .join(" ")
     ));
-    out.push_str(&format!(
-        "/* NDRange: global size {}, local size {} work-items; build options: \"{}\" */\n",
-        match v.global_size {
-            crate::codegen::opencl::GlobalSize::Fixed(g) => format!("{g} work-items"),
-            crate::codegen::opencl::GlobalSize::CoverLoop => "one work-item per iteration".into(),
-        },
-        v.local_size,
-        v.build_options
-    ));
-    out.push_str("/* ---- OpenCL kernel ---- */\n");
+    match v.backend {
+        Backend::OpenCl => out.push_str(&format!(
+            "/* NDRange: global size {}, local size {} work-items; build options: \"{}\" */\n/* ---- OpenCL kernel ---- */\n",
+            match v.global_size {
+                crate::codegen::GlobalSize::Fixed(g) => format!("{g} work-items"),
+                crate::codegen::GlobalSize::CoverLoop => "one work-item per iteration".into(),
+            },
+            v.local_size,
+            v.build_options
+        )),
+        Backend::Cuda => out.push_str(&format!(
+            "/* grid: {}, {} threads per block; NVRTC options and launch tokens: \"{}\" */\n/* ---- CUDA kernel ---- */\n",
+            match v.global_size {
+                crate::codegen::GlobalSize::Fixed(g) => format!("{} blocks", g / v.local_size.max(1)),
+                crate::codegen::GlobalSize::CoverLoop => "one thread per iteration".into(),
+            },
+            v.local_size,
+            v.build_options
+        )),
+    }
     out.push_str(&v.source);
     out.push_str("/* ---- host code ---- */\n");
     let raw = &p.region.raw;
@@ -697,56 +860,172 @@ fn write_stdout(text: &str) -> i32 {
 }
 
 fn devices(json: bool) -> Result<i32, Failure> {
-    let devs = match crate::device::opencl_devices() {
-        Ok(d) => d,
-        Err(e) => {
-            if json {
-                println!("[]");
+    use crate::device::{self, DeviceInfo};
+    let mut devs: Vec<DeviceInfo> = Vec::new();
+    // One status line per backend that listed nothing, or that has something to say.
+    let mut lines: Vec<String> = Vec::new();
+    match device::opencl_devices() {
+        Ok(d) if d.is_empty() => lines.push("OpenCL: no OpenCL device found".into()),
+        Ok(d) => devs.extend(d),
+        Err(e) => lines.push(format!("OpenCL: {e}")),
+    }
+    match device::cuda_devices() {
+        Ok(d) => {
+            let api = device::cuda_driver_version().unwrap_or_default();
+            let nvrtc = match device::nvrtc() {
+                Ok(n) => format!("NVRTC {}.{} ({})", n.major, n.minor, n.path),
+                Err(e) => format!("NVRTC: {e}"),
+            };
+            if d.is_empty() {
+                lines.push(format!(
+                    "CUDA: driver API {api} found, but no CUDA device; {nvrtc}"
+                ));
+            } else {
+                lines.push(format!(
+                    "CUDA: driver API {api}, {} device(s); {nvrtc}",
+                    d.len()
+                ));
             }
-            eprintln!("OpenCL: {e}");
-            return Ok(0);
+            devs.extend(d);
+        }
+        Err(e) => lines.push(format!("CUDA: {e}")),
+    }
+    let code = if devs.is_empty() { 1 } else { 0 };
+    if json {
+        for l in &lines {
+            eprintln!("{l}");
+        }
+        let text = serde_json::to_string_pretty(&devs).unwrap_or_default() + "\n";
+        return Ok(write_stdout(&text).max(code));
+    }
+    if devs.is_empty() {
+        for l in &lines {
+            eprintln!("{l}");
+        }
+        return Ok(code);
+    }
+    // Table II of the OrCL paper: one row per property, one column per device.
+    let human = |b: u64| {
+        if b == 0 {
+            "none".to_string()
+        } else {
+            bytes(b).replace(".0 ", " ")
         }
     };
-    if json {
-        println!(
-            "{}",
-            serde_json::to_string_pretty(&devs).unwrap_or_default()
-        );
-        return Ok(0);
-    }
+    let dims = |v: Vec<String>| format!("({})", v.join(", "));
+    type Property = Box<dyn Fn(&DeviceInfo) -> String>;
+    let rows: Vec<(&str, Property)> = vec![
+        (
+            "backend",
+            Box::new(|d| match d.backend {
+                "cuda" => "CUDA".into(),
+                _ => "OpenCL".into(),
+            }),
+        ),
+        (
+            "index",
+            Box::new(|d| match d.backend {
+                "cuda" => d.device_index.to_string(),
+                _ => format!("{}:{}", d.platform_index, d.device_index),
+            }),
+        ),
+        ("platform", Box::new(|d| d.platform.clone())),
+        (
+            "version",
+            Box::new(|d| match d.compute_capability {
+                Some((ma, mi)) if d.driver_version.starts_with("CUDA") => {
+                    format!("compute capability {ma}.{mi}\n{}", d.platform)
+                }
+                Some((ma, mi)) => format!(
+                    "compute capability {ma}.{mi}\n{}, driver {}",
+                    d.platform, d.driver_version
+                ),
+                None => d.device_version.clone(),
+            }),
+        ),
+        (
+            "compute units",
+            Box::new(|d| match d.backend {
+                "cuda" => format!("{} SMs", d.compute_units),
+                _ => d.compute_units.to_string(),
+            }),
+        ),
+        (
+            "max work-group size",
+            Box::new(|d| d.max_work_group_size.to_string()),
+        ),
+        (
+            "max work-items",
+            Box::new(move |d| {
+                dims(
+                    d.max_work_item_sizes
+                        .iter()
+                        .map(|x| x.to_string())
+                        .collect(),
+                )
+            }),
+        ),
+        (
+            "max grid size",
+            Box::new(move |d| {
+                if d.max_grid_size.is_empty() {
+                    "-".into()
+                } else {
+                    dims(d.max_grid_size.iter().map(|x| x.to_string()).collect())
+                }
+            }),
+        ),
+        ("clock", Box::new(|d| format!("{} MHz", d.max_clock_mhz))),
+        (
+            "global-memory cache",
+            Box::new(move |d| human(d.global_cache_bytes)),
+        ),
+        (
+            "global memory",
+            Box::new(move |d| human(d.global_mem_bytes)),
+        ),
+        (
+            "constant memory",
+            Box::new(move |d| human(d.constant_mem_bytes)),
+        ),
+        (
+            "local memory",
+            Box::new(move |d| match d.local_mem_optin_bytes {
+                Some(o) if o > d.local_mem_bytes => {
+                    format!("{} (opt-in {})", human(d.local_mem_bytes), human(o))
+                }
+                _ => human(d.local_mem_bytes),
+            }),
+        ),
+        (
+            "preferred WG multiple",
+            Box::new(|d| match (d.preferred_work_group_multiple, d.backend) {
+                (Some(m), "cuda") => format!("{m} (warp)"),
+                (Some(m), _) => m.to_string(),
+                (None, _) => "?".into(),
+            }),
+        ),
+        (
+            "fp64",
+            Box::new(|d| if d.fp64 { "yes" } else { "no" }.into()),
+        ),
+    ];
     let mut t = Table::new();
     t.load_preset(UTF8_FULL_CONDENSED);
-    t.set_header(vec![
-        "platform:device",
-        "name",
-        "version",
-        "compute units",
-        "max work-group",
-        "max work-items",
-        "clock MHz",
-        "global mem",
-        "local mem",
-        "constant mem",
-        "cache",
-    ]);
-    for d in &devs {
-        t.add_row(vec![
-            format!("{}:{}", d.platform_index, d.device_index),
-            format!("{}\n{}", d.name, d.platform),
-            d.device_version.clone(),
-            d.compute_units.to_string(),
-            d.max_work_group_size.to_string(),
-            format!("{:?}", d.max_work_item_sizes),
-            d.max_clock_mhz.to_string(),
-            bytes(d.global_mem_bytes),
-            bytes(d.local_mem_bytes),
-            bytes(d.constant_mem_bytes),
-            bytes(d.global_cache_bytes),
-        ]);
+    let mut header = vec![Cell::new("device")];
+    header.extend(devs.iter().map(|d| Cell::new(&d.name)));
+    t.set_header(header);
+    for (label, f) in &rows {
+        let mut row = vec![Cell::new(label)];
+        row.extend(devs.iter().map(|d| Cell::new(f(d))));
+        t.add_row(row);
     }
-    println!("{t}");
-    println!("CUDA: not supported by this orcl build yet");
-    Ok(0)
+    let mut out = format!("{t}\n");
+    for l in &lines {
+        out.push_str(l);
+        out.push('\n');
+    }
+    Ok(write_stdout(&out).max(code))
 }
 
 fn bytes(b: u64) -> String {

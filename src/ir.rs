@@ -297,7 +297,9 @@ impl Loop {
 pub enum SymbolKind {
     /// A scalar input (read only).
     Scalar,
-    /// An array with `rank` dimensions (a pointer counts as rank 1).
+    /// An array with `rank` dimensions (a pointer counts as rank 1). In `Kernel::parallel`,
+    /// references to arrays of rank > 1 are flattened to one row-major subscript
+    /// (`A[i][j]` → `A[i * n + j]`, see `lower`); the symbol keeps the declared rank.
     Array { rank: usize },
     /// The index variable of a loop (the parallel one or an inner one).
     LoopVar,
@@ -330,6 +332,31 @@ pub struct KernelArg {
     /// A scalar accumulated across iterations: passed to the kernel as a buffer of per-work-group
     /// partial results, combined with the scalar's initial value on the host.
     pub reduction: Option<ReduceOp>,
+    /// An array of rank > 1: its extents 1..rank (row lengths) as the kernel computes them (the
+    /// flattened subscripts use them); empty otherwise.
+    pub extents: Vec<Expr>,
+    /// An array extent passed as a `long` argument (`orcl_A_dim1`): the row length of a
+    /// multi-dimensional array that is no expression of the loop's scalars (a macro, a variable
+    /// outside `input_vars`). `None` for every other argument.
+    pub extent: Option<ExtentArg>,
+}
+
+/// Where the value of an extent argument comes from: extent `dim` (0 = outermost) of `array`.
+/// The timing skeleton passes the `input_vars` extent at the input size; the tuned file passes
+/// `c_text` (or, when the array has no C declaration, the `input_vars` extent in the size
+/// variables).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct ExtentArg {
+    pub array: String,
+    pub dim: usize,
+    /// The extent as written in the C declaration (`N` in `double A[M][N]`), valid where the
+    /// tuned loop is.
+    pub c_text: Option<String>,
+}
+
+/// Name of the kernel argument carrying extent `dim` of `array`.
+pub fn extent_arg_name(array: &str, dim: usize) -> String {
+    format!("orcl_{array}_dim{dim}")
 }
 
 /// How a reduction scalar accumulates: `s += e` / `s = s + e` / `s -= e` (Sum), `s *= e` /
@@ -372,7 +399,9 @@ impl ReduceOp {
 /// A lowered, validated tuned loop: the parallel loop plus everything codegen needs.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Kernel {
-    /// The outermost (parallel) loop.
+    /// The outermost (parallel) loop. Every array reference in it has one subscript: references
+    /// to multi-dimensional arrays are flattened to row-major offsets over a 1-D buffer, whose
+    /// row lengths are kernel arguments (scalars of the loop, or `extent` arguments) or constants.
     pub parallel: Loop,
     /// Every variable the loop mentions, by name.
     pub symbols: BTreeMap<String, Symbol>,
@@ -399,6 +428,13 @@ impl Kernel {
     /// Whether any argument or temporary is `double` (needs `cl_khr_fp64`).
     pub fn uses_double(&self) -> bool {
         self.symbols.values().any(|s| s.ty == ScalarType::Double)
+    }
+    /// The declared rank of array `name` (0 for scalars and unknown names).
+    pub fn rank(&self, name: &str) -> usize {
+        match self.symbols.get(name).map(|s| s.kind) {
+            Some(SymbolKind::Array { rank }) => rank,
+            _ => 0,
+        }
     }
     /// Loop index variables (parallel and inner), for the skeleton's reference function.
     pub fn loop_vars(&self) -> Vec<&Symbol> {

@@ -4,6 +4,7 @@
 //! → `measure::Runner::measure` → `db` → `rewrite::rewrite`, driven by a `search::Strategy`.
 
 pub mod cli;
+pub mod compare;
 pub mod codegen;
 pub mod db;
 pub mod dbcli;

@@ -4,30 +4,44 @@
 
 use crate::diag::{did_you_mean, Diagnostic, Span};
 use crate::frontend::annotation::RawRegion;
-use crate::frontend::loop_lang::parse_loop;
+use crate::frontend::loop_lang::{declarator_layers, parse_expr, parse_loop, DeclLayer};
 use crate::frontend::spec::TuningSpec;
 use crate::ir::{
-    AssignOp, Expr, ExprKind, Kernel, KernelArg, Loop, ReduceOp, ScalarType, Stmt, StmtKind,
-    Symbol, SymbolKind,
+    extent_arg_name, AssignOp, BinaryOp, Expr, ExprKind, ExtentArg, Kernel, KernelArg, Loop,
+    ReduceOp, ScalarType, Stmt, StmtKind, Symbol, SymbolKind, UnaryOp,
 };
 use std::collections::{BTreeMap, BTreeSet};
 
 /// Lower the loop of `region` with the types of its declarations and of `spec.input_vars`.
 /// `file` is the whole input text (for the dims' source text).
 ///
+/// Multi-dimensional arrays (`double A[M][N]`, `double A[][N]`, `double (*A)[N]`, the C99
+/// parameter `double A[m][n]`, any rank) are flattened: every reference `A[e0][e1]` of the
+/// returned loop is `A[e0 * E1 + e1]` over one row-major buffer, where the extent `E1` is the C
+/// declaration's own expression when it is one of integer constants and `int`/`long` scalars of
+/// `input_vars` (which become kernel arguments), and otherwise a `long` kernel argument
+/// `orcl_A_dim1` (see `ir::ExtentArg`). `Kernel::source` keeps the original text.
+///
 /// Errors (located): undeclared variable, a variable with no value in `input_vars`, type mismatch
 /// between the C declaration and `input_vars`, wrong subscript count, assigning a loop variable or
-/// an input scalar, loop-carried dependence through an array.
+/// an input scalar, loop-carried dependence through an array, an array whose rows are not
+/// contiguous (`double **A`, `double *A[N]`), extents that differ between the C declaration and
+/// `input_vars`.
 pub fn lower(region: &RawRegion, spec: &TuningSpec, file: &str) -> Result<Kernel, Diagnostic> {
     let ann = &region.loop_ann;
-    let parallel = parse_loop(&ann.code, ann.code_span.start)?;
+    let mut parallel = parse_loop(&ann.code, ann.code_span.start)?;
     let mut cx = Cx {
         region,
         spec,
+        file,
         symbols: BTreeMap::new(),
         first_use: Vec::new(),
         scopes: vec![BTreeSet::new()],
         reductions: BTreeMap::new(),
+        shapes: BTreeMap::new(),
+        extent_vars: BTreeMap::new(),
+        extent_args: BTreeMap::new(),
+        extent_checks: Vec::new(),
     };
     cx.declare_loop_var(&parallel)?;
     cx.expr(&parallel.lower)?;
@@ -36,6 +50,10 @@ pub fn lower(region: &RawRegion, spec: &TuningSpec, file: &str) -> Result<Kernel
     cx.stmts(&parallel.body)?;
     check_dependences(&parallel, &cx.symbols)?;
     check_reduction_uses(&parallel, &cx.reductions)?;
+    check_extents(spec, &cx.extent_checks)?;
+    if !cx.shapes.is_empty() {
+        flatten_loop(&mut parallel, &cx.shapes);
+    }
 
     let mut args = Vec::new();
     let mut seen = BTreeSet::new();
@@ -71,6 +89,8 @@ pub fn lower(region: &RawRegion, spec: &TuningSpec, file: &str) -> Result<Kernel
                     read: s.read,
                     dims,
                     reduction: cx.reductions.get(name).map(|(op, _)| *op),
+                    extents: cx.shapes.get(name).cloned().unwrap_or_default(),
+                    extent: cx.extent_args.get(name).cloned(),
                 });
             }
             _ => {}
@@ -91,6 +111,8 @@ pub fn lower(region: &RawRegion, spec: &TuningSpec, file: &str) -> Result<Kernel
 struct Cx<'a> {
     region: &'a RawRegion,
     spec: &'a TuningSpec,
+    /// The whole input file (for the C declarators of multi-dimensional arrays).
+    file: &'a str,
     symbols: BTreeMap<String, Symbol>,
     /// Kernel-argument names with the byte offset of each use (sorted for first appearance).
     first_use: Vec<(usize, String)>,
@@ -98,6 +120,14 @@ struct Cx<'a> {
     scopes: Vec<BTreeSet<String>>,
     /// Reduction scalars: their operator and the span of their first update.
     reductions: BTreeMap<String, (ReduceOp, Span)>,
+    /// Arrays of rank > 1: the kernel expressions of their extents 1..rank (0 is not needed).
+    shapes: BTreeMap<String, Vec<Expr>>,
+    /// Arrays of rank > 1: the scalars their extents read (kernel arguments used with the array).
+    extent_vars: BTreeMap<String, Vec<String>>,
+    /// The `orcl_A_dimK` arguments.
+    extent_args: BTreeMap<String, ExtentArg>,
+    /// (array, dimension, the C declaration's extent) to compare with `input_vars` per input size.
+    extent_checks: Vec<(String, usize, Expr)>,
 }
 
 /// The reduction an assignment to scalar `name` performs, and its operand `e`:
@@ -354,21 +384,41 @@ impl Cx<'_> {
                 }
             }
             if c.depth != decl.dims.len() && !(c.depth == 1 && decl.dims.len() > 1) {
-                return Err(Diagnostic::new(
+                let d = Diagnostic::new(
                     decl.name_span,
                     format!(
                         "`{name}` has {} dimension(s) in `input_vars` but {} in the C code",
                         decl.dims.len(),
                         c.depth
                     ),
-                ));
+                );
+                return Err(if c.depth > 1 {
+                    let dims: String = ["M", "N", "K", "L", "P", "Q"]
+                        .iter()
+                        .cycle()
+                        .take(c.depth)
+                        .map(|d| format!("[{d}]"))
+                        .collect();
+                    d.with_help(format!(
+                        "give it one extent per C dimension: `decl static {} {name}{dims} = ...;`",
+                        decl.ty
+                    ))
+                } else {
+                    d
+                });
             }
         }
+        // The C declaration says how the loop subscripts the array: a pointer with several
+        // `input_vars` extents is a flattened array (`double *A` indexed `A[i*n+j]`).
+        let declared_rank = match self.region.decls.get(name) {
+            Some(c) if !decl.dims.is_empty() => c.depth,
+            _ => decl.dims.len(),
+        };
         let kind = if decl.dims.is_empty() {
             SymbolKind::Scalar
         } else {
             SymbolKind::Array {
-                rank: decl.dims.len(),
+                rank: declared_rank,
             }
         };
         self.symbols.insert(
@@ -381,7 +431,162 @@ impl Cx<'_> {
                 written: false,
             },
         );
-        self.check_rank(name, span, decl.dims.len(), rank)
+        let have = match kind {
+            SymbolKind::Array { rank } => rank,
+            _ => 0,
+        };
+        self.check_rank(name, span, have, rank)?;
+        if have > 1 {
+            self.shape(name, span, have)?;
+        }
+        Ok(())
+    }
+
+    /// The extents of multi-dimensional array `name` (rank `rank`, first used at `at`) as kernel
+    /// expressions, from its C declarator; rejects arrays whose rows are not contiguous.
+    fn shape(&mut self, name: &str, at: Span, rank: usize) -> Result<(), Diagnostic> {
+        let c = self.region.decls.get(name).cloned();
+        let layers = c
+            .as_ref()
+            .and_then(|c| declarator_layers(self.file, c.span));
+        if let (Some(c), Some((layers, dspan))) = (&c, &layers) {
+            let written = self.file.get(dspan.start..dspan.end).unwrap_or(name);
+            let declared = format!("{} {written}", c.ty);
+            let flat_help = || {
+                let dims: String = ["m", "n", "k", "l", "p", "q"]
+                    .iter()
+                    .cycle()
+                    .take(rank)
+                    .map(|d| format!("[{d}]"))
+                    .collect();
+                format!(
+                    "declare `{name}` as one block of memory: `{} {name}{dims}` (also as a function parameter), `{} (*{name}){}` or `{} {name}[]{}`; or flatten it to `{} *{name}` and write `{name}[i*n + j]`",
+                    c.ty,
+                    c.ty,
+                    &dims[3..],
+                    c.ty,
+                    &dims[3..],
+                    c.ty
+                )
+            };
+            for (k, l) in layers.iter().enumerate().skip(1) {
+                match l {
+                    DeclLayer::Pointer => {
+                        let what = if matches!(layers[0], DeclLayer::Pointer) {
+                            "a pointer to pointers"
+                        } else {
+                            "an array of pointers"
+                        };
+                        return Err(Diagnostic::new(
+                            *dspan,
+                            format!("`{name}` is declared `{declared}`, {what}: its rows are separate blocks of memory, which orcl cannot copy to the device as one buffer"),
+                        )
+                        .with_help(flat_help()));
+                    }
+                    DeclLayer::Array(None) => {
+                        return Err(Diagnostic::new(
+                            *dspan,
+                            format!("extent {} of `{name}` is missing in `{declared}`; only the first extent of an array may be left out", k + 1),
+                        )
+                        .with_help(flat_help()))
+                    }
+                    DeclLayer::Array(Some(_)) => {}
+                }
+            }
+        }
+        let mut extents = Vec::new();
+        let mut vars = Vec::new();
+        for k in 1..rank {
+            let c_ext = layers.as_ref().and_then(|(ls, _)| match ls.get(k) {
+                Some(DeclLayer::Array(Some((t, sp)))) => Some((t.trim().to_string(), *sp)),
+                _ => None,
+            });
+            let parsed = c_ext
+                .as_ref()
+                .and_then(|(t, sp)| parse_expr(t, sp.start).ok());
+            if let Some(e) = &parsed {
+                self.extent_checks.push((name.to_string(), k, e.clone()));
+            }
+            match parsed.filter(|e| self.is_size_expr(e)) {
+                Some(e) => {
+                    let mut names = Vec::new();
+                    e.visit(&mut |x| {
+                        if let ExprKind::Var(v) = &x.kind {
+                            names.push((v.clone(), x.span));
+                        }
+                    });
+                    for (v, span) in names {
+                        self.resolve(&v, span, 0)?;
+                        if !vars.contains(&v) {
+                            vars.push(v);
+                        }
+                    }
+                    extents.push(e);
+                }
+                None => {
+                    let arg = extent_arg_name(name, k);
+                    self.symbols.insert(
+                        arg.clone(),
+                        Symbol {
+                            name: arg.clone(),
+                            ty: ScalarType::Long,
+                            kind: SymbolKind::Scalar,
+                            read: true,
+                            written: false,
+                        },
+                    );
+                    self.extent_args.insert(
+                        arg.clone(),
+                        ExtentArg {
+                            array: name.to_string(),
+                            dim: k,
+                            c_text: c_ext.map(|(t, _)| t),
+                        },
+                    );
+                    extents.push(Expr {
+                        kind: ExprKind::Var(arg.clone()),
+                        span: at,
+                    });
+                    vars.push(arg);
+                }
+            }
+        }
+        self.shapes.insert(name.to_string(), extents);
+        self.extent_vars.insert(name.to_string(), vars);
+        Ok(())
+    }
+
+    /// Whether `e` (an extent from a C declarator) is an integer expression the kernel can
+    /// compute: integer literals and `int`/`long` scalars of `input_vars` under `+ - * / %`.
+    fn is_size_expr(&self, e: &Expr) -> bool {
+        let mut ok = true;
+        e.visit(&mut |x| match &x.kind {
+            ExprKind::Int(_)
+            | ExprKind::Unary(UnaryOp::Neg | UnaryOp::Plus, _)
+            | ExprKind::Cast(ScalarType::Int | ScalarType::Long, _)
+            | ExprKind::Binary(
+                BinaryOp::Add | BinaryOp::Sub | BinaryOp::Mul | BinaryOp::Div | BinaryOp::Rem,
+                _,
+                _,
+            ) => {}
+            ExprKind::Var(v) => {
+                ok &= !self.in_scope(v)
+                    && self
+                        .symbols
+                        .get(v)
+                        .is_none_or(|s| s.kind == SymbolKind::Scalar)
+                    && self.spec.input_vars.iter().any(|d| {
+                        &d.name == v
+                            && d.dims.is_empty()
+                            && matches!(
+                                ScalarType::from_c(&d.ty),
+                                Some(ScalarType::Int | ScalarType::Long)
+                            )
+                    })
+            }
+            _ => ok = false,
+        });
+        ok
     }
 
     fn check_rank(
@@ -459,6 +664,12 @@ impl Cx<'_> {
             }
             if matches!(s.kind, SymbolKind::Scalar | SymbolKind::Array { .. }) {
                 self.first_use.push((at.start, name.to_string()));
+            }
+        }
+        // The scalars an array's extents read are kernel arguments right after the array.
+        if let Some(vars) = self.extent_vars.get(name).cloned() {
+            for v in vars {
+                self.mark(&v, Span::new(at.start + 1, at.start + 1), false);
             }
         }
     }
@@ -578,13 +789,41 @@ impl Cx<'_> {
     }
 }
 
-/// Every reference to an array the loop writes must use one subscript, and that subscript must be
-/// affine in the parallel loop variable with a non-zero coefficient: then distinct iterations touch
-/// distinct elements and the parallel loop has no loop-carried dependence through arrays.
+/// Every written array must have a dimension in which every reference to it (reads and writes)
+/// uses one and the same subscript, affine in the parallel loop variable with a non-zero
+/// coefficient (and, for arrays of rank > 1, otherwise made of values fixed for the whole
+/// iteration: no inner loop variable, temporary or array element): then distinct iterations
+/// touch distinct elements (rows, for a 2-D array) and the parallel loop has no loop-carried
+/// dependence through arrays. For a 1-D array that is: one subscript `a*i + b` for every
+/// reference; for `A[i][j]` written in an inner loop over `j`, reads of `A[i][j-1]` (the same
+/// row, the same work-item) are fine and reads of `A[i-1][j]` are not.
 fn check_dependences(l: &Loop, symbols: &BTreeMap<String, Symbol>) -> Result<(), Diagnostic> {
     let mut refs: Vec<(&str, &Expr, bool)> = Vec::new();
     collect_refs(&l.body, &mut refs);
     let par = &l.var;
+    // A subscript that can differ between references of one iteration, or between iterations
+    // other than through `par`: inner loop variables, temporaries, array elements.
+    let varies = |e: &Expr| -> Option<String> {
+        let mut found = None;
+        e.visit(&mut |x| {
+            if found.is_some() {
+                return;
+            }
+            match &x.kind {
+                ExprKind::Var(v)
+                    if v != par
+                        && symbols.get(v).is_some_and(|s| {
+                            matches!(s.kind, SymbolKind::LoopVar | SymbolKind::Local)
+                        }) =>
+                {
+                    found = Some(v.clone());
+                }
+                ExprKind::Index { array, .. } => found = Some(array.clone()),
+                _ => {}
+            }
+        });
+        found
+    };
     for (array, sym) in symbols {
         if !sym.written {
             continue;
@@ -596,43 +835,253 @@ fn check_dependences(l: &Loop, symbols: &BTreeMap<String, Symbol>) -> Result<(),
         let ExprKind::Index { indices: wi, .. } = &first_write.1.kind else {
             continue;
         };
-        if !wi.iter().any(|i| i.mentions(par)) {
+        let candidates: Vec<usize> = (0..wi.len()).filter(|&d| wi[d].mentions(par)).collect();
+        if candidates.is_empty() {
+            let (whose, example) = if wi.len() == 1 {
+                ("whose subscript does not", format!("`{array}[{par}]`"))
+            } else {
+                (
+                    "none of whose subscripts",
+                    format!("`{array}[{par}]{}`", "[j]".repeat(wi.len() - 1)),
+                )
+            };
             return Err(Diagnostic::new(first_write.1.span, format!(
-                "loop-carried dependence: every iteration of the parallel loop writes `{}`, whose subscript does not depend on `{par}`",
+                "loop-carried dependence: every iteration of the parallel loop writes `{}`, {whose} depend on `{par}`",
                 show(first_write.1)
             ))
-            .with_help(format!("the parallel loop's iterations must write distinct elements, e.g. `{array}[{par}]`")));
+            .with_help(format!("the parallel loop's iterations must write distinct elements, e.g. {example}")));
         }
-        for idx in wi {
-            if !affine_in(idx, par) {
-                return Err(Diagnostic::new(
-                    idx.span,
-                    format!(
-                        "the subscript `{}` of `{array}` is not affine in `{par}`",
-                        show(idx)
-                    ),
-                )
-                .with_help("subscripts of written arrays must have the form `a*i + b`"));
-            }
+        let same_in = |d: usize| {
+            mine.iter().all(|(_, e, _)| match &e.kind {
+                ExprKind::Index { indices, .. } => {
+                    indices.len() == wi.len() && indices[d].same_as(&wi[d])
+                }
+                _ => true,
+            })
+        };
+        // A 1-D subscript may mix in inner loop variables (`y[i*n + j]`, the hand-flattened 2-D
+        // idiom, whose `j` stays below `n`): orcl trusts it, as it cannot see the bounds. A
+        // multi-dimensional array has its own dimensions for that, so there the subscript that
+        // separates iterations must be fixed for the whole iteration.
+        let fixed = |e: &Expr| wi.len() == 1 || varies(e).is_none();
+        if candidates
+            .iter()
+            .any(|&d| affine_in(&wi[d], par) && fixed(&wi[d]) && same_in(d))
+        {
+            continue;
+        }
+        // Report against the first subscript that depends on the parallel variable.
+        let d = candidates[0];
+        let idx = &wi[d];
+        if !affine_in(idx, par) {
+            return Err(Diagnostic::new(
+                idx.span,
+                format!(
+                    "the subscript `{}` of `{array}` is not affine in `{par}`",
+                    show(idx)
+                ),
+            )
+            .with_help("subscripts of written arrays must have the form `a*i + b`"));
+        }
+        if let Some(v) = varies(idx).filter(|_| wi.len() > 1) {
+            return Err(Diagnostic::new(
+                idx.span,
+                format!(
+                    "loop-carried dependence on `{array}`: its subscript `{}` changes with `{v}` within one iteration of the parallel loop, so two iterations can write the same element",
+                    show(idx)
+                ),
+            )
+            .with_help(format!("write `{array}` at a subscript made of `{par}` and loop-invariant scalars only (e.g. `{array}[{par}]`), and use `{v}` in another dimension or another array")));
         }
         for (_, e, is_write) in mine.iter().copied() {
             let ExprKind::Index { indices, .. } = &e.kind else {
                 continue;
             };
-            let same =
-                indices.len() == wi.len() && indices.iter().zip(wi).all(|(a, b)| a.same_as(b));
-            if !same {
-                return Err(Diagnostic::new(e.span, format!(
-                    "loop-carried dependence on `{array}`: it is written at `{}` and {} at `{}`, so iterations of the parallel loop would race",
-                    show(first_write.1),
-                    if *is_write { "written" } else { "read" },
-                    show(e)
-                ))
-                .with_help("orcl parallelises only loops whose iterations are independent; read the old values from a separate array"));
+            if indices.len() == wi.len() && indices[d].same_as(idx) {
+                continue;
+            }
+            return Err(Diagnostic::new(e.span, format!(
+                "loop-carried dependence on `{array}`: it is written at `{}` and {} at `{}`, so iterations of the parallel loop would race",
+                show(first_write.1),
+                if *is_write { "written" } else { "read" },
+                show(e)
+            ))
+            .with_help(if wi.len() == 1 {
+                "orcl parallelises only loops whose iterations are independent; read the old values from a separate array".to_string()
+            } else {
+                format!("orcl parallelises only loops whose iterations are independent: every reference to `{array}` must use the written subscript `{}` in one dimension (each iteration then owns its own rows); read the old values from a separate array", show(idx))
+            }));
+        }
+    }
+    Ok(())
+}
+
+/// Per input size, each extent of a C declarator that orcl can evaluate (integer constants, size
+/// variables of `input_vars`, input parameters) must equal the `input_vars` extent: the timing
+/// skeleton lays the array out with the latter, the tuned file with the former.
+fn check_extents(spec: &TuningSpec, checks: &[(String, usize, Expr)]) -> Result<(), Diagnostic> {
+    if checks.is_empty() {
+        return Ok(());
+    }
+    let Ok(inputs) = crate::space::input_combinations(spec) else {
+        return Ok(());
+    };
+    for input in &inputs {
+        let env = spec.input_env(input);
+        let lookup = |n: &str| -> Option<i64> {
+            match spec.input_vars.iter().find(|v| v.name == n) {
+                Some(v) if v.dims.is_empty() => match &v.init {
+                    crate::frontend::spec::VarInit::Expr(e) => e.eval(&env).ok()?.as_i64(),
+                    _ => None,
+                },
+                Some(_) => None,
+                None => env(n)?.as_i64(),
+            }
+        };
+        for (array, k, c_ext) in checks {
+            let Some(decl) = spec.input_vars.iter().find(|v| &v.name == array) else {
+                continue;
+            };
+            let Some(d) = decl.dims.get(*k) else {
+                continue;
+            };
+            let (Some(c), Some(want)) = (
+                eval_int(c_ext, &lookup),
+                d.eval(&env).ok().and_then(|v| v.as_i64()),
+            ) else {
+                continue;
+            };
+            if c != want {
+                let sizes: Vec<String> = input.iter().map(|(k, v)| format!("{k}={v}")).collect();
+                let what = if k + 1 == decl.dims.len() {
+                    format!("the row length of `{array}`")
+                } else {
+                    format!("extent {} of `{array}`", k + 1)
+                };
+                return Err(Diagnostic::new(
+                    d.span,
+                    format!(
+                        "{what} is {want} in `input_vars` but {c} in its C declaration (`{}`) at input {}",
+                        show(c_ext),
+                        sizes.join(" ")
+                    ),
+                )
+                .with_help("give `input_vars` the C declaration's extents, so that the reference loop and the kernel see the same layout"));
             }
         }
     }
     Ok(())
+}
+
+/// The value of an integer expression whose names `lookup` knows (`None` otherwise, or on
+/// overflow or division by zero).
+fn eval_int(e: &Expr, lookup: &dyn Fn(&str) -> Option<i64>) -> Option<i64> {
+    match &e.kind {
+        ExprKind::Int(v) => Some(*v),
+        ExprKind::Var(n) => lookup(n),
+        ExprKind::Unary(UnaryOp::Neg, a) => eval_int(a, lookup)?.checked_neg(),
+        ExprKind::Unary(UnaryOp::Plus, a) => eval_int(a, lookup),
+        ExprKind::Cast(ScalarType::Int | ScalarType::Long, a) => eval_int(a, lookup),
+        ExprKind::Binary(op, a, b) => {
+            let (x, y) = (eval_int(a, lookup)?, eval_int(b, lookup)?);
+            match op {
+                BinaryOp::Add => x.checked_add(y),
+                BinaryOp::Sub => x.checked_sub(y),
+                BinaryOp::Mul => x.checked_mul(y),
+                BinaryOp::Div => x.checked_div(y),
+                BinaryOp::Rem => x.checked_rem(y),
+                _ => None,
+            }
+        }
+        _ => None,
+    }
+}
+
+/// Rewrite every reference to a multi-dimensional array (`shapes`: its extents 1..rank) into
+/// one row-major subscript: `A[e0][e1][e2]` → `A[(e0 * E1 + e1) * E2 + e2]`.
+fn flatten_loop(l: &mut Loop, shapes: &BTreeMap<String, Vec<Expr>>) {
+    flatten_expr(&mut l.lower, shapes);
+    flatten_expr(&mut l.upper, shapes);
+    flatten_stmts(&mut l.body, shapes);
+}
+
+fn flatten_stmts(stmts: &mut [Stmt], shapes: &BTreeMap<String, Vec<Expr>>) {
+    for s in stmts {
+        match &mut s.kind {
+            StmtKind::Assign { target, value, .. } => {
+                flatten_expr(target, shapes);
+                flatten_expr(value, shapes);
+            }
+            StmtKind::If { cond, then, other } => {
+                flatten_expr(cond, shapes);
+                flatten_stmts(then, shapes);
+                if let Some(o) = other {
+                    flatten_stmts(o, shapes);
+                }
+            }
+            StmtKind::Decl { init, .. } => {
+                if let Some(i) = init {
+                    flatten_expr(i, shapes);
+                }
+            }
+            StmtKind::For(l) => flatten_loop(l, shapes),
+            StmtKind::Block(b) => flatten_stmts(b, shapes),
+        }
+    }
+}
+
+fn flatten_expr(e: &mut Expr, shapes: &BTreeMap<String, Vec<Expr>>) {
+    let span = e.span;
+    match &mut e.kind {
+        ExprKind::Index { array, indices } => {
+            for i in indices.iter_mut() {
+                flatten_expr(i, shapes);
+            }
+            let Some(extents) = shapes.get(array.as_str()) else {
+                return;
+            };
+            if indices.len() != extents.len() + 1 {
+                return;
+            }
+            let mut it = std::mem::take(indices).into_iter();
+            let mut flat = it.next().expect("rank > 1");
+            for (next, extent) in it.zip(extents) {
+                // `0 * E + e` is `e`; `e0 * E + 0` is `e0 * E`.
+                let scaled = match flat.kind {
+                    ExprKind::Int(0) => None,
+                    _ => Some(Expr {
+                        kind: ExprKind::Binary(
+                            BinaryOp::Mul,
+                            Box::new(flat),
+                            Box::new(extent.clone()),
+                        ),
+                        span,
+                    }),
+                };
+                flat = match (scaled, &next.kind) {
+                    (None, _) => next,
+                    (Some(s), ExprKind::Int(0)) => s,
+                    (Some(s), _) => Expr {
+                        kind: ExprKind::Binary(BinaryOp::Add, Box::new(s), Box::new(next)),
+                        span,
+                    },
+                };
+            }
+            *indices = vec![flat];
+        }
+        ExprKind::Unary(_, a) | ExprKind::Cast(_, a) => flatten_expr(a, shapes),
+        ExprKind::Binary(_, a, b) => {
+            flatten_expr(a, shapes);
+            flatten_expr(b, shapes);
+        }
+        ExprKind::Call(_, args) => args.iter_mut().for_each(|a| flatten_expr(a, shapes)),
+        ExprKind::Cond(a, b, c) => {
+            flatten_expr(a, shapes);
+            flatten_expr(b, shapes);
+            flatten_expr(c, shapes);
+        }
+        _ => {}
+    }
 }
 
 fn collect_refs<'a>(stmts: &'a [Stmt], out: &mut Vec<(&'a str, &'a Expr, bool)>) {

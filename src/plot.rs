@@ -709,7 +709,7 @@ impl Format {
 }
 
 /// Registers the embedded font once; plotters measures (SVG) and draws (PNG) text with it.
-fn register_font() -> anyhow::Result<()> {
+pub(crate) fn register_font() -> anyhow::Result<()> {
     static REGISTERED: OnceLock<bool> = OnceLock::new();
     let ok = *REGISTERED.get_or_init(|| {
         plotters::style::register_font(FONT, FontStyle::Normal, FONT_BYTES).is_ok()

@@ -2,7 +2,9 @@
 //! input sizes, and proves the search space is not empty. Shared by `check`, `emit` and `tune`.
 
 use crate::codegen::opencl;
+use crate::codegen::Backend;
 use crate::diag::{did_you_mean, Diagnostic, InputError};
+use crate::frontend::expr::KeywordArg;
 use crate::frontend::expr::{ExprKind, Value};
 use crate::frontend::{self, Region};
 use crate::ir::Kernel;
@@ -18,6 +20,61 @@ pub struct Prepared {
     pub inputs: Vec<BTreeMap<String, Value>>,
     /// C variables bound to input params (`decl int n = N;`), as (variable, param).
     pub bindings: Vec<(String, String)>,
+}
+
+/// Transformation arguments with the same meaning in both backends: (OpenCL name, CUDA name).
+const SHARED_ARGS: &[(&str, &str)] = &[
+    ("workGroups", "blockCount"),
+    ("workItemsPerGroup", "threadCount"),
+    ("cacheBlocks", "cacheBlocks"),
+    ("unrollInner", "unrollInner"),
+    ("innerThreads", "innerThreads"),
+    ("incrementType", "incrementType"),
+    ("sizeHint", "launchBounds"),
+    ("device", "device"),
+];
+
+impl Prepared {
+    /// The backends whose transforms the annotation names, in the order written.
+    pub fn backends(&self) -> Vec<Backend> {
+        self.region
+            .raw
+            .loop_ann
+            .transforms
+            .iter()
+            .filter_map(|t| Backend::parse(&t.backend))
+            .collect()
+    }
+
+    /// The transformation arguments for `backend`: those of the annotation's own `transform`
+    /// for it, or else those of the other backend's transform that have a counterpart
+    /// ([`SHARED_ARGS`]: workGroups ↔ blockCount, workItemsPerGroup ↔ threadCount, sizeHint ↔
+    /// launchBounds, cacheBlocks, unrollInner, innerThreads, incrementType, device), so that one
+    /// annotation can be tuned for both targets. Backend-specific arguments (clFlags, vecHint,
+    /// vecWidth, platform; cudaFlags, streamCount, preferL1Size) are not carried over.
+    pub fn transform_args(&self, backend: Backend) -> Vec<KeywordArg> {
+        let ann = &self.region.raw.loop_ann;
+        if let Some(t) = ann.transform(backend.transform()) {
+            return t.args.clone();
+        }
+        let Some(other) = ann.transforms.first() else {
+            return Vec::new();
+        };
+        other
+            .args
+            .iter()
+            .filter_map(|a| {
+                let name = SHARED_ARGS.iter().find_map(|(cl, cu)| match backend {
+                    Backend::Cuda if *cl == a.name => Some(*cu),
+                    Backend::OpenCl if *cu == a.name => Some(*cl),
+                    _ => None,
+                })?;
+                let mut b = a.clone();
+                b.name = name.to_string();
+                Some(b)
+            })
+            .collect()
+    }
 }
 
 /// Largest space that `prepare` enumerates to prove it has a feasible configuration.
@@ -128,14 +185,12 @@ pub fn prepare(path: &str, text: &str) -> Result<Vec<Prepared>, InputError> {
 fn prepare_region(region: Region, text: &str) -> Result<Prepared, Diagnostic> {
     let spec = &region.spec;
     let ann = &region.raw.loop_ann;
-    if ann.backend != "OpenCL" {
-        return Err(Diagnostic::new(
-            ann.backend_span,
-            format!("the `{}` transform is not available yet", ann.backend),
-        )
-        .with_help("use `transform OpenCL(...)`"));
+    for t in &ann.transforms {
+        match t.backend.as_str() {
+            "CUDA" => crate::codegen::cuda::check_args(&t.args)?,
+            _ => opencl::check_args(&t.args)?,
+        }
     }
-    opencl::check_args(&ann.args)?;
     let mut names: Vec<&str> = spec
         .performance_params
         .iter()
@@ -143,7 +198,7 @@ fn prepare_region(region: Region, text: &str) -> Result<Prepared, Diagnostic> {
         .collect();
     names.extend(spec.input_params.iter().map(|p| p.name.as_str()));
     names.extend(spec.lets.iter().map(|l| l.name.as_str()));
-    for a in &ann.args {
+    for a in ann.transforms.iter().flat_map(|t| &t.args) {
         for (n, span) in a.expr.free_names() {
             if !names.contains(&n.as_str()) {
                 let d = Diagnostic::new(
@@ -200,7 +255,18 @@ fn prepare_region(region: Region, text: &str) -> Result<Prepared, Diagnostic> {
                 continue;
             }
             let env = env_for(&space, &cfg);
-            opencl::options(&ann.args, &env)?;
+            for t in &ann.transforms {
+                match t.backend.as_str() {
+                    "CUDA" => {
+                        let o = crate::codegen::cuda::options(&t.args, &env)?;
+                        crate::codegen::cuda::check(&kernel, &o)?;
+                    }
+                    _ => {
+                        // Options that do not fit the loop (innerThreads, vecWidth), at the argument.
+                        opencl::check(&kernel, &opencl::options(&t.args, &env)?)?;
+                    }
+                }
+            }
         }
         let env = spec.input_env(input);
         crate::measure::skeleton::array_elems(spec, &env)?;

@@ -3,14 +3,19 @@
 //!
 //! The experiment's evaluations are the ground truth. The search space is rebuilt from them: the
 //! parameters in the order of the configuration keys, each with the distinct recorded values in
-//! natural order (numbers numerically, `False < True`, strings lexicographically), no constraints.
-//! Each strategy then runs on that space once per seed, and every configuration it proposes is
-//! looked up instead of measured:
+//! natural order (numbers numerically, `False < True`, strings lexicographically). What the
+//! recording knows before building a configuration becomes the space's
+//! [`Prefilter`](crate::space::Prefilter), as `orcl tune` knows it from the constraints and the
+//! device limits: configurations recorded as `constraint` (or not recorded, see below) break a
+//! constraint, those recorded as `device_limit` exceed the device. Each strategy then runs on that
+//! space once per seed, and every configuration it proposes is looked up instead of measured:
 //!
 //! - recorded with a measurement status: `ok` is observed as its `median_ms`, any failure
-//!   (`device_limit`, `compile_error`, `crash`, ...) as `None`; both spend one evaluation of the
-//!   budget, as on a real device;
-//! - recorded as `constraint`, or not recorded at all: infeasible, observed as `None`, free.
+//!   (`compile_error`, `crash`, `timeout`, `wrong_result`, ...) as `None`; both spend one
+//!   evaluation of the budget, as on a real device;
+//! - recorded as `constraint` or `device_limit`, or not recorded at all: free, as in `orcl tune`,
+//!   where neither is ever run (a `device_limit` configuration is observed as `None`). The
+//!   adaptive strategies never propose them; Exhaustive and Random propose them and pay nothing.
 //!
 //! A run stops when it has spent the budget or the strategy has nothing more to propose. Per seed,
 //! `fraction = best_ms / best time found` (1 = the optimum, 0 = nothing measured successfully), and
@@ -18,7 +23,7 @@
 //! summary gives the median (mean of the two middle values for an even count), the **nearest-rank
 //! 10th percentile** `p10` (the ⌈0.1·n⌉-th smallest of the n fractions) and the mean of the
 //! fraction, and the share of seeds that hit the optimum. Strategies are seeded with the seed
-//! number, so the same arguments always give the same output.
+//! number and use their default options, so the same arguments always give the same output.
 //!
 //! Replay needs a complete recorded space: every configuration of the rebuilt grid must be
 //! recorded (constraint-breaking ones included, as `orcl tune --search Exhaustive` does), unless
@@ -27,14 +32,17 @@
 
 use crate::db::{Db, EvaluationRow};
 use crate::frontend::expr::Value;
-use crate::search::{algorithm_names, make_strategy, random::PERMUTATION_LIMIT};
-use crate::space::{Configuration, Param, SearchSpace};
+use crate::search::{algorithm_names, make_strategy, random::PERMUTATION_LIMIT, Strategy};
+use crate::frontend::expr::Value as SpecValue;
+use crate::frontend::spec::Located;
+use crate::space::{Configuration, Param, Rejection, SearchSpace};
 use anyhow::{anyhow, bail, Context, Result};
 use comfy_table::{presets::UTF8_FULL_CONDENSED, Cell, CellAlignment, Table};
 use serde::Serialize;
 use std::cmp::Ordering;
 use std::collections::{BTreeMap, HashMap};
 use std::path::Path;
+use std::sync::Arc;
 
 /// Most configurations proposed per `propose` call (as `orcl tune` does).
 const BATCH: u64 = 16;
@@ -176,8 +184,10 @@ impl Budget {
 /// What a proposed configuration costs and returns in replay.
 #[derive(Debug, Clone, Copy, PartialEq)]
 enum Outcome {
-    /// Recorded as `constraint`: free, observed as a failure.
+    /// Recorded as `constraint` (or not recorded): free, never observed.
     Infeasible,
+    /// Recorded as `device_limit`: free, observed as a failure.
+    DeviceLimit,
     /// A measurement: `Some(median_ms)` for `ok`, `None` for a failure.
     Measured(Option<f64>),
 }
@@ -188,14 +198,18 @@ pub struct Recorded {
     pub experiment: i64,
     /// The experiment's search algorithm as stored.
     pub algorithm: String,
-    /// The grid rebuilt from the recorded values (no constraints).
+    /// The grid rebuilt from the recorded values, with no constraint expressions; its prefilter
+    /// rejects the configurations recorded as `constraint` or `device_limit`, and unrecorded ones.
     pub space: SearchSpace,
     /// Canonical configuration key → outcome.
     outcomes: HashMap<String, Outcome>,
-    /// Number of measurements: recorded evaluations whose status is not `constraint`.
+    /// Number of measurements: recorded evaluations whose status is neither `constraint` nor
+    /// `device_limit`.
     pub space_size: u64,
     /// Recorded `constraint` evaluations.
     pub constraint: u64,
+    /// Recorded `device_limit` evaluations (free, like `constraint` ones).
+    pub device_limit: u64,
     /// Grid configurations that are not recorded (taken as infeasible; only for `Exhaustive`).
     pub unrecorded: u64,
     /// The best recorded time, ms.
@@ -300,13 +314,15 @@ impl Recorded {
                 }
             })
             .collect();
-        let space = SearchSpace {
+        let mut space = SearchSpace {
             params,
             constraints: vec![],
             fixed: BTreeMap::new(),
+            prefilter: None,
         };
 
         let mut outcomes: HashMap<String, Outcome> = HashMap::with_capacity(rows.len());
+        let mut rejections: HashMap<String, Option<Rejection>> = HashMap::with_capacity(rows.len());
         let mut best: Option<(f64, u64)> = None;
         for (row, values) in rows.iter().zip(&configs) {
             let config = Configuration {
@@ -314,9 +330,20 @@ impl Recorded {
             };
             let outcome = match row.status.as_str() {
                 "constraint" => Outcome::Infeasible,
+                "device_limit" => Outcome::DeviceLimit,
                 "ok" => Outcome::Measured(row.median_ms.filter(|m| m.is_finite())),
                 _ => Outcome::Measured(None),
             };
+            let rejection = match outcome {
+                Outcome::Infeasible => Some(Rejection::Constraint(constraint_name(row))),
+                Outcome::DeviceLimit => Some(Rejection::DeviceLimit(
+                    row.message
+                        .clone()
+                        .unwrap_or_else(|| "recorded as device_limit".into()),
+                )),
+                Outcome::Measured(_) => None,
+            };
+            rejections.entry(config.key()).or_insert(rejection);
             if let Outcome::Measured(Some(ms)) = outcome {
                 let index = space.index_of(&config).unwrap_or(u64::MAX);
                 if best.is_none_or(|(b, i)| ms < b || (ms == b && index < i)) {
@@ -353,7 +380,16 @@ impl Recorded {
             .values()
             .filter(|o| **o == Outcome::Infeasible)
             .count() as u64;
-        let space_size = recorded - constraint;
+        let device_limit = outcomes
+            .values()
+            .filter(|o| **o == Outcome::DeviceLimit)
+            .count() as u64;
+        let space_size = recorded - constraint - device_limit;
+        let rejections = Arc::new(rejections);
+        space = space.with_prefilter(move |c: &Configuration| match rejections.get(&c.key()) {
+            Some(r) => r.clone(),
+            None => Some(Rejection::Constraint("not recorded".into())),
+        });
         let Some((best_ms, best_index)) = best else {
             bail!("experiment {experiment} has no successful (`ok`) evaluation: there is no optimum to find");
         };
@@ -365,6 +401,7 @@ impl Recorded {
             outcomes,
             space_size,
             constraint,
+            device_limit,
             unrecorded,
             best_ms,
             best,
@@ -386,8 +423,13 @@ impl Recorded {
 
     /// One line describing the replayed space and its optimum.
     pub fn describe(&self) -> String {
+        let limits = if self.device_limit > 0 {
+            format!(", {} over the device limits", self.device_limit)
+        } else {
+            String::new()
+        };
         format!(
-            "experiment {}: {} measured configurations ({} infeasible, grid of {}); optimum {:.4} ms at {}",
+            "experiment {}: {} measured configurations ({} infeasible{limits}, grid of {}); optimum {:.4} ms at {}",
             self.experiment,
             self.space_size,
             self.constraint + self.unrecorded,
@@ -397,10 +439,29 @@ impl Recorded {
         )
     }
 
-    /// Run `algorithm` with `seed` until it has spent `budget` evaluations or proposes nothing.
+    /// Run `algorithm` (default options) with `seed` until it has spent `budget` evaluations or
+    /// proposes nothing.
     pub fn run_seed(&self, algorithm: &str, seed: u64, budget: u64) -> Result<SeedRun> {
+        self.run_seed_with(algorithm, &[], seed, budget)
+    }
+
+    /// [`Recorded::run_seed`] with the spec-style `options` (`("annealing_cooling_factor",
+    /// value)`, as in a `search` section).
+    pub fn run_seed_with(
+        &self,
+        algorithm: &str,
+        options: &[(String, Located<SpecValue>)],
+        seed: u64,
+        budget: u64,
+    ) -> Result<SeedRun> {
         let mut strategy =
-            make_strategy(algorithm, &[], seed).map_err(|d| anyhow!("{}", d.message))?;
+            make_strategy(algorithm, options, seed).map_err(|d| anyhow!("{}", d.message))?;
+        self.run_strategy(strategy.as_mut(), budget)
+    }
+
+    /// Drive `strategy` as `orcl tune` does (batches of at most 16, each candidate observed
+    /// before the next batch) until it has spent `budget` evaluations or proposes nothing.
+    pub fn run_strategy(&self, strategy: &mut dyn Strategy, budget: u64) -> Result<SeedRun> {
         let mut run = SeedRun {
             best_ms: None,
             spent: 0,
@@ -425,7 +486,9 @@ impl Recorded {
                     .copied()
                     .unwrap_or(Outcome::Infeasible);
                 match outcome {
-                    Outcome::Infeasible => strategy.observe(&cand.config, None),
+                    Outcome::Infeasible | Outcome::DeviceLimit => {
+                        strategy.observe(&cand.config, None)
+                    }
                     Outcome::Measured(ms) => {
                         // `max` never exceeds the budget left, so this cannot overspend.
                         run.spent += 1;
@@ -451,16 +514,27 @@ impl Recorded {
         }
     }
 
-    /// Replay `algorithm` for seeds `0..seeds` with `budget` evaluations each.
+    /// Replay `algorithm` (default options) for seeds `0..seeds` with `budget` evaluations each.
     pub fn summarize(&self, algorithm: &str, budget: u64, seeds: u64) -> Result<Summary> {
-        let name = make_strategy(algorithm, &[], 0)
+        self.summarize_with(algorithm, &[], budget, seeds)
+    }
+
+    /// [`Recorded::summarize`] with the spec-style `options`.
+    pub fn summarize_with(
+        &self,
+        algorithm: &str,
+        options: &[(String, Located<SpecValue>)],
+        budget: u64,
+        seeds: u64,
+    ) -> Result<Summary> {
+        let name = make_strategy(algorithm, options, 0)
             .map_err(|d| anyhow!("{}", d.message))?
             .name()
             .to_string();
         let mut fractions = Vec::with_capacity(seeds as usize);
         let mut hits = 0u64;
         for seed in 0..seeds {
-            let run = self.run_seed(algorithm, seed, budget)?;
+            let run = self.run_seed_with(algorithm, options, seed, budget)?;
             if run.best_ms.is_some_and(|b| b <= self.best_ms) {
                 hits += 1;
             }
@@ -479,6 +553,16 @@ impl Recorded {
             },
         })
     }
+}
+
+/// The constraint a `constraint` row breaks, from its message (`breaks constraint `NAME``).
+fn constraint_name(row: &EvaluationRow) -> String {
+    row.message
+        .as_deref()
+        .and_then(|m| m.split('`').nth(1))
+        .filter(|n| !n.is_empty())
+        .unwrap_or("recorded as constraint")
+        .to_string()
 }
 
 /// Median, nearest-rank 10th percentile and mean of `values` (all 0 when empty).

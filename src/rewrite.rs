@@ -49,12 +49,12 @@ fn plain(v: &Value) -> String {
         .unwrap_or_else(|| v.to_string())
 }
 
-/// Element count of each array argument of the kernel as a C expression of the host function's
-/// variables (input params replaced by their bound variables, or by their values), in `args` order.
-pub fn element_counts(
+/// Input params and lets as C text of the host function's variables: a param becomes its bound
+/// variable (`decl int n = N;`), or its value at `input`.
+fn size_map(
     p: &crate::prepare::Prepared,
     input: &BTreeMap<String, Value>,
-) -> Vec<Option<String>> {
+) -> BTreeMap<String, String> {
     let mut map: BTreeMap<String, String> = p
         .region
         .spec
@@ -70,24 +70,94 @@ pub fn element_counts(
             .map(|(var, _)| var.clone());
         map.insert(pname.clone(), bound.unwrap_or_else(|| plain(val)));
     }
+    map
+}
+
+/// Element count of each array argument of the kernel as a C expression of the host function's
+/// variables (input params replaced by their bound variables, or by their values), in `args` order.
+/// A multi-dimensional array counts its rows (the first `input_vars` extent) times the row
+/// lengths the kernel indexes with (`ir::KernelArg::extents`: scalars of the loop or extent
+/// arguments, all parameters of the host function), so that the buffer holds what the kernel
+/// addresses.
+pub fn element_counts(
+    p: &crate::prepare::Prepared,
+    input: &BTreeMap<String, Value>,
+) -> Vec<Option<String>> {
+    let map = size_map(p, input);
     p.kernel
         .args
         .iter()
         .map(|a| {
             a.is_array.then(|| match a.dims.as_slice() {
+                [rows, ..] if !a.extents.is_empty() => format!(
+                    "(long){}",
+                    std::iter::once(paren(&subst_identifiers(rows, &map)))
+                        .chain(a.extents.iter().map(|e| paren(&crate::lower::show(e))))
+                        .collect::<Vec<_>>()
+                        .join(" * ")
+                ),
                 [one] => subst_identifiers(one, &map),
-                dims => dims
-                    .iter()
-                    .map(|d| paren(&subst_identifiers(d, &map)))
-                    .collect::<Vec<_>>()
-                    .join(" * "),
+                // In `long`: the product of two `int` extents may not fit in an `int`.
+                dims => format!(
+                    "(long){}",
+                    dims.iter()
+                        .map(|d| paren(&subst_identifiers(d, &map)))
+                        .collect::<Vec<_>>()
+                        .join(" * ")
+                ),
             })
         })
         .collect()
 }
 
+/// What the tuned loop's place passes for host-function parameter `name`: a reduction scalar by
+/// address; a multi-dimensional array as its first element (`&A[0][0]`: the flat row-major
+/// storage); an extent argument as the C declaration's extent (or, without a C declaration, the
+/// `input_vars` extent over the size variables at `input`); anything else as itself.
+fn call_arg(
+    p: &crate::prepare::Prepared,
+    name: &str,
+    input: Option<&BTreeMap<String, Value>>,
+) -> String {
+    let Some(a) = p.kernel.args.iter().find(|a| a.name == name) else {
+        return name.to_string();
+    };
+    if a.reduction.is_some() {
+        return format!("&{name}");
+    }
+    let rank = p.kernel.rank(name);
+    if a.is_array && rank > 1 {
+        return format!("&{name}{}", "[0]".repeat(rank));
+    }
+    if let Some(ext) = &a.extent {
+        let text = match &ext.c_text {
+            Some(t) => t.clone(),
+            None => {
+                let map = input.map(|i| size_map(p, i)).unwrap_or_default();
+                p.kernel
+                    .args
+                    .iter()
+                    .find(|x| x.name == ext.array)
+                    .and_then(|x| x.dims.get(ext.dim))
+                    .map(|t| subst_identifiers(t, &map))
+                    .unwrap_or_else(|| "0".into())
+            }
+        };
+        return format!("(long){}", paren(&text));
+    }
+    name.to_string()
+}
+
 /// The tuned file's text. `db_path` is named in the comment blocks.
 pub fn rewrite(text: &str, path: &str, db_path: &str, results: &[RegionResult]) -> String {
+    // The backend every region was tuned for (`orcl tune --backend`): OpenCL `_file.c` or CUDA
+    // `_file.cu`.
+    let cuda = results
+        .iter()
+        .flat_map(|r| &r.inputs)
+        .find_map(|i| i.best.as_ref())
+        .is_some_and(|(_, v)| v.backend == crate::codegen::Backend::Cuda);
+    let api = if cuda { "CUDA" } else { "OpenCL" };
     // (position, remove-until, replacement), applied back to front.
     let mut edits: Vec<(usize, usize, String)> = Vec::new();
     let mut inserts: BTreeMap<usize, String> = BTreeMap::new();
@@ -120,7 +190,7 @@ pub fn rewrite(text: &str, path: &str, db_path: &str, results: &[RegionResult]) 
             tuned = vec![tuned[tuned.len() - 1]];
         }
         let mut block = format!(
-            "/* orcl {}: tuned with OpenCL, results in {db_path}\n",
+            "/* orcl {}: tuned with {api}, results in {db_path}\n",
             env!("CARGO_PKG_VERSION")
         );
         for i in &r.inputs {
@@ -226,24 +296,14 @@ pub fn rewrite(text: &str, path: &str, db_path: &str, results: &[RegionResult]) 
             .entry(at)
             .or_default()
             .push_str(&format!("{func}\n"));
+        let fallback_input = tuned.last().map(|i| &i.input);
         let call_args: Vec<String> = ps
             .iter()
-            .map(|(_, n)| {
-                let reduced = p
-                    .kernel
-                    .args
-                    .iter()
-                    .any(|a| &a.name == n && a.reduction.is_some());
-                if reduced {
-                    format!("&{n}")
-                } else {
-                    n.clone()
-                }
-            })
+            .map(|(_, n)| call_arg(p, n, fallback_input))
             .collect();
         let original = raw.loop_ann.original.trim_matches('\n');
         let call = format!(
-            "/* orcl: OpenCL variant; the original loop runs if OpenCL is unavailable or fails */\n    if ({name}({}) != 0) {{\n{original}\n    }}",
+            "/* orcl: {api} variant; the original loop runs if {api} is unavailable or fails */\n    if ({name}({}) != 0) {{\n{original}\n    }}",
             call_args.join(", ")
         );
         edits.push((raw.loop_ann.span.start, raw.loop_ann.span.end, call));
@@ -255,6 +315,12 @@ pub fn rewrite(text: &str, path: &str, db_path: &str, results: &[RegionResult]) 
     let mut out = text.to_string();
     for (start, end, rep) in edits {
         out.replace_range(start..end, &rep);
+    }
+    if cuda {
+        return format!(
+            "/* Tuned by orcl {} from {path}: the tuned regions call CUDA (compile with nvcc). */\n#include <cuda_runtime.h>\n#include <math.h>\n#include <stddef.h>\n#include <stdlib.h>\n{out}",
+            env!("CARGO_PKG_VERSION")
+        );
     }
     format!(
         "/* Tuned by orcl {} from {path}: the tuned regions call OpenCL (link with -lOpenCL). */\n#define CL_TARGET_OPENCL_VERSION 120\n#define CL_USE_DEPRECATED_OPENCL_1_2_APIS\n#include <CL/cl.h>\n#include <math.h>\n#include <stddef.h>\n#include <stdlib.h>\n{out}",

@@ -5,6 +5,7 @@ use crate::frontend::expr::Value;
 use crate::frontend::spec::{ConstraintDecl, TuningSpec};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
+use std::sync::Arc;
 
 /// Most input-size combinations [`input_combinations`] enumerates.
 pub const MAX_INPUT_COMBINATIONS: u64 = 1_000_000;
@@ -28,6 +29,54 @@ pub struct SearchSpace {
     pub constraints: Vec<ConstraintDecl>,
     /// Fixed bindings visible to constraints: the spec's lets and this input size's input params.
     pub fixed: BTreeMap<String, Value>,
+    /// Optional extra feasibility knowledge, consulted after the constraints (see [`Prefilter`]).
+    pub prefilter: Option<Prefilter>,
+}
+
+/// Why a configuration is rejected before it is built (see [`SearchSpace::rejection`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Rejection {
+    /// It breaks the named constraint: recorded as a `constraint` failure, never built.
+    Constraint(String),
+    /// It cannot run on the device (the reason, e.g. a work-group larger than the device's
+    /// maximum): recorded as a `device_limit` failure, never measured.
+    DeviceLimit(String),
+}
+
+/// The predicate of a [`Prefilter`].
+pub type PrefilterFn = dyn Fn(&Configuration) -> Option<Rejection> + Send + Sync;
+
+/// A predicate that rejects configurations with knowledge the constraint expressions do not
+/// have: `orcl tune` rejects those whose generated variant exceeds the device's limits, `orcl
+/// replay` those recorded as `constraint` or `device_limit`. Attach one with
+/// [`SearchSpace::with_prefilter`]. Adaptive strategies never propose a rejected configuration;
+/// Exhaustive and Random propose every configuration, flagging the [`Rejection::Constraint`]
+/// ones (see [`SearchSpace::check`]). The predicate must be deterministic.
+#[derive(Clone)]
+pub struct Prefilter(Arc<PrefilterFn>);
+
+impl Prefilter {
+    pub fn new(f: impl Fn(&Configuration) -> Option<Rejection> + Send + Sync + 'static) -> Self {
+        Prefilter(Arc::new(f))
+    }
+
+    /// The predicate's verdict on `c`.
+    pub fn reject(&self, c: &Configuration) -> Option<Rejection> {
+        (self.0)(c)
+    }
+}
+
+impl std::fmt::Debug for Prefilter {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Prefilter(..)")
+    }
+}
+
+/// Two prefilters are equal when they are the same predicate (the same allocation).
+impl PartialEq for Prefilter {
+    fn eq(&self, other: &Self) -> bool {
+        Arc::ptr_eq(&self.0, &other.0)
+    }
 }
 
 /// One point of the search space: a value for every parameter, in parameter declaration order.
@@ -130,6 +179,35 @@ impl SearchSpace {
                 .collect(),
             constraints: spec.constraints.clone(),
             fixed,
+            prefilter: None,
+        }
+    }
+
+    /// This space with `f` as its [`Prefilter`] (replacing any previous one).
+    pub fn with_prefilter(
+        mut self,
+        f: impl Fn(&Configuration) -> Option<Rejection> + Send + Sync + 'static,
+    ) -> SearchSpace {
+        self.prefilter = Some(Prefilter::new(f));
+        self
+    }
+
+    /// The first reason `c` cannot be built or run: a violated constraint (declaration order),
+    /// then the prefilter's verdict. `Ok(None)`: feasible.
+    ///
+    /// Errors: a constraint that fails to evaluate (see [`SearchSpace::check`]).
+    pub fn rejection(&self, c: &Configuration) -> Result<Option<Rejection>, Diagnostic> {
+        if let Some(name) = self.check_constraints(c)? {
+            return Ok(Some(Rejection::Constraint(name)));
+        }
+        Ok(self.prefilter.as_ref().and_then(|p| p.reject(c)))
+    }
+
+    /// The prefilter's device-limit reason for `c`, if it has one (`None` without a prefilter).
+    pub fn device_limit(&self, c: &Configuration) -> Option<String> {
+        match self.prefilter.as_ref()?.reject(c)? {
+            Rejection::DeviceLimit(reason) => Some(reason),
+            Rejection::Constraint(_) => None,
         }
     }
 
@@ -200,10 +278,23 @@ impl SearchSpace {
 
     /// Check `c` against the constraints, in declaration order: `Ok(None)` when all hold,
     /// `Ok(Some(name))` for the first violated one. Constraints see the configuration's values,
-    /// then the fixed bindings (lets, input params).
+    /// then the fixed bindings (lets, input params). A [`Rejection::Constraint`] of the
+    /// [`Prefilter`] counts as a violated constraint (after the spec's own); its device limits
+    /// do not (see [`SearchSpace::device_limit`]).
     ///
     /// Errors: a constraint that fails to evaluate, or evaluates to a non-bool (located at it).
     pub fn check(&self, c: &Configuration) -> Result<Option<String>, Diagnostic> {
+        if let Some(name) = self.check_constraints(c)? {
+            return Ok(Some(name));
+        }
+        Ok(match self.prefilter.as_ref().and_then(|p| p.reject(c)) {
+            Some(Rejection::Constraint(name)) => Some(name),
+            _ => None,
+        })
+    }
+
+    /// [`SearchSpace::check`] with the spec's constraints only.
+    fn check_constraints(&self, c: &Configuration) -> Result<Option<String>, Diagnostic> {
         if self.constraints.is_empty() {
             return Ok(None);
         }
@@ -279,6 +370,7 @@ pub fn input_combinations(spec: &TuningSpec) -> Result<Vec<BTreeMap<String, Valu
             .iter()
             .map(|b| (b.name.clone(), b.value.clone()))
             .collect(),
+        prefilter: None,
     };
     let size = space.size();
     if size > MAX_INPUT_COMBINATIONS {
@@ -413,6 +505,7 @@ mod tests {
             params: vec![],
             constraints: vec![],
             fixed: BTreeMap::new(),
+            prefilter: None,
         };
         assert_eq!(s.size(), 1);
         assert_eq!(s.config_at(0).key(), "{}");

@@ -2,7 +2,8 @@
 //! search strategy propose configurations, generates and measures each variant (or reuses its
 //! stored evaluation), records everything in the database, and picks the fastest correct variant.
 
-use crate::codegen::opencl::{self, Fault, OpenClVariant};
+use crate::codegen::opencl::{self, Fault};
+use crate::codegen::{cuda, Backend, GlobalSize, Variant};
 use crate::db::{Db, DeviceRow, EvaluationRow, NewExperiment, RegionRow};
 use crate::device::{self, DeviceInfo};
 use crate::diag::{Diagnostic, InputError};
@@ -36,7 +37,10 @@ pub struct TuneOptions {
     pub timeout: Option<Duration>,
     pub repetitions: Option<u32>,
     pub warmups: Option<u32>,
-    /// Run every variant on this OpenCL platform / device instead of the transform's.
+    /// The backend to tune (default: the annotation's first transform).
+    pub backend: Option<Backend>,
+    /// Run every variant on this OpenCL platform / device (CUDA device ordinal) instead of the
+    /// transform's.
     pub platform: Option<usize>,
     pub device: Option<usize>,
     /// Show a progress bar (only when stdout is a terminal).
@@ -79,7 +83,7 @@ pub struct InputResult {
     pub device: DeviceInfo,
     pub evaluations: Vec<Evaluated>,
     /// Index into `evaluations` of the fastest correct variant, and its generated code.
-    pub best: Option<(usize, OpenClVariant)>,
+    pub best: Option<(usize, Variant)>,
     /// Median (ms) of the winner when re-measured with more repetitions at the end.
     pub winner_ms: Option<f64>,
     pub measured: usize,
@@ -184,20 +188,64 @@ pub fn variant_for(
     cfg: &Configuration,
     opts: &TuneOptions,
     fault: Option<Fault>,
-) -> Result<OpenClVariant, Diagnostic> {
+) -> Result<Variant, Diagnostic> {
     let env = env_for(space, cfg);
-    let mut o = opencl::options(&p.region.raw.loop_ann.args, &env)?;
-    if let Some(pl) = opts.platform {
-        o.platform = pl;
+    let backend = backend_of(p, opts);
+    let args = p.transform_args(backend);
+    match backend {
+        Backend::OpenCl => {
+            let mut o = opencl::options(&args, &env)?;
+            if let Some(pl) = opts.platform {
+                o.platform = pl;
+            }
+            if let Some(d) = opts.device {
+                o.device = d;
+            }
+            opencl::generate(&p.kernel, &o, fault)
+        }
+        Backend::Cuda => {
+            let mut o = cuda::options(&args, &env)?;
+            if let Some(d) = opts.device {
+                o.device = d;
+            }
+            cuda::generate(&p.kernel, &o, objective_is_total(p), fault)
+        }
     }
-    if let Some(d) = opts.device {
-        o.device = d;
+}
+
+/// Measure `v`. Under the `total` objective the OpenCL skeleton times the kernel alone, so the
+/// host↔device copies of the validation run are added to every sample (the CUDA skeleton times
+/// copies + kernel itself, split over `streamCount` streams).
+fn measure_objective(runner: &mut Runner, v: &Variant, total: bool) -> Outcome {
+    let mut o = runner.measure(v);
+    if total && v.backend == Backend::OpenCl {
+        if let Some(t) = o.transfer_ms {
+            o.samples_ms.iter_mut().for_each(|s| *s += t);
+        }
     }
-    opencl::generate(&p.kernel, &o, fault)
+    o
+}
+
+/// The backend `opts` selects for `p`: `--backend`, else the annotation's first transform.
+pub fn backend_of(p: &Prepared, opts: &TuneOptions) -> Backend {
+    opts.backend
+        .or_else(|| p.backends().first().copied())
+        .unwrap_or(Backend::OpenCl)
+}
+
+/// Whether the spec's objective is `'total'` (kernel + host↔device transfers) rather than the
+/// kernel time alone.
+pub fn objective_is_total(p: &Prepared) -> bool {
+    p.region
+        .spec
+        .counter
+        .objective
+        .as_ref()
+        .is_some_and(|o| o.value == "total")
 }
 
 /// A reason the variant cannot run on the device, checked before it is built.
-pub fn device_limit(v: &OpenClVariant, d: &DeviceInfo) -> Option<String> {
+pub fn device_limit(v: &Variant, d: &DeviceInfo) -> Option<String> {
     let max_local = d
         .max_work_item_sizes
         .first()
@@ -216,9 +264,20 @@ pub fn device_limit(v: &OpenClVariant, d: &DeviceInfo) -> Option<String> {
             v.local_mem_bytes, d.local_mem_bytes
         ));
     }
-    if let opencl::GlobalSize::Fixed(g) = v.global_size {
-        if g > u32::MAX as u64 {
-            return Some(format!("global size {g} exceeds 2^32 work-items"));
+    if let GlobalSize::Fixed(g) = v.global_size {
+        match d.max_grid_size.first() {
+            Some(&max_blocks) if v.backend == Backend::Cuda => {
+                let blocks = g / v.local_size.max(1);
+                if blocks > max_blocks {
+                    return Some(format!(
+                        "{blocks} thread blocks exceed the device's maximum grid size {max_blocks}"
+                    ));
+                }
+            }
+            _ if g > u32::MAX as u64 => {
+                return Some(format!("global size {g} exceeds 2^32 work-items"));
+            }
+            _ => {}
         }
     }
     None
@@ -334,10 +393,14 @@ pub fn tune(
             let first = space.config_at(0);
             let v0 =
                 variant_for(&p, &space, &first, opts, None).map_err(|d| located(text, path, d))?;
-            let dev = device::opencl_device(v0.platform, v0.device)?;
+            let backend = v0.backend;
+            let dev = match backend {
+                Backend::OpenCl => device::opencl_device(v0.platform, v0.device)?,
+                Backend::Cuda => device::cuda_device(v0.device)?,
+            };
             let props = serde_json::to_string(&dev).unwrap_or_default();
             let device_id = db.upsert_device(&DeviceRow {
-                backend: "opencl".into(),
+                backend: backend.as_str().into(),
                 platform: dev.platform.clone(),
                 name: dev.name.clone(),
                 vendor: dev.vendor.clone(),
@@ -375,12 +438,16 @@ pub fn tune(
                     ),
                 )
             })?;
-            let libs = spec
+            let mut libs = spec
                 .build
                 .libs
                 .as_ref()
                 .map(|l| l.value.clone())
                 .unwrap_or_default();
+            if backend == Backend::Cuda {
+                // The CUDA skeleton loads libcuda and libnvrtc with dlopen.
+                libs.push_str(" -ldl");
+            }
             let label = format!(
                 "{path}:{line} {}()",
                 raw.function
@@ -388,8 +455,11 @@ pub fn tune(
                     .map(|f| f.name.as_str())
                     .unwrap_or("?")
             );
-            let source = skeleton::render_opencl(&p.kernel, spec, input, &label)
-                .map_err(|d| located(text, path, d))?;
+            let source = match backend {
+                Backend::OpenCl => skeleton::render_opencl(&p.kernel, spec, input, &label),
+                Backend::Cuda => skeleton::render_cuda(&p.kernel, spec, input, &label),
+            }
+            .map_err(|d| located(text, path, d))?;
             let exe = skeleton::build(
                 &source,
                 &build_cmd,
@@ -410,7 +480,7 @@ pub fn tune(
                 &loop_hash,
                 &input_json,
                 &dev.fingerprint(),
-                "opencl",
+                backend.as_str(),
                 &format!("{:?}/{:?}", opts.platform, opts.device),
                 &std::env::var("ORCL_TEST_FAULT").unwrap_or_default(),
             ]);
@@ -427,7 +497,7 @@ pub fn tune(
                 identity_key: identity,
                 region_id,
                 device_id,
-                backend: "opencl".into(),
+                backend: backend.as_str().into(),
                 input_params_json: input_json,
                 spec_hash: sha(&[&raw.spec_text]),
                 algorithm: algorithm.clone(),
@@ -515,7 +585,8 @@ pub fn tune(
                                     // The same kernel, options and NDRange as a configuration already measured.
                                     (o.clone(), false, khash)
                                 } else {
-                                    let o = runner.measure(&v);
+                                    let o =
+                                        measure_objective(&mut runner, &v, objective_is_total(&p));
                                     measured += 1;
                                     by_variant.insert(vkey, o.clone());
                                     (o, false, khash)
@@ -599,7 +670,7 @@ pub fn tune(
                     )) {
                         continue;
                     }
-                    let o = runner.measure(&v);
+                    let o = measure_objective(&mut runner, &v, objective_is_total(&p));
                     if let Some(m) = o.median_ms() {
                         finals.push((i, m));
                     }

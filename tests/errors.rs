@@ -471,12 +471,12 @@ fn unknown_name_in_transform() {
 }
 
 #[test]
-fn cuda_transform_not_available() {
+fn cuda_transform_unknown_argument() {
     check_fails(
         "cuda_transform",
-        at("`CUDA` transform is not available", 22, 30)
-            .under("CUDA")
-            .help("OpenCL"),
+        at("unknown CUDA transformation argument `cacheBlock`", 22, 66)
+            .under("cacheBlock")
+            .help("cacheBlocks"),
     );
 }
 
@@ -1024,4 +1024,65 @@ fn missing_file() {
     assert!(run.stderr.contains("missing.c"), "{}", run.stderr);
     assert!(!run.stderr.contains("-->"), "{}", run.stderr);
     assert!(!run.stderr.contains('^'), "{}", run.stderr);
+}
+
+// ---- 2-D arrays ----------------------------------------------------------------------------
+
+#[test]
+fn dependence_2d() {
+    let stderr = check_fails(
+        "dependence_2d",
+        at("loop-carried dependence on `A`", 20, 29)
+            .under("A[i-1][j]")
+            .help("separate array"),
+    );
+    let msg = stderr.lines().next().unwrap_or_default();
+    assert!(msg.contains("written at `A[i][j]`"), "{msg}");
+    assert!(msg.contains("read at `A[i - 1][j]`"), "{msg}");
+}
+
+#[test]
+fn dependence_2d_fails_tune() {
+    tune_fails_before_db(
+        "dependence_2d",
+        at("loop-carried dependence on `A`", 20, 29),
+    );
+}
+
+#[test]
+fn pointer_to_pointer() {
+    check_fails(
+        "pointer_to_pointer",
+        at("`A` is declared `double **A`, a pointer to pointers", 3, 36)
+            .under("**A")
+            .help("`double A[m][n]`"),
+    );
+}
+
+#[test]
+fn extent_mismatch_2d() {
+    check_fails(
+        "extent_mismatch_2d",
+        at(
+            "the row length of `A` is 40 in `input_vars` but 30 in its C declaration (`n`)",
+            14,
+            37,
+        )
+        .under("M")
+        .help("extents"),
+    );
+}
+
+#[test]
+fn rank_mismatch_2d() {
+    check_fails(
+        "rank_mismatch_2d",
+        at(
+            "`B` has 1 dimension(s) in `input_vars` but 2 in the C code",
+            15,
+            32,
+        )
+        .under("B")
+        .help("`decl static double B[M][N]"),
+    );
 }

@@ -138,6 +138,77 @@ const CASES: &[(&str, &[&str])] = &[
         "matvec_skeleton",
         &["tests/inputs/ok/matvec.c", "--skeleton"],
     ),
+    // innerThreads (8 lanes per row) with cacheBlocks staging x of the inner loop in tiles, in
+    // OpenCL and CUDA; cacheBlocks alone; innerThreads on float data with idle lanes (64 % 24).
+    (
+        "example_mat_vec_it8_cb",
+        &["examples/matVec.c", "--set", "IT=8", "--set", "CB=True"],
+    ),
+    (
+        "example_mat_vec_it8_cb_cuda",
+        &[
+            "examples/matVec.c",
+            "--set",
+            "IT=8",
+            "--set",
+            "CB=True",
+            "--backend",
+            "cuda",
+        ],
+    ),
+    (
+        "example_mat_vec_cb_wi64",
+        &["examples/matVec.c", "--set", "CB=True", "--set", "WI=64"],
+    ),
+    (
+        "example_mat_vec_float_it24_wi64",
+        &[
+            "examples/matVec_float.c",
+            "--set",
+            "IT=24",
+            "--set",
+            "WI=64",
+        ],
+    ),
+    // `y[i] +=` in the inner loop (lanes accumulate privately), offsets x[j-1], x[j+1], a `<=`
+    // bound from 1, incrementType 'local'.
+    (
+        "matvec_lanes_it16_cb_local",
+        &[
+            "tests/inputs/ok/matvec_lanes.c",
+            "--set",
+            "IT=16",
+            "--set",
+            "CB=True",
+            "--set",
+            "INC=local",
+        ],
+    ),
+    // vecWidth: double4 with incrementType 'local'; float16 with reductions, `?:` and offsets.
+    (
+        "example_vec_waxpy_vec_vw4_local",
+        &[
+            "examples/vecWAXPY_vec.c",
+            "--set",
+            "VW=4",
+            "--set",
+            "INC=local",
+        ],
+    ),
+    (
+        "vec_mix_vw16",
+        &["tests/inputs/ok/vec_mix.c", "--set", "VW=16"],
+    ),
+    // 2-D arrays flattened to row-major offsets: C99 variable-length parameters (row length n);
+    // a macro row length passed as the extent arguments orcl_A_dim1, orcl_B_dim1; a 3-D array.
+    ("jacobi2d_default", &["examples/jacobi2d.c"]),
+    ("jacobi2d_skeleton", &["examples/jacobi2d.c", "--skeleton"]),
+    ("rows2d_default", &["tests/inputs/ok/rows2d.c"]),
+    (
+        "rows2d_skeleton",
+        &["tests/inputs/ok/rows2d.c", "--skeleton"],
+    ),
+    ("grid3d_default", &["tests/inputs/ok/grid3d.c"]),
 ];
 
 fn root() -> &'static Path {
@@ -277,4 +348,16 @@ golden!(
     strided_skeleton,
     matvec_ui4,
     matvec_skeleton,
+    example_mat_vec_it8_cb,
+    example_mat_vec_it8_cb_cuda,
+    example_mat_vec_cb_wi64,
+    example_mat_vec_float_it24_wi64,
+    matvec_lanes_it16_cb_local,
+    example_vec_waxpy_vec_vw4_local,
+    vec_mix_vw16,
+    jacobi2d_default,
+    jacobi2d_skeleton,
+    rows2d_default,
+    rows2d_skeleton,
+    grid3d_default,
 );

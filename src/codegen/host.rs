@@ -68,6 +68,8 @@ pub fn function_name(function: &str, index: usize) -> String {
 
 /// Parameters of the host function: the kernel arguments (scalars by value, arrays by pointer),
 /// then `extra` scalars (size variables that the loop does not use), as (C declaration, name).
+/// A multi-dimensional array is a pointer to its flat row-major storage (the call passes
+/// `&A[0][0]`), and its extent arguments (`long orcl_A_dim1`) are scalars like any other.
 pub fn params(kernel: &Kernel, extra: &[(String, &'static str)]) -> Vec<(String, String)> {
     let mut p: Vec<(String, String)> = kernel
         .args
@@ -197,5 +199,13 @@ pub fn render_host_function(
     ctx.insert("buffers", &buffers);
     ctx.insert("args", &args);
     ctx.insert("reductions", &reductions);
+    if variants.first().map(|h| h.variant.backend) == Some(super::Backend::Cuda) {
+        let vs: Vec<(String, String, &OpenClVariant)> = variants
+            .iter()
+            .map(|h| (h.label.clone(), h.config.clone(), &h.variant))
+            .collect();
+        ctx.insert("variants", &super::cuda::host_kernels(name, kernel, &vs));
+        return super::render("cuda_host.cu.tera", &ctx);
+    }
     super::render("opencl_host.c.tera", &ctx)
 }

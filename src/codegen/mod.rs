@@ -1,13 +1,80 @@
 //! Code generation: OpenCL and CUDA kernels and host code from the IR, through tera templates in
 //! `src/codegen/templates/`; this module holds the shared C expression/statement writer.
 
+pub mod cuda;
 pub mod host;
 pub mod kernel;
 pub mod opencl;
 
 use crate::ir::{BinaryOp, Expr, ExprKind, Loop, Stmt, StmtKind, UnaryOp};
+use serde::Serialize;
 use std::fmt::Write;
 use std::sync::OnceLock;
+
+/// A code-generation target.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+pub enum Backend {
+    /// OpenCL C kernels, OpenCL host code (`_file.c`).
+    OpenCl,
+    /// CUDA C++ kernels compiled by NVRTC (measurement) or nvcc (`_file.cu`).
+    Cuda,
+}
+
+impl Backend {
+    /// Lower-case name, as stored in the database (`opencl`, `cuda`).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Backend::OpenCl => "opencl",
+            Backend::Cuda => "cuda",
+        }
+    }
+    /// The transform's name in a `Loop(transform NAME(...))` annotation.
+    pub fn transform(self) -> &'static str {
+        match self {
+            Backend::OpenCl => "OpenCL",
+            Backend::Cuda => "CUDA",
+        }
+    }
+    /// The backend of a transform name or of a `--backends` word (case-insensitive).
+    pub fn parse(s: &str) -> Option<Backend> {
+        match s.to_ascii_lowercase().as_str() {
+            "opencl" | "cl" => Some(Backend::OpenCl),
+            "cuda" => Some(Backend::Cuda),
+            _ => None,
+        }
+    }
+}
+
+/// The global size of a variant (NDRange / grid): fixed, or covering the loop.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub enum GlobalSize {
+    /// `workGroups × workItemsPerGroup` work-items (`blockCount × threadCount` threads).
+    Fixed(u64),
+    /// One work-item per iteration, rounded up to a multiple of the local size (computed at run
+    /// time from the loop bounds).
+    CoverLoop,
+}
+
+/// One generated variant: what a timing skeleton builds and launches, and what the tuned file
+/// embeds.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Variant {
+    pub backend: Backend,
+    /// The kernel `orcl_kernel` (OpenCL C or CUDA C++).
+    pub source: String,
+    /// OpenCL build options; for CUDA, NVRTC options plus orcl's `-orcl-*` launch tokens (see
+    /// `cuda::CudaOptions::skeleton_options`).
+    pub build_options: String,
+    pub global_size: GlobalSize,
+    /// Local size (work-items per work-group, threads per block).
+    pub local_size: u64,
+    /// OpenCL platform index (0 for CUDA).
+    pub platform: usize,
+    /// OpenCL device index within the platform, or CUDA device ordinal.
+    pub device: usize,
+    /// Bytes of `__local` / `__shared__` memory the kernel declares.
+    pub local_mem_bytes: u64,
+}
 
 /// The templates, kept as files in the repository and embedded at build time.
 const TEMPLATES: &[(&str, &str)] = &[
@@ -17,8 +84,16 @@ const TEMPLATES: &[(&str, &str)] = &[
         include_str!("templates/opencl_host.c.tera"),
     ),
     (
+        "cuda_host.cu.tera",
+        include_str!("templates/cuda_host.cu.tera"),
+    ),
+    (
         "opencl_skeleton.c.tera",
         include_str!("../../skeletons/opencl_skeleton.c.tera"),
+    ),
+    (
+        "cuda_skeleton.c.tera",
+        include_str!("../../skeletons/cuda_skeleton.c.tera"),
     ),
 ];
 

@@ -1,10 +1,13 @@
 //! OpenCL kernel generation (OrCL's transformations, Chaimov et al. 2014, §III-B): one
 //! work-item per iteration of the parallel loop, striding by the global size (NDRange), with
-//! `sizeHint`, `vecHint`, `cacheBlocks`, `unrollInner` and `clFlags`.
+//! `sizeHint`, `vecHint`, `cacheBlocks`, `unrollInner` and `clFlags`; from the ViennaCL study,
+//! `incrementType` and `vecWidth`; and `innerThreads` (several work-items per iteration, splitting
+//! its inner reduction loop).
 
+use super::kernel::{check_shape, render_kernel, Dialect, Shape, ShapeArg};
 pub use super::kernel::{partial_name, trip_expr, Fault};
-use super::kernel::{render_kernel, Dialect, Shape};
-use crate::diag::{did_you_mean, Diagnostic};
+pub use super::{Backend, GlobalSize, Variant};
+use crate::diag::{did_you_mean, Diagnostic, Span};
 use crate::frontend::expr::{KeywordArg, Value};
 use crate::ir::Kernel;
 use serde::Serialize;
@@ -15,10 +18,12 @@ pub const OPENCL_ARGS: &[(&str, &str)] = &[
     ("workItemsPerGroup", "work-items per work-group (local size); default 128"),
     ("sizeHint", "add work_group_size_hint and reqd_work_group_size attributes (bool)"),
     ("vecHint", "vec_type_hint width: 0 (none), 1, 2, 3, 4, 8 or 16"),
-    ("cacheBlocks", "stage read-only inputs through __local memory (bool)"),
+    ("cacheBlocks", "stage read-only inputs through __local memory (bool): arrays subscripted by the parallel index, and an inner loop's shared operand (x[j] of t += A[i*n+j]*x[j]) in tiles of the local size"),
     ("unrollInner", "#pragma unroll factor for the innermost loop; 1 = no pragma"),
     ("clFlags", "OpenCL build options (string), e.g. '-cl-fast-relaxed-math'"),
     ("incrementType", "'global': work-items stride by the global size (default); 'local': each work-group owns one contiguous chunk (ViennaCL study, section 2)"),
+    ("innerThreads", "work-items (lanes) sharing one iteration of the parallel loop: they split its inner reduction loop (t += ..., y[i] += ...) lane-strided and combine in __local memory; 1 (default) to workItemsPerGroup (a value that does not divide it idles the remainder); give workGroups too, as the default NDRange has one work-item per iteration"),
+    ("vecWidth", "iterations per work-item through vector loads and stores (vloadN/vstoreN) with a scalar tail: 1 (default), 2, 4, 8, or 16 for 4-byte data; 1-D unit-step loops whose subscripts are the index plus a constant; cacheBlocks is ignored with it"),
     ("device", "device index within the platform"),
     ("platform", "OpenCL platform index"),
 ];
@@ -40,6 +45,13 @@ pub struct OpenClOptions {
     /// `incrementType`: `false` = 'global' (stride by the global size), `true` = 'local' (one
     /// contiguous chunk per work-group).
     pub chunked: bool,
+    /// `innerThreads`: work-items per iteration of the parallel loop (1 = one).
+    pub inner_threads: u64,
+    /// `vecWidth`: iterations per work-item through vector types (1 = scalar).
+    pub vec_width: u32,
+    /// Where each argument's value is written (for errors found once the loop is known).
+    #[serde(skip)]
+    pub spans: Vec<(String, Span)>,
     pub platform: usize,
     pub device: usize,
 }
@@ -55,6 +67,9 @@ impl Default for OpenClOptions {
             unroll_inner: 1,
             cl_flags: String::new(),
             chunked: false,
+            inner_threads: 1,
+            vec_width: 1,
+            spans: Vec::new(),
             platform: 0,
             device: 0,
         }
@@ -116,6 +131,7 @@ pub fn options(
     let mut o = OpenClOptions::default();
     for a in args {
         let v = a.expr.eval(env)?;
+        o.spans.push((a.name.clone(), a.expr.span));
         match a.name.as_str() {
             "workGroups" => o.work_groups = Some(int_arg(&v, a, 1)? as u64),
             "workItemsPerGroup" => o.work_items = int_arg(&v, a, 1)? as u64,
@@ -151,6 +167,17 @@ pub fn options(
                     ))
                 }
             },
+            "innerThreads" => o.inner_threads = int_arg(&v, a, 1)? as u64,
+            "vecWidth" => {
+                let w = int_arg(&v, a, 1)?;
+                if ![1, 2, 4, 8, 16].contains(&w) {
+                    return Err(Diagnostic::new(
+                        a.expr.span,
+                        format!("`vecWidth` must be 1, 2, 4, 8 or 16, found {w}"),
+                    ));
+                }
+                o.vec_width = w as u32;
+            }
             "device" => o.device = int_arg(&v, a, 0)? as usize,
             "platform" => o.platform = int_arg(&v, a, 0)? as usize,
             _ => {
@@ -164,48 +191,63 @@ pub fn options(
     Ok(o)
 }
 
-/// The NDRange of a variant: local size, and the global size either fixed or covering the loop.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-pub enum GlobalSize {
-    /// `workGroups × workItemsPerGroup` work-items.
-    Fixed(u64),
-    /// One work-item per iteration, rounded up to a multiple of the local size (computed at run
-    /// time from the loop bounds).
-    CoverLoop,
+/// An OpenCL variant (the backend-neutral [`Variant`] with `backend = OpenCl`).
+pub type OpenClVariant = Variant;
+
+impl OpenClOptions {
+    /// The kernel shape of these options.
+    pub fn shape(&self) -> Shape {
+        Shape {
+            local_size: self.work_items,
+            cache_blocks: self.cache_blocks,
+            unroll_inner: self.unroll_inner,
+            chunked: self.chunked,
+            vec_hint: self.vec_hint,
+            size_hint: self.size_hint,
+            inner_threads: self.inner_threads,
+            vec_width: self.vec_width,
+        }
+    }
+
+    /// Where argument `name`'s value is written (the default span if it is not given).
+    fn span_of(&self, name: &str) -> Span {
+        self.spans
+            .iter()
+            .find(|(n, _)| n == name)
+            .map(|(_, s)| *s)
+            .unwrap_or_default()
+    }
 }
 
-/// One generated OpenCL variant: what the skeleton builds and launches, and what `_file.c` embeds.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct OpenClVariant {
-    pub source: String,
-    pub build_options: String,
-    pub global_size: GlobalSize,
-    /// Local size (work-items per work-group).
-    pub local_size: u64,
-    pub platform: usize,
-    pub device: usize,
-    /// Bytes of `__local` memory the kernel declares.
-    pub local_mem_bytes: u64,
+/// Check that the options of one configuration can be generated for loop `k`: `innerThreads`
+/// needs an inner reduction loop (`double t = 0; for (j ...) t += ...; y[i] = t;`) and at most
+/// `workItemsPerGroup` lanes; `vecWidth` needs a 1-D unit-step loop whose subscripts are the loop
+/// index plus a constant.
+///
+/// Errors: located at the argument's value, saying why (naming the offending statement or
+/// subscript).
+pub fn check(k: &Kernel, o: &OpenClOptions) -> Result<(), Diagnostic> {
+    check_shape(k, &o.shape(), Dialect::OpenCl).map_err(|e| {
+        let span = o.span_of(match e.arg {
+            ShapeArg::InnerThreads => "innerThreads",
+            ShapeArg::VecWidth => "vecWidth",
+        });
+        e.at(span)
+    })
 }
 
 /// Generate the kernel and launch geometry of one configuration.
 ///
-/// Errors: a construct the code generator cannot handle (arrays of rank > 1), located.
+/// Errors: options that do not fit the loop (see [`check`]), located at the argument.
 pub fn generate(
     k: &Kernel,
     o: &OpenClOptions,
     fault: Option<Fault>,
 ) -> Result<OpenClVariant, Diagnostic> {
-    let shape = Shape {
-        local_size: o.work_items,
-        cache_blocks: o.cache_blocks,
-        unroll_inner: o.unroll_inner,
-        chunked: o.chunked,
-        vec_hint: o.vec_hint,
-        size_hint: o.size_hint,
-    };
-    let ks = render_kernel(k, &shape, Dialect::OpenCl, fault)?;
-    Ok(OpenClVariant {
+    check(k, o)?;
+    let ks = render_kernel(k, &o.shape(), Dialect::OpenCl, fault)?;
+    Ok(Variant {
+        backend: Backend::OpenCl,
         source: ks.source,
         build_options: o.cl_flags.clone(),
         global_size: match o.work_groups {

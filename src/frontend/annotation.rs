@@ -27,7 +27,16 @@ pub struct FunctionInfo {
     pub span: Span,
 }
 
-/// A `Loop(transform BACKEND(args) code)` annotation.
+/// One `transform BACKEND(args)` of a `Loop` annotation.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Transform {
+    /// `OpenCL` or `CUDA` as written.
+    pub backend: String,
+    pub backend_span: Span,
+    pub args: Vec<KeywordArg>,
+}
+
+/// A `Loop(transform BACKEND(args) [transform BACKEND2(args)] code)` annotation.
 #[derive(Debug, Clone, PartialEq)]
 pub struct LoopAnnotation {
     /// From the start of the `/*@ begin Loop` comment to the end of its `/*@ end @*/`.
@@ -36,15 +45,20 @@ pub struct LoopAnnotation {
     pub begin_span: Span,
     /// Its `/*@ end @*/` comment.
     pub end_span: Span,
-    /// `OpenCL` or `CUDA` as written.
-    pub backend: String,
-    pub backend_span: Span,
-    pub args: Vec<KeywordArg>,
+    /// The transforms in the order written (at least one; at most one per backend).
+    pub transforms: Vec<Transform>,
     /// The loop text inside the annotation.
     pub code: String,
     pub code_span: Span,
     /// The original C code between the annotation comments (kept as the fallback path).
     pub original: String,
+}
+
+impl LoopAnnotation {
+    /// The transform for `backend` (`OpenCL` or `CUDA`), if the annotation names it.
+    pub fn transform(&self, backend: &str) -> Option<&Transform> {
+        self.transforms.iter().find(|t| t.backend == backend)
+    }
 }
 
 /// One `PerfTuning` region as found in the file (spec still unparsed).
@@ -394,37 +408,64 @@ fn parse_loop_annotation(
         )
         .with_help("write `Loop(transform OpenCL(workGroups=WG, ...) <loop>)`"));
     }
-    let after = &rest["transform".len()..];
-    let ws = after.len() - after.trim_start().len();
-    let after = after.trim_start();
-    let be_start = kw_start + "transform".len() + ws;
-    let be_len = after
-        .find(|c: char| !c.is_ascii_alphanumeric() && c != '_')
-        .unwrap_or(after.len());
-    let backend = &after[..be_len];
-    let backend_span = Span::new(be_start, be_start + be_len.max(1));
-    const BACKENDS: &[&str] = &["OpenCL", "CUDA"];
-    if !BACKENDS.contains(&backend) {
-        return Err(
-            Diagnostic::new(backend_span, format!("unknown transform `{backend}`")).with_help(
-                did_you_mean(backend, BACKENDS.iter().copied())
-                    .unwrap_or_else(|| "orcl's transforms are `OpenCL` and `CUDA`".into()),
-            ),
-        );
+    let mut transforms: Vec<Transform> = Vec::new();
+    let mut pos = kw_start;
+    loop {
+        let rest = &body[pos - body_start..];
+        let after = &rest["transform".len()..];
+        let ws = after.len() - after.trim_start().len();
+        let after = after.trim_start();
+        let be_start = pos + "transform".len() + ws;
+        let be_len = after
+            .find(|c: char| !c.is_ascii_alphanumeric() && c != '_')
+            .unwrap_or(after.len());
+        let backend = &after[..be_len];
+        let backend_span = Span::new(be_start, be_start + be_len.max(1));
+        const BACKENDS: &[&str] = &["OpenCL", "CUDA"];
+        if !BACKENDS.contains(&backend) {
+            return Err(
+                Diagnostic::new(backend_span, format!("unknown transform `{backend}`")).with_help(
+                    did_you_mean(backend, BACKENDS.iter().copied())
+                        .unwrap_or_else(|| "orcl's transforms are `OpenCL` and `CUDA`".into()),
+                ),
+            );
+        }
+        if transforms.iter().any(|t| t.backend == backend) {
+            return Err(Diagnostic::new(
+                backend_span,
+                format!("`transform {backend}` is given twice"),
+            )
+            .with_help("give each backend one transform; list the values to tune as parameters"));
+        }
+        let args_src = &after[be_len..];
+        let args_base = be_start + be_len;
+        let (args, consumed) = parse_keyword_args(args_src, args_base)?;
+        transforms.push(Transform {
+            backend: backend.to_string(),
+            backend_span,
+            args,
+        });
+        pos = args_base + consumed;
+        let next = &body[pos - body_start..];
+        let skip = next.len() - next.trim_start().len();
+        let next = next.trim_start();
+        if next.starts_with("transform")
+            && !next["transform".len()..]
+                .starts_with(|c: char| c.is_ascii_alphanumeric() || c == '_')
+        {
+            pos += skip;
+        } else {
+            break;
+        }
     }
-    let args_src = &after[be_len..];
-    let args_base = be_start + be_len;
-    let (args, consumed) = parse_keyword_args(args_src, args_base)?;
-    let code = &args_src[consumed..];
-    let code_start = args_base + consumed;
+    let code = &body[pos - body_start..];
+    let code_start = pos;
     let original = text.get(begin.end..end.start).unwrap_or("").to_string();
     Ok(LoopAnnotation {
         span: begin.to(end),
         begin_span: begin,
         end_span: end,
-        backend: backend.to_string(),
-        backend_span,
-        args,
+        transforms,
         code: code.to_string(),
         code_span: Span::new(code_start, code_start + code.len()),
         original,

@@ -72,6 +72,90 @@ pub fn parse_loop(src: &str, base: usize) -> Result<Loop, Diagnostic> {
     }
 }
 
+/// Parse one C expression (e.g. the extent of an array declarator) of the loop language. `base`
+/// is the byte offset of `src` in the input file.
+///
+/// Errors: a C syntax error or a construct outside the loop language, located.
+pub fn parse_expr(src: &str, base: usize) -> Result<Expr, Diagnostic> {
+    let wrapped = format!("{PREFIX}{src};\n}}\n");
+    let mut parser = Parser::new();
+    parser
+        .set_language(&tree_sitter_c::LANGUAGE.into())
+        .map_err(|e| {
+            Diagnostic::new(
+                Span::new(base, base),
+                format!("cannot load the C grammar: {e}"),
+            )
+        })?;
+    let whole = Span::new(base, base + src.len());
+    let tree = parser
+        .parse(&wrapped, None)
+        .ok_or_else(|| Diagnostic::new(whole, "cannot parse the expression"))?;
+    let cx = Cx {
+        text: &wrapped,
+        base,
+        src_len: src.len(),
+    };
+    let root = tree.root_node();
+    if root.has_error() {
+        return Err(cx.syntax_error(root));
+    }
+    let stmt = root
+        .named_child(0)
+        .and_then(|f| f.child_by_field_name("body"))
+        .and_then(|b| b.named_child(0))
+        .filter(|s| s.kind() == "expression_statement")
+        .and_then(|s| s.named_child(0))
+        .ok_or_else(|| Diagnostic::new(whole, "expected a C expression"))?;
+    cx.expr(stmt)
+}
+
+/// One layer of a C declarator, read from the declared name outwards: `double A[M][N]` is
+/// `[Array(M), Array(N)]`, `double (*A)[N]` is `[Pointer, Array(N)]`, `double **A` is
+/// `[Pointer, Pointer]`, `double *A[N]` (an array of pointers) is `[Array(N), Pointer]`.
+#[derive(Debug, Clone, PartialEq)]
+pub enum DeclLayer {
+    Pointer,
+    /// `[size]`: the size's text and span; `None` for `[]`.
+    Array(Option<(String, Span)>),
+}
+
+/// The layers of the C declarator whose declared name is at `name` in `file` (a span of
+/// `annotation::CDecl`), and the span of the whole declarator (`**A`, `A[m][n]`); `None` when no
+/// declarator is there.
+pub fn declarator_layers(file: &str, name: Span) -> Option<(Vec<DeclLayer>, Span)> {
+    let mut parser = Parser::new();
+    parser.set_language(&tree_sitter_c::LANGUAGE.into()).ok()?;
+    let tree = parser.parse(file, None)?;
+    let id = tree
+        .root_node()
+        .descendant_for_byte_range(name.start, name.end)?;
+    if id.kind() != "identifier" {
+        return None;
+    }
+    let mut layers = Vec::new();
+    let mut outer = id;
+    let mut cur = id;
+    while let Some(p) = cur.parent() {
+        match p.kind() {
+            "pointer_declarator" => layers.push(DeclLayer::Pointer),
+            "array_declarator" => {
+                layers.push(DeclLayer::Array(p.child_by_field_name("size").map(|s| {
+                    (
+                        file.get(s.byte_range()).unwrap_or("").to_string(),
+                        Span::new(s.start_byte(), s.end_byte()),
+                    )
+                })))
+            }
+            "parenthesized_declarator" | "attributed_declarator" => {}
+            _ => break,
+        }
+        outer = p;
+        cur = p;
+    }
+    Some((layers, Span::new(outer.start_byte(), outer.end_byte())))
+}
+
 struct Cx<'a> {
     text: &'a str,
     base: usize,
@@ -698,6 +782,49 @@ mod tests {
         let e = parse_loop("for (i=0; i<n; i++) y[i] = sqr(x[i]);", 0).unwrap_err();
         assert!(e.message.contains("call to `sqr`"));
         assert_eq!(e.help.as_deref(), Some("did you mean `sqrt`?"));
+    }
+
+    #[test]
+    fn parses_an_extent_expression() {
+        let e = parse_expr("n + 2", 40).unwrap();
+        assert!(matches!(e.kind, ExprKind::Binary(BinaryOp::Add, _, _)));
+        assert_eq!(e.span, Span::new(40, 45));
+        assert!(parse_expr("f(n)", 0).is_err());
+    }
+
+    #[test]
+    fn declarator_layers_from_the_name_outwards() {
+        let file = "#define N 8\nvoid f(int m, int n, double A[m][n], double (*B)[N], double **C, double *D[4], const double E[][N + 1]) {}\n";
+        let at = |name: &str| {
+            let p = file
+                .find(&format!("{name}["))
+                .or_else(|| file.find(&format!("{name})")))
+                .or_else(|| file.find(&format!("{name},")))
+                .unwrap();
+            Span::new(p, p + 1)
+        };
+        let arr = |t: &str| {
+            let p = file.rfind(&format!("[{t}]")).unwrap() + 1;
+            DeclLayer::Array(Some((t.to_string(), Span::new(p, p + t.len()))))
+        };
+        let (a, span) = declarator_layers(file, at("A")).unwrap();
+        assert_eq!(a, vec![arr("m"), arr("n")]);
+        assert_eq!(&file[span.start..span.end], "A[m][n]");
+        assert_eq!(
+            declarator_layers(file, at("B")).unwrap().0,
+            vec![DeclLayer::Pointer, arr("N")]
+        );
+        let (c, span) = declarator_layers(file, at("C")).unwrap();
+        assert_eq!(c, vec![DeclLayer::Pointer, DeclLayer::Pointer]);
+        assert_eq!(&file[span.start..span.end], "**C");
+        assert_eq!(
+            declarator_layers(file, at("D")).unwrap().0,
+            vec![arr("4"), DeclLayer::Pointer]
+        );
+        assert_eq!(
+            declarator_layers(file, at("E")).unwrap().0,
+            vec![DeclLayer::Array(None), arr("N + 1")]
+        );
     }
 
     #[test]

@@ -4,7 +4,7 @@
 pub mod skeleton;
 pub mod worker;
 
-use crate::codegen::opencl::{GlobalSize, OpenClVariant};
+use crate::codegen::{GlobalSize, Variant as OpenClVariant};
 use serde::Serialize;
 use std::collections::HashMap;
 use std::path::PathBuf;

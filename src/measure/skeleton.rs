@@ -126,6 +126,36 @@ pub fn render_opencl(
     input: &BTreeMap<String, Value>,
     region_label: &str,
 ) -> Result<String, Diagnostic> {
+    let ctx = context(kernel, spec, input, region_label)?;
+    Ok(crate::codegen::render("opencl_skeleton.c.tera", &ctx))
+}
+
+/// Render the CUDA timing skeleton (`skeletons/cuda_skeleton.c.tera`: driver API + NVRTC) of
+/// `kernel` for one input size.
+pub fn render_cuda(
+    kernel: &Kernel,
+    spec: &TuningSpec,
+    input: &BTreeMap<String, Value>,
+    region_label: &str,
+) -> Result<String, Diagnostic> {
+    let ctx = context(kernel, spec, input, region_label)?;
+    Ok(crate::codegen::render("cuda_skeleton.c.tera", &ctx))
+}
+
+/// The template context every skeleton shares: input variables and their initial values, the
+/// kernel's arguments, outputs and reductions to validate (with tolerances), the original loop.
+///
+/// Every array is one flat buffer (`orcl_v_A`, `elems` elements, all compared by validation);
+/// `vars[].reference` is what the reference loop sees under the variable's own name: `orcl_v_A`,
+/// or for a multi-dimensional array a pointer to its rows (`((double (*)[300])orcl_v_A)`), so
+/// that the original `A[i][j]` compiles. Extent arguments (`orcl_A_dim1`, see
+/// `ir::ExtentArg`) are `long` scalars among `vars`, valued with the `input_vars` extent.
+fn context(
+    kernel: &Kernel,
+    spec: &TuningSpec,
+    input: &BTreeMap<String, Value>,
+    region_label: &str,
+) -> Result<tera::Context, Diagnostic> {
     let env = spec.input_env(input);
     let elems = array_elems(spec, &env)?;
     let mut vars = Vec::new();
@@ -165,6 +195,48 @@ pub fn render_opencl(
                 .args
                 .iter()
                 .any(|a| a.name == v.name && a.reduction.is_some()),
+        });
+    }
+    let mut vars: Vec<VarRef> = vars
+        .into_iter()
+        .map(|var| {
+            let rank = kernel.rank(&var.name);
+            let reference = match spec.input_vars.iter().find(|d| d.name == var.name) {
+                Some(d) if rank > 1 && d.dims.len() == rank => {
+                    let mut rows = String::new();
+                    for e in &d.dims[1..] {
+                        rows.push_str(&format!("[{}]", extent_value(e, &env)?));
+                    }
+                    format!("(({} (*){rows})orcl_v_{})", var.ty, var.name)
+                }
+                _ => format!("orcl_v_{}", var.name),
+            };
+            Ok(VarRef { var, reference })
+        })
+        .collect::<Result<_, Diagnostic>>()?;
+    for a in &kernel.args {
+        let Some(ext) = &a.extent else { continue };
+        let value = spec
+            .input_vars
+            .iter()
+            .find(|d| d.name == ext.array)
+            .and_then(|d| d.dims.get(ext.dim))
+            .map(|e| extent_value(e, &env))
+            .transpose()?
+            .unwrap_or(0);
+        vars.push(VarRef {
+            var: Var {
+                name: a.name.clone(),
+                ty: a.ty.c_name(),
+                is_array: false,
+                float: false,
+                elems: "1".into(),
+                random: false,
+                value: format!("{value}L"),
+                seed: fnv(&a.name),
+                reduction: false,
+            },
+            reference: format!("orcl_v_{}", a.name),
         });
     }
     let elems_of = |n: &str| {
@@ -256,7 +328,29 @@ pub fn render_opencl(
     ctx.insert("reference", &indent(&kernel.source, 4));
     ctx.insert("trip", &crate::codegen::opencl::trip_expr(kernel));
     ctx.insert("n_arrays", &args.iter().filter(|a| a.is_array).count());
-    Ok(crate::codegen::render("opencl_skeleton.c.tera", &ctx))
+    Ok(ctx)
+}
+
+/// An input variable of the skeleton and the C expression the reference loop uses for it.
+#[derive(Serialize)]
+struct VarRef {
+    #[serde(flatten)]
+    var: Var,
+    reference: String,
+}
+
+/// The value of an `input_vars` extent at this input size.
+fn extent_value(
+    e: &crate::frontend::expr::Expr,
+    env: &dyn Fn(&str) -> Option<Value>,
+) -> Result<i64, Diagnostic> {
+    let x = e.eval(env)?;
+    x.as_i64().filter(|k| *k > 0).ok_or_else(|| {
+        Diagnostic::new(
+            e.span,
+            format!("array dimension must be a positive integer, found {x}"),
+        )
+    })
 }
 
 fn indent(s: &str, n: usize) -> String {

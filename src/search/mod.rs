@@ -4,17 +4,38 @@
 //! new [`Candidate`]s with [`Strategy::propose`], measures the feasible ones, and reports each
 //! objective back with [`Strategy::observe`]. Invariants of every strategy: a configuration is
 //! proposed at most once over the strategy's life; an infeasible configuration is never proposed
-//! with `violated: None`; an empty batch means the space is exhausted.
+//! with `violated: None`; an empty batch means the space is exhausted; the same seed, space and
+//! observations give the same proposals, whatever the batch sizes asked for.
+//!
+//! The strategies (`docs/SEARCH.md` documents them and their options):
+//!
+//! - [`Exhaustive`]: every configuration in index order, infeasible ones flagged;
+//! - [`Random`]: uniformly without replacement, infeasible ones flagged;
+//! - [`NelderMead`], [`Annealing`], [`Genetic`]: adaptive, on the grid of value indices
+//!   ([`grid`]); they skip infeasible configurations (constraints and the space's
+//!   [`crate::space::Prefilter`]) without proposing them, and propose small batches (often one
+//!   configuration) that they need observed before they propose more.
+//!
+//! Budgets (`total_runs`, `time_limit`) are the driver's: it stops asking. Every strategy is an
+//! anytime algorithm and does not need to know the budget.
 
+pub mod annealing;
 pub mod exhaustive;
+pub mod genetic;
+pub mod grid;
+pub mod nelder_mead;
+pub mod options;
 pub mod random;
 
-use crate::diag::{did_you_mean, Diagnostic, Span};
+use crate::diag::{Diagnostic, Span};
 use crate::frontend::expr::Value;
 use crate::frontend::spec::Located;
 use crate::space::{Configuration, SearchSpace};
 
+pub use annealing::Annealing;
 pub use exhaustive::Exhaustive;
+pub use genetic::Genetic;
+pub use nelder_mead::NelderMead;
 pub use random::Random;
 
 /// A configuration proposed by a strategy.
@@ -35,10 +56,13 @@ pub trait Strategy {
     /// Never proposes a configuration twice; returns an empty vec when the space is exhausted.
     /// The same `space` must be passed on every call.
     ///
+    /// The driver observes every feasible candidate of a batch before it proposes again; an
+    /// adaptive strategy takes a candidate that was not observed by then as failed.
+    ///
     /// Errors: a constraint that cannot be evaluated (located at the constraint).
     fn propose(&mut self, space: &SearchSpace, max: usize) -> Result<Vec<Candidate>, Diagnostic>;
     /// The outcome of a proposed feasible configuration: its objective in ms, or `None` when the
-    /// variant failed (compile error, crash, wrong result, ...).
+    /// variant failed (compile error, crash, wrong result, device limit, ...).
     fn observe(&mut self, config: &Configuration, objective_ms: Option<f64>);
 }
 
@@ -49,137 +73,124 @@ pub fn candidate_at(space: &SearchSpace, index: u64) -> Result<Candidate, Diagno
     Ok(Candidate { config, violated })
 }
 
-/// One implemented algorithm: its name, the lower-case names it is selected by, and its
-/// `<prefix>_<option>` options.
-struct AlgorithmInfo {
-    name: &'static str,
-    aliases: &'static [&'static str],
-    /// Option suffixes accepted after `<alias>_`.
-    options: &'static [&'static str],
-}
-
-const ALGORITHMS: &[AlgorithmInfo] = &[
-    AlgorithmInfo {
-        name: "Exhaustive",
-        aliases: &["exhaustive"],
-        options: &[],
-    },
-    AlgorithmInfo {
-        name: "Random",
-        aliases: &["random", "randomsearch"],
-        options: &[],
-    },
-];
-
-/// Option prefixes of algorithms orcl knows of (Orio's and DESIGN.md §6) but that are not the
-/// selected one: their options are ignored, so that one spec can carry options for several
-/// algorithms and the algorithm can be switched from the command line.
-const OTHER_ALGORITHM_PREFIXES: &[&str] = &[
-    "exhaustive",
-    "random",
-    "randomsearch",
-    "simplex",
-    "msimplex",
-    "neldermead",
-    "nelder_mead",
-    "annealing",
-    "simulatedannealing",
-    "simulated_annealing",
-    "genetic",
-    "mlsearch",
-];
-
 /// Names of the implemented algorithms (canonical spelling).
 pub fn algorithm_names() -> Vec<&'static str> {
-    ALGORITHMS.iter().map(|a| a.name).collect()
+    options::ALGORITHMS.iter().map(|a| a.name).collect()
 }
 
 /// Build the strategy named `algorithm` (case-insensitive: `Exhaustive`, `Random` alias
-/// `Randomsearch`), seeded with `seed` where it draws random numbers.
+/// `Randomsearch`, `NelderMead` aliases `Simplex` and `Nelder_Mead`, `Annealing` aliases
+/// `SimulatedAnnealing` and `Simulated_Annealing`, `Genetic`), seeded with `seed` where it draws
+/// random numbers.
 ///
 /// `options` are the spec's `arg <algorithm>_<option> = EXPR;` statements. Options prefixed with
-/// the selected algorithm must be ones it knows; options of other known algorithms are ignored;
-/// any other option is an error.
+/// an alias of the selected algorithm must be ones it knows, of the right type and in range
+/// (see [`options::ALGORITHMS`]); options of other known algorithms are ignored; any other
+/// option is an error.
 ///
 /// Errors: unknown algorithm (span `Span::default()`: the caller re-locates it at the
-/// `algorithm` arg or command-line flag), unknown or ill-typed option (at the option's statement).
+/// `algorithm` arg or command-line flag), unknown, ill-typed or out-of-range option (at the
+/// option's statement).
 pub fn make_strategy(
     algorithm: &str,
     options: &[(String, Located<Value>)],
     seed: u64,
 ) -> Result<Box<dyn Strategy>, Diagnostic> {
-    let lower = algorithm.trim().to_ascii_lowercase();
-    let Some(info) = ALGORITHMS
-        .iter()
-        .find(|a| a.aliases.contains(&lower.as_str()))
-    else {
+    let Some(info) = options::find(algorithm) else {
+        let lower = algorithm.trim().to_ascii_lowercase();
         let names = algorithm_names();
         let mut d = Diagnostic::new(
             Span::default(),
             format!("unknown search algorithm `{algorithm}`"),
         );
-        let lowered: Vec<String> = names.iter().map(|n| n.to_ascii_lowercase()).collect();
-        let hint = crate::diag::suggest(&lower, lowered.iter().map(|s| s.as_str()))
-            .and_then(|s| names.iter().find(|n| n.eq_ignore_ascii_case(s)));
+        let aliases: Vec<&str> = options::ALGORITHMS
+            .iter()
+            .flat_map(|a| a.aliases.iter().copied())
+            .collect();
+        let hint = crate::diag::suggest(&lower, aliases.iter().copied())
+            .and_then(options::find)
+            .map(|a| a.name);
         d = match hint {
             Some(n) => d.with_help(format!("did you mean `{n}`?")),
             None => d.with_help(format!("the search algorithms are {}", names.join(", "))),
         };
         return Err(d);
     };
-    for (name, value) in options {
-        check_option(info, name, value)?;
-    }
+    let values = options::resolve(info, options)?;
     Ok(match info.name {
         "Exhaustive" => Box::new(Exhaustive::new()),
-        _ => Box::new(Random::new(seed)),
+        "Random" => Box::new(Random::new(seed)),
+        "NelderMead" => Box::new(NelderMead::new(
+            nelder_mead::NelderMeadOptions::from_values(&values),
+            seed,
+        )),
+        "Annealing" => Box::new(Annealing::new(
+            annealing::AnnealingOptions::from_values(&values),
+            seed,
+        )),
+        "Genetic" => Box::new(Genetic::new(
+            genetic::GeneticOptions::from_values(&values),
+            seed,
+        )),
+        other => unreachable!("algorithm {other} is registered but not built"),
     })
 }
 
-fn check_option(
-    info: &AlgorithmInfo,
-    name: &str,
-    value: &Located<Value>,
-) -> Result<(), Diagnostic> {
-    let lower = name.to_ascii_lowercase();
-    let own = info
-        .aliases
-        .iter()
-        .filter_map(|a| lower.strip_prefix(a).and_then(|r| r.strip_prefix('_')))
-        .next();
-    let full_names: Vec<String> = info
-        .options
-        .iter()
-        .map(|o| format!("{}_{o}", info.aliases[0]))
-        .collect();
-    let help = |d: Diagnostic| match did_you_mean(name, full_names.iter().map(|s| s.as_str())) {
-        Some(h) => d.with_help(h),
-        None if info.options.is_empty() => d.with_help(format!("`{}` takes no options", info.name)),
-        None => d.with_help(format!(
-            "`{}` takes the options {}",
-            info.name,
-            full_names.join(", ")
-        )),
-    };
-    match own {
-        Some(suffix) if info.options.contains(&suffix) => Ok(()),
-        Some(_) => Err(help(Diagnostic::new(
-            value.span,
-            format!(
-                "unknown option `{name}` for search algorithm `{}`",
-                info.name
-            ),
-        ))),
-        None if OTHER_ALGORITHM_PREFIXES
-            .iter()
-            .any(|p| lower.starts_with(&format!("{p}_"))) =>
-        {
-            Ok(())
+/// The part of an adaptive strategy that decides what to measure next, on the index grid.
+pub trait Planner {
+    fn name(&self) -> &'static str;
+    /// Queue (with [`grid::Book::plan`]) at least one feasible point never planned before, or
+    /// none when the space is exhausted. Called only when the book is idle: nothing queued, every
+    /// proposed point observed.
+    fn plan(&mut self, space: &SearchSpace, book: &mut grid::Book) -> Result<(), Diagnostic>;
+}
+
+/// An adaptive strategy: a [`Planner`] with its [`grid::Book`], created on the first proposal.
+#[derive(Debug, Clone)]
+pub struct Adaptive<P> {
+    planner: P,
+    book: Option<grid::Book>,
+}
+
+impl<P> Adaptive<P> {
+    pub(crate) fn with_planner(planner: P) -> Self {
+        Adaptive {
+            planner,
+            book: None,
         }
-        None => Err(help(Diagnostic::new(
-            value.span,
-            format!("unknown search option `{name}`: options are named `<algorithm>_<option>`"),
-        ))),
+    }
+}
+
+impl<P: Planner> Strategy for Adaptive<P> {
+    fn name(&self) -> &'static str {
+        self.planner.name()
+    }
+
+    fn propose(&mut self, space: &SearchSpace, max: usize) -> Result<Vec<Candidate>, Diagnostic> {
+        let book = self.book.get_or_insert_with(|| grid::Book::new(space));
+        let dims: Vec<usize> = space.params.iter().map(|p| p.values.len()).collect();
+        if dims != book.dims {
+            return Err(Diagnostic::new(
+                Span::default(),
+                format!(
+                    "internal: {} search was started on a space of shape {:?}, now given {:?}",
+                    self.planner.name(),
+                    book.dims,
+                    dims
+                ),
+            ));
+        }
+        book.settle();
+        if book.idle() {
+            self.planner.plan(space, book)?;
+        }
+        Ok(book.take(space, max))
+    }
+
+    fn observe(&mut self, config: &Configuration, objective_ms: Option<f64>) {
+        if let Some(book) = self.book.as_mut() {
+            book.observe(config, objective_ms);
+        }
     }
 }
 
@@ -214,6 +225,7 @@ mod tests {
                 expr: crate::frontend::expr::parse_expr("WI*WG <= 1024", 0).unwrap(),
             }],
             fixed: BTreeMap::new(),
+            prefilter: None,
         }
     }
 
@@ -326,6 +338,7 @@ mod tests {
             ],
             constraints: vec![],
             fixed: BTreeMap::new(),
+            prefilter: None,
         };
         assert!(space.size() > 1 << 22);
         let mut a = make_strategy("Random", &[], 7).unwrap();
@@ -351,7 +364,7 @@ mod tests {
         let e = make_strategy("bogus", &[], 0).err().unwrap();
         assert_eq!(
             e.help.as_deref(),
-            Some("the search algorithms are Exhaustive, Random")
+            Some("the search algorithms are Exhaustive, Random, NelderMead, Annealing, Genetic")
         );
 
         let opt = |n: &str| {

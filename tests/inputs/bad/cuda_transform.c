@@ -19,7 +19,7 @@ void VecAXPY(int n, double a, const double *x, double *y) {
         def performance_counter { arg repetitions = 5; }
         def search { arg algorithm = 'Exhaustive'; }
     ) @*/
-    /*@ begin Loop(transform CUDA(threadCount=WI, blockCount=WG, cacheBlocks=CB)
+    /*@ begin Loop(transform CUDA(threadCount=WI, blockCount=WG, cacheBlock=CB)
     for (i=0; i<=n-1; i++)
         y[i] += a*x[i];
     ) @*/

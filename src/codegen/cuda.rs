@@ -1,0 +1,436 @@
+//! CUDA kernel generation (OrCL paper, Chaimov et al. 2014, §III-C; Orio's CUDA module): the same
+//! kernel template as OpenCL in the CUDA dialect (`extern "C" __global__`, `__shared__`,
+//! `__syncthreads`), with `threadCount`, `blockCount`, `cacheBlocks`, `unrollInner`,
+//! `innerThreads`, `incrementType`, `launchBounds`, `streamCount`, `preferL1Size` and nvcc-style
+//! `cudaFlags` translated for NVRTC.
+
+use super::kernel::{check_shape, render_kernel, Dialect, Fault, Shape};
+use super::{Backend, GlobalSize, Variant};
+use crate::diag::{did_you_mean, Diagnostic};
+use crate::frontend::expr::{KeywordArg, Value};
+use crate::ir::Kernel;
+use serde::Serialize;
+
+/// Transformation arguments of `transform CUDA(...)`, with their meaning.
+pub const CUDA_ARGS: &[(&str, &str)] = &[
+    ("threadCount", "threads per block; default 128"),
+    ("blockCount", "number of thread blocks (grid size); default: enough to give each iteration a thread"),
+    ("cacheBlocks", "stage read-only inputs through __shared__ memory (bool)"),
+    ("unrollInner", "#pragma unroll factor for the innermost loop; 1 = no pragma"),
+    ("innerThreads", "threads that share one iteration's inner reduction loop (1 = none)"),
+    ("incrementType", "'global': threads stride by the grid size (default); 'local': each block owns one contiguous chunk"),
+    ("launchBounds", "__launch_bounds__(threadCount) on the kernel (bool)"),
+    ("streamCount", "CUDA streams the copies and the kernel are split over; only 1 is implemented"),
+    ("preferL1Size", "L1/shared-memory split preference in KB (cuFuncSetCacheConfig): 0 none, 16 prefer shared, 32 equal, 48 prefer L1"),
+    ("cudaFlags", "nvcc-style flags, e.g. '-use_fast_math', '-Xptxas -dlcm=cg', '-maxrregcount=32' (string)"),
+    ("device", "CUDA device ordinal"),
+];
+
+/// Evaluated CUDA transformation of one configuration.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct CudaOptions {
+    /// `threadCount`: threads per block.
+    pub thread_count: u64,
+    /// `blockCount`: `None` = enough blocks to give each iteration a thread.
+    pub block_count: Option<u64>,
+    pub cache_blocks: bool,
+    /// `unrollInner`: 1 = no pragma.
+    pub unroll_inner: u32,
+    /// `innerThreads`: 1 = one thread per iteration.
+    pub inner_threads: u64,
+    /// `incrementType='local'`.
+    pub chunked: bool,
+    pub launch_bounds: bool,
+    /// `streamCount`: always 1 (several streams are rejected by [`options`]).
+    pub stream_count: u32,
+    /// `preferL1Size` in KB: 0, 16, 32 or 48.
+    pub prefer_l1_kb: u32,
+    /// `cudaFlags` as written (nvcc spelling).
+    pub cuda_flags: String,
+    pub device: usize,
+    /// Where `innerThreads` is written (errors about the loop's shape point there).
+    #[serde(skip)]
+    pub inner_threads_span: Option<crate::diag::Span>,
+}
+
+impl Default for CudaOptions {
+    fn default() -> Self {
+        CudaOptions {
+            thread_count: 128,
+            block_count: None,
+            cache_blocks: false,
+            unroll_inner: 1,
+            inner_threads: 1,
+            chunked: false,
+            launch_bounds: false,
+            stream_count: 1,
+            prefer_l1_kb: 0,
+            cuda_flags: String::new(),
+            device: 0,
+            inner_threads_span: None,
+        }
+    }
+}
+
+/// Check the argument names of `transform CUDA(...)` (unknown or repeated names are errors).
+pub fn check_args(args: &[KeywordArg]) -> Result<(), Diagnostic> {
+    let names: Vec<&str> = CUDA_ARGS.iter().map(|(n, _)| *n).collect();
+    for (k, a) in args.iter().enumerate() {
+        if !names.contains(&a.name.as_str()) {
+            let d = Diagnostic::new(
+                a.name_span,
+                format!("unknown CUDA transformation argument `{}`", a.name),
+            );
+            return Err(match did_you_mean(&a.name, names.iter().copied()) {
+                Some(h) => d.with_help(h),
+                None => d.with_help(format!("the CUDA transform takes {}", names.join(", "))),
+            });
+        }
+        if args[..k].iter().any(|b| b.name == a.name) {
+            return Err(Diagnostic::new(
+                a.name_span,
+                format!("`{}` is given twice", a.name),
+            ));
+        }
+    }
+    Ok(())
+}
+
+fn int_arg(v: &Value, a: &KeywordArg, min: i64) -> Result<i64, Diagnostic> {
+    match v {
+        Value::Int(i) if *i >= min => Ok(*i),
+        Value::Bool(b) if min <= 0 => Ok(i64::from(*b)),
+        _ => Err(Diagnostic::new(
+            a.expr.span,
+            format!("`{}` must be an integer ≥ {min}, found {v}", a.name),
+        )),
+    }
+}
+
+fn bool_arg(v: &Value, a: &KeywordArg) -> Result<bool, Diagnostic> {
+    match v {
+        Value::Bool(b) => Ok(*b),
+        Value::Int(0) => Ok(false),
+        Value::Int(1) => Ok(true),
+        _ => Err(Diagnostic::new(
+            a.expr.span,
+            format!("`{}` must be True or False, found {v}", a.name),
+        )),
+    }
+}
+
+/// Evaluate the transformation arguments for one configuration (`env` gives param values).
+///
+/// Errors: an ill-typed or out-of-range value, or `cudaFlags` that NVRTC cannot take (located at
+/// the argument's expression).
+pub fn options(
+    args: &[KeywordArg],
+    env: &dyn Fn(&str) -> Option<Value>,
+) -> Result<CudaOptions, Diagnostic> {
+    let mut o = CudaOptions::default();
+    for a in args {
+        let v = a.expr.eval(env)?;
+        match a.name.as_str() {
+            "threadCount" => o.thread_count = int_arg(&v, a, 1)? as u64,
+            "blockCount" => o.block_count = Some(int_arg(&v, a, 1)? as u64),
+            "cacheBlocks" => o.cache_blocks = bool_arg(&v, a)?,
+            "unrollInner" => o.unroll_inner = int_arg(&v, a, 1)?.min(1 << 16) as u32,
+            "innerThreads" => {
+                o.inner_threads = int_arg(&v, a, 1)? as u64;
+                o.inner_threads_span = Some(a.expr.span);
+            }
+            "launchBounds" => o.launch_bounds = bool_arg(&v, a)?,
+            "streamCount" => {
+                let n = int_arg(&v, a, 1)?;
+                if n > 1 {
+                    return Err(Diagnostic::new(
+                        a.expr.span,
+                        format!("`streamCount` = {n}: splitting copies and kernels over several CUDA streams is not implemented in this version of orcl"),
+                    )
+                    .with_help("use streamCount=1 (one stream); the 'total' objective still times copies + kernel"));
+                }
+                o.stream_count = 1;
+            }
+            "preferL1Size" => {
+                let kb = int_arg(&v, a, 0)?;
+                if ![0, 16, 32, 48].contains(&kb) {
+                    return Err(Diagnostic::new(
+                        a.expr.span,
+                        format!("`preferL1Size` must be 0, 16, 32 or 48 (KB), found {kb}"),
+                    )
+                    .with_help("0: no preference, 16: prefer shared memory, 32: equal split, 48: prefer L1"));
+                }
+                o.prefer_l1_kb = kb as u32;
+            }
+            "cudaFlags" => match v {
+                Value::Str(s) => {
+                    nvrtc_flags(&s).map_err(|m| Diagnostic::new(a.expr.span, m))?;
+                    o.cuda_flags = s;
+                }
+                other => {
+                    return Err(Diagnostic::new(
+                        a.expr.span,
+                        format!("`cudaFlags` must be a string, found {other}"),
+                    ))
+                }
+            },
+            "incrementType" => match v.as_str() {
+                Some("global") => o.chunked = false,
+                Some("local") => o.chunked = true,
+                _ => {
+                    return Err(Diagnostic::new(
+                        a.expr.span,
+                        format!("`incrementType` must be 'global' or 'local', found {v}"),
+                    ))
+                }
+            },
+            "device" => o.device = int_arg(&v, a, 0)? as usize,
+            _ => {
+                return Err(Diagnostic::new(
+                    a.name_span,
+                    format!("unknown CUDA transformation argument `{}`", a.name),
+                ))
+            }
+        }
+    }
+    Ok(o)
+}
+
+/// nvcc-style flags translated for NVRTC and the JIT: (NVRTC options, `-Xptxas -dlcm` mode).
+///
+/// `-use_fast_math`, `-ftz=`, `-prec-div=`, `-prec-sqrt=`, `-fmad=`, `-maxrregcount=`,
+/// `-lineinfo`, `-restrict`, `-extra-device-vectorization` map to NVRTC's spelling; `-Xptxas
+/// -dlcm=cg|ca` (also `-Xptxas=-dlcm=cg`, `--ptxas-options=...`) becomes the JIT cache-mode
+/// option; `-O0`..`-O3` are accepted and ignored (NVRTC always optimises device code).
+///
+/// Errors: any other flag, with the list of accepted ones.
+pub fn nvrtc_flags(flags: &str) -> Result<(Vec<String>, Option<&'static str>), String> {
+    let mut out = Vec::new();
+    let mut dlcm = None;
+    let mut words = flags.split_whitespace().peekable();
+    let ptxas = |opt: &str, dlcm: &mut Option<&'static str>| -> Result<(), String> {
+        for o in opt.split(',') {
+            match o.trim_start_matches('-') {
+                "dlcm=cg" => *dlcm = Some("cg"),
+                "dlcm=ca" => *dlcm = Some("ca"),
+                other => {
+                    return Err(format!(
+                        "ptxas option `{other}` is not supported through NVRTC; orcl takes -dlcm=cg and -dlcm=ca"
+                    ))
+                }
+            }
+        }
+        Ok(())
+    };
+    while let Some(w) = words.next() {
+        let bare = w.trim_start_matches('-');
+        if let Some(v) = bare
+            .strip_prefix("Xptxas=")
+            .or_else(|| bare.strip_prefix("ptxas-options="))
+        {
+            ptxas(v, &mut dlcm)?;
+            continue;
+        }
+        if bare == "Xptxas" || bare == "ptxas-options" {
+            let Some(v) = words.next() else {
+                return Err(format!("`{w}` needs a value, e.g. `{w} -dlcm=cg`"));
+            };
+            ptxas(v, &mut dlcm)?;
+            continue;
+        }
+        let key = bare.split('=').next().unwrap_or("");
+        match key {
+            "use_fast_math" | "ftz" | "prec-div" | "prec-sqrt" | "fmad" | "maxrregcount"
+            | "lineinfo" | "restrict" | "extra-device-vectorization" => {
+                out.push(format!("--{bare}"))
+            }
+            "O0" | "O1" | "O2" | "O3" => {}
+            _ => {
+                return Err(format!(
+                    "`{w}` is not a flag orcl can pass to NVRTC; use -use_fast_math, -ftz=, -prec-div=, -prec-sqrt=, -fmad=, -maxrregcount=N, -lineinfo, -restrict, -extra-device-vectorization, -Xptxas -dlcm=cg|ca"
+                ))
+            }
+        }
+    }
+    Ok((out, dlcm))
+}
+
+impl CudaOptions {
+    /// The options string sent to the CUDA skeleton: NVRTC options, then orcl's launch tokens
+    /// (`-orcl-dlcm=`, `-orcl-cache=`, `-orcl-total`). `total`: the objective is host-to-device
+    /// copies + kernel + device-to-host copies.
+    pub fn skeleton_options(&self, total: bool) -> String {
+        let (mut words, dlcm) = nvrtc_flags(&self.cuda_flags).unwrap_or_default();
+        if let Some(m) = dlcm {
+            words.push(format!("-orcl-dlcm={m}"));
+        }
+        match self.prefer_l1_kb {
+            16 => words.push("-orcl-cache=shared".into()),
+            32 => words.push("-orcl-cache=equal".into()),
+            48 => words.push("-orcl-cache=l1".into()),
+            _ => {}
+        }
+        if total {
+            words.push("-orcl-total".into());
+        }
+        words.join(" ")
+    }
+}
+
+/// The kernel shape of `o` (what the template renders).
+fn shape(o: &CudaOptions) -> Shape {
+    Shape {
+        local_size: o.thread_count,
+        cache_blocks: o.cache_blocks,
+        unroll_inner: o.unroll_inner,
+        chunked: o.chunked,
+        vec_hint: 0,
+        size_hint: o.launch_bounds,
+        inner_threads: o.inner_threads,
+        vec_width: 1,
+    }
+}
+
+/// Check that `o` can be generated for loop `k` (`innerThreads` needs an inner reduction loop).
+///
+/// Errors: located at the `innerThreads` argument (or the loop when it is not written).
+pub fn check(k: &Kernel, o: &CudaOptions) -> Result<(), Diagnostic> {
+    check_shape(k, &shape(o), Dialect::Cuda)
+        .map_err(|e| e.at(o.inner_threads_span.unwrap_or(k.parallel.span)))
+}
+
+/// Generate the CUDA kernel and launch geometry of one configuration. `total`: the objective
+/// includes transfers (see [`CudaOptions::skeleton_options`]).
+///
+/// Errors: a construct the code generator cannot handle, located.
+pub fn generate(
+    k: &Kernel,
+    o: &CudaOptions,
+    total: bool,
+    fault: Option<Fault>,
+) -> Result<Variant, Diagnostic> {
+    check(k, o)?;
+    let ks = render_kernel(k, &shape(o), Dialect::Cuda, fault)?;
+    Ok(Variant {
+        backend: Backend::Cuda,
+        source: ks.source,
+        build_options: o.skeleton_options(total),
+        global_size: match o.block_count {
+            Some(b) => GlobalSize::Fixed(b.saturating_mul(o.thread_count)),
+            None => GlobalSize::CoverLoop,
+        },
+        local_size: o.thread_count,
+        platform: 0,
+        device: o.device,
+        local_mem_bytes: ks.local_mem_bytes,
+    })
+}
+
+/// One variant of the CUDA host code of `_file.cu`: its `__global__` kernel (renamed so that the
+/// variants of one file do not collide) and how the host function launches it.
+#[derive(Debug, Clone, Serialize)]
+pub struct HostKernel {
+    pub label: String,
+    pub config: String,
+    /// The kernel source, `orcl_kernel` renamed to `kernel_name`.
+    pub kernel: String,
+    pub kernel_name: String,
+    /// The kernel defines `ORCL_TILE` / `ORCL_WG` (undefined after it).
+    pub tile: bool,
+    pub wg: bool,
+    /// `cudaFuncCachePrefer...` for `preferL1Size`, if any.
+    pub cache_config: Option<&'static str>,
+    /// Threads per block; total threads (0 = one per iteration); device ordinal.
+    pub local: u64,
+    pub global: u64,
+    pub device: usize,
+    /// Kernel arguments at the call: device pointers `orcl_d_NAME`, scalars by value.
+    pub call_args: Vec<String>,
+}
+
+/// The CUDA host variants of host function `name` (`variants`: (label, configuration, variant)).
+pub fn host_kernels(
+    name: &str,
+    k: &Kernel,
+    variants: &[(String, String, &Variant)],
+) -> Vec<HostKernel> {
+    variants
+        .iter()
+        .enumerate()
+        .map(|(i, (label, config, v))| {
+            let kernel_name = format!("{name}_k{i}");
+            let cache_config = v.build_options.split_whitespace().find_map(|w| match w {
+                "-orcl-cache=shared" => Some("cudaFuncCachePreferShared"),
+                "-orcl-cache=equal" => Some("cudaFuncCachePreferEqual"),
+                "-orcl-cache=l1" => Some("cudaFuncCachePreferL1"),
+                _ => None,
+            });
+            HostKernel {
+                label: label.clone(),
+                config: config.replace("*/", "* /"),
+                kernel: v.source.replace("orcl_kernel(", &format!("{kernel_name}(")),
+                kernel_name,
+                tile: v.source.contains("#define ORCL_TILE"),
+                wg: v.source.contains("#define ORCL_WG"),
+                cache_config,
+                local: v.local_size,
+                global: match v.global_size {
+                    GlobalSize::Fixed(g) => g,
+                    GlobalSize::CoverLoop => 0,
+                },
+                device: v.device,
+                call_args: k
+                    .args
+                    .iter()
+                    .map(|a| {
+                        if a.reduction.is_some() {
+                            format!("orcl_d_{}", super::kernel::partial_name(&a.name))
+                        } else if a.is_array {
+                            format!("orcl_d_{}", a.name)
+                        } else {
+                            a.name.clone()
+                        }
+                    })
+                    .collect(),
+            }
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn nvcc_flags_map_to_nvrtc() {
+        let (w, d) = nvrtc_flags("-use_fast_math -Xptxas -dlcm=cg -O3 -maxrregcount=32").unwrap();
+        assert_eq!(w, vec!["--use_fast_math", "--maxrregcount=32"]);
+        assert_eq!(d, Some("cg"));
+        assert_eq!(
+            nvrtc_flags("--ptxas-options=-dlcm=ca").unwrap().1,
+            Some("ca")
+        );
+        assert!(nvrtc_flags("-Xptxas -v").unwrap_err().contains("`v`"));
+        assert!(nvrtc_flags("-arch=sm_90")
+            .unwrap_err()
+            .contains("-arch=sm_90"));
+        assert!(nvrtc_flags("-Xptxas")
+            .unwrap_err()
+            .contains("needs a value"));
+        assert_eq!(nvrtc_flags("").unwrap(), (vec![], None));
+    }
+
+    #[test]
+    fn skeleton_options_carry_the_launch_tokens() {
+        let o = CudaOptions {
+            prefer_l1_kb: 48,
+            cuda_flags: "-use_fast_math".into(),
+            ..CudaOptions::default()
+        };
+        assert_eq!(o.skeleton_options(false), "--use_fast_math -orcl-cache=l1");
+        assert_eq!(
+            o.skeleton_options(true),
+            "--use_fast_math -orcl-cache=l1 -orcl-total"
+        );
+    }
+}

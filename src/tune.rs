@@ -398,6 +398,15 @@ pub fn tune(
                 Backend::OpenCl => device::opencl_device(v0.platform, v0.device)?,
                 Backend::Cuda => device::cuda_device(v0.device)?,
             };
+            // Adaptive strategies never propose a configuration whose variant exceeds the
+            // device's limits (the HPL paper's genetic search discards them before evaluation).
+            let space = {
+                let (p2, s2, o2, d2) = (p.clone(), space.clone(), opts.clone(), dev.clone());
+                space.with_prefilter(move |cfg: &Configuration| {
+                    let v = variant_for(&p2, &s2, cfg, &o2, None).ok()?;
+                    device_limit(&v, &d2).map(crate::space::Rejection::DeviceLimit)
+                })
+            };
             let props = serde_json::to_string(&dev).unwrap_or_default();
             let device_id = db.upsert_device(&DeviceRow {
                 backend: backend.as_str().into(),

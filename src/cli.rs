@@ -36,7 +36,7 @@ enum Command {
         /// Output file (default: `_FILE` beside FILE).
         #[arg(short, long)]
         output: Option<PathBuf>,
-        /// Search algorithm: Exhaustive, Random (overrides the spec).
+        /// Search algorithm: Exhaustive, Random, NelderMead (Simplex), Annealing, Genetic (overrides the spec).
         #[arg(long = "search")]
         search: Option<String>,
         #[arg(long)]

@@ -4,8 +4,8 @@
 //! → `measure::Runner::measure` → `db` → `rewrite::rewrite`, driven by a `search::Strategy`.
 
 pub mod cli;
-pub mod compare;
 pub mod codegen;
+pub mod compare;
 pub mod db;
 pub mod dbcli;
 pub mod device;

@@ -32,9 +32,9 @@
 
 use crate::db::{Db, EvaluationRow};
 use crate::frontend::expr::Value;
-use crate::search::{algorithm_names, make_strategy, random::PERMUTATION_LIMIT, Strategy};
 use crate::frontend::expr::Value as SpecValue;
 use crate::frontend::spec::Located;
+use crate::search::{algorithm_names, make_strategy, random::PERMUTATION_LIMIT, Strategy};
 use crate::space::{Configuration, Param, Rejection, SearchSpace};
 use anyhow::{anyhow, bail, Context, Result};
 use comfy_table::{presets::UTF8_FULL_CONDENSED, Cell, CellAlignment, Table};
@@ -903,6 +903,80 @@ mod tests {
         assert_eq!(s.fraction_of_optimum, stats(&fractions));
         let hits = fractions.iter().filter(|&&f| f == 1.0).count() as f64;
         assert_eq!(s.hit_optimum, hits / 20.0);
+    }
+
+    #[test]
+    fn constraint_and_device_limit_rows_are_free_and_known_before_building() {
+        let row = |a: i64, status: &str, ms: Option<f64>, message: Option<&str>| EvaluationRow {
+            config_key: format!(r#"{{"A":{a}}}"#),
+            status: status.into(),
+            median_ms: ms,
+            message: message.map(String::from),
+            ..Default::default()
+        };
+        let rows = [
+            row(1, "ok", Some(2.0), None),
+            row(
+                2,
+                "device_limit",
+                None,
+                Some("local size 2048 exceeds 1024"),
+            ),
+            row(3, "ok", Some(1.0), None),
+            row(4, "constraint", None, Some("breaks constraint `small`")),
+            row(5, "crash", None, None),
+        ];
+        let r = Recorded::from_rows(1, "Exhaustive", &rows).unwrap();
+        assert_eq!((r.space_size, r.constraint, r.device_limit), (3, 1, 1));
+        assert!(
+            r.describe().contains("1 over the device limits"),
+            "{}",
+            r.describe()
+        );
+        let at = |a: i64| r.space.config_at(a as u64 - 1);
+        assert_eq!(
+            r.space.device_limit(&at(2)).as_deref(),
+            Some("local size 2048 exceeds 1024")
+        );
+        assert_eq!(r.space.check(&at(2)).unwrap(), None);
+        assert_eq!(r.space.check(&at(4)).unwrap().as_deref(), Some("small"));
+        assert_eq!(
+            r.space.rejection(&at(3)).unwrap(),
+            None,
+            "measured rows are feasible"
+        );
+        // Exhaustive proposes the device-limit point (free) and flags the constraint one.
+        let run = r.run_seed("Exhaustive", 0, 2).unwrap();
+        assert_eq!((run.spent, run.proposed, run.best_ms), (2, 3, Some(1.0)));
+        let run = r.run_seed("Exhaustive", 0, 10).unwrap();
+        assert_eq!((run.spent, run.proposed), (3, 5));
+        // The adaptive strategies never propose either, and spend only measurements.
+        for alg in ["NelderMead", "Annealing", "Genetic"] {
+            for seed in 0..5 {
+                let mut s = make_strategy(alg, &[], seed).unwrap();
+                let run = r.run_strategy(s.as_mut(), 10).unwrap();
+                assert_eq!(
+                    (run.spent, run.proposed, run.best_ms),
+                    (3, 3, Some(1.0)),
+                    "{alg}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn every_strategy_respects_the_budget() {
+        let r = load("Exhaustive", &[]);
+        for alg in algorithm_names() {
+            for budget in 1..=16 {
+                for seed in 0..3 {
+                    let run = r.run_seed(alg, seed, budget).unwrap();
+                    assert_eq!(run.spent, budget, "{alg} budget {budget}");
+                }
+            }
+            // With the whole space every strategy finds the optimum.
+            exact(&summary(&r, alg, "100%", 5), 1.0, 1.0);
+        }
     }
 
     #[test]

@@ -162,31 +162,95 @@ fn same_seeds_same_output() {
     assert_eq!(stdout(&a), stdout(&b));
 }
 
+const ALGORITHMS: [&str; 5] = ["Exhaustive", "Random", "NelderMead", "Annealing", "Genetic"];
+
 #[test]
 fn all_algorithms_json_and_table() {
-    let v = json(&replay(&["--algorithm", "all", "--json"]));
-    let names: Vec<&str> = v
-        .as_array()
-        .expect("an array for `all`")
+    let v = json(&replay(&[
+        "--algorithm",
+        "all",
+        "--budget",
+        "50%",
+        "--json",
+    ]));
+    let rows = v.as_array().expect("an array for `all`");
+    let names: Vec<&str> = rows
         .iter()
         .map(|s| s["algorithm"].as_str().unwrap())
         .collect();
-    assert!(
-        names.contains(&"Exhaustive") && names.contains(&"Random"),
-        "{v}"
-    );
+    assert_eq!(names, ALGORITHMS, "{v}");
+    for r in rows {
+        assert_eq!(r["space_size"], 8, "{r}");
+        assert_eq!(r["budget"], 4, "{r}");
+        assert_eq!(r["seeds"], 20, "{r}");
+        for k in ["median", "p10", "mean"] {
+            let f = r["fraction_of_optimum"][k].as_f64().unwrap();
+            assert!(f > 0.0 && f <= 1.0, "{r}");
+        }
+        let hit = r["hit_optimum"].as_f64().unwrap();
+        assert!((0.0..=1.0).contains(&hit), "{r}");
+    }
     // The default is `all`, as a table.
     let o = replay(&[]);
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     let out = stdout(&o);
-    for s in [
-        "algorithm",
-        "hit optimum",
-        "Exhaustive",
-        "Random",
-        "optimum",
-    ] {
+    for s in ["algorithm", "hit optimum", "optimum"]
+        .iter()
+        .chain(&ALGORITHMS)
+    {
         assert!(out.contains(s), "{s} missing from\n{out}");
+    }
+}
+
+#[test]
+fn every_strategy_by_any_alias_finds_the_optimum_with_the_whole_space() {
+    let f = fixture();
+    for (alias, name) in [
+        ("exhaustive", "Exhaustive"),
+        ("Randomsearch", "Random"),
+        ("Simplex", "NelderMead"),
+        ("nelder_mead", "NelderMead"),
+        ("SimulatedAnnealing", "Annealing"),
+        ("annealing", "Annealing"),
+        ("GENETIC", "Genetic"),
+    ] {
+        for &id in &f.experiments {
+            let v = json(&replay_on(
+                &f.db,
+                id,
+                &[
+                    "--algorithm",
+                    alias,
+                    "--budget",
+                    "100%",
+                    "--seeds",
+                    "5",
+                    "--json",
+                ],
+            ));
+            assert_eq!(v["algorithm"], name);
+            assert_eq!(v["budget"], 8);
+            assert_eq!(v["hit_optimum"], 1.0, "{alias}: {v}");
+            assert_eq!(v["fraction_of_optimum"]["p10"], 1.0, "{alias}: {v}");
+        }
+    }
+}
+
+#[test]
+fn adaptive_strategies_are_reproducible() {
+    for alg in ["NelderMead", "Annealing", "Genetic"] {
+        let args = [
+            "--algorithm",
+            alg,
+            "--budget",
+            "3",
+            "--seeds",
+            "9",
+            "--json",
+        ];
+        let a = replay(&args);
+        assert_eq!(a.status.code(), Some(0), "{}", stderr(&a));
+        assert_eq!(stdout(&a), stdout(&replay(&args)), "{alg}");
     }
 }
 
@@ -255,6 +319,13 @@ fn usage_errors_exit_2() {
     assert_eq!(o.status.code(), Some(2));
     assert!(
         stderr(&o).contains("did you mean `Random`?"),
+        "{}",
+        stderr(&o)
+    );
+    let o = replay(&["--algorithm", "Anealing"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains("did you mean `Annealing`?"),
         "{}",
         stderr(&o)
     );

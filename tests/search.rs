@@ -2,8 +2,9 @@
 //! counts and sizes in powers of two, an unroll factor 1..8 and two booleans (1920
 //! configurations), times mostly smooth in the logarithm of the indices, with cliffs (register
 //! spills, too few work-items), a second basin of attraction, interactions, 4% deterministic
-//! ruggedness, a constraint corner and a device-limit corner. Each strategy runs as `orcl replay`
-//! runs it (`Recorded::summarize`) at a 5% budget over 20 seeds.
+//! ruggedness, a constraint corner and a device-limit corner; a CLBlast-like GEMM space (18432
+//! configurations); and the recorded H100 and H200 spaces of `bench/data`. Each strategy runs as `orcl
+//! replay` runs it (`Recorded::summarize`) at a 5% budget over 20 seeds.
 //!
 //! `cargo test --release --test search -- --ignored --nocapture bench` prints a table for several
 //! budgets; `ORCL_BENCH_OPTS='annealing_cooling_factor=0.95,genetic_population=8'` overrides
@@ -39,9 +40,8 @@ fn landscape(variant: u64) -> Vec<EvaluationRow> {
                     for sh in [false, true] {
                         let wg_v = 1i64 << wg;
                         let wi_v = 32i64 << wi;
-                        let key = format!(
-                            r#"{{"WG":{wg_v},"WI":{wi_v},"UI":{ui},"CB":{cb},"SH":{sh}}}"#
-                        );
+                        let key =
+                            format!(r#"{{"WG":{wg_v},"WI":{wi_v},"UI":{ui},"CB":{cb},"SH":{sh}}}"#);
                         let mut row = EvaluationRow {
                             config_key: key.clone(),
                             config_json: key,
@@ -99,14 +99,12 @@ fn landscape(variant: u64) -> Vec<EvaluationRow> {
                             ms *= if wg % 2 == 0 { 0.96 } else { 1.05 };
                         }
                         // Ruggedness: 4% deterministic noise.
-                        let h = mix(
-                            (v << 40)
-                                ^ (u64::from(wg) << 24)
-                                ^ (u64::from(wi) << 16)
-                                ^ (u64::from(ui) << 8)
-                                ^ (u64::from(cb) << 1)
-                                ^ u64::from(sh),
-                        );
+                        let h = mix((v << 40)
+                            ^ (u64::from(wg) << 24)
+                            ^ (u64::from(wi) << 16)
+                            ^ (u64::from(ui) << 8)
+                            ^ (u64::from(cb) << 1)
+                            ^ u64::from(sh));
                         ms *= 1.0 + 0.04 * (h >> 11) as f64 / (1u64 << 53) as f64;
                         row.status = "ok".into();
                         row.samples_ms = vec![ms];
@@ -120,9 +118,9 @@ fn landscape(variant: u64) -> Vec<EvaluationRow> {
     rows
 }
 
-/// The recorded rows of a GEMM-like space (CLBlast's Xgemm parameters, 18432 configurations,
-/// about a fifth feasible): tile sizes, work-group shape and vector widths with divisibility
-/// constraints, a register-pressure device limit, and a multimodal performance model.
+/// The recorded rows of a GEMM-like space (CLBlast's Xgemm parameters, 18432 configurations):
+/// tile sizes, work-group shape and vector widths with divisibility constraints, a
+/// register-pressure device limit, and a multimodal performance model.
 fn gemm_landscape(variant: u64) -> Vec<EvaluationRow> {
     let v = variant;
     let best_wpt = [16.0f64, 32.0, 8.0, 16.0][(v % 4) as usize];
@@ -148,7 +146,8 @@ fn gemm_landscape(variant: u64) -> Vec<EvaluationRow> {
                                         };
                                         if mwg % (mdimc * vwm) != 0 || nwg % (ndimc * vwn) != 0 {
                                             row.status = "constraint".into();
-                                            row.message = Some("breaks constraint `divides`".into());
+                                            row.message =
+                                                Some("breaks constraint `divides`".into());
                                             rows.push(row);
                                             continue;
                                         }
@@ -163,9 +162,13 @@ fn gemm_landscape(variant: u64) -> Vec<EvaluationRow> {
                                         let l2 = |x: f64| x.log2();
                                         let mut eff = 1.0;
                                         eff /= 1.0 + 0.10 * (l2(wpt) - l2(best_wpt)).powi(2);
-                                        eff /= 1.0 + 0.08 * (l2(threads) - l2(best_threads)).powi(2);
+                                        eff /=
+                                            1.0 + 0.08 * (l2(threads) - l2(best_threads)).powi(2);
                                         eff /= 1.0 + 0.05 * (l2(vwm as f64) - l2(best_vw)).powi(2);
-                                        eff /= 1.0 + 0.03 * (l2(vwn as f64) - l2(best_vw / 2.0).max(0.0)).powi(2);
+                                        eff /= 1.0
+                                            + 0.03
+                                                * (l2(vwn as f64) - l2(best_vw / 2.0).max(0.0))
+                                                    .powi(2);
                                         // Local-memory caching pays off for large tiles only.
                                         let big = mwg * nwg >= 4096;
                                         if sa {
@@ -178,18 +181,16 @@ fn gemm_landscape(variant: u64) -> Vec<EvaluationRow> {
                                         if mwg * nwg >= 16384 {
                                             eff *= 0.9;
                                         }
-                                        let h = mix(
-                                            (v << 48)
-                                                ^ ((mwg as u64) << 36)
-                                                ^ ((nwg as u64) << 28)
-                                                ^ ((kwg as u64) << 22)
-                                                ^ ((mdimc as u64) << 16)
-                                                ^ ((ndimc as u64) << 10)
-                                                ^ ((vwm as u64) << 6)
-                                                ^ ((vwn as u64) << 2)
-                                                ^ (u64::from(sa) << 1)
-                                                ^ u64::from(sb),
-                                        );
+                                        let h = mix((v << 48)
+                                            ^ ((mwg as u64) << 36)
+                                            ^ ((nwg as u64) << 28)
+                                            ^ ((kwg as u64) << 22)
+                                            ^ ((mdimc as u64) << 16)
+                                            ^ ((ndimc as u64) << 10)
+                                            ^ ((vwm as u64) << 6)
+                                            ^ ((vwn as u64) << 2)
+                                            ^ (u64::from(sa) << 1)
+                                            ^ u64::from(sb));
                                         eff *= 1.0 - 0.05 * (h >> 11) as f64 / (1u64 << 53) as f64;
                                         let ms = 1.0 / eff;
                                         row.status = "ok".into();
@@ -209,11 +210,16 @@ fn gemm_landscape(variant: u64) -> Vec<EvaluationRow> {
 }
 
 /// Variants 0..99: [`landscape`]; 100..199: [`gemm_landscape`]; 201, 202, 203: the experiments
-/// of `bench/data/h100-nvidia-opencl-vecaxpy.db`.
+/// of `bench/data/h100-nvidia-opencl-vecaxpy.db`; 301, 302: those of
+/// `bench/data/h200-nvidia-opencl-spaces.db`.
 fn recorded(variant: u64) -> Recorded {
+    let data = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("bench/data");
+    if variant > 300 {
+        let db = data.join("h200-nvidia-opencl-spaces.db");
+        return Recorded::load(&db, (variant - 300) as i64).expect("the recorded H200 space");
+    }
     if variant > 200 {
-        let db = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-            .join("bench/data/h100-nvidia-opencl-vecaxpy.db");
+        let db = data.join("h100-nvidia-opencl-vecaxpy.db");
         return Recorded::load(&db, (variant - 200) as i64).expect("the recorded H100 space");
     }
     let rows = if variant >= 100 {
@@ -224,7 +230,12 @@ fn recorded(variant: u64) -> Recorded {
     Recorded::from_rows(1, "Exhaustive", &rows).expect("a complete space")
 }
 
-fn summary(r: &Recorded, algorithm: &str, budget: &str, opts: &[(String, Located<Value>)]) -> Summary {
+fn summary(
+    r: &Recorded,
+    algorithm: &str,
+    budget: &str,
+    opts: &[(String, Located<Value>)],
+) -> Summary {
     let b = Budget::parse(budget).unwrap().evaluations(r.space_size);
     r.summarize_with(algorithm, opts, b, 20).unwrap()
 }
@@ -236,7 +247,10 @@ fn landscape_shape() {
         assert_eq!(r.space.size(), 10 * 6 * 8 * 2 * 2);
         assert!(r.constraint > 0 && r.device_limit > 0);
         assert!(r.space_size > 1500, "{}", r.space_size);
-        let ms: Vec<f64> = landscape(variant).iter().filter_map(|r| r.median_ms).collect();
+        let ms: Vec<f64> = landscape(variant)
+            .iter()
+            .filter_map(|r| r.median_ms)
+            .collect();
         let within = |f: f64| ms.iter().filter(|&&m| m <= r.best_ms / f).count();
         eprintln!(
             "variant {variant}: {} measured, {} constraint, {} device_limit; within 1%: {}, 3%: {}, 5%: {}, 10%: {}; best {}",
@@ -252,10 +266,13 @@ fn landscape_shape() {
     }
 }
 
+/// The issue's bar: at a 5% budget over 20 seeds, a median of at least 0.97 of the optimum for
+/// Annealing and Genetic, 0.95 for NelderMead, and at least Random's median, on the synthetic
+/// GPU-like spaces, two GEMM-like spaces and the recorded H100 and H200 spaces.
 #[test]
 fn strategies_reach_the_optimum_at_five_percent() {
     let mut failures = Vec::new();
-    for variant in 0..4 {
+    for variant in [0, 1, 2, 3, 100, 101, 201, 202, 203, 301, 302] {
         let r = recorded(variant);
         let random = summary(&r, "Random", "5%", &[]);
         let rm = random.fraction_of_optimum.median;

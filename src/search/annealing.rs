@@ -142,8 +142,16 @@ impl AnnealingPlanner {
     /// steps up or down.
     fn neighbour(&mut self, book: &Book, p: &Point) -> Option<(Point, Move)> {
         let k = book.active[self.rng.random_range(0..book.active.len())];
-        let size = if self.rng.random_range(0..4) == 0 { 2 } else { 1 };
-        let delta = if self.rng.random::<bool>() { size } else { -size };
+        let size = if self.rng.random_range(0..4) == 0 {
+            2
+        } else {
+            1
+        };
+        let delta = if self.rng.random::<bool>() {
+            size
+        } else {
+            -size
+        };
         book.step(p, k, delta)
             .map(|q| (q, (k, delta)))
             .or_else(|| book.step(p, k, -delta).map(|q| (q, (k, -delta))))
@@ -181,7 +189,10 @@ impl Planner for AnnealingPlanner {
         for _ in 0..new {
             self.temperature *= self.options.cooling_factor;
         }
-        let best = book.best.as_ref().map_or(f64::INFINITY, |(_, ms)| energy(*ms));
+        let best = book
+            .best
+            .as_ref()
+            .map_or(f64::INFINITY, |(_, ms)| energy(*ms));
         if best < self.best {
             self.best = best;
             self.since_best = 0;

@@ -5,12 +5,17 @@
 //!
 //! An individual is a configuration; its genes are the value indices of its parameters; its
 //! fitness is its time (failures: worst). The first generation is `population` random
-//! configurations. Each next generation keeps the `elitism` fastest individuals unchanged and
-//! breeds the rest: two parents chosen by tournament (`tournament` individuals drawn at random,
-//! the fastest wins), a uniform crossover with probability `crossover_rate` (each gene from either
-//! parent; otherwise a copy of the first parent), then each gene mutated with probability
-//! `mutation_rate`: half of the time to an adjacent value (one or two steps), half of the time
-//! to any other value of the parameter.
+//! configurations. Each next generation breeds `population - elitism` children: two parents
+//! chosen by tournament (`tournament` individuals drawn at random, the fastest wins), a uniform
+//! crossover with probability `crossover_rate` (each gene from either parent; otherwise a copy of
+//! the first parent), then each gene mutated with probability `mutation_rate`: half of the time
+//! to an adjacent value (one step, or two one time in four), half of the time to any other value
+//! of the parameter. Survivor selection is elitist, (μ + λ) in the terms of Eiben and Smith
+//! ("Introduction to Evolutionary Computing", 2015, §5.3): the `population` fastest of the
+//! current generation and its children form the next one, so the `elitism` fastest individuals
+//! always survive and a child replaces an individual only when it is faster. With the small
+//! budgets of tuning (a few generations) this converges much faster than a generational
+//! replacement.
 //!
 //! As in the HPL search, individuals that break a constraint or the device limits are discarded
 //! when they are generated (randomly or by crossover and mutation), before any evaluation, and so
@@ -26,7 +31,6 @@ use crate::diag::Diagnostic;
 use crate::space::SearchSpace;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
-use std::collections::HashSet;
 
 /// Options of [`Genetic`] (`arg genetic_<option> = ...;`); defaults in
 /// [`super::options::ALGORITHMS`] and `docs/SEARCH.md`.
@@ -34,7 +38,8 @@ use std::collections::HashSet;
 pub struct GeneticOptions {
     /// Individuals per generation (≥ 2).
     pub population: usize,
-    /// Fastest individuals carried over unchanged (less than `population`).
+    /// Fastest individuals that always survive; `population - elitism` children are bred per
+    /// generation (less than `population`).
     pub elitism: usize,
     /// Individuals per tournament (≥ 1).
     pub tournament: usize,
@@ -119,9 +124,19 @@ impl GeneticPlanner {
             }
             let n = book.dims[k];
             if self.rng.random::<bool>() {
-                let size = if self.rng.random_range(0..4) == 0 { 2 } else { 1 };
-                let delta = if self.rng.random::<bool>() { size } else { -size };
-                if let Some(q) = book.step(&child, k, delta).or_else(|| book.step(&child, k, -delta))
+                let size = if self.rng.random_range(0..4) == 0 {
+                    2
+                } else {
+                    1
+                };
+                let delta = if self.rng.random::<bool>() {
+                    size
+                } else {
+                    -size
+                };
+                if let Some(q) = book
+                    .step(&child, k, delta)
+                    .or_else(|| book.step(&child, k, -delta))
                 {
                     child = q;
                 }
@@ -142,8 +157,7 @@ impl Planner for GeneticPlanner {
 
     fn plan(&mut self, space: &SearchSpace, book: &mut Book) -> Result<(), Diagnostic> {
         let cost = |book: &Book, p: &Point| energy(book.cost(p).unwrap_or(f64::INFINITY));
-        // The generation just measured competes with the current one: the fastest `population`
-        // individuals of both survive (with `elitism` as the floor of parents kept).
+        // (μ + λ): the fastest `population` of the current generation and its children survive.
         if !self.brood.is_empty() {
             let brood = std::mem::take(&mut self.brood);
             let mut next: Vec<(Point, f64)> = std::mem::take(&mut self.population);
@@ -161,20 +175,17 @@ impl Planner for GeneticPlanner {
         } else {
             self.options.population - self.options.elitism.min(self.population.len())
         };
-        let mut children: HashSet<Point> = HashSet::new();
         if !self.population.is_empty() && !book.active.is_empty() {
             let mut tries = 0;
-            while children.len() < wanted && tries < BREED_TRIES * wanted {
+            while self.brood.len() < wanted && tries < BREED_TRIES * wanted {
                 tries += 1;
                 let child = self.breed(book);
-                // The HPL rule: discard infeasible (and already measured) individuals before
-                // they are evaluated.
-                if children.contains(&child) || !book.is_new_feasible(space, &child)? {
-                    continue;
+                // The HPL rule: discard infeasible individuals before they are evaluated; and
+                // those measured (or bred) before.
+                if book.is_new_feasible(space, &child)? {
+                    book.plan(child.clone());
+                    self.brood.push(child);
                 }
-                book.plan(child.clone());
-                children.insert(child.clone());
-                self.brood.push(child);
             }
         }
         // The first generation, or immigrants.

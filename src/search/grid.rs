@@ -32,7 +32,7 @@ pub type Point = Vec<usize>;
 pub const ENUMERATION_LIMIT: u64 = 1 << 22;
 /// Configurations a bounded scan looks at, in index order from a random index, in spaces larger
 /// than [`ENUMERATION_LIMIT`] when rejection sampling fails.
-pub const SCAN_LIMIT: u64 = 1 << 20;
+pub const SCAN_LIMIT: u64 = 1 << 18;
 /// Random draws tried before falling back to enumeration or a scan.
 const SAMPLE_TRIES: usize = 256;
 
@@ -102,10 +102,8 @@ impl Book {
             return Ok(*s != Seen::Rejected);
         }
         let ok = space.rejection(&space.config_from_coords(p))?.is_none();
-        self.seen.insert(
-            p.clone(),
-            if ok { Seen::Feasible } else { Seen::Rejected },
-        );
+        self.seen
+            .insert(p.clone(), if ok { Seen::Feasible } else { Seen::Rejected });
         Ok(ok)
     }
 
@@ -240,7 +238,9 @@ impl Book {
                 let start = rng.random_range(0..self.size);
                 for k in 0..SCAN_LIMIT.min(self.size) {
                     let p = space.coords(start.wrapping_add(k) % self.size);
-                    if self.is_new_feasible(space, &p)? {
+                    // Not cached: a scan must not fill the book with rejected points.
+                    if self.is_new(&p) && space.rejection(&space.config_from_coords(&p))?.is_none()
+                    {
                         return Ok(Some(p));
                     }
                 }

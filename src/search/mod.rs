@@ -23,6 +23,8 @@ pub mod annealing;
 pub mod exhaustive;
 pub mod genetic;
 pub mod grid;
+#[cfg(test)]
+mod invariants;
 pub mod nelder_mead;
 pub mod options;
 pub mod random;

@@ -188,7 +188,11 @@ impl NelderMeadPlanner {
             };
             let mut v = u0.clone();
             let d = steps as f64 / (n - 1) as f64;
-            v[j] = if dir_up { u0[j] + d } else { (u0[j] - d).max(0.0) };
+            v[j] = if dir_up {
+                u0[j] + d
+            } else {
+                (u0[j] - d).max(0.0)
+            };
             out.push(v);
         }
         out
@@ -426,7 +430,17 @@ impl Planner for NelderMeadPlanner {
                     }
                     self.phase = match moved {
                         Some(c) => {
-                            let order = self.local_order(book, &c);
+                            let mut order = self.local_order(book, &c);
+                            // The same move again first (a pattern move).
+                            let again: Point = c
+                                .iter()
+                                .zip(&centre)
+                                .map(|(&x, &y)| (2 * x).checked_sub(y).unwrap_or(usize::MAX))
+                                .collect();
+                            if let Some(i) = order.iter().position(|q| *q == again) {
+                                let q = order.remove(i);
+                                order.insert(0, q);
+                            }
                             Phase::Polish { centre: c, order }
                         }
                         None => Phase::Start,

@@ -52,7 +52,10 @@ impl Kind {
     /// The value as a number, if it has the right type and is in range.
     fn accept(&self, v: &Value) -> Option<f64> {
         match *self {
-            Kind::Int { min, max } => v.as_i64().filter(|i| (min..=max).contains(i)).map(|i| i as f64),
+            Kind::Int { min, max } => v
+                .as_i64()
+                .filter(|i| (min..=max).contains(i))
+                .map(|i| i as f64),
             Kind::Float {
                 min,
                 min_inclusive,
@@ -95,7 +98,13 @@ pub struct AlgorithmInfo {
     pub options: &'static [OptionInfo],
 }
 
-const fn int(name: &'static str, min: i64, max: i64, default: i64, doc: &'static str) -> OptionInfo {
+const fn int(
+    name: &'static str,
+    min: i64,
+    max: i64,
+    default: i64,
+    doc: &'static str,
+) -> OptionInfo {
     OptionInfo {
         name,
         kind: Kind::Int { min, max },
@@ -205,7 +214,7 @@ pub const ALGORITHMS: &[AlgorithmInfo] = &[
                 "initial_samples",
                 1,
                 NO_LIMIT,
-                8,
+                6,
                 "random configurations measured at each global (re)start; the simplex is built around the fastest",
             ),
         ],
@@ -229,7 +238,7 @@ pub const ALGORITHMS: &[AlgorithmInfo] = &[
                 1,
                 NO_LIMIT,
                 15,
-                "measurements without a new best before a restart (reheat at a random point)",
+                "measurements without a new best before a restart (new random samples, initial temperature)",
             ),
             int(
                 "initial_samples",
@@ -249,20 +258,20 @@ pub const ALGORITHMS: &[AlgorithmInfo] = &[
                 2,
                 NO_LIMIT,
                 10,
-                "individuals per generation (the first generation is random)",
+                "individuals per generation (the first generation is random configurations)",
             ),
             int(
                 "elitism",
                 0,
                 NO_LIMIT,
                 2,
-                "best individuals carried over unchanged into the next generation (less than the population)",
+                "fastest individuals that always survive into the next generation; each generation breeds population - elitism children",
             ),
             int(
                 "tournament",
                 1,
                 NO_LIMIT,
-                3,
+                5,
                 "individuals drawn per tournament; the fastest of them is a parent",
             ),
             closed01(
@@ -272,7 +281,7 @@ pub const ALGORITHMS: &[AlgorithmInfo] = &[
             ),
             closed01(
                 "mutation_rate",
-                0.25,
+                0.2,
                 "probability that each gene (parameter) of a child mutates",
             ),
         ],
@@ -287,7 +296,9 @@ const OTHER_ALGORITHM_PREFIXES: &[&str] = &["msimplex", "mlsearch"];
 /// The registry entry of the algorithm named `algorithm` (case-insensitive, any alias).
 pub fn find(algorithm: &str) -> Option<&'static AlgorithmInfo> {
     let lower = algorithm.trim().to_ascii_lowercase();
-    ALGORITHMS.iter().find(|a| a.aliases.contains(&lower.as_str()))
+    ALGORITHMS
+        .iter()
+        .find(|a| a.aliases.contains(&lower.as_str()))
 }
 
 /// The options' values for `info` (defaults for those not given), by option name.

@@ -11,12 +11,10 @@
 //! `-Wl,--wrap=clEnqueueNDRangeKernel`, so a silent fall-back to the original loop fails.
 
 mod common;
-use common::{run, Run};
+use common::{driver_source, run, run_driver, statuses, Run};
 use std::path::Path;
 use std::process::Command;
 use std::time::Duration;
-
-use rusqlite::Connection;
 
 const ORCL: &str = env!("CARGO_BIN_EXE_orcl");
 
@@ -40,97 +38,6 @@ struct Example {
     dispatch: &'static str,
 }
 
-/// The driver's common part: launch counting, the generator, allocation and comparison helpers.
-/// `TOL`, `PROTOS`, `SIZES` and `check` come from the example.
-const PRELUDE: &str = r#"
-#define CL_TARGET_OPENCL_VERSION 120
-#include <CL/cl.h>
-#include <math.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-
-static int launches;
-cl_int __real_clEnqueueNDRangeKernel(cl_command_queue, cl_kernel, cl_uint, const size_t *, const size_t *,
-                                     const size_t *, cl_uint, const cl_event *, cl_event *);
-cl_int __wrap_clEnqueueNDRangeKernel(cl_command_queue q, cl_kernel k, cl_uint d, const size_t *o, const size_t *g,
-                                     const size_t *l, cl_uint ne, const cl_event *w, cl_event *e) {
-    launches++;
-    return __real_clEnqueueNDRangeKernel(q, k, d, o, g, l, ne, w, e);
-}
-
-/* xorshift64*, not orcl's generator: values in [-2, 2) */
-static unsigned long long state = 0x9E3779B97F4A7C15ULL;
-static double rnd(void) {
-    state ^= state >> 12;
-    state ^= state << 25;
-    state ^= state >> 27;
-    return (double)((state * 0x2545F4914F6CDD1DULL) >> 11) * (1.0 / 9007199254740992.0) * 4.0 - 2.0;
-}
-static double *dvec(long n) {
-    double *p = malloc((size_t)(n > 0 ? n : 1) * sizeof *p);
-    if (!p) exit(2);
-    for (long i = 0; i < n; i++) p[i] = rnd();
-    return p;
-}
-/* in [0.5, 2): float data without cancellation (see `float_data` in tests/examples.rs) */
-static double prnd(void) { return 0.5 + 0.375 * (rnd() + 2.0); }
-static float *fvec(long n) {
-    float *p = malloc((size_t)(n > 0 ? n : 1) * sizeof *p);
-    if (!p) exit(2);
-    for (long i = 0; i < n; i++) p[i] = (float)prnd();
-    return p;
-}
-static void *dup(const void *p, size_t bytes) {
-    void *q = malloc(bytes ? bytes : 1);
-    if (!q) exit(2);
-    memcpy(q, p, bytes);
-    return q;
-}
-#define DUP(p, n) dup((p), (size_t)((n) > 0 ? (n) : 0) * sizeof *(p))
-
-static int bad;
-static double maxerr;
-static char where[64];
-/* orcl's validation criterion: |got - ref| <= TOL * max(|ref|, 1e-3 * max |ref|) */
-#define cmp(name, got, ref, n) do { \
-    double scale_ = 0.0; \
-    for (long i_ = 0; i_ < (long)(n); i_++) if (fabs((double)(ref)[i_]) > scale_) scale_ = fabs((double)(ref)[i_]); \
-    for (long i_ = 0; i_ < (long)(n); i_++) { \
-        double g_ = (double)(got)[i_], r_ = (double)(ref)[i_]; \
-        double den_ = fabs(r_) > 1e-3 * scale_ ? fabs(r_) : 1e-3 * scale_; \
-        if (g_ != r_ && !(fabs(g_ - r_) / den_ <= maxerr)) maxerr = fabs(g_ - r_) / den_; \
-        if (!(g_ == r_ || fabs(g_ - r_) <= TOL * den_)) { \
-            if (bad++ < 10) printf("%s: %s[%ld] = %.17g, expected %.17g\n", where, name, i_, g_, r_); \
-        } \
-    } \
-} while (0)
-
-PROTOS
-
-static const int sizes[][3] = { SIZES };
-
-static int check(const int *s) {
-BODY
-}
-
-int main(void) {
-    int expected = 0;
-    for (size_t k = 0; k < sizeof sizes / sizeof sizes[0]; k++) {
-        snprintf(where, sizeof where, "sizes {%d, %d, %d}", sizes[k][0], sizes[k][1], sizes[k][2]);
-        expected += check(sizes[k]);
-    }
-    printf("largest relative error: %.3g (tolerance %g)\n", maxerr, TOL);
-    printf("kernel launches: %d of %d\n", launches, expected);
-    if (launches != expected) {
-        puts("FAIL: the OpenCL variant did not run for every non-empty loop");
-        return 1;
-    }
-    puts(bad ? "FAIL" : "PASS");
-    return bad != 0;
-}
-"#;
-
 impl Example {
     /// The driver's source.
     fn driver(&self) -> String {
@@ -151,10 +58,7 @@ impl Example {
                 "1e-12"
             }
         );
-        PRELUDE
-            .replace("PROTOS", &protos)
-            .replace("SIZES", self.sizes)
-            .replace("BODY", &self.body)
+        driver_source(&protos, self.sizes, &self.body)
     }
 }
 
@@ -165,12 +69,6 @@ fn run_ok(mut cmd: Command, dir: &Path, limit: Duration) -> Run {
     let r = run(cmd, limit);
     assert_eq!(r.code(), Some(0), "{what}\n{}", r.dump());
     r
-}
-
-fn cc(dir: &Path, args: &[&str]) {
-    let mut c = Command::new("cc");
-    c.args(args);
-    run_ok(c, dir, Duration::from_secs(60));
 }
 
 /// check, emit, tune, then compile the tuned file, the original and the driver, and run it.
@@ -203,15 +101,7 @@ fn check_example(ex: &Example) {
 
     let tuned_name = format!("_{}", ex.file);
     let t = orcl(&["tune", ex.file, "--db", "tune.db", "-o", &tuned_name]);
-    let conn = Connection::open(dir.join("tune.db")).expect("open tune.db");
-    let mut st = conn
-        .prepare("SELECT config_key, status FROM evaluation ORDER BY id")
-        .unwrap();
-    let rows: Vec<(String, String)> = st
-        .query_map([], |r| Ok((r.get(0)?, r.get(1)?)))
-        .unwrap()
-        .map(Result::unwrap)
-        .collect();
+    let rows = statuses(&dir.join("tune.db"));
     assert_eq!(rows.len(), 32, "16 configurations x 2 sizes: {rows:?}");
     for (key, status) in &rows {
         assert_eq!(status, "ok", "{key}\n{}", t.dump());
@@ -228,30 +118,14 @@ fn check_example(ex: &Example) {
         ex.dispatch
     );
 
-    std::fs::write(dir.join("driver.c"), ex.driver()).unwrap();
-    cc(dir, &["-O2", "-c", &tuned_name, "-o", "tuned.o"]);
-    let rename = format!("-D{0}={0}_orig", ex.func);
-    cc(dir, &["-O2", "-c", &rename, ex.file, "-o", "orig.o"]);
-    cc(dir, &["-O2", "-c", "driver.c", "-o", "driver.o"]);
-    cc(
+    run_driver(
         dir,
-        &[
-            "-o",
-            "driver",
-            "driver.o",
-            "tuned.o",
-            "orig.o",
-            "-Wl,--wrap=clEnqueueNDRangeKernel",
-            "-lOpenCL",
-            "-lm",
-        ],
-    );
-    let out = run_ok(
-        Command::new(dir.join("driver")),
-        dir,
+        &tuned_name,
+        ex.file,
+        ex.func,
+        &ex.driver(),
         Duration::from_secs(60),
     );
-    assert!(out.stdout.lines().any(|l| l == "PASS"), "{}", out.dump());
 }
 
 /// Sizes of the 1-D vector examples (tuned for 1000 and 30000): the tuned ones, a prime between,

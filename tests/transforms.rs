@@ -18,12 +18,10 @@
 //!   (`orcl check` exits 2 with `file:line:col` and a caret under the argument's value).
 
 mod common;
-use common::{run, Run};
+use common::{driver_source, run, run_driver, statuses, Run};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::Duration;
-
-use rusqlite::Connection;
 
 const ORCL: &str = env!("CARGO_BIN_EXE_orcl");
 
@@ -257,97 +255,6 @@ const MIX: Func = Func {
     return n > 2;"#,
 };
 
-/// The driver's common part (as in tests/examples.rs): launch counting, the generator,
-/// allocation and comparison helpers.
-const PRELUDE: &str = r#"
-#define CL_TARGET_OPENCL_VERSION 120
-#include <CL/cl.h>
-#include <math.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-
-static int launches;
-cl_int __real_clEnqueueNDRangeKernel(cl_command_queue, cl_kernel, cl_uint, const size_t *, const size_t *,
-                                     const size_t *, cl_uint, const cl_event *, cl_event *);
-cl_int __wrap_clEnqueueNDRangeKernel(cl_command_queue q, cl_kernel k, cl_uint d, const size_t *o, const size_t *g,
-                                     const size_t *l, cl_uint ne, const cl_event *w, cl_event *e) {
-    launches++;
-    return __real_clEnqueueNDRangeKernel(q, k, d, o, g, l, ne, w, e);
-}
-
-/* xorshift64*, not orcl's generator: values in [-2, 2) */
-static unsigned long long state = 0x9E3779B97F4A7C15ULL;
-static double rnd(void) {
-    state ^= state >> 12;
-    state ^= state << 25;
-    state ^= state >> 27;
-    return (double)((state * 0x2545F4914F6CDD1DULL) >> 11) * (1.0 / 9007199254740992.0) * 4.0 - 2.0;
-}
-static double *dvec(long n) {
-    double *p = malloc((size_t)(n > 0 ? n : 1) * sizeof *p);
-    if (!p) exit(2);
-    for (long i = 0; i < n; i++) p[i] = rnd();
-    return p;
-}
-/* in [0.5, 2): float data without cancellation */
-static double prnd(void) { return 0.5 + 0.375 * (rnd() + 2.0); }
-static float *fvec(long n) {
-    float *p = malloc((size_t)(n > 0 ? n : 1) * sizeof *p);
-    if (!p) exit(2);
-    for (long i = 0; i < n; i++) p[i] = (float)prnd();
-    return p;
-}
-static void *dup(const void *p, size_t bytes) {
-    void *q = malloc(bytes ? bytes : 1);
-    if (!q) exit(2);
-    memcpy(q, p, bytes);
-    return q;
-}
-#define DUP(p, n) dup((p), (size_t)((n) > 0 ? (n) : 0) * sizeof *(p))
-
-static int bad;
-static double maxerr;
-static char where[64];
-/* orcl's validation criterion: |got - ref| <= TOL * max(|ref|, 1e-3 * max |ref|) */
-#define cmp(name, got, ref, n) do { \
-    double scale_ = 0.0; \
-    for (long i_ = 0; i_ < (long)(n); i_++) if (fabs((double)(ref)[i_]) > scale_) scale_ = fabs((double)(ref)[i_]); \
-    for (long i_ = 0; i_ < (long)(n); i_++) { \
-        double g_ = (double)(got)[i_], r_ = (double)(ref)[i_]; \
-        double den_ = fabs(r_) > 1e-3 * scale_ ? fabs(r_) : 1e-3 * scale_; \
-        if (g_ != r_ && !(fabs(g_ - r_) / den_ <= maxerr)) maxerr = fabs(g_ - r_) / den_; \
-        if (!(g_ == r_ || fabs(g_ - r_) <= TOL * den_)) { \
-            if (bad++ < 10) printf("%s: %s[%ld] = %.17g, expected %.17g\n", where, name, i_, g_, r_); \
-        } \
-    } \
-} while (0)
-
-PROTOS
-
-static const int sizes[][3] = { SIZES };
-
-static int check(const int *s) {
-BODY
-}
-
-int main(void) {
-    int expected = 0;
-    for (size_t k = 0; k < sizeof sizes / sizeof sizes[0]; k++) {
-        snprintf(where, sizeof where, "sizes {%d, %d, %d}", sizes[k][0], sizes[k][1], sizes[k][2]);
-        expected += check(sizes[k]);
-    }
-    printf("largest relative error: %.3g (tolerance %g)\n", maxerr, TOL);
-    printf("kernel launches: %d of %d\n", launches, expected);
-    if (launches != expected) {
-        puts("FAIL: the OpenCL variant did not run for every non-empty loop");
-        return 1;
-    }
-    puts(bad ? "FAIL" : "PASS");
-    return bad != 0;
-}
-"#;
-
 /// A skeleton cache shared by the tests of this file (skeletons depend on the loop and the input
 /// size, not on the configuration, so one-configuration tunes of one loop share theirs).
 fn cache_dir() -> PathBuf {
@@ -381,18 +288,6 @@ fn setup(f: &Func, params: &str) -> (tempfile::TempDir, String) {
     let file = format!("{}.c", f.name);
     std::fs::write(tmp.path().join(&file), f.source(params)).unwrap();
     (tmp, file)
-}
-
-/// (configuration key, status) of every evaluation in `db`.
-fn statuses(db: &Path) -> Vec<(String, String)> {
-    let conn = Connection::open(db).expect("open the database");
-    let mut st = conn
-        .prepare("SELECT config_key, status FROM evaluation ORDER BY id")
-        .unwrap();
-    st.query_map([], |r| Ok((r.get(0)?, r.get(1)?)))
-        .unwrap()
-        .map(Result::unwrap)
-        .collect()
 }
 
 /// Tune the whole space `params`: `ok` evaluations must number `want_ok`, the rest be
@@ -450,42 +345,15 @@ fn forced(f: &Func, config: &[(&str, &str)], markers: &[&str], absent: &[&str]) 
         p = f.params,
         tol = f.tol
     );
-    let driver = PRELUDE
-        .replace("PROTOS", &protos)
-        .replace("SIZES", f.sizes)
-        .replace("BODY", f.body);
-    std::fs::write(dir.join("driver.c"), driver).unwrap();
-    let cc = |args: &[&str]| {
-        let mut c = Command::new("cc");
-        c.args(args);
-        ok(
-            run_in(c, dir, Duration::from_secs(60)),
-            &format!("cc {args:?}"),
-        );
-    };
-    let rename = format!("-D{0}={0}_orig", f.name);
-    cc(&["-O2", "-c", &tuned, "-o", "tuned.o"]);
-    cc(&["-O2", "-c", &rename, &file, "-o", "orig.o"]);
-    cc(&["-O2", "-c", "driver.c", "-o", "driver.o"]);
-    cc(&[
-        "-o",
-        "driver",
-        "driver.o",
-        "tuned.o",
-        "orig.o",
-        "-Wl,--wrap=clEnqueueNDRangeKernel",
-        "-lOpenCL",
-        "-lm",
-    ]);
-    let out = ok(
-        run_in(
-            Command::new(dir.join("driver")),
-            dir,
-            Duration::from_secs(120),
-        ),
-        "driver",
+    let driver = driver_source(&protos, f.sizes, f.body);
+    run_driver(
+        dir,
+        &tuned,
+        &file,
+        f.name,
+        &driver,
+        Duration::from_secs(120),
     );
-    assert!(out.stdout.lines().any(|l| l == "PASS"), "{}", out.dump());
 }
 
 // ---- whole spaces -------------------------------------------------------------------------
@@ -617,51 +485,14 @@ fn example_vec_waxpy_vec() {
         "void VecWAXPYVec{p};\nvoid VecWAXPYVec_orig{p};\n#define TOL 1e-12",
         p = f.params
     );
-    std::fs::write(
-        dir.join("driver.c"),
-        PRELUDE
-            .replace("PROTOS", &protos)
-            .replace("SIZES", f.sizes)
-            .replace("BODY", f.body),
-    )
-    .unwrap();
-    let cc = |args: &[&str]| {
-        let mut c = Command::new("cc");
-        c.args(args);
-        ok(
-            run_in(c, dir, Duration::from_secs(60)),
-            &format!("cc {args:?}"),
-        );
-    };
-    cc(&["-O2", "-c", "_vecWAXPY_vec.c", "-o", "tuned.o"]);
-    cc(&[
-        "-O2",
-        "-c",
-        "-DVecWAXPYVec=VecWAXPYVec_orig",
+    run_driver(
+        dir,
+        "_vecWAXPY_vec.c",
         "vecWAXPY_vec.c",
-        "-o",
-        "orig.o",
-    ]);
-    cc(&["-O2", "-c", "driver.c", "-o", "driver.o"]);
-    cc(&[
-        "-o",
-        "driver",
-        "driver.o",
-        "tuned.o",
-        "orig.o",
-        "-Wl,--wrap=clEnqueueNDRangeKernel",
-        "-lOpenCL",
-        "-lm",
-    ]);
-    let out = ok(
-        run_in(
-            Command::new(dir.join("driver")),
-            dir,
-            Duration::from_secs(60),
-        ),
-        "driver",
+        "VecWAXPYVec",
+        &driver_source(&protos, f.sizes, f.body),
+        Duration::from_secs(60),
     );
-    assert!(out.stdout.lines().any(|l| l == "PASS"), "{}", out.dump());
 }
 
 // ---- one configuration, checked from C ------------------------------------------------------

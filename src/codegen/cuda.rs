@@ -5,8 +5,9 @@
 //! `cudaFlags` translated for NVRTC.
 
 use super::kernel::{check_shape, render_kernel, Dialect, Fault, Shape};
+use super::{bool_arg, int_arg};
 use super::{Backend, GlobalSize, Variant};
-use crate::diag::{did_you_mean, Diagnostic};
+use crate::diag::Diagnostic;
 use crate::frontend::expr::{KeywordArg, Value};
 use crate::ir::Kernel;
 use serde::Serialize;
@@ -74,49 +75,7 @@ impl Default for CudaOptions {
 
 /// Check the argument names of `transform CUDA(...)` (unknown or repeated names are errors).
 pub fn check_args(args: &[KeywordArg]) -> Result<(), Diagnostic> {
-    let names: Vec<&str> = CUDA_ARGS.iter().map(|(n, _)| *n).collect();
-    for (k, a) in args.iter().enumerate() {
-        if !names.contains(&a.name.as_str()) {
-            let d = Diagnostic::new(
-                a.name_span,
-                format!("unknown CUDA transformation argument `{}`", a.name),
-            );
-            return Err(match did_you_mean(&a.name, names.iter().copied()) {
-                Some(h) => d.with_help(h),
-                None => d.with_help(format!("the CUDA transform takes {}", names.join(", "))),
-            });
-        }
-        if args[..k].iter().any(|b| b.name == a.name) {
-            return Err(Diagnostic::new(
-                a.name_span,
-                format!("`{}` is given twice", a.name),
-            ));
-        }
-    }
-    Ok(())
-}
-
-fn int_arg(v: &Value, a: &KeywordArg, min: i64) -> Result<i64, Diagnostic> {
-    match v {
-        Value::Int(i) if *i >= min => Ok(*i),
-        Value::Bool(b) if min <= 0 => Ok(i64::from(*b)),
-        _ => Err(Diagnostic::new(
-            a.expr.span,
-            format!("`{}` must be an integer ≥ {min}, found {v}", a.name),
-        )),
-    }
-}
-
-fn bool_arg(v: &Value, a: &KeywordArg) -> Result<bool, Diagnostic> {
-    match v {
-        Value::Bool(b) => Ok(*b),
-        Value::Int(0) => Ok(false),
-        Value::Int(1) => Ok(true),
-        _ => Err(Diagnostic::new(
-            a.expr.span,
-            format!("`{}` must be True or False, found {v}", a.name),
-        )),
-    }
+    super::check_transform_args(args, CUDA_ARGS, "CUDA")
 }
 
 /// Evaluate the transformation arguments for one configuration (`env` gives param values).
@@ -174,16 +133,7 @@ pub fn options(
                     ))
                 }
             },
-            "incrementType" => match v.as_str() {
-                Some("global") => o.chunked = false,
-                Some("local") => o.chunked = true,
-                _ => {
-                    return Err(Diagnostic::new(
-                        a.expr.span,
-                        format!("`incrementType` must be 'global' or 'local', found {v}"),
-                    ))
-                }
-            },
+            "incrementType" => o.chunked = super::increment_type_arg(&v, a)?,
             "device" => o.device = int_arg(&v, a, 0)? as usize,
             _ => {
                 return Err(Diagnostic::new(

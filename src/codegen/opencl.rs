@@ -6,8 +6,9 @@
 
 use super::kernel::{check_shape, render_kernel, Dialect, Shape, ShapeArg};
 pub use super::kernel::{partial_name, trip_expr, Fault};
+use super::{bool_arg, int_arg};
 pub use super::{Backend, GlobalSize, Variant};
-use crate::diag::{did_you_mean, Diagnostic, Span};
+use crate::diag::{Diagnostic, Span};
 use crate::frontend::expr::{KeywordArg, Value};
 use crate::ir::Kernel;
 use serde::Serialize;
@@ -78,49 +79,7 @@ impl Default for OpenClOptions {
 
 /// Check the argument names of `transform OpenCL(...)` (unknown or repeated names are errors).
 pub fn check_args(args: &[KeywordArg]) -> Result<(), Diagnostic> {
-    let names: Vec<&str> = OPENCL_ARGS.iter().map(|(n, _)| *n).collect();
-    for (k, a) in args.iter().enumerate() {
-        if !names.contains(&a.name.as_str()) {
-            let d = Diagnostic::new(
-                a.name_span,
-                format!("unknown OpenCL transformation argument `{}`", a.name),
-            );
-            return Err(match did_you_mean(&a.name, names.iter().copied()) {
-                Some(h) => d.with_help(h),
-                None => d.with_help(format!("the OpenCL transform takes {}", names.join(", "))),
-            });
-        }
-        if args[..k].iter().any(|b| b.name == a.name) {
-            return Err(Diagnostic::new(
-                a.name_span,
-                format!("`{}` is given twice", a.name),
-            ));
-        }
-    }
-    Ok(())
-}
-
-fn int_arg(v: &Value, a: &KeywordArg, min: i64) -> Result<i64, Diagnostic> {
-    match v {
-        Value::Int(i) if *i >= min => Ok(*i),
-        Value::Bool(b) if min <= 0 => Ok(i64::from(*b)),
-        _ => Err(Diagnostic::new(
-            a.expr.span,
-            format!("`{}` must be an integer ≥ {min}, found {v}", a.name),
-        )),
-    }
-}
-
-fn bool_arg(v: &Value, a: &KeywordArg) -> Result<bool, Diagnostic> {
-    match v {
-        Value::Bool(b) => Ok(*b),
-        Value::Int(0) => Ok(false),
-        Value::Int(1) => Ok(true),
-        _ => Err(Diagnostic::new(
-            a.expr.span,
-            format!("`{}` must be True or False, found {v}", a.name),
-        )),
-    }
+    super::check_transform_args(args, OPENCL_ARGS, "OpenCL")
 }
 
 /// Evaluate the transformation arguments for one configuration (`env` gives param values).
@@ -157,16 +116,7 @@ pub fn options(
                     ))
                 }
             },
-            "incrementType" => match v.as_str() {
-                Some("global") => o.chunked = false,
-                Some("local") => o.chunked = true,
-                _ => {
-                    return Err(Diagnostic::new(
-                        a.expr.span,
-                        format!("`incrementType` must be 'global' or 'local', found {v}"),
-                    ))
-                }
-            },
+            "incrementType" => o.chunked = super::increment_type_arg(&v, a)?,
             "innerThreads" => o.inner_threads = int_arg(&v, a, 1)? as u64,
             "vecWidth" => {
                 let w = int_arg(&v, a, 1)?;

@@ -166,6 +166,18 @@ const TEMPLATES: &[(&str, &str)] = &[
         "cuda_skeleton.c.tera",
         include_str!("../../skeletons/cuda_skeleton.c.tera"),
     ),
+    (
+        "skeleton_inputs.c.tera",
+        include_str!("../../skeletons/skeleton_inputs.c.tera"),
+    ),
+    (
+        "skeleton_reply.c.tera",
+        include_str!("../../skeletons/skeleton_reply.c.tera"),
+    ),
+    (
+        "skeleton_validate.c.tera",
+        include_str!("../../skeletons/skeleton_validate.c.tera"),
+    ),
 ];
 
 fn templates() -> &'static tera::Tera {

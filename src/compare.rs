@@ -95,10 +95,7 @@ pub fn bytes_moved(k: &Kernel, elems: &BTreeMap<String, u64>) -> u64 {
         .filter(|a| a.is_array)
         .map(|a| {
             let n = elems.get(&a.name).copied().unwrap_or(0);
-            let size = match a.ty.c_name() {
-                "double" | "long" => 8,
-                _ => 4,
-            };
+            let size = a.ty.size_bytes() as u64;
             let times = u64::from(read.contains(&a.name)) + u64::from(a.written);
             n * size * times
         })

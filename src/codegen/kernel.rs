@@ -450,7 +450,7 @@ pub fn render_kernel(
         .iter()
         .map(|t| t.ty)
         .chain(reductions.iter().map(|r| r.ty))
-        .map(|t| if t == "double" || t == "long" { 8 } else { 4 })
+        .map(|t| ScalarType::from_c(t).map_or(4, |t| t.size_bytes() as u64))
         .sum::<u64>()
         + nested_plan.as_ref().map_or(0, |p| p.local_bytes_per_item()))
         * o.local_size;

@@ -140,6 +140,13 @@ pub fn render(path: &str, text: &str, d: &Diagnostic) -> String {
     out
 }
 
+/// Render a warning in one line: `warning: PATH:LINE:COL: MESSAGE`.
+pub fn render_warning(path: &str, text: &str, d: &Diagnostic) -> String {
+    let start = floor_char_boundary(text, d.span.start.min(text.len()));
+    let (line, col) = line_col(text, start);
+    format!("warning: {path}:{line}:{col}: {}", d.message)
+}
+
 /// The candidate closest to `word` by edit distance, if it is close enough to be a plausible typo
 /// (distance at most a third of the word's length, at least 1), or differs only in case.
 pub fn suggest<'a>(word: &str, candidates: impl IntoIterator<Item = &'a str>) -> Option<&'a str> {

@@ -6,6 +6,7 @@
 pub mod cli;
 pub mod codegen;
 pub mod compare;
+pub mod compat;
 pub mod db;
 pub mod dbcli;
 pub mod device;

@@ -176,6 +176,9 @@ pub fn prepare(path: &str, text: &str) -> Result<Vec<Prepared>, InputError> {
         }
     }
     if diags.is_empty() {
+        for w in out.iter().flat_map(Prepared::warnings) {
+            eprintln!("{}", crate::diag::render_warning(path, text, &w));
+        }
         Ok(out)
     } else {
         Err(err(diags))

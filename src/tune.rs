@@ -8,7 +8,7 @@ use crate::db::{Db, DeviceRow, EvaluationRow, NewExperiment, RegionRow};
 use crate::device::{self, DeviceInfo};
 use crate::diag::{Diagnostic, InputError};
 use crate::frontend::expr::Value;
-use crate::measure::skeleton::{self, DEFAULT_BUILD_COMMAND};
+use crate::measure::skeleton;
 use crate::measure::{Outcome, Runner, Status, TimeoutPolicy};
 use crate::prepare::{env_for, Prepared};
 use crate::search::make_strategy;
@@ -207,6 +207,24 @@ pub fn variant_for(
             let mut o = cuda::options(&args, &env)?;
             if let Some(d) = opts.device {
                 o.device = d;
+            }
+            // Orio's `nvcc ... @CFLAGS` build command: its device flags are NVRTC options of the
+            // kernel, ahead of the transform's own `cudaFlags`.
+            let plan = skeleton::build_plan(&p.region.spec, &env)?;
+            if !plan.nvcc_flags.is_empty() {
+                let flags = format!("{} {}", plan.nvcc_flags, o.cuda_flags);
+                cuda::nvrtc_flags(&flags).map_err(|m| {
+                    let span = p
+                        .region
+                        .spec
+                        .build
+                        .build_command
+                        .as_ref()
+                        .map(|c| c.span)
+                        .unwrap_or(p.region.spec.span);
+                    Diagnostic::new(span, format!("in the nvcc build command: {m}"))
+                })?;
+                o.cuda_flags = flags.trim().to_string();
             }
             cuda::generate(&p.kernel, &o, objective_is_total(p), fault)
         }
@@ -423,40 +441,19 @@ pub fn tune(
                 fingerprint: dev.fingerprint(),
                 properties_json: props,
             })?;
-            // The skeleton: built once per (region, input size, host build command).
-            let env0 = env_for(&space, &first);
-            let build_cmd_raw = spec
-                .build
-                .build_command
-                .as_ref()
-                .map(|b| b.value.clone())
-                .unwrap_or_else(|| DEFAULT_BUILD_COMMAND.into());
-            let build_cmd = skeleton::substitute(&build_cmd_raw, &env0).map_err(|name| {
-                let span = spec
-                    .build
-                    .build_command
-                    .as_ref()
-                    .map(|b| b.span)
-                    .unwrap_or(spec.span);
-                located(
-                    text,
-                    path,
-                    Diagnostic::new(
-                        span,
-                        format!("`@{name}@` in the build command names no parameter"),
-                    ),
-                )
-            })?;
-            let mut libs = spec
-                .build
-                .libs
-                .as_ref()
-                .map(|l| l.value.clone())
-                .unwrap_or_default();
-            if backend == Backend::Cuda {
-                // The CUDA skeleton loads libcuda and libnvrtc with dlopen.
-                libs.push_str(" -ldl");
-            }
+            // The skeleton: built once per (region, input size, build plan). A tuning parameter in
+            // the build section (Orio's `CFLAGS`) gives one skeleton per distinct plan, built when
+            // a configuration first needs it (issue 15 F9).
+            let plan_for = |cfg: &Configuration| -> Result<skeleton::BuildPlan, Diagnostic> {
+                let mut plan = skeleton::build_plan(spec, &env_for(&space, cfg))?;
+                if backend == Backend::Cuda {
+                    // The CUDA skeleton loads libcuda and libnvrtc with dlopen.
+                    plan.libs.push_str(" -ldl");
+                }
+                Ok(plan)
+            };
+            let plan0 = plan_for(&first).map_err(|d| located(text, path, d))?;
+            let build_cmd = plan0.command.clone();
             let label = format!(
                 "{path}:{line} {}()",
                 raw.function
@@ -469,20 +466,21 @@ pub fn tune(
                 Backend::Cuda => skeleton::render_cuda(&p.kernel, spec, input, &label),
             }
             .map_err(|d| located(text, path, d))?;
-            let exe = skeleton::build(
-                &source,
-                &build_cmd,
-                &libs,
-                spec.build
-                    .prebuild_command
-                    .as_ref()
-                    .map(|c| c.value.as_str()),
-                spec.build
-                    .postbuild_command
-                    .as_ref()
-                    .map(|c| c.value.as_str()),
-                &skeleton::cache_dir(),
-            )?;
+            let build_with = |plan: &skeleton::BuildPlan| {
+                skeleton::build(
+                    &source,
+                    &plan.command,
+                    &plan.libs,
+                    plan.prebuild.as_deref(),
+                    plan.postbuild.as_deref(),
+                    &skeleton::cache_dir(),
+                )
+            };
+            // The first configuration's skeleton failing to build is an error of the experiment;
+            // a later plan that fails records its configurations as compile errors.
+            let exe = build_with(&plan0)?;
+            let mut skeletons: HashMap<skeleton::BuildPlan, Result<PathBuf, String>> =
+                HashMap::from([(plan0.clone(), Ok(exe.clone()))]);
             let input_json = serde_json::to_string(&input).unwrap_or_default();
             let identity = sha(&[
                 &region_id.to_string(),
@@ -579,21 +577,29 @@ pub fn tune(
                                 None,
                             ),
                             Ok(v) => {
+                                let plan = plan_for(&cfg).map_err(|d| located(text, path, d))?;
                                 let vkey = sha(&[
                                     &v.source,
                                     &v.build_options,
                                     &format!(
-                                        "{:?}|{}|{}|{}",
-                                        v.global_size, v.local_size, v.platform, v.device
+                                        "{:?}|{}|{}|{}|{:?}",
+                                        v.global_size, v.local_size, v.platform, v.device, plan
                                     ),
                                 ]);
                                 let khash = Some(sha(&[&v.source])[..16].to_string());
+                                let exe = skeletons
+                                    .entry(plan.clone())
+                                    .or_insert_with(|| build_with(&plan).map_err(|e| e.to_string()))
+                                    .clone();
                                 if let Some(msg) = device_limit(&v, &dev) {
                                     (Outcome::failure(Status::DeviceLimit, msg), false, khash)
                                 } else if let Some(o) = by_variant.get(&vkey) {
-                                    // The same kernel, options and NDRange as a configuration already measured.
+                                    // The same kernel, options, NDRange and build as a configuration already measured.
                                     (o.clone(), false, khash)
+                                } else if let Err(msg) = exe {
+                                    (Outcome::failure(Status::CompileError, msg), false, khash)
                                 } else {
+                                    runner.use_skeleton(exe.expect("checked above"));
                                     let o =
                                         measure_objective(&mut runner, &v, objective_is_total(&p));
                                     measured += 1;
@@ -671,14 +677,21 @@ pub fn tune(
                     let Ok(v) = variant_for(&p, &space, &evaluations[i].config, opts, None) else {
                         continue;
                     };
+                    let Ok(plan) = plan_for(&evaluations[i].config) else {
+                        continue;
+                    };
+                    let Some(Ok(exe)) = skeletons.get(&plan) else {
+                        continue;
+                    };
                     if !seen.insert((
                         v.source.clone(),
                         v.build_options.clone(),
-                        format!("{:?}", v.global_size),
+                        format!("{:?}|{plan:?}", v.global_size),
                         v.local_size,
                     )) {
                         continue;
                     }
+                    runner.use_skeleton(exe.clone());
                     let o = measure_objective(&mut runner, &v, objective_is_total(&p));
                     if let Some(m) = o.median_ms() {
                         finals.push((i, m));

@@ -304,9 +304,9 @@ fn transform_cuda_errors_are_located() {
         "`preferL1Size` must be 0, 16, 32 or 48",
     );
     located_error(
-        "transform CUDA(threadCount=WI, streamCount=4)",
+        "transform CUDA(threadCount=WI, streamCount=0)",
         8,
-        "not implemented",
+        "`streamCount` must be an integer ≥ 1",
     );
     located_error(
         "transform Cuda(threadCount=WI)",

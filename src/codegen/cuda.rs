@@ -21,10 +21,13 @@ pub const CUDA_ARGS: &[(&str, &str)] = &[
     ("innerThreads", "threads that share one iteration's inner reduction loop (1 = none)"),
     ("incrementType", "'global': threads stride by the grid size (default); 'local': each block owns one contiguous chunk"),
     ("launchBounds", "__launch_bounds__(threadCount) on the kernel (bool)"),
-    ("streamCount", "CUDA streams the copies and the kernel are split over; only 1 is implemented"),
+    ("streamCount", "CUDA streams the copies and the kernel are split over (Orio); accepted, but orcl always uses one stream: values > 1 are the same variant as 1"),
     ("preferL1Size", "L1/shared-memory split preference in KB (cuFuncSetCacheConfig): 0 none, 16 prefer shared, 32 equal, 48 prefer L1"),
     ("cudaFlags", "nvcc-style flags, e.g. '-use_fast_math', '-Xptxas -dlcm=cg', '-maxrregcount=32' (string)"),
     ("device", "CUDA device ordinal"),
+    ("pinHostMem", "Orio: page-locked host buffers (bool); accepted without effect: the skeleton's host buffers are pageable and the 'kernel' objective does not time copies"),
+    ("dataOnDevice", "Orio: keep the data on the device between calls (bool); accepted without effect: the skeleton copies once per validation run, and timed runs reuse device buffers already"),
+    ("domain", "Orio: a named domain of the generated code (string); accepted without effect"),
 ];
 
 /// Evaluated CUDA transformation of one configuration.
@@ -42,7 +45,7 @@ pub struct CudaOptions {
     /// `incrementType='local'`.
     pub chunked: bool,
     pub launch_bounds: bool,
-    /// `streamCount`: always 1 (several streams are rejected by [`options`]).
+    /// `streamCount`: always 1 (larger values are accepted with a warning and run as 1).
     pub stream_count: u32,
     /// `preferL1Size` in KB: 0, 16, 32 or 48.
     pub prefer_l1_kb: u32,
@@ -100,15 +103,20 @@ pub fn options(
             }
             "launchBounds" => o.launch_bounds = bool_arg(&v, a)?,
             "streamCount" => {
-                let n = int_arg(&v, a, 1)?;
-                if n > 1 {
+                // Several streams are not implemented: a warning says so (see `crate::compat`).
+                int_arg(&v, a, 1)?;
+                o.stream_count = 1;
+            }
+            "pinHostMem" | "dataOnDevice" => {
+                bool_arg(&v, a)?;
+            }
+            "domain" => {
+                if v.as_str().is_none() {
                     return Err(Diagnostic::new(
                         a.expr.span,
-                        format!("`streamCount` = {n}: splitting copies and kernels over several CUDA streams is not implemented in this version of orcl"),
-                    )
-                    .with_help("use streamCount=1 (one stream); the 'total' objective still times copies + kernel"));
+                        format!("`domain` must be a string, found {v}"),
+                    ));
                 }
-                o.stream_count = 1;
             }
             "preferL1Size" => {
                 let kb = int_arg(&v, a, 0)?;

@@ -27,6 +27,9 @@ pub const OPENCL_ARGS: &[(&str, &str)] = &[
     ("vecWidth", "iterations per work-item through vector loads and stores (vloadN/vstoreN) with a scalar tail: 1 (default), 2, 4, 8, or 16 for 4-byte data; 1-D unit-step loops whose subscripts are the index plus a constant; cacheBlocks is ignored with it"),
     ("device", "device index within the platform"),
     ("platform", "OpenCL platform index"),
+    ("threadCount", "Orio's CUDA spelling of workItemsPerGroup, taken as it (Orio's OpenCL module does the same)"),
+    ("blockCount", "Orio's CUDA spelling of workGroups, taken as it (Orio's OpenCL module does the same)"),
+    ("streamCount", "accepted for Orio's files and ignored (Orio's OpenCL module parses it and never uses it): one command queue"),
 ];
 
 /// Evaluated OpenCL transformation of one configuration.
@@ -90,10 +93,26 @@ pub fn options(
     let mut o = OpenClOptions::default();
     for a in args {
         let v = a.expr.eval(env)?;
-        o.spans.push((a.name.clone(), a.expr.span));
-        match a.name.as_str() {
+        // Orio's CUDA spellings (threadCount, blockCount) stand for the OpenCL arguments.
+        let name = match a.name.as_str() {
+            "threadCount" => "workItemsPerGroup",
+            "blockCount" => "workGroups",
+            n => n,
+        };
+        if o.spans.iter().any(|(n, _)| n == name) {
+            return Err(Diagnostic::new(
+                a.name_span,
+                format!("`{}` gives `{name}` a second time", a.name),
+            )
+            .with_help("threadCount is Orio's other name of workItemsPerGroup, blockCount of workGroups: give one of each pair"));
+        }
+        o.spans.push((name.to_string(), a.expr.span));
+        match name {
             "workGroups" => o.work_groups = Some(int_arg(&v, a, 1)? as u64),
             "workItemsPerGroup" => o.work_items = int_arg(&v, a, 1)? as u64,
+            "streamCount" => {
+                int_arg(&v, a, 1)?;
+            }
             "sizeHint" => o.size_hint = bool_arg(&v, a)?,
             "vecHint" => {
                 let w = int_arg(&v, a, 0)?;

@@ -116,11 +116,12 @@ pub enum TimeoutPolicy {
     Adaptive,
 }
 
-/// Runs OpenCL variants in skeleton workers, one worker per (platform, device), restarting a worker
-/// after a crash or a timeout.
+/// Runs OpenCL variants in skeleton workers, one worker per (skeleton binary, platform, device),
+/// restarting a worker after a crash or a timeout. The skeleton binary is the current one (see
+/// [`Runner::use_skeleton`]): a build command with a tuning parameter gives one binary per value.
 pub struct Runner {
     exe: PathBuf,
-    workers: HashMap<(usize, usize), Worker>,
+    workers: HashMap<(PathBuf, usize, usize), Worker>,
     pub warmups: u32,
     pub repetitions: u32,
     pub policy: TimeoutPolicy,
@@ -149,18 +150,25 @@ impl Runner {
         }
     }
 
+    /// Measure the next variants with the skeleton binary `exe` (built by `skeleton::build` for
+    /// one build command); workers of other binaries stay up for when they are used again.
+    pub fn use_skeleton(&mut self, exe: PathBuf) {
+        self.exe = exe;
+    }
+
     /// Start (or reuse) the worker for a device; returns its hello (device name, trip count).
     pub fn worker(&mut self, platform: usize, device: usize) -> Result<&worker::Hello, SpawnError> {
-        if !self.workers.contains_key(&(platform, device)) {
+        let key = (self.exe.clone(), platform, device);
+        if !self.workers.contains_key(&key) {
             let w = Worker::spawn(&self.exe, platform, device, Duration::from_secs(300))?;
-            self.workers.insert((platform, device), w);
+            self.workers.insert(key.clone(), w);
         }
-        Ok(&self.workers[&(platform, device)].hello)
+        Ok(&self.workers[&key].hello)
     }
 
     /// Measure one variant: build, W warm-ups, R timed repetitions, validation of the first run.
     pub fn measure(&mut self, v: &OpenClVariant) -> Outcome {
-        let key = (v.platform, v.device);
+        let key = (self.exe.clone(), v.platform, v.device);
         if let Err(e) = self.worker(v.platform, v.device) {
             return Outcome::failure(Status::LaunchError, e.to_string());
         }

@@ -361,8 +361,41 @@ fn indent(s: &str, n: usize) -> String {
         .join("\n")
 }
 
-/// Replace every `@NAME@` in `cmd` by the shell-quoted value of `NAME`; `None` names an unknown one.
+/// Replace every `@NAME@` in `cmd` by the value of `NAME`, and Orio's `@CFLAGS` (no closing `@`)
+/// by the value of the parameter `CFLAGS`, or by nothing where there is none (Orio's
+/// `ptest_driver.py` does the same). A value is split into shell words and each word is
+/// shell-quoted, so `'-Xptxas -dlcm=cg'` gives two flags as in Orio and a value can never run a
+/// command of its own. `None` from `env` names an unknown parameter: the error is its name.
 pub fn substitute(cmd: &str, env: &dyn Fn(&str) -> Option<Value>) -> Result<String, String> {
+    substitute_as(cmd, env, true)
+}
+
+/// [`substitute`], with the values' words shell-quoted (`shell`) or as written (for flags that
+/// go to NVRTC, not to a shell).
+fn substitute_as(
+    cmd: &str,
+    env: &dyn Fn(&str) -> Option<Value>,
+    shell: bool,
+) -> Result<String, String> {
+    let quote = |plain: &str| -> String {
+        if !shell {
+            return plain.split_whitespace().collect::<Vec<_>>().join(" ");
+        }
+        let words = shlex::split(plain).unwrap_or_else(|| vec![plain.to_string()]);
+        words
+            .iter()
+            .map(|w| {
+                shlex::try_quote(w)
+                    .map(|c| c.into_owned())
+                    .unwrap_or_else(|_| "''".into())
+            })
+            .collect::<Vec<_>>()
+            .join(" ")
+    };
+    let plain = |v: Value| match v {
+        Value::Str(s) => s,
+        other => other.to_string(),
+    };
     let mut out = String::new();
     let mut rest = cmd;
     while let Some(p) = rest.find('@') {
@@ -377,16 +410,16 @@ pub fn substitute(cmd: &str, env: &dyn Fn(&str) -> Option<Value>) -> Result<Stri
             {
                 let name = &after[..q];
                 let v = env(name).ok_or_else(|| name.to_string())?;
-                let plain = match v {
-                    Value::Str(s) => s,
-                    other => other.to_string(),
-                };
-                out.push_str(
-                    &shlex::try_quote(&plain)
-                        .map(|c| c.into_owned())
-                        .unwrap_or_else(|_| "''".into()),
-                );
+                out.push_str(&quote(&plain(v)));
                 rest = &after[q + 1..];
+            }
+            _ if after.starts_with("CFLAGS")
+                && !after[6..].starts_with(|c: char| c.is_ascii_alphanumeric() || c == '_') =>
+            {
+                if let Some(v) = env("CFLAGS") {
+                    out.push_str(&quote(&plain(v)));
+                }
+                rest = &after[6..];
             }
             _ => {
                 out.push('@');
@@ -396,6 +429,230 @@ pub fn substitute(cmd: &str, env: &dyn Fn(&str) -> Option<Value>) -> Result<Stri
     }
     out.push_str(rest);
     Ok(out)
+}
+
+/// How the timing skeleton of one configuration is built: the spec's `build` section with every
+/// `@PARAM@` (and Orio's `@CFLAGS`) substituted from the configuration, and Orio's site-specific
+/// settings replaced (see [`site_adjust`]). Two configurations with the same plan share one
+/// skeleton binary; configurations with different plans (a tuning parameter in any of the four
+/// commands, e.g. Orio's `CFLAGS`) are each measured with their own (issue 15 F9).
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
+pub struct BuildPlan {
+    /// Host compiler command, without `-o`, the source and `libs`.
+    pub command: String,
+    pub libs: String,
+    pub prebuild: Option<String>,
+    pub postbuild: Option<String>,
+    /// Device-code flags of an `nvcc` build command (after substitution), for the CUDA
+    /// transform's NVRTC options; empty for other compilers.
+    pub nvcc_flags: String,
+}
+
+/// Compilers whose names mark a build command as Orio's nvcc form, and C++ compilers (the
+/// skeleton is C: they are replaced by [`DEFAULT_BUILD_COMMAND`]'s compiler).
+const CXX: &[&str] = &["c++", "g++", "clang++"];
+
+/// Orio's build command (before `@PARAM@` substitution) rewritten for this host: (host command,
+/// nvcc device flags, what changed, one note each).
+///
+/// - `nvcc ...` (Orio's CUDA files): orcl's CUDA skeleton is host C that compiles the kernel with
+///   NVRTC, so the skeleton is built with [`DEFAULT_BUILD_COMMAND`]; the nvcc flags go to NVRTC
+///   (`-arch`/`-gencode`/`-code`, `-g`, `-G`, `-c`, `-std=` dropped: NVRTC compiles for the
+///   device being tuned).
+/// - a C++ compiler (`c++`, `g++`, `clang++`): replaced by `cc` (the skeleton is C).
+/// - TAU and macOS parts (`-lTAU`, `-framework NAME`): dropped (orcl times with its own events).
+pub fn site_adjust(cmd: &str) -> (String, String, Vec<String>) {
+    let Some(words) = shlex::split(cmd) else {
+        return (cmd.to_string(), String::new(), Vec::new());
+    };
+    let mut notes = Vec::new();
+    // Words with `$` (environment variables, for the shell) or `@` (placeholders, substituted
+    // afterwards) are kept as written; the others are re-quoted as they were split.
+    let q = |w: &str| {
+        if w.contains('$') || w.contains('@') {
+            return w.to_string();
+        }
+        shlex::try_quote(w)
+            .map(|c| c.into_owned())
+            .unwrap_or_default()
+    };
+    let first = words.first().map(String::as_str).unwrap_or("");
+    let base = first.rsplit('/').next().unwrap_or(first);
+    if base == "nvcc" {
+        let mut flags = Vec::new();
+        let mut dropped = Vec::new();
+        let mut it = words[1..].iter();
+        while let Some(w) = it.next() {
+            let bare = w.trim_start_matches('-');
+            let key = bare.split('=').next().unwrap_or("");
+            match key {
+                "arch" | "gpu-architecture" | "code" | "gpu-code" | "gencode" | "generate-code"
+                | "std"
+                    if !bare.contains('=') =>
+                {
+                    dropped.push(format!(
+                        "{w} {}",
+                        it.next().map(String::as_str).unwrap_or("")
+                    ));
+                }
+                "arch" | "gpu-architecture" | "code" | "gpu-code" | "gencode" | "generate-code"
+                | "std" | "g" | "G" | "c" | "device-debug" | "debug" => dropped.push(w.clone()),
+                _ if w.starts_with("-l") || w.starts_with("-L") || w.starts_with("-I") => {
+                    dropped.push(w.clone())
+                }
+                _ => flags.push(w.clone()),
+            }
+        }
+        notes.push(format!(
+            "`{base}` builds Orio's whole program; orcl's CUDA skeleton is host C that compiles the kernel with NVRTC, so it is built with `{DEFAULT_BUILD_COMMAND}` and nvcc's device flags go to NVRTC{}",
+            if dropped.is_empty() {
+                String::new()
+            } else {
+                format!(" ({} dropped: NVRTC compiles for the device being tuned)", dropped.join(", ").trim())
+            }
+        ));
+        return (DEFAULT_BUILD_COMMAND.into(), flags.join(" "), notes);
+    }
+    let mut out: Vec<String> = Vec::new();
+    let mut it = words.iter().enumerate();
+    while let Some((i, w)) = it.next() {
+        if i == 0 && CXX.contains(&base) {
+            notes.push(format!(
+                "`{first}` compiles C++; the skeleton is C, so `cc` builds it"
+            ));
+            out.push("cc".into());
+        } else if w == "-lTAU" {
+            notes.push("`-lTAU` dropped (orcl times with its own events, not TAU)".into());
+        } else if w == "-framework" {
+            let name = it.next().map(|(_, n)| n.as_str()).unwrap_or("");
+            notes.push(format!(
+                "`-framework {name}` (macOS) dropped; OpenCL is linked with -lOpenCL"
+            ));
+        } else {
+            out.push(q(w));
+        }
+    }
+    (out.join(" "), String::new(), notes)
+}
+
+/// The [`BuildPlan`] of one configuration (`env` gives the tuning and input parameters' values).
+///
+/// Errors: a `@NAME@` that names no parameter, located at the command that holds it.
+pub fn build_plan(
+    spec: &TuningSpec,
+    env: &dyn Fn(&str) -> Option<Value>,
+) -> Result<BuildPlan, Diagnostic> {
+    let b = &spec.build;
+    use crate::frontend::spec::Located;
+    let sub_as = |what: &str, c: &Located<String>, shell: bool| {
+        substitute_as(&c.value, env, shell).map_err(|name| {
+            Diagnostic::new(c.span, format!("`@{name}@` in `{what}` names no parameter")).with_help(
+                "`@NAME@` is replaced by the value of the tuning or input parameter NAME",
+            )
+        })
+    };
+    let sub = |what: &str, c: &Located<String>| sub_as(what, c, true);
+    let (command, nvcc_flags) = match &b.build_command {
+        Some(c) => {
+            let (cmd, flags, _) = site_adjust(&c.value);
+            let at = |v: String| Located {
+                value: v,
+                span: c.span,
+            };
+            (
+                sub("build_command", &at(cmd))?,
+                sub_as("build_command", &at(flags), false)?,
+            )
+        }
+        None => (DEFAULT_BUILD_COMMAND.into(), String::new()),
+    };
+    let libs = match &b.libs {
+        Some(c) => {
+            let (l, _, _) = site_adjust(&format!("cc {}", c.value));
+            let l = l.strip_prefix("cc").unwrap_or(&l).trim().to_string();
+            sub(
+                "libs",
+                &Located {
+                    value: l,
+                    span: c.span,
+                },
+            )?
+        }
+        None => String::new(),
+    };
+    Ok(BuildPlan {
+        command,
+        libs,
+        prebuild: b
+            .prebuild_command
+            .as_ref()
+            .map(|c| sub("prebuild_command", c))
+            .transpose()?,
+        postbuild: b
+            .postbuild_command
+            .as_ref()
+            .map(|c| sub("postbuild_command", c))
+            .transpose()?,
+        nvcc_flags,
+    })
+}
+
+/// One warning (at most) for the settings of the spec's build and test-code sections that are
+/// specific to Orio's sites and that orcl replaces: what it uses instead, in one line.
+pub fn site_warning(spec: &TuningSpec) -> Option<Diagnostic> {
+    let b = &spec.build;
+    let mut notes = Vec::new();
+    let mut span = None;
+    if let Some(c) = &b.build_command {
+        let (_, _, n) = site_adjust(&c.value);
+        if !n.is_empty() {
+            span.get_or_insert(c.span);
+        }
+        notes.extend(n);
+    }
+    if let Some(c) = &b.libs {
+        let (_, _, n) = site_adjust(&format!("cc {}", c.value));
+        if !n.is_empty() {
+            span.get_or_insert(c.span);
+        }
+        notes.extend(n.into_iter().map(|n| format!("in `libs`: {n}")));
+    }
+    if let Some(f) = &spec.skeleton_code_file {
+        span.get_or_insert(f.span);
+        notes.push(format!(
+            "`skeleton_code_file = '{}'` ignored: orcl times every variant in its own skeleton",
+            f.value
+        ));
+    }
+    let mut vars: Vec<&str> = Vec::new();
+    for c in [&b.build_command, &b.libs].into_iter().flatten() {
+        for (i, _) in c.value.match_indices('$') {
+            let rest = c.value[i + 1..].trim_start_matches('{');
+            let end = rest
+                .find(|ch: char| !(ch.is_ascii_alphanumeric() || ch == '_'))
+                .unwrap_or(rest.len());
+            if end > 0 && !vars.contains(&&rest[..end]) {
+                span.get_or_insert(c.span);
+                vars.push(&rest[..end]);
+            }
+        }
+    }
+    if !vars.is_empty() {
+        let set: Vec<String> = vars
+            .iter()
+            .map(|v| match std::env::var(v) {
+                Ok(x) => format!("${v}={x}"),
+                Err(_) => format!("${v} unset (empty)"),
+            })
+            .collect();
+        notes.push(format!("the shell expands {}", set.join(", ")));
+    }
+    span.map(|s| {
+        Diagnostic::new(
+            s,
+            format!("Orio site settings replaced: {}", notes.join("; ")),
+        )
+    })
 }
 
 /// Where compiled skeletons are cached: `$ORCL_CACHE_DIR`, else `<tmp>/orcl-cache`.
@@ -445,6 +702,12 @@ pub fn build(
     h.update(build_command.as_bytes());
     h.update([0]);
     h.update(libs.as_bytes());
+    // The hooks are part of the key: a different (or newly failing) pre/post-build command is a
+    // different build, never a cached success (issue 15 F20).
+    for hook in [prebuild, postbuild] {
+        h.update([0]);
+        h.update(hook.unwrap_or("\u{1}").as_bytes());
+    }
     let hash: String = h
         .finalize()
         .iter()
@@ -486,11 +749,13 @@ pub fn build(
         output.push_str(&String::from_utf8_lossy(&o.stdout));
         return Err(BuildError::Compile { command, output });
     }
-    std::fs::rename(&tmp_src, &src).map_err(io(&src))?;
-    std::fs::rename(&tmp, &exe).map_err(io(&exe))?;
+    // The post-build command runs before the binary is put in place: when it fails, nothing is
+    // cached and the next run fails the same way (issue 15 F20).
     if let Some(post) = postbuild {
         let o = sh(post).map_err(io(dir))?;
         if !o.status.success() {
+            let _ = std::fs::remove_file(&tmp);
+            let _ = std::fs::remove_file(&tmp_src);
             return Err(BuildError::Hook {
                 which: "postbuild_command",
                 command: post.into(),
@@ -498,6 +763,8 @@ pub fn build(
             });
         }
     }
+    std::fs::rename(&tmp_src, &src).map_err(io(&src))?;
+    std::fs::rename(&tmp, &exe).map_err(io(&exe))?;
     Ok(exe)
 }
 
@@ -514,8 +781,44 @@ mod tests {
         };
         assert_eq!(
             substitute("cc @CL@ -DU=@U@ a@b", &env).unwrap(),
-            "cc '-O3; touch /tmp/pwned' -DU=4 a@b"
+            "cc '-O3;' touch /tmp/pwned -DU=4 a@b"
         );
+        // Orio's `@CFLAGS` (no closing `@`): the parameter's words, or nothing without one.
+        let env2 = |n: &str| match n {
+            "CFLAGS" => Some(Value::Str("-Xptxas -dlcm=cg".into())),
+            _ => None,
+        };
+        assert_eq!(
+            substitute("nvcc -arch=sm_75 @CFLAGS", &env2).unwrap(),
+            "nvcc -arch=sm_75 -Xptxas '-dlcm=cg'"
+        );
+        assert_eq!(
+            substitute_as("@CFLAGS", &env2, false).unwrap(),
+            "-Xptxas -dlcm=cg"
+        );
+        assert_eq!(substitute("cc @CFLAGS -c", &env).unwrap(), "cc  -c");
+        assert_eq!(substitute("cc @CFLAGSX", &env2).unwrap(), "cc @CFLAGSX");
         assert_eq!(substitute("cc @NOPE@", &env).unwrap_err(), "NOPE");
+    }
+
+    #[test]
+    fn orio_nvcc_build_command_becomes_host_cc_and_nvrtc_flags() {
+        let spec = crate::frontend::spec::parse_spec(
+            "def build { arg build_command = 'nvcc -g -arch=sm_75 -Xptxas -dlcm=ca @CFLAGS'; }",
+            0,
+        )
+        .unwrap();
+        let env = |n: &str| (n == "CFLAGS").then(|| Value::Str("-use_fast_math -O3".into()));
+        let plan = build_plan(&spec, &env).unwrap();
+        assert_eq!(plan.command, DEFAULT_BUILD_COMMAND);
+        assert_eq!(plan.nvcc_flags, "-Xptxas -dlcm=ca -use_fast_math -O3");
+        let w = site_warning(&spec).unwrap().message;
+        assert!(w.contains("-g, -arch=sm_75 dropped"), "{w}");
+        // TAU and C++ parts of a gcc command.
+        let (cmd, flags, notes) =
+            site_adjust("/usr/bin/c++ -O3 -I$X/include -lTAU -framework OpenCL -DA='b c'");
+        assert_eq!(cmd, "cc -O3 -I$X/include '-DA=b c'");
+        assert!(flags.is_empty());
+        assert_eq!(notes.len(), 3, "{notes:?}");
     }
 }

@@ -293,12 +293,45 @@ pub const ALGORITHMS: &[AlgorithmInfo] = &[
 /// algorithms and the algorithm can be switched from the command line.
 const OTHER_ALGORITHM_PREFIXES: &[&str] = &["msimplex", "mlsearch"];
 
-/// The registry entry of the algorithm named `algorithm` (case-insensitive, any alias).
+/// Orio's search algorithms (`orio/main/tuner/search/*`) that orcl does not implement as such,
+/// each run as one of orcl's: (Orio's name in lower case, orcl's algorithm, what runs instead).
+/// Their options whose names orcl's algorithm shares are applied; the others are ignored (and
+/// named in `check`'s warning).
+pub const ORIO_MAPPED: &[(&str, &str, &str)] = &[
+    ("randomlocal", "Random", "Orio's Randomlocal (random samples, then a local search around the best) runs as orcl's Random: configurations in random order without repetition"),
+    ("randomsimple", "Random", "Orio's Randomsimple runs as orcl's Random: configurations in random order without repetition"),
+    ("direct", "Random", "Orio's Direct (DIRECT, Jones et al. 1993) is not implemented; orcl's Random runs instead: configurations in random order without repetition"),
+    ("mlsearch", "Random", "Orio's Mlsearch (random samples ranked by a learned model) is not implemented; orcl's Random runs instead: configurations in random order without repetition"),
+    ("msimplex", "NelderMead", "Orio's Msimplex (multi-start Nelder-Mead) runs as orcl's NelderMead, which restarts from new random samples when it stalls"),
+    ("firefly", "Genetic", "Orio's Firefly (a population-based metaheuristic) is not implemented; orcl's Genetic (also population-based) runs instead"),
+];
+
+/// Search arguments of Orio that orcl accepts and ignores: (name, why).
+pub const ORIO_IGNORED_ARGS: &[(&str, &str)] = &[
+    ("use_parallel_search", "orcl measures one configuration at a time per device, so timings do not disturb each other"),
+    ("exhaustive_start_coord", "orcl's Exhaustive enumerates the whole search space in order"),
+    ("use_z3", "constraints are checked directly on each configuration"),
+    ("resume", "orcl resumes from its database whenever the same experiment is tuned again"),
+];
+
+/// The registry entry of the algorithm named `algorithm` (case-insensitive, any alias, or one of
+/// Orio's names in [`ORIO_MAPPED`]).
 pub fn find(algorithm: &str) -> Option<&'static AlgorithmInfo> {
     let lower = algorithm.trim().to_ascii_lowercase();
+    let lower = ORIO_MAPPED
+        .iter()
+        .find(|m| m.0 == lower)
+        .map(|m| m.1.to_ascii_lowercase())
+        .unwrap_or(lower);
     ALGORITHMS
         .iter()
         .find(|a| a.aliases.contains(&lower.as_str()))
+}
+
+/// What runs for one of Orio's algorithm names that orcl maps to its own (see [`ORIO_MAPPED`]).
+pub fn orio_note(algorithm: &str) -> Option<&'static str> {
+    let lower = algorithm.trim().to_ascii_lowercase();
+    ORIO_MAPPED.iter().find(|m| m.0 == lower).map(|m| m.2)
 }
 
 /// The options' values for `info` (defaults for those not given), by option name.
@@ -374,6 +407,18 @@ fn check_option(
     value: &Located<Value>,
 ) -> Result<Option<&'static OptionInfo>, Diagnostic> {
     let lower = name.to_ascii_lowercase();
+    if ORIO_IGNORED_ARGS.iter().any(|(n, _)| *n == lower) {
+        return Ok(None);
+    }
+    // An option of one of Orio's algorithms mapped to `info`: applied where orcl's algorithm has
+    // an option of that name, otherwise ignored.
+    if let Some(suffix) = ORIO_MAPPED
+        .iter()
+        .filter(|m| m.1 == info.name)
+        .find_map(|m| lower.strip_prefix(m.0).and_then(|r| r.strip_prefix('_')))
+    {
+        return Ok(info.options.iter().find(|o| o.name == suffix));
+    }
     let own = info
         .aliases
         .iter()
@@ -408,6 +453,7 @@ fn check_option(
             .iter()
             .flat_map(|a| a.aliases.iter())
             .chain(OTHER_ALGORITHM_PREFIXES)
+            .chain(ORIO_MAPPED.iter().map(|m| &m.0))
             .any(|p| lower.starts_with(&format!("{p}_"))) =>
         {
             Ok(None)

@@ -1,0 +1,94 @@
+//! Orio compatibility warnings: one line for each setting of an Orio spec or transform that orcl accepts but runs differently (issue 11, classes 5–7).
+
+use crate::codegen::Backend;
+use crate::diag::Diagnostic;
+use crate::frontend::expr::{ExprKind, Value};
+use crate::measure::skeleton;
+use crate::prepare::Prepared;
+use crate::search::options;
+
+/// Transformation arguments accepted for Orio's files without effect: (transform, argument, why).
+const NO_EFFECT_ARGS: &[(&str, &str, &str)] = &[
+    ("CUDA", "streamCount", "orcl issues the copies and the kernel on one CUDA stream; configurations that differ only in streamCount are one variant, measured once"),
+    ("CUDA", "pinHostMem", "the skeleton's host buffers are pageable; the 'kernel' objective does not time copies"),
+    ("CUDA", "dataOnDevice", "the skeleton keeps the data on the device across its timed runs already"),
+    ("CUDA", "domain", "orcl generates one kernel per loop; there are no named domains"),
+    ("OpenCL", "streamCount", "Orio's OpenCL module parses it and never uses it; orcl uses one command queue"),
+];
+
+impl Prepared {
+    /// The warnings for this region: settings accepted for Orio's files that orcl runs
+    /// differently or ignores, each with what orcl does instead. Each is rendered as one line by
+    /// [`crate::diag::render_warning`].
+    pub fn warnings(&self) -> Vec<Diagnostic> {
+        let spec = &self.region.spec;
+        let mut out = Vec::new();
+        if let Some(d) = skeleton::site_warning(spec) {
+            out.push(d);
+        }
+        for t in &self.region.raw.loop_ann.transforms {
+            let Some(backend) = Backend::parse(&t.backend) else {
+                continue;
+            };
+            let label = backend.transform();
+            for a in &t.args {
+                if let Some((_, _, why)) = NO_EFFECT_ARGS
+                    .iter()
+                    .find(|(b, n, _)| *b == label && *n == a.name)
+                {
+                    // `streamCount=1` is what orcl does anyway.
+                    if a.name == "streamCount" && a.expr.kind == ExprKind::Lit(Value::Int(1)) {
+                        continue;
+                    }
+                    out.push(Diagnostic::new(
+                        a.name_span,
+                        format!("`{}` has no effect in orcl: {why}", a.name),
+                    ));
+                }
+                if backend == Backend::OpenCl && (a.name == "threadCount" || a.name == "blockCount")
+                {
+                    let as_ = if a.name == "threadCount" {
+                        "workItemsPerGroup"
+                    } else {
+                        "workGroups"
+                    };
+                    out.push(Diagnostic::new(
+                        a.name_span,
+                        format!("`{}` (Orio's CUDA name) is taken as `{as_}`", a.name),
+                    ));
+                }
+            }
+        }
+        if let Some(a) = &spec.search.algorithm {
+            if let Some(note) = options::orio_note(&a.value) {
+                out.push(Diagnostic::new(a.span, note.to_string()));
+            }
+        }
+        for (name, v) in &spec.search.options {
+            let lower = name.to_ascii_lowercase();
+            if let Some((_, why)) = options::ORIO_IGNORED_ARGS.iter().find(|(n, _)| *n == lower) {
+                out.push(Diagnostic::new(
+                    v.span,
+                    format!("search argument `{name}` is ignored: {why}"),
+                ));
+            } else if let Some(m) = options::ORIO_MAPPED
+                .iter()
+                .find(|m| lower.starts_with(&format!("{}_", m.0)))
+            {
+                let suffix = &lower[m.0.len() + 1..];
+                let applied = options::find(m.1)
+                    .is_some_and(|info| info.options.iter().any(|o| o.name == suffix));
+                if !applied {
+                    out.push(Diagnostic::new(
+                        v.span,
+                        format!(
+                            "search option `{name}` of Orio's {} is ignored: orcl's {} has no `{suffix}`",
+                            m.0, m.1
+                        ),
+                    ));
+                }
+            }
+        }
+        out
+    }
+}

@@ -1,0 +1,263 @@
+//! Orio's spec vocabulary (issue 11, classes 2, 5, 6, 7; issue 15 F9 and F20), on Orio-style
+//! files of our own, tuned on the local OpenCL device (PoCL in CI):
+//! - the build section: `@PARAM@` in `libs`, `prebuild_command` and `postbuild_command`; a tuning
+//!   parameter in `build_command` (Orio's `@CFLAGS`) builds one skeleton per distinct command, so
+//!   each configuration is measured with its own flags; a failing `postbuild_command` fails every
+//!   run; Orio's site settings (`-lTAU`, `skeleton_code_file`, C++ compilers) give one warning line;
+//! - brace initialisers in `input_vars` (Orio's matVec2D `offsets`), checked against the declared
+//!   length, tuned and compared with the original loop from a C driver;
+//! - Orio's transform arguments and search names, accepted with a one-line note, and the located
+//!   errors of their malformed variants.
+
+mod common;
+use common::{run, statuses, Run};
+use std::path::Path;
+use std::process::Command;
+use std::time::Duration;
+
+const ORCL: &str = env!("CARGO_BIN_EXE_orcl");
+
+/// `orcl ARGS` in `dir`, with a skeleton cache of the test's own (`dir/cache`), so that builds
+/// and their hooks really run.
+fn orcl(dir: &Path, args: &[&str]) -> Run {
+    let mut c = Command::new(ORCL);
+    c.args(args)
+        .current_dir(dir)
+        .env("ORCL_CACHE_DIR", dir.join("cache"))
+        .env_remove("ORCL_TEST_FAULT");
+    run(c, Duration::from_secs(300))
+}
+
+fn tmp() -> tempfile::TempDir {
+    tempfile::Builder::new()
+        .prefix("orcl-orio-spec-")
+        .tempdir()
+        .expect("temp dir")
+}
+
+/// Orio's vecAXPY in Orio's style (`performance_params`, `build`, `input_params`, `input_vars`,
+/// `performance_counter`, `search`), with `PARAMS`, `BUILD`, `SEARCH` and `TRANSFORM` filled in.
+const AXPY: &str = r#"void axpy(int n, double a, double *x, double *y) {
+  register int i;
+  /*@ begin PerfTuning(
+        def performance_params {
+          param WI[] = [16, 32];
+          PARAMS
+        }
+        def build {
+          BUILD
+        }
+        def input_params {
+          param N[] = [1000];
+        }
+        def input_vars {
+          decl int n = N;
+          decl double a = random;
+          decl static double x[N] = random;
+          decl static double y[N] = 0;
+        }
+        def performance_counter {
+          arg method = 'basic timer';
+          arg repetitions = 1;
+        }
+        def search {
+          SEARCH
+        }
+  ) @*/
+  /*@ begin Loop(transform OpenCL(TRANSFORM)
+      for (i=0; i<=n-1; i++)
+        y[i]+=a*x[i];
+  ) @*/
+  for (i=0; i<=n-1; i++)
+    y[i]+=a*x[i];
+  /*@ end @*/
+  /*@ end @*/
+}
+"#;
+
+fn axpy(params: &str, build: &str, search: &str, transform: &str) -> String {
+    AXPY.replace("PARAMS", params)
+        .replace("BUILD", build)
+        .replace("SEARCH", search)
+        .replace("TRANSFORM", transform)
+}
+
+/// Issue 15 F9: a tuning parameter in `build_command` (Orio's `@CFLAGS`) builds a skeleton per
+/// value, and `@PARAM@` in `prebuild_command` and `postbuild_command` is substituted. The second
+/// CFLAGS value is a flag the compiler rejects, so its configurations must be compile errors
+/// (before the fix every configuration was measured with the first value's skeleton, all `ok`,
+/// and the hooks ran once with `@CFLAGS@` written literally).
+#[test]
+fn cflags_in_build_command_build_each_configuration_with_its_own_flags() {
+    let tmp = tmp();
+    let dir = tmp.path();
+    let src = axpy(
+        "param CFLAGS[] = ['-O1', '-Werror=orcl-no-such-warning'];",
+        "arg build_command = 'cc @CFLAGS';
+          arg prebuild_command = 'echo pre @CFLAGS@ >> hooks.log';
+          arg postbuild_command = 'echo post @CFLAGS@ >> hooks.log';
+          arg libs = '-lm';",
+        "arg algorithm = 'Exhaustive';",
+        "workItemsPerGroup=WI",
+    );
+    std::fs::write(dir.join("axpy.c"), src).unwrap();
+    let t = orcl(dir, &["tune", "axpy.c", "--db", "t.db", "-o", "_axpy.c"]);
+    t.assert_code(0);
+    let rows = statuses(&dir.join("t.db"));
+    assert_eq!(rows.len(), 4, "{rows:?}");
+    for (key, status) in &rows {
+        let want = if key.contains("-Werror") {
+            "compile_error"
+        } else {
+            "ok"
+        };
+        assert_eq!(status, want, "{key}\n{}", t.dump());
+    }
+    // One build per distinct build plan: the prebuild command saw each CFLAGS value substituted,
+    // the postbuild ran only after the build that succeeded.
+    let log = std::fs::read_to_string(dir.join("hooks.log")).unwrap();
+    let mut lines: Vec<&str> = log.lines().collect();
+    lines.sort();
+    assert_eq!(
+        lines,
+        ["post -O1", "pre -O1", "pre -Werror=orcl-no-such-warning"],
+        "{log}"
+    );
+    assert!(!log.contains('@'), "{log}");
+}
+
+/// Issue 15 F20: a failing `postbuild_command` fails every run (before the fix the binary was
+/// cached before the hook ran, and the second run succeeded); the hooks are part of the cache key,
+/// so fixing the hook rebuilds and succeeds.
+#[test]
+fn failing_postbuild_fails_every_time() {
+    let tmp = tmp();
+    let dir = tmp.path();
+    let write = |post: &str| {
+        let src = axpy(
+            "",
+            &format!("arg build_command = 'cc -O2'; arg postbuild_command = '{post}';"),
+            "arg algorithm = 'Exhaustive';",
+            "workItemsPerGroup=WI",
+        );
+        std::fs::write(dir.join("axpy.c"), src).unwrap();
+    };
+    write("exit 3");
+    for round in 0..2 {
+        let t = orcl(dir, &["tune", "axpy.c", "--db", "t.db"]);
+        assert_ne!(t.code(), Some(0), "round {round}\n{}", t.dump());
+        assert!(
+            t.stderr.contains("postbuild_command"),
+            "round {round}\n{}",
+            t.dump()
+        );
+    }
+    write("true");
+    let t = orcl(dir, &["tune", "axpy.c", "--db", "t2.db"]);
+    t.assert_code(0);
+}
+
+/// Orio's site settings and search names: accepted with one warning line each, located.
+#[test]
+fn orio_site_settings_and_search_names_warn_in_one_line() {
+    let tmp = tmp();
+    let dir = tmp.path();
+    let src = axpy(
+        "",
+        "arg build_command = 'gcc -O2 -DPROFILING_ON -lTAU';
+          arg libs = '-Wl,-rpath,$ORCL_TEST_NO_SUCH_DIR -lTAU';
+        }
+        def performance_test_code {
+          arg skeleton_code_file = 'tau_skeleton.c';",
+        "arg algorithm = 'Randomlocal';
+          arg total_runs = 2;
+          arg use_parallel_search = True;
+          arg randomlocal_local_distance = 1;",
+        "threadCount=WI, streamCount=2",
+    );
+    std::fs::write(dir.join("axpy.c"), src).unwrap();
+    let t = orcl(dir, &["check", "axpy.c"]);
+    t.assert_code(0);
+    let warnings: Vec<&str> = t
+        .stderr
+        .lines()
+        .filter(|l| l.starts_with("warning: "))
+        .collect();
+    let has = |at: &str, what: &str| {
+        assert!(
+            warnings
+                .iter()
+                .any(|w| w.starts_with(&format!("warning: axpy.c:{at}: ")) && w.contains(what)),
+            "no warning at {at} with `{what}`:\n{}",
+            t.dump()
+        )
+    };
+    has("9:11", "`-lTAU` dropped");
+    has("9:11", "`skeleton_code_file = 'tau_skeleton.c'` ignored");
+    has("9:11", "$ORCL_TEST_NO_SUCH_DIR unset");
+    has("29:11", "runs as orcl's Random");
+    has("31:11", "`use_parallel_search` is ignored");
+    has(
+        "32:11",
+        "`randomlocal_local_distance` of Orio's randomlocal is ignored",
+    );
+    has(
+        "35:35",
+        "`threadCount` (Orio's CUDA name) is taken as `workItemsPerGroup`",
+    );
+    has("35:51", "`streamCount` has no effect");
+    // The TAU build command, adjusted, builds and tunes.
+    let t = orcl(dir, &["tune", "axpy.c", "--db", "t.db"]);
+    t.assert_code(0);
+    assert!(statuses(&dir.join("t.db")).iter().all(|(_, s)| s == "ok"));
+}
+
+/// A located error: `orcl check` exits 2 with `axpy.c:LINE:COL` and `what`.
+fn located(src: &str, at: &str, what: &str) {
+    let tmp = tmp();
+    std::fs::write(tmp.path().join("axpy.c"), src).unwrap();
+    let t = orcl(tmp.path(), &["check", "axpy.c"]);
+    t.assert_code(2);
+    assert!(
+        t.stderr.contains(&format!("--> axpy.c:{at}")) && t.stderr.contains(what),
+        "want `{what}` at {at}\n{}",
+        t.dump()
+    );
+}
+
+#[test]
+fn malformed_orio_settings_are_located_errors() {
+    // An unknown placeholder in a hook.
+    located(
+        &axpy(
+            "",
+            "arg postbuild_command = 'strip @NOPE@';",
+            "arg algorithm = 'Exhaustive';",
+            "workItemsPerGroup=WI",
+        ),
+        "9:11",
+        "`@NOPE@` in `postbuild_command` names no parameter",
+    );
+    // Orio's CUDA names and the OpenCL ones for the same setting.
+    located(
+        &axpy(
+            "",
+            "",
+            "arg algorithm = 'Exhaustive';",
+            "workItemsPerGroup=WI, threadCount=WI",
+        ),
+        "28:57",
+        "`threadCount` gives `workItemsPerGroup` a second time",
+    );
+    // A search algorithm neither orcl nor Orio has.
+    located(
+        &axpy(
+            "",
+            "",
+            "arg algorithm = 'Randomlocl';",
+            "workItemsPerGroup=WI",
+        ),
+        "25:11",
+        "unknown search algorithm `Randomlocl`",
+    );
+}

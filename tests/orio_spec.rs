@@ -10,7 +10,7 @@
 //!   errors of their malformed variants.
 
 mod common;
-use common::{run, statuses, Run};
+use common::{driver_source, run, run_driver, statuses, Run};
 use std::path::Path;
 use std::process::Command;
 use std::time::Duration;
@@ -259,5 +259,146 @@ fn malformed_orio_settings_are_located_errors() {
         ),
         "25:11",
         "unknown search algorithm `Randomlocl`",
+    );
+}
+
+/// Orio's matVec2D (sandbox/cuda/matVec2D.c, Orio authors) in our own words: a DIA matrix-vector
+/// product whose diagonal offsets come from a brace initialiser of input params, tuned with a
+/// `CFLAGS`-tuned build command.
+const DIA: &str = r#"void MatMult_SeqDIA(double* A, double* x, double* y, int g, int nos, const int *offsets) {
+  register int i, j;
+  /*@ begin PerfTuning (
+        def performance_params {
+          param WI[] = [16, 64];
+          param CFLAGS[] = ['-O1', '-O2'];
+        }
+        def build {
+          arg build_command = 'cc @CFLAGS';
+        }
+        def input_params {
+          param M[] = [12];
+          param NOS = 5;
+          param DOF = 1;
+        }
+        def input_vars {
+          decl int g = M;
+          decl int nos = NOS;
+          decl static double A[M*M*NOS*DOF] = random;
+          decl static double x[M*M*DOF] = random;
+          decl static double y[M*M*DOF] = 0;
+          decl static int offsets[NOS] = LIST;
+        }
+        def performance_counter {
+          arg method = 'basic timer';
+          arg repetitions = 1;
+        }
+  ) @*/
+  /*@ begin Loop(transform OpenCL(workItemsPerGroup=WI)
+  for (i=0; i<=g*g-1; i++) {
+    for (j=0; j<=nos-1; j++) {
+      int col = i+offsets[j];
+      if (col>=0 && col<g*g)
+        y[i] += A[i+j*g*g] * x[col];
+    }
+  }
+  ) @*/
+  for (i=0; i<=g*g-1; i++) {
+    for (j=0; j<=nos-1; j++) {
+      int col = i+offsets[j];
+      if (col>=0 && col<g*g)
+        y[i] += A[i+j*g*g] * x[col];
+    }
+  }
+  /*@ end @*/
+  /*@ end @*/
+}
+"#;
+
+/// Issue 11 class 2: the brace list is evaluated per input size into the skeleton's `offsets`
+/// (one skeleton per CFLAGS value), every configuration validates against the original loop,
+/// and the tuned file computes what the original does from a C driver with its own offsets.
+#[test]
+fn brace_initialised_offsets_tune_and_match_the_original() {
+    let tmp = tmp();
+    let dir = tmp.path();
+    std::fs::write(
+        dir.join("dia.c"),
+        DIA.replace("LIST", "{-M*DOF, -DOF, 0, DOF, M*DOF}"),
+    )
+    .unwrap();
+    let t = orcl(dir, &["tune", "dia.c", "--db", "t.db", "-o", "_dia.c"]);
+    t.assert_code(0);
+    let rows = statuses(&dir.join("t.db"));
+    assert_eq!(rows.len(), 4, "{rows:?}");
+    assert!(
+        rows.iter().all(|(_, s)| s == "ok"),
+        "{rows:?}\n{}",
+        t.dump()
+    );
+    // Two skeletons (one per CFLAGS value), each initialising offsets to the evaluated list.
+    let skeletons: Vec<String> = std::fs::read_dir(dir.join("cache"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "c"))
+        .map(|p| std::fs::read_to_string(p).unwrap())
+        .collect();
+    assert_eq!(skeletons.len(), 2);
+    for s in &skeletons {
+        assert!(s.contains("{-12L, -1L, 0L, 1L, 12L}"), "{s}");
+    }
+    let protos =
+        "void MatMult_SeqDIA(double* A, double* x, double* y, int g, int nos, const int *offsets);
+void MatMult_SeqDIA_orig(double* A, double* x, double* y, int g, int nos, const int *offsets);
+#define TOL 1e-12";
+    let body = r#"
+    int g = s[0], m = g * g, nos = 5;
+    int offsets[5] = {-g, -1, 0, 1, g};
+    double *A = dvec((long)m * nos), *x = dvec(m), *y = dvec(m), *yr = DUP(y, m);
+    MatMult_SeqDIA(A, x, y, g, nos, offsets);
+    MatMult_SeqDIA_orig(A, x, yr, g, nos, offsets);
+    cmp("y", y, yr, m);
+    free(A); free(x); free(y); free(yr);
+    return 1;"#;
+    let driver = driver_source(protos, "{12, 0, 0}, {5, 0, 0}, {31, 0, 0}", body);
+    run_driver(
+        dir,
+        "_dia.c",
+        "dia.c",
+        "MatMult_SeqDIA",
+        &driver,
+        Duration::from_secs(120),
+    );
+}
+
+#[test]
+fn malformed_brace_initialisers_are_located_errors() {
+    let dia = |list: &str| DIA.replace("LIST", list);
+    let check = |src: String, at: &str, what: &str| {
+        let tmp = tmp();
+        std::fs::write(tmp.path().join("dia.c"), src).unwrap();
+        let t = orcl(tmp.path(), &["check", "dia.c"]);
+        t.assert_code(2);
+        assert!(
+            t.stderr.contains(&format!("--> dia.c:{at}")) && t.stderr.contains(what),
+            "want `{what}` at {at}\n{}",
+            t.dump()
+        );
+    };
+    check(
+        dia("{-M*DOF, -DOF, 0, DOF}"),
+        "22:42",
+        "`offsets` is declared with 5 element(s) at this input size but its brace initialiser lists 4",
+    );
+    check(
+        dia("{-M*DOF, -DOF, 0, DOF, WI}"),
+        "22:65",
+        "input variables may use only input parameters",
+    );
+    check(dia("{-M, 0,, 1}"), "22:49", "expected an expression");
+    check(
+        DIA.replace("decl int nos = NOS;", "decl int nos = {NOS};")
+            .replace("LIST", "{-M*DOF, -DOF, 0, DOF, M*DOF}"),
+        "18:26",
+        "`nos` is a scalar: a brace initialiser needs an array",
     );
 }

@@ -114,6 +114,11 @@ pub enum VarInit {
     Random,
     /// A constant expression over input params and lets, e.g. `0`, `N`, `2.5`.
     Expr(Expr),
+    /// An array's brace initialiser, one expression over input params and lets per element, as
+    /// in C and Orio's matVec2D: `{-M*DOF, -DOF, 0, DOF, M*DOF}`. Its length must equal the
+    /// declared element count at every input size (checked by `skeleton::array_elems`); the span
+    /// covers the braces.
+    List(Vec<Expr>, Span),
 }
 
 /// `decl [static|dynamic] TYPE NAME[dim]... = INIT;`
@@ -791,10 +796,39 @@ impl<'a> SpecParser<'a> {
         self.expect_eq(&format!(
             "`decl {ty} {name}` (give an initial value: `random`, `0` or an expression)"
         ))?;
-        let expr = self.p.expression()?;
-        let init = match &expr.kind {
-            ExprKind::Name(n) if n == "random" => VarInit::Random,
-            _ => VarInit::Expr(expr),
+        let init = if self.p.peek()?.is_sym("{") {
+            let open = self.p.bump()?;
+            let mut items = Vec::new();
+            while !self.p.peek()?.is_sym("}") {
+                items.push(self.p.expression()?);
+                if !self.p.peek()?.is_sym("}") {
+                    self.p
+                        .expect_sym(",", "`,` or `}` in the brace initialiser")?;
+                }
+            }
+            let close = self.p.bump()?;
+            let span = open.span.to(close.span);
+            if dims.is_empty() {
+                return Err(Diagnostic::new(
+                    span,
+                    format!("`{name}` is a scalar: a brace initialiser needs an array"),
+                )
+                .with_help(format!(
+                    "declare it as an array, e.g. `{name}[{}]`",
+                    items.len().max(1)
+                )));
+            }
+            if items.is_empty() {
+                return Err(Diagnostic::new(span, "empty brace initialiser")
+                    .with_help("list one value per element, e.g. `{0, 1, 2}`"));
+            }
+            VarInit::List(items, span)
+        } else {
+            let expr = self.p.expression()?;
+            match &expr.kind {
+                ExprKind::Name(n) if n == "random" => VarInit::Random,
+                _ => VarInit::Expr(expr),
+            }
         };
         let end = self.end_statement(&format!("the declaration of `{name}`"))?;
         if self.spec.input_vars.iter().any(|v| v.name == name) {
@@ -1016,8 +1050,9 @@ impl<'a> SpecParser<'a> {
         }
         for v in &self.spec.input_vars {
             let exprs = v.dims.iter().chain(match &v.init {
-                VarInit::Expr(e) => Some(e),
-                VarInit::Random => None,
+                VarInit::Expr(e) => std::slice::from_ref(e),
+                VarInit::List(items, _) => items.as_slice(),
+                VarInit::Random => &[],
             });
             for e in exprs {
                 if let Err(d) = self.check_names(

@@ -99,6 +99,19 @@ pub fn array_elems(
                 .filter(|n| *n <= 1 << 40)
                 .ok_or_else(|| Diagnostic::new(d.span, "array too large"))?;
         }
+        if let VarInit::List(items, span) = &v.init {
+            if items.len() as u64 != n {
+                return Err(Diagnostic::new(
+                    *span,
+                    format!(
+                        "`{}` is declared with {n} element(s) at this input size but its brace initialiser lists {}",
+                        v.name,
+                        items.len()
+                    ),
+                )
+                .with_help("give one value per element, or change the declared length"));
+            }
+        }
         out.insert(v.name.clone(), n);
     }
     Ok(out)
@@ -166,6 +179,24 @@ fn context(
         })?;
         let (random, value) = match &v.init {
             VarInit::Random => (true, String::new()),
+            // Element k of the list, through a C99 compound literal indexed by the template's
+            // initialisation loop counter `k`.
+            VarInit::List(items, _) => {
+                let mut lits = Vec::new();
+                for e in items {
+                    let x = e.eval(&env)?;
+                    lits.push(c_literal(&x).ok_or_else(|| {
+                        Diagnostic::new(
+                            e.span,
+                            format!("`{}` must be initialised with numbers, found {x}", v.name),
+                        )
+                    })?);
+                }
+                (
+                    false,
+                    format!("((const {}[]){{{}}})[k]", ty.c_name(), lits.join(", ")),
+                )
+            }
             VarInit::Expr(e) => {
                 let x = e.eval(&env)?;
                 (

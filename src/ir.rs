@@ -409,6 +409,9 @@ pub struct Kernel {
     pub args: Vec<KernelArg>,
     /// The loop's original C text, compiled as plain C into the skeleton for reference outputs.
     pub source: String,
+    /// The region's declarations before the `Loop` annotation (`int n = N;`), evaluated in the
+    /// skeleton before the loop; those the loop reads are scalar arguments (see `preamble`).
+    pub preamble: Vec<crate::preamble::PreVar>,
 }
 
 impl Kernel {

@@ -17,6 +17,7 @@ pub mod ir;
 pub mod lower;
 pub mod measure;
 pub mod plot;
+pub mod preamble;
 pub mod prepare;
 pub mod replay;
 pub mod rewrite;

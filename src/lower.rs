@@ -29,10 +29,12 @@ use std::collections::{BTreeMap, BTreeSet};
 /// `input_vars`.
 pub fn lower(region: &RawRegion, spec: &TuningSpec, file: &str) -> Result<Kernel, Diagnostic> {
     let ann = &region.loop_ann;
+    let preamble = crate::preamble::check(region, spec)?;
     let mut parallel = parse_loop(&ann.code, ann.code_span.start)?;
     let mut cx = Cx {
         region,
         spec,
+        preamble: &preamble,
         file,
         symbols: BTreeMap::new(),
         first_use: Vec::new(),
@@ -105,12 +107,15 @@ pub fn lower(region: &RawRegion, spec: &TuningSpec, file: &str) -> Result<Kernel
         symbols: cx.symbols,
         args,
         source: ann.code.trim().to_string(),
+        preamble,
     })
 }
 
 struct Cx<'a> {
     region: &'a RawRegion,
     spec: &'a TuningSpec,
+    /// The region's evaluated declarations before the Loop (`int n = N;`): typed scalars.
+    preamble: &'a [crate::preamble::PreVar],
     /// The whole input file (for the C declarators of multi-dimensional arrays).
     file: &'a str,
     symbols: BTreeMap<String, Symbol>,
@@ -351,6 +356,20 @@ impl Cx<'_> {
                 ));
             }
             return self.check_rank(name, span, have, rank);
+        }
+        if let Some(p) = self.preamble.iter().find(|p| p.name == name) {
+            // Declared and valued before the Loop: a scalar argument, like a scalar of `input_vars`.
+            self.symbols.insert(
+                name.to_string(),
+                Symbol {
+                    name: name.to_string(),
+                    ty: p.ty,
+                    kind: SymbolKind::Scalar,
+                    read: false,
+                    written: false,
+                },
+            );
+            return self.check_rank(name, span, 0, rank);
         }
         let Some(decl) = self.spec.input_vars.iter().find(|v| v.name == name) else {
             if self.region.decls.contains_key(name) {

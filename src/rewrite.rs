@@ -226,6 +226,7 @@ pub fn rewrite(text: &str, path: &str, db_path: &str, results: &[RegionResult]) 
         block.push_str(" */");
         let block = block.replace("*/\n", "* /\n");
         edits.push((raw.begin_span.start, raw.begin_span.end, block));
+        preamble_edits(p, text, &mut edits, &mut inserts);
         edits.push((raw.end_span.start, raw.end_span.end, String::new()));
         if tuned.is_empty() {
             edits.push((
@@ -326,6 +327,84 @@ pub fn rewrite(text: &str, path: &str, db_path: &str, results: &[RegionResult]) 
         "/* Tuned by orcl {} from {path}: the tuned regions call OpenCL (link with -lOpenCL). */\n#define CL_TARGET_OPENCL_VERSION 120\n#define CL_USE_DEPRECATED_OPENCL_1_2_APIS\n#include <CL/cl.h>\n#include <math.h>\n#include <stddef.h>\n#include <stdlib.h>\n{out}",
         env!("CARGO_PKG_VERSION")
     )
+}
+
+/// The region's declarations before the Loop stay where they were, made valid C: a statement that
+/// redeclares a parameter of the enclosing function (`int n=N;` in `VecAXPY(int n, ...)`, which C
+/// rejects) becomes a comment, since the parameter already holds the size; an input param the
+/// kept statements read (`int nz = N;`) gets a `#ifndef` default before the function, the value it
+/// was tuned at (several values: the largest, with a comment listing them; compile with `-DN=...`
+/// for another), as Orio's skeleton defined it.
+fn preamble_edits(
+    p: &crate::prepare::Prepared,
+    text: &str,
+    edits: &mut Vec<(usize, usize, String)>,
+    inserts: &mut BTreeMap<usize, String>,
+) {
+    let raw = &p.region.raw;
+    let Some(f) = &raw.function else { return };
+    let body = text[f.span.start..f.span.end]
+        .find('{')
+        .map(|k| f.span.start + k)
+        .unwrap_or(f.span.end);
+    let is_param = |name: &str| {
+        raw.decls
+            .get(name)
+            .is_some_and(|d| d.span.start >= f.span.start && d.span.start < body)
+    };
+    let mut dropped = Vec::new();
+    for d in &raw.preamble {
+        if is_param(&d.name) && !dropped.contains(&d.stmt_span) {
+            dropped.push(d.stmt_span);
+            let stmt = text[d.stmt_span.start..d.stmt_span.end].replace("*/", "* /");
+            edits.push((
+                d.stmt_span.start,
+                d.stmt_span.end,
+                format!("/* orcl: `{stmt}` redeclares the parameter `{}`, which holds the size (Orio's skeleton ran it with the input params as #defines) */", d.name),
+            ));
+        }
+    }
+    let mut defines = String::new();
+    let mut seen = Vec::new();
+    for d in raw
+        .preamble
+        .iter()
+        .filter(|d| !dropped.contains(&d.stmt_span))
+    {
+        for (r, _) in &d.reads {
+            let Some(param) = p.region.spec.input_params.iter().find(|ip| &ip.name == r) else {
+                continue;
+            };
+            if seen.contains(r) || is_param(r) || raw.decls.contains_key(r) {
+                continue;
+            }
+            seen.push(r.clone());
+            let mut values: Vec<Value> = p
+                .inputs
+                .iter()
+                .filter_map(|i| i.get(&param.name).cloned())
+                .collect();
+            values.dedup();
+            values.sort_by(|a, b| {
+                a.as_f64()
+                    .partial_cmp(&b.as_f64())
+                    .unwrap_or(std::cmp::Ordering::Equal)
+            });
+            let Some(last) = values.last() else { continue };
+            let all: Vec<String> = values.iter().map(plain).collect();
+            defines.push_str(&format!(
+                "#ifndef {r} /* orcl: input param of the region below, tuned at {r} = {}; compile with -D{r}=... for another */\n#define {r} {}\n#endif\n",
+                all.join(", "),
+                plain(last)
+            ));
+        }
+    }
+    if !defines.is_empty() {
+        inserts
+            .entry(f.span.start)
+            .or_default()
+            .insert_str(0, &defines);
+    }
 }
 
 #[cfg(test)]

@@ -1086,3 +1086,56 @@ fn rank_mismatch_2d() {
         .help("`decl static double B[M][N]"),
     );
 }
+
+/// Orio's preamble (statements between `PerfTuning` and `Loop`): a name with no value there.
+#[test]
+fn preamble_undeclared() {
+    check_fails(
+        "preamble_undeclared",
+        at(
+            "the declaration of `nn` before the Loop reads `K`, but `K` is not declared",
+            21,
+            16,
+        )
+        .under("K")
+        .help("input params"),
+    );
+}
+
+#[test]
+fn preamble_reads_function_parameter() {
+    check_fails(
+        "preamble_param",
+        at(
+            "reads `n`, but `n` has no value in the timing skeleton",
+            21,
+            14,
+        )
+        .under("n")
+        .help("`N`"),
+    );
+}
+
+#[test]
+fn preamble_statement_not_a_declaration() {
+    check_fails(
+        "preamble_statement",
+        at("orcl cannot handle `nn = nn - 1;` between the `PerfTuning` header and the `Loop` annotation", 22, 5)
+            .under("nn = nn - 1;")
+            .help("only declarations of scalars"),
+    );
+}
+
+#[test]
+fn preamble_calls_unknown_function() {
+    check_fails(
+        "preamble_call",
+        at(
+            "calls `round_up`, which the timing skeleton does not have",
+            21,
+            14,
+        )
+        .under("round_up")
+        .help("C math functions"),
+    );
+}

@@ -77,6 +77,27 @@ pub struct RawRegion {
     pub decls: BTreeMap<String, CDecl>,
     /// Orio's older binding habit: `int n=N;` inside the region, as (variable, input param) pairs.
     pub size_bindings: Vec<(String, String)>,
+    /// The declarations between the `PerfTuning` header and the `Loop` annotation (Orio's
+    /// preamble, OrCL paper Fig. 2: `int n=N;`), in source order.
+    pub preamble: Vec<PreambleDecl>,
+}
+
+/// One variable declared by a statement between `PerfTuning` and `Loop`
+/// (`int nrows = m*n;`, `double hx = 1.0/(m-1);`, `double s;`).
+#[derive(Debug, Clone, PartialEq)]
+pub struct PreambleDecl {
+    pub name: String,
+    pub name_span: Span,
+    /// Base type as written, whitespace-normalised (`int`, `register int`, `const double`).
+    pub ty: String,
+    /// The initializer's C text and span; `None` for a declaration without one (`double s;`).
+    pub init: Option<(String, Span)>,
+    /// Identifiers the initializer reads (callee names excluded), in order.
+    pub reads: Vec<(String, Span)>,
+    /// Functions the initializer calls.
+    pub calls: Vec<(String, Span)>,
+    /// The whole declaration statement (shared by the variables it declares).
+    pub stmt_span: Span,
 }
 
 #[derive(Debug)]
@@ -263,7 +284,22 @@ pub fn find_regions(text: &str) -> Result<Vec<RawRegion>, Vec<Diagnostic>> {
                     };
                     let region_span = open.begin.to(span);
                     let (function, decls) = scope_of(root, text, open.begin.start);
-                    let size_bindings = orio_bindings(root, text, region_span, loop_ann.span);
+                    let preamble = match preamble_of(root, text, open.begin.end, loop_ann.span) {
+                        Ok(p) => p,
+                        Err(d) => {
+                            diags.push(d);
+                            continue;
+                        }
+                    };
+                    let size_bindings = preamble
+                        .iter()
+                        .filter_map(|d| {
+                            let (init, _) = d.init.as_ref()?;
+                            let init = init.trim();
+                            (d.calls.is_empty() && d.reads.len() == 1 && d.reads[0].0 == init)
+                                .then(|| (d.name.clone(), init.to_string()))
+                        })
+                        .collect();
                     let spec_span = Span::new(open.body_start, open.body_start + open.body.len());
                     regions.push(RawRegion {
                         span: region_span,
@@ -275,6 +311,7 @@ pub fn find_regions(text: &str) -> Result<Vec<RawRegion>, Vec<Diagnostic>> {
                         function,
                         decls,
                         size_bindings,
+                        preamble,
                     });
                 }
             }
@@ -582,38 +619,130 @@ fn innermost_name(mut n: Node, text: &str) -> Option<String> {
     }
 }
 
-/// `int n=N;` declarations inside a region but outside its Loop annotation (Orio's older habit).
-fn orio_bindings(root: Node, text: &str, region: Span, loop_span: Span) -> Vec<(String, String)> {
-    let mut out = Vec::new();
-    fn walk(n: Node, text: &str, region: Span, loop_span: Span, out: &mut Vec<(String, String)>) {
-        if n.end_byte() <= region.start || n.start_byte() >= region.end {
-            return;
-        }
-        let inside = n.start_byte() >= region.start && n.end_byte() <= region.end;
-        let in_loop = n.start_byte() >= loop_span.start && n.end_byte() <= loop_span.end;
-        if n.kind() == "declaration" && inside && !in_loop {
-            let mut c = n.walk();
-            for d in n.children_by_field_name("declarator", &mut c) {
-                if d.kind() == "init_declarator" {
-                    if let (Some(name), Some(value)) = (
-                        d.child_by_field_name("declarator"),
-                        d.child_by_field_name("value"),
-                    ) {
-                        if name.kind() == "identifier" && value.kind() == "identifier" {
-                            out.push((
-                                text.get(name.byte_range()).unwrap_or("").to_string(),
-                                text.get(value.byte_range()).unwrap_or("").to_string(),
-                            ));
-                        }
-                    }
-                }
-            }
-        }
-        let mut c = n.walk();
-        for child in n.named_children(&mut c) {
-            walk(child, text, region, loop_span, out);
+/// The statements between the end of the `PerfTuning` header (`after`) and the `Loop`
+/// annotation: each must be a declaration of scalars (`int n = N;`, `double hx = 1.0/(m-1);`,
+/// `double s;`). Anything else is a located error naming the statement.
+fn preamble_of(
+    root: Node,
+    text: &str,
+    after: usize,
+    loop_span: Span,
+) -> Result<Vec<PreambleDecl>, Diagnostic> {
+    // The innermost node that holds the whole stretch: its children are the statements.
+    let mut holder = root;
+    loop {
+        let mut c = holder.walk();
+        let inner = holder
+            .named_children(&mut c)
+            .find(|n| n.start_byte() < after && n.end_byte() >= loop_span.start);
+        match inner {
+            Some(n) => holder = n,
+            None => break,
         }
     }
-    walk(root, text, region, loop_span, &mut out);
-    out
+    let mut out = Vec::new();
+    let mut c = holder.walk();
+    for st in holder.named_children(&mut c) {
+        if st.start_byte() < after || st.end_byte() > loop_span.start || st.kind() == "comment" {
+            continue;
+        }
+        let span = Span::new(st.start_byte(), st.end_byte());
+        let what = text.get(st.byte_range()).unwrap_or("").trim();
+        let short: String = what.lines().next().unwrap_or("").chars().take(40).collect();
+        let not_here = |why: &str| {
+            Diagnostic::new(
+                span,
+                format!("orcl cannot handle `{short}` between the `PerfTuning` header and the `Loop` annotation: {why}"),
+            )
+            .with_help("only declarations of scalars may stand there (`int n = N;`, `double h = 1.0/(n-1);`, `double s;`); move other code before `/*@ begin PerfTuning` or into the loop")
+        };
+        if st.kind() != "declaration" {
+            return Err(not_here("it is not a declaration"));
+        }
+        let mut ty = String::new();
+        let mut tc = st.walk();
+        for child in st.children(&mut tc) {
+            if matches!(
+                child.kind(),
+                "type_qualifier"
+                    | "primitive_type"
+                    | "sized_type_specifier"
+                    | "type_identifier"
+                    | "storage_class_specifier"
+            ) {
+                if !ty.is_empty() {
+                    ty.push(' ');
+                }
+                ty.push_str(text.get(child.byte_range()).unwrap_or(""));
+            }
+        }
+        let ty = ty.split_whitespace().collect::<Vec<_>>().join(" ");
+        let mut dc = st.walk();
+        for d in st.children_by_field_name("declarator", &mut dc) {
+            let (name, value) = match d.kind() {
+                "identifier" => (d, None),
+                "init_declarator" => match d.child_by_field_name("declarator") {
+                    Some(n) if n.kind() == "identifier" => (n, d.child_by_field_name("value")),
+                    _ => return Err(not_here("it declares an array or a pointer")),
+                },
+                _ => return Err(not_here("it declares an array or a pointer")),
+            };
+            if value.is_some_and(|v| v.kind() == "initializer_list") {
+                return Err(not_here("a brace initializer declares an array"));
+            }
+            let mut reads = Vec::new();
+            let mut calls = Vec::new();
+            if let Some(v) = value {
+                idents(v, text, &mut reads, &mut calls);
+            }
+            out.push(PreambleDecl {
+                name: text.get(name.byte_range()).unwrap_or("").to_string(),
+                name_span: Span::new(name.start_byte(), name.end_byte()),
+                ty: ty.clone(),
+                init: value.map(|v| {
+                    (
+                        text.get(v.byte_range()).unwrap_or("").to_string(),
+                        Span::new(v.start_byte(), v.end_byte()),
+                    )
+                }),
+                reads,
+                calls,
+                stmt_span: span,
+            });
+        }
+    }
+    Ok(out)
+}
+
+/// The identifiers an initializer reads and the functions it calls.
+fn idents(n: Node, text: &str, reads: &mut Vec<(String, Span)>, calls: &mut Vec<(String, Span)>) {
+    let name = |x: Node| {
+        (
+            text.get(x.byte_range()).unwrap_or("").to_string(),
+            Span::new(x.start_byte(), x.end_byte()),
+        )
+    };
+    match n.kind() {
+        "identifier" => reads.push(name(n)),
+        "call_expression" => {
+            if let Some(f) = n.child_by_field_name("function") {
+                if f.kind() == "identifier" {
+                    calls.push(name(f));
+                } else {
+                    idents(f, text, reads, calls);
+                }
+            }
+            if let Some(a) = n.child_by_field_name("arguments") {
+                idents(a, text, reads, calls);
+            }
+        }
+        // `sizeof(double)`, casts: type names are no reads.
+        "type_descriptor" => {}
+        _ => {
+            let mut c = n.walk();
+            for child in n.named_children(&mut c) {
+                idents(child, text, reads, calls);
+            }
+        }
+    }
 }

@@ -27,6 +27,8 @@ struct Var {
     seed: u64,
     /// A reduction output of the loop.
     reduction: bool,
+    /// Declared before the Loop (`int n = N;`): valued by the preamble block of `orcl_init`.
+    preamble: bool,
 }
 
 #[derive(Serialize)]
@@ -226,6 +228,25 @@ fn context(
                 .args
                 .iter()
                 .any(|a| a.name == v.name && a.reduction.is_some()),
+            preamble: false,
+        });
+    }
+    // The preamble's variables that the loop reads: scalars valued by the preamble block.
+    for p in &kernel.preamble {
+        let Some(a) = kernel.args.iter().find(|a| a.name == p.name) else {
+            continue;
+        };
+        vars.push(Var {
+            name: p.name.clone(),
+            ty: p.ty.c_name(),
+            is_array: false,
+            float: p.ty.is_float(),
+            elems: "1".into(),
+            random: false,
+            value: "0".into(),
+            seed: fnv(&p.name),
+            reduction: a.reduction.is_some(),
+            preamble: true,
         });
     }
     let mut vars: Vec<VarRef> = vars
@@ -266,6 +287,7 @@ fn context(
                 value: format!("{value}L"),
                 seed: fnv(&a.name),
                 reduction: false,
+                preamble: false,
             },
             reference: format!("orcl_v_{}", a.name),
         });
@@ -355,6 +377,21 @@ fn context(
     ctx.insert("reductions", &reductions);
     ctx.insert("n_reductions", &reductions.len());
     ctx.insert("defines", &defines);
+    // The preamble sees the input params and the lets as `#define`s, as in Orio's skeleton.
+    let pre_defines: Vec<Define> = input
+        .iter()
+        .chain(spec.lets.iter().map(|l| (&l.name, &l.value)))
+        .filter_map(|(k, v)| {
+            c_literal(v).map(|value| Define {
+                name: k.clone(),
+                value,
+            })
+        })
+        .filter(|d| !kernel.preamble.iter().any(|p| p.name == d.name))
+        .filter(|d| !spec.input_vars.iter().any(|v| v.name == d.name))
+        .collect();
+    ctx.insert("pre_defines", &pre_defines);
+    ctx.insert("preamble", &kernel.preamble);
     ctx.insert("loop_vars", &loop_vars);
     ctx.insert("reference", &indent(&kernel.source, 4));
     ctx.insert("trip", &crate::codegen::opencl::trip_expr(kernel));

@@ -59,6 +59,17 @@ impl Prepared {
                 }
             }
         }
+        if let Some(m) = &spec.counter.method {
+            if !m.value.trim().eq_ignore_ascii_case("basic timer") {
+                out.push(Diagnostic::new(
+                    m.span,
+                    format!(
+                        "performance counter method `{}` is not available: orcl times the kernel with OpenCL/CUDA events, as for Orio's 'basic timer'",
+                        m.value
+                    ),
+                ));
+            }
+        }
         if let Some(a) = &spec.search.algorithm {
             if let Some(note) = options::orio_note(&a.value) {
                 out.push(Diagnostic::new(a.span, note.to_string()));

@@ -412,9 +412,55 @@ pub fn tune(
             let v0 =
                 variant_for(&p, &space, &first, opts, None).map_err(|d| located(text, path, d))?;
             let backend = v0.backend;
-            let dev = match backend {
-                Backend::OpenCl => device::opencl_device(v0.platform, v0.device)?,
-                Backend::Cuda => device::cuda_device(v0.device)?,
+            // A `device=`/`platform=` of the transform (Orio's files name device=1 for their
+            // second GPU) that this machine does not have: tune on the one it has, with a
+            // warning, and write that device into the tuned file. A `--device`/`--platform` on
+            // the command line that does not exist stays an error.
+            let lookup = |pl: usize, d: usize| match backend {
+                Backend::OpenCl => device::opencl_device(pl, d),
+                Backend::Cuda => device::cuda_device(d),
+            };
+            let fallback;
+            let (dev, opts) = match lookup(v0.platform, v0.device) {
+                Ok(d) => (d, opts),
+                Err(
+                    e @ (device::DeviceError::NoSuchDevice { .. }
+                    | device::DeviceError::NoSuchPlatform { .. }
+                    | device::DeviceError::NoCudaDevice { .. }),
+                ) if opts.device.is_none() && opts.platform.is_none() => {
+                    let pl = match e {
+                        device::DeviceError::NoSuchDevice { platform, .. } => platform,
+                        _ => 0,
+                    };
+                    let d = lookup(pl, 0)?;
+                    let args = p.transform_args(backend);
+                    let at = args
+                        .iter()
+                        .find(|a| a.name == "device" || a.name == "platform")
+                        .map(|a| a.expr.span)
+                        .unwrap_or(raw.loop_ann.begin_span);
+                    eprintln!(
+                        "{}",
+                        crate::diag::render_warning(
+                            path,
+                            text,
+                            &Diagnostic::new(
+                                at,
+                                format!("{e}; tuning on {} device 0 `{}` instead (choose with --platform/--device)", match backend {
+                                    Backend::OpenCl => format!("platform {pl}"),
+                                    Backend::Cuda => "CUDA".to_string(),
+                                }, d.name)
+                            )
+                        )
+                    );
+                    fallback = TuneOptions {
+                        platform: (backend == Backend::OpenCl).then_some(pl),
+                        device: Some(0),
+                        ..opts.clone()
+                    };
+                    (d, &fallback)
+                }
+                Err(e) => return Err(e.into()),
             };
             // Adaptive strategies never propose a configuration whose variant exceeds the
             // device's limits (the HPL paper's genetic search discards them before evaluation).
@@ -525,6 +571,8 @@ pub fn tune(
 
             let mut runner = Runner::new(exe, warmups, reps, policy);
             // Start the worker now: a skeleton that cannot start is an error of the whole experiment.
+            let v0 =
+                variant_for(&p, &space, &first, opts, None).map_err(|d| located(text, path, d))?;
             runner.worker(v0.platform, v0.device)?;
             let mut evaluations: Vec<Evaluated> = Vec::new();
             let mut by_variant: HashMap<String, Outcome> = HashMap::new();

@@ -402,3 +402,35 @@ fn malformed_brace_initialisers_are_located_errors() {
         "`nos` is a scalar: a brace initialiser needs an array",
     );
 }
+
+/// Issue 11 class 6: a transform's `device=` that this machine lacks (Orio's files name their
+/// second GPU, device=1) tunes on device 0 of the platform with a one-line warning, and the tuned
+/// file uses device 0; the same device asked for with `--device` is an error.
+#[test]
+fn missing_transform_device_tunes_on_device_zero_with_a_warning() {
+    let tmp = tmp();
+    let dir = tmp.path();
+    let src = axpy(
+        "",
+        "arg build_command = 'cc -O2';",
+        "arg algorithm = 'Exhaustive';",
+        "workItemsPerGroup=WI, device=7",
+    );
+    std::fs::write(dir.join("axpy.c"), src).unwrap();
+    let t = orcl(dir, &["tune", "axpy.c", "--db", "t.db", "-o", "_axpy.c"]);
+    t.assert_code(0);
+    assert!(
+        t.stderr
+            .lines()
+            .any(|l| l.starts_with("warning: axpy.c:28:64: ")
+                && l.contains("OpenCL device 7 does not exist")
+                && l.contains("tuning on platform 0 device 0")),
+        "{}",
+        t.dump()
+    );
+    let tuned = std::fs::read_to_string(dir.join("_axpy.c")).unwrap();
+    assert!(tuned.contains("orcl_device[1] = { 0 }"), "{tuned}");
+    let t = orcl(dir, &["tune", "axpy.c", "--db", "t.db", "--device", "7"]);
+    assert_ne!(t.code(), Some(0), "{}", t.dump());
+    assert!(t.stderr.contains("device 7 does not exist"), "{}", t.dump());
+}

@@ -434,3 +434,50 @@ fn missing_transform_device_tunes_on_device_zero_with_a_warning() {
     assert_ne!(t.code(), Some(0), "{}", t.dump());
     assert!(t.stderr.contains("device 7 does not exist"), "{}", t.dump());
 }
+
+/// Issue 11 class 5: Orio's CUDA build command `nvcc -arch=sm_75 @CFLAGS`: the host skeleton is
+/// built with cc, and each configuration's CFLAGS reach NVRTC as kernel options (shown by
+/// `orcl emit`, which needs no device); a flag NVRTC cannot take is a located error.
+#[test]
+fn nvcc_cflags_reach_nvrtc_per_configuration() {
+    let tmp = tmp();
+    let dir = tmp.path();
+    let src = axpy(
+        "param CFLAGS[] = ['-O3', '-use_fast_math', '-Xptxas -dlcm=cg', '-Xcompiler -fopenmp'];",
+        "arg build_command = 'nvcc -arch=sm_75 @CFLAGS';",
+        "arg algorithm = 'Exhaustive';",
+        "workItemsPerGroup=WI",
+    )
+    .replace(
+        "transform OpenCL(workItemsPerGroup=WI)",
+        "transform CUDA(threadCount=WI)",
+    );
+    std::fs::write(dir.join("axpy.c"), src).unwrap();
+    let options = |cflags: &str| {
+        let t = orcl(
+            dir,
+            &["emit", "axpy.c", "--set", &format!("CFLAGS='{cflags}'")],
+        );
+        t.assert_code(0);
+        t.stdout
+            .lines()
+            .find(|l| l.contains("NVRTC options and launch tokens"))
+            .unwrap_or_else(|| panic!("{}", t.dump()))
+            .to_string()
+    };
+    assert!(options("-O3").ends_with("launch tokens: \"\" */"));
+    assert!(options("-use_fast_math").contains("\"--use_fast_math\""));
+    assert!(options("-Xptxas -dlcm=cg").contains("\"-orcl-dlcm=cg\""));
+    let t = orcl(
+        dir,
+        &["emit", "axpy.c", "--set", "CFLAGS='-Xcompiler -fopenmp'"],
+    );
+    t.assert_code(2);
+    assert!(
+        t.stderr.contains(
+            "in the nvcc build command: `-Xcompiler` is not a flag orcl can pass to NVRTC"
+        ) && t.stderr.contains("--> axpy.c:9:11"),
+        "{}",
+        t.dump()
+    );
+}

@@ -70,6 +70,15 @@ enum Command {
         /// Tune only this input size, NAME=VALUE (repeatable; default: every size).
         #[arg(long = "size", value_name = "NAME=VALUE")]
         size: Vec<String>,
+        /// OpenCL kernel builds run on this many threads ahead of the measuring worker (default:
+        /// the machine's cores on a GPU, 0 on a CPU device; 0: the worker builds each kernel
+        /// itself, serially).
+        #[arg(long, short = 'j')]
+        jobs: Option<usize>,
+        /// Neither read nor write the kernel-binary cache (keyed by source, options, device and
+        /// driver), so every kernel is built afresh.
+        #[arg(long)]
+        no_kernel_cache: bool,
     },
     /// Tune FILE's loops for OpenCL and for CUDA on the same device and compare the best
     /// variants: time, achieved bandwidth (bytes read + written once), CUDA/OpenCL speedup.
@@ -411,6 +420,8 @@ fn run(cli: Cli) -> Result<i32, Failure> {
             backend,
             top,
             size,
+            jobs,
+            no_kernel_cache,
         } => {
             let backend = backend.as_deref().map(parse_backend).transpose()?;
             let (path, text, prepared) = load(&file)?;
@@ -435,6 +446,8 @@ fn run(cli: Cli) -> Result<i32, Failure> {
                     .iter()
                     .map(|s| assignment(s))
                     .collect::<Result<_, _>>()?,
+                jobs,
+                no_kernel_cache,
             };
             let results = tune::tune(&path, &text, prepared, &opts).map_err(|e| match e {
                 TuneError::Input(i) => Failure::Input(i),

@@ -47,6 +47,11 @@ pub struct TuneOptions {
     pub progress: bool,
     /// Tune only the input sizes with these input-parameter values (all when empty).
     pub sizes: Vec<(String, Value)>,
+    /// OpenCL build threads ahead of measurement (`--jobs`; default: the machine's cores on a GPU,
+    /// 0 on a CPU device; 0: build in the measuring worker). See `measure::pool`.
+    pub jobs: Option<usize>,
+    /// Do not read or write the kernel-binary cache (`--no-kernel-cache`).
+    pub no_kernel_cache: bool,
 }
 
 /// Why a tune stopped without a result.
@@ -574,6 +579,33 @@ pub fn tune(
             let v0 =
                 variant_for(&p, &space, &first, opts, None).map_err(|d| located(text, path, d))?;
             runner.worker(v0.platform, v0.device)?;
+            // Default: the machine's cores on a GPU; on a CPU device (PoCL) the worker builds,
+            // since a build there can only run between measurements and PoCL generates the code
+            // at the first launch anyway (docs/THROUGHPUT.md).
+            let jobs = opts.jobs.unwrap_or_else(|| {
+                if backend == Backend::OpenCl
+                    && crate::measure::pool::is_cpu(v0.platform, v0.device)
+                {
+                    0
+                } else {
+                    crate::measure::pool::default_jobs()
+                }
+            });
+            if backend == Backend::OpenCl && jobs > 0 {
+                runner.set_pool(crate::measure::pool::BuildPool::new(
+                    jobs,
+                    v0.platform,
+                    v0.device,
+                    &dev.fingerprint(),
+                    (!opts.no_kernel_cache).then(skeleton::cache_dir),
+                ));
+            }
+            // Exhaustive and Random propose the same sequence whatever the batch size: a larger
+            // batch lets the build pool run further ahead. Adaptive strategies keep 16.
+            let batch_size = match algorithm.to_ascii_lowercase().as_str() {
+                "exhaustive" | "random" => 16.max(4 * jobs),
+                _ => 16,
+            };
             let mut evaluations: Vec<Evaluated> = Vec::new();
             let mut by_variant: HashMap<String, Outcome> = HashMap::new();
             let mut measured = 0usize;
@@ -593,10 +625,26 @@ pub fn tune(
             }
             'search: loop {
                 let batch = strategy
-                    .propose(&space, 16)
+                    .propose(&space, batch_size)
                     .map_err(|d| located(text, path, d))?;
                 if batch.is_empty() {
                     break;
+                }
+                // Hand the batch's kernels to the build pool before measuring the first.
+                for cand in batch.iter().filter(|c| c.violated.is_none()) {
+                    if !stored.contains_key(&cand.config.key()) {
+                        if let Ok(v) = variant_for(
+                            &p,
+                            &space,
+                            &cand.config,
+                            opts,
+                            fault_for(&cand.config, &fault),
+                        ) {
+                            if device_limit(&v, &dev).is_none() {
+                                runner.prefetch(&v);
+                            }
+                        }
+                    }
                 }
                 for cand in batch {
                     if total_runs.is_some_and(|t| measured as u64 >= t)
@@ -692,8 +740,12 @@ pub fn tune(
                             e.outcome.status != Status::Ok && e.outcome.status != Status::Constraint
                         })
                         .count();
+                    let builds = runner
+                        .build_counts()
+                        .map(|(b, h, q)| format!("builds {b} (+{h} cached, {q} queued)  "))
+                        .unwrap_or_default();
                     bar.set_message(format!(
-                        "failures {fails}  best {}",
+                        "{builds}failures {fails}  best {}",
                         best.map(|(_, b)| format!("{b:.4} ms"))
                             .unwrap_or_else(|| "-".into())
                     ));

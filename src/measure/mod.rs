@@ -1,12 +1,14 @@
 //! Measurement: runs variants in timing-skeleton worker processes (DESIGN.md §3) and turns their
 //! answers, crashes and timeouts into classified `Outcome`s.
 
+pub mod pool;
 pub mod skeleton;
 pub mod worker;
 
 use crate::codegen::{GlobalSize, Variant as OpenClVariant};
+use pool::{BuildPool, Built};
 use serde::Serialize;
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 use worker::{Request, SpawnError, Worker, WorkerFailure};
@@ -127,6 +129,10 @@ pub struct Runner {
     pub policy: TimeoutPolicy,
     slowest_ok: Duration,
     next_id: i64,
+    /// OpenCL builds ahead of measurement (`--jobs`); `None`: the worker builds from source.
+    pool: Option<BuildPool>,
+    /// Pool keys whose build time was already reported (the first variant of a kernel pays it).
+    reported: HashSet<String>,
 }
 
 impl Runner {
@@ -139,7 +145,27 @@ impl Runner {
             policy,
             slowest_ok: Duration::ZERO,
             next_id: 1,
+            pool: None,
+            reported: HashSet::new(),
         }
+    }
+
+    /// Build OpenCL kernels on `pool` (ahead of measurement) instead of in the worker.
+    pub fn set_pool(&mut self, pool: BuildPool) {
+        self.pool = Some(pool);
+    }
+
+    /// Queue the build of `v` on the pool, so it is ready when `measure` comes to it (no-op
+    /// without a pool and for CUDA variants, which NVRTC builds in the worker).
+    pub fn prefetch(&self, v: &OpenClVariant) {
+        if let (Some(p), crate::codegen::Backend::OpenCl) = (&self.pool, v.backend) {
+            p.submit(&v.source, &v.build_options);
+        }
+    }
+
+    /// (kernels built, cache hits, builds queued or running) of the pool; `None` without one.
+    pub fn build_counts(&self) -> Option<(usize, usize, usize)> {
+        self.pool.as_ref().map(|p| p.counts())
     }
 
     /// The current per-variant timeout.
@@ -172,6 +198,26 @@ impl Runner {
         if let Err(e) = self.worker(v.platform, v.device) {
             return Outcome::failure(Status::LaunchError, e.to_string());
         }
+        // With a pool: wait for the prebuilt binary; a failed build is a compile error here.
+        let mut prebuilt: Option<(String, std::sync::Arc<Vec<u8>>, f64)> = None;
+        if let (Some(p), crate::codegen::Backend::OpenCl) = (&self.pool, v.backend) {
+            match p.get(&v.source, &v.build_options) {
+                (_, Built::Failed(log)) => return Outcome::failure(Status::CompileError, log),
+                (
+                    k,
+                    Built::Binary {
+                        bytes, build_ms, ..
+                    },
+                ) => {
+                    let ms = if self.reported.insert(k.clone()) {
+                        build_ms
+                    } else {
+                        0.0
+                    };
+                    prebuilt = Some((k, bytes, ms));
+                }
+            }
+        }
         let id = self.next_id;
         self.next_id += 1;
         let req = Request {
@@ -185,11 +231,18 @@ impl Runner {
             local: v.local_size,
             warmups: self.warmups,
             repetitions: self.repetitions,
+            binary: prebuilt
+                .as_ref()
+                .map(|(k, b, _)| (k.as_str(), b.as_slice())),
         };
         let timeout = self.timeout();
         let start = Instant::now();
+        // On a CPU device no build runs while the variant is measured (see `pool`).
+        let gate = self.pool.as_ref().and_then(|p| p.measuring());
         let w = self.workers.get_mut(&key).expect("worker started above");
-        match w.run(&req, timeout) {
+        let result = w.run(&req, timeout);
+        drop(gate);
+        match result {
             Ok(r) => {
                 let status = match r.status.as_str() {
                     "ok" => Status::Ok,
@@ -202,7 +255,7 @@ impl Runner {
                 }
                 Outcome {
                     status,
-                    build_ms: Some(r.build_ms),
+                    build_ms: Some(prebuilt.as_ref().map_or(r.build_ms, |p| p.2)),
                     samples_ms: r.kernel_ms,
                     transfer_ms: (status == Status::Ok || status == Status::WrongResult)
                         .then_some(r.transfer_ms),

@@ -51,6 +51,9 @@ pub struct Request<'a> {
     pub local: u64,
     pub warmups: u32,
     pub repetitions: u32,
+    /// A program binary built by the build pool (its cache key, its bytes): sent instead of the
+    /// source (`BIN` request), the worker only loads it.
+    pub binary: Option<(&'a str, &'a [u8])>,
 }
 
 /// Why a worker produced no reply.
@@ -192,21 +195,39 @@ impl Worker {
 
     /// Run one variant. On a crash or a timeout the process is dead afterwards (drop it).
     pub fn run(&mut self, req: &Request, timeout: Duration) -> Result<Reply, WorkerFailure> {
-        let header = format!(
-            "RUN {} {} {} {} {} {} {}\n",
-            req.id,
-            req.global,
-            req.local,
-            req.source.len(),
-            req.options.len(),
-            req.warmups,
-            req.repetitions
-        );
+        let (header, body): (String, [&[u8]; 3]) = match req.binary {
+            None => (
+                format!(
+                    "RUN {} {} {} {} {} {} {}\n",
+                    req.id,
+                    req.global,
+                    req.local,
+                    req.source.len(),
+                    req.options.len(),
+                    req.warmups,
+                    req.repetitions
+                ),
+                [req.source.as_bytes(), req.options.as_bytes(), &[]],
+            ),
+            Some((key, bin)) => (
+                format!(
+                    "BIN {} {} {} {} {} {} {} {}\n",
+                    req.id,
+                    req.global,
+                    req.local,
+                    key.len(),
+                    bin.len(),
+                    req.options.len(),
+                    req.warmups,
+                    req.repetitions
+                ),
+                [key.as_bytes(), bin, req.options.as_bytes()],
+            ),
+        };
         let sent = self
             .stdin
             .write_all(header.as_bytes())
-            .and_then(|_| self.stdin.write_all(req.source.as_bytes()))
-            .and_then(|_| self.stdin.write_all(req.options.as_bytes()))
+            .and_then(|_| body.iter().try_for_each(|b| self.stdin.write_all(b)))
             .and_then(|_| self.stdin.flush());
         if sent.is_err() {
             return Err(self.crashed());

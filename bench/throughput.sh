@@ -1,0 +1,53 @@
+#!/usr/bin/env bash
+# Tuning throughput on the GPU machine (issue 14, docs/BENCHMARKS.md "Tuning throughput: build pool"):
+# the OrCL paper's Figure 2 vecAXPY space (examples/vecAXPY.c, 1728 configurations) at N = 10^6 on
+# NVIDIA OpenCL, serial (--jobs 0: the worker builds; --jobs 1: one pool thread) vs --jobs 16, each with a cold and a warm kernel
+# cache; and bench/vecAXPY_2p26.c (280 configurations, N = 2^26) with --jobs 16.
+#
+# Run from the repository root with orcl built (cargo build --release) and shared/ present:
+#   bash bench/throughput.sh [OUT_DIR]
+# Prints one line per run (configurations, wall time, configurations/s) and writes OUT_DIR/throughput.tsv.
+# NVIDIA's own JIT cache is disabled (CUDA_CACHE_DISABLE=1) so "cold" means every kernel is built.
+set -euo pipefail
+out=${1:-${OUT:-/tmp/orcl-throughput}}
+mkdir -p "$out"
+orcl=${ORCL:-./target/release/orcl}
+if [ -f shared/gpu/opencl-icd.sh ]; then bash shared/gpu/opencl-icd.sh >/dev/null; fi
+export CUDA_CACHE_DISABLE=1
+platform=${PLATFORM:-$("$orcl" devices --json | python3 -c '
+import json, sys
+d = json.load(sys.stdin)
+d = d.get("devices", d) if isinstance(d, dict) else d
+print(next((x["platform_index"] for x in d if x.get("backend") == "opencl" and "NVIDIA" in x.get("platform", "")), 0))')}
+printf 'run\tconfigurations\twall_s\tconfigs_per_s\n' >"$out/throughput.tsv"
+
+# run NAME FILE SIZE CACHE_DIR ARGS...: a fresh database, the given kernel cache.
+run() {
+  local name=$1 file=$2 size=$3 cache=$4
+  shift 4
+  local db="$out/$name.db"
+  rm -f "$db" "$db"-*
+  local t0 t1
+  t0=$(date +%s.%N)
+  ORCL_CACHE_DIR=$cache "$orcl" tune "$file" --platform "$platform" --size "$size" --db "$db" \
+    -o "$out/_$name.c" "$@" >"$out/$name.log" 2>&1 || { echo "$name failed: see $out/$name.log"; return 1; }
+  t1=$(date +%s.%N)
+  local n
+  n=$(python3 -c "import sqlite3; print(sqlite3.connect('$db').execute('select count(*) from evaluation').fetchone()[0])")
+  python3 - "$name" "$n" "$t0" "$t1" <<'PY' | tee -a "$out/throughput.tsv"
+import sys
+name, n, t0, t1 = sys.argv[1], int(sys.argv[2]), float(sys.argv[3]), float(sys.argv[4])
+print(f"{name}\t{n}\t{t1 - t0:.1f}\t{n / (t1 - t0):.1f}")
+PY
+}
+
+for jobs in 0 1 16; do
+  cache="$out/cache-j$jobs"
+  rm -rf "$cache"
+  # cold: the skeleton is compiled first (not a kernel build); warm: the same cache, a new database
+  run "fig2-1e6-jobs$jobs-cold" examples/vecAXPY.c N=1000000 "$cache" --jobs "$jobs"
+  run "fig2-1e6-jobs$jobs-warm" examples/vecAXPY.c N=1000000 "$cache" --jobs "$jobs"
+done
+rm -rf "$out/cache-2p26"
+run "vecAXPY-2p26-jobs16-cold" bench/vecAXPY_2p26.c N=67108864 "$out/cache-2p26" --jobs 16
+echo "results: $out/throughput.tsv"

@@ -1,0 +1,385 @@
+//! The kernel build pool: OpenCL program builds on N threads of the orcl process, ahead of the
+//! measuring worker, with an on-disk program-binary cache (issue 14, step 1).
+//!
+//! Each build thread holds its own OpenCL context for the tuned device (no buffers, no queue) and
+//! runs `clBuildProgram` from source (OpenCL 1.2 §5.6.2); the program binary
+//! (`CL_PROGRAM_BINARIES`, §5.6.7) goes to the measuring worker, which only loads it
+//! (`clCreateProgramWithBinary`). The worker therefore measures one variant at a time on a device
+//! no other process uses, and builds overlap only with GPU-side work. On a CPU device (PoCL) a
+//! build competes with the kernel for the same cores, so there the pool is *gated*: no build runs
+//! while a variant is being measured (see `Gate` and docs/THROUGHPUT.md).
+//!
+//! Cache: `<cache dir>/kernels/<sha256>.bin`, keyed by kernel source, build options and the device
+//! fingerprint (platform, device name, driver version, device version), so a re-run builds nothing.
+
+use sha2::{Digest, Sha256};
+use std::collections::{HashMap, VecDeque};
+use std::path::PathBuf;
+use std::sync::{Arc, Condvar, Mutex};
+use std::thread::JoinHandle;
+use std::time::Instant;
+
+/// The result of building one (source, options) pair.
+#[derive(Debug, Clone)]
+pub enum Built {
+    /// The program binary for the device; `build_ms` is the `clBuildProgram` wall time (ms), 0
+    /// when the binary came from the on-disk cache.
+    Binary {
+        bytes: Arc<Vec<u8>>,
+        build_ms: f64,
+        cached: bool,
+    },
+    /// The build failed: the build log (or the OpenCL error).
+    Failed(String),
+}
+
+struct Job {
+    key: String,
+    source: String,
+    options: String,
+}
+
+#[derive(Default)]
+struct State {
+    queue: VecDeque<Job>,
+    results: HashMap<String, Option<Built>>,
+    /// Builds running now.
+    building: usize,
+    /// A measurement is running (or waiting to run) and the pool is gated.
+    measuring: bool,
+    shutdown: bool,
+    /// Builds done (fresh) and cache hits, for the progress display.
+    built: usize,
+    hits: usize,
+}
+
+struct Shared {
+    state: Mutex<State>,
+    cv: Condvar,
+    cache_dir: Option<PathBuf>,
+    fingerprint: String,
+    gated: bool,
+}
+
+/// N build threads for one OpenCL device. Dropping the pool stops the threads (a build in progress
+/// finishes first).
+pub struct BuildPool {
+    shared: Arc<Shared>,
+    threads: Vec<JoinHandle<()>>,
+}
+
+/// Held while a variant is measured on a gated (CPU) device: no build starts, and the guard is
+/// only handed out once the running builds have finished.
+pub struct Gate<'a> {
+    pool: &'a BuildPool,
+}
+
+impl Drop for Gate<'_> {
+    fn drop(&mut self) {
+        let mut s = self
+            .pool
+            .shared
+            .state
+            .lock()
+            .unwrap_or_else(|e| e.into_inner());
+        s.measuring = false;
+        self.pool.shared.cv.notify_all();
+    }
+}
+
+/// The cache key of a kernel: SHA-256 of source, options and device fingerprint (hex).
+pub fn kernel_key(source: &str, options: &str, fingerprint: &str) -> String {
+    let mut h = Sha256::new();
+    for p in [source, options, fingerprint] {
+        h.update((p.len() as u64).to_le_bytes());
+        h.update(p.as_bytes());
+    }
+    h.finalize().iter().map(|b| format!("{b:02x}")).collect()
+}
+
+/// The machine's core count (`std::thread::available_parallelism`), the default `--jobs`.
+pub fn default_jobs() -> usize {
+    std::thread::available_parallelism()
+        .map(|n| n.get())
+        .unwrap_or(1)
+}
+
+impl BuildPool {
+    /// Start `jobs` (≥ 1) build threads for OpenCL device `device` of platform `platform`.
+    /// `fingerprint` identifies device and driver (`DeviceInfo::fingerprint`); `cache_dir` is the
+    /// kernel-binary cache (`None`: no cache). The pool is gated when the device is a CPU.
+    pub fn new(
+        jobs: usize,
+        platform: usize,
+        device: usize,
+        fingerprint: &str,
+        cache_dir: Option<PathBuf>,
+    ) -> BuildPool {
+        let gated = is_cpu(platform, device);
+        let shared = Arc::new(Shared {
+            state: Mutex::new(State::default()),
+            cv: Condvar::new(),
+            cache_dir: cache_dir.map(|d| d.join("kernels")),
+            fingerprint: fingerprint.to_string(),
+            gated,
+        });
+        let threads = (0..jobs.max(1))
+            .map(|_| {
+                let sh = shared.clone();
+                std::thread::spawn(move || build_thread(sh, platform, device))
+            })
+            .collect();
+        BuildPool { shared, threads }
+    }
+
+    /// Whether builds are kept from overlapping measurements (CPU devices).
+    pub fn gated(&self) -> bool {
+        self.shared.gated
+    }
+
+    /// Queue a build of (source, options) unless it is queued or done already; returns its key.
+    pub fn submit(&self, source: &str, options: &str) -> String {
+        let key = kernel_key(source, options, &self.shared.fingerprint);
+        let mut s = self.shared.state.lock().unwrap_or_else(|e| e.into_inner());
+        if !s.results.contains_key(&key) {
+            s.results.insert(key.clone(), None);
+            s.queue.push_back(Job {
+                key: key.clone(),
+                source: source.to_string(),
+                options: options.to_string(),
+            });
+            self.shared.cv.notify_all();
+        }
+        key
+    }
+
+    /// The build of (source, options) and its key: submitted if needed, waits until it is done.
+    pub fn get(&self, source: &str, options: &str) -> (String, Built) {
+        let key = self.submit(source, options);
+        let mut s = self.shared.state.lock().unwrap_or_else(|e| e.into_inner());
+        loop {
+            if let Some(Some(b)) = s.results.get(&key) {
+                return (key, b.clone());
+            }
+            s = self.shared.cv.wait(s).unwrap_or_else(|e| e.into_inner());
+        }
+    }
+
+    /// Enter a measurement: on a gated pool, waits for running builds to finish and keeps new ones
+    /// from starting until the guard is dropped. `None` on an ungated pool.
+    pub fn measuring(&self) -> Option<Gate<'_>> {
+        if !self.shared.gated {
+            return None;
+        }
+        let mut s = self.shared.state.lock().unwrap_or_else(|e| e.into_inner());
+        s.measuring = true;
+        while s.building > 0 {
+            s = self.shared.cv.wait(s).unwrap_or_else(|e| e.into_inner());
+        }
+        Some(Gate { pool: self })
+    }
+
+    /// (fresh builds, cache hits, queued or running) so far.
+    pub fn counts(&self) -> (usize, usize, usize) {
+        let s = self.shared.state.lock().unwrap_or_else(|e| e.into_inner());
+        (s.built, s.hits, s.queue.len() + s.building)
+    }
+}
+
+impl Drop for BuildPool {
+    fn drop(&mut self) {
+        {
+            let mut s = self.shared.state.lock().unwrap_or_else(|e| e.into_inner());
+            s.shutdown = true;
+            s.queue.clear();
+            self.shared.cv.notify_all();
+        }
+        for t in self.threads.drain(..) {
+            let _ = t.join();
+        }
+    }
+}
+
+fn cl_device(platform: usize, device: usize) -> Option<opencl3::device::Device> {
+    if !cl3::is_opencl_runtime_available() {
+        return None;
+    }
+    let platforms = opencl3::platform::get_platforms().ok()?;
+    let ids = platforms
+        .get(platform)?
+        .get_devices(opencl3::device::CL_DEVICE_TYPE_ALL)
+        .ok()?;
+    ids.get(device).map(|&id| opencl3::device::Device::new(id))
+}
+
+/// Whether OpenCL device `device` of platform `platform` is a CPU (`CL_DEVICE_TYPE_CPU`); false
+/// when it cannot be found.
+pub fn is_cpu(platform: usize, device: usize) -> bool {
+    cl_device(platform, device)
+        .and_then(|d| d.dev_type().ok())
+        .is_some_and(|t| t & opencl3::device::CL_DEVICE_TYPE_CPU != 0)
+}
+
+fn build_thread(sh: Arc<Shared>, platform: usize, device: usize) {
+    // One context per thread, made on its first job.
+    let mut ctx: Option<Result<opencl3::context::Context, String>> = None;
+    loop {
+        let job = {
+            let mut s = sh.state.lock().unwrap_or_else(|e| e.into_inner());
+            loop {
+                if s.shutdown {
+                    return;
+                }
+                if !s.measuring && !s.queue.is_empty() {
+                    break;
+                }
+                s = sh.cv.wait(s).unwrap_or_else(|e| e.into_inner());
+            }
+            s.building += 1;
+            s.queue.pop_front().expect("queue checked non-empty")
+        };
+        let ctx = ctx.get_or_insert_with(|| {
+            let d = cl_device(platform, device).ok_or_else(|| {
+                format!("OpenCL device {device} of platform {platform} not found")
+            })?;
+            opencl3::context::Context::from_device(&d).map_err(|e| format!("clCreateContext: {e}"))
+        });
+        let (built, hit) = build_one(&sh, ctx, &job);
+        let mut s = sh.state.lock().unwrap_or_else(|e| e.into_inner());
+        s.building -= 1;
+        if hit {
+            s.hits += 1;
+        } else {
+            s.built += 1;
+        }
+        s.results.insert(job.key, Some(built));
+        sh.cv.notify_all();
+    }
+}
+
+fn build_one(
+    sh: &Shared,
+    ctx: &Result<opencl3::context::Context, String>,
+    job: &Job,
+) -> (Built, bool) {
+    let path = sh
+        .cache_dir
+        .as_ref()
+        .map(|d| d.join(format!("{}.bin", job.key)));
+    if let Some(bytes) = path.as_ref().and_then(|p| std::fs::read(p).ok()) {
+        if !bytes.is_empty() {
+            return (
+                Built::Binary {
+                    bytes: Arc::new(bytes),
+                    build_ms: 0.0,
+                    cached: true,
+                },
+                true,
+            );
+        }
+    }
+    let ctx = match ctx {
+        Ok(c) => c,
+        Err(e) => return (Built::Failed(e.clone()), false),
+    };
+    let t0 = Instant::now();
+    let program = match opencl3::program::Program::create_and_build_from_source(
+        ctx,
+        &job.source,
+        &job.options,
+    ) {
+        Ok(p) => p,
+        Err(log) => return (Built::Failed(format!("clBuildProgram:\n{log}")), false),
+    };
+    let build_ms = t0.elapsed().as_secs_f64() * 1e3;
+    let bytes = match program.get_binaries() {
+        Ok(mut b) if !b.is_empty() && !b[0].is_empty() => b.swap_remove(0),
+        Ok(_) => {
+            return (
+                Built::Failed("the driver returned no program binary".into()),
+                false,
+            )
+        }
+        Err(e) => return (Built::Failed(format!("CL_PROGRAM_BINARIES: {e}")), false),
+    };
+    if let Some(p) = &path {
+        // Written to a temporary name and renamed, so a concurrent reader never sees half a file.
+        if let Some(dir) = p.parent() {
+            let _ = std::fs::create_dir_all(dir);
+        }
+        let tmp = p.with_extension(format!("tmp{}", std::process::id()));
+        if std::fs::write(&tmp, &bytes).is_ok() {
+            let _ = std::fs::rename(&tmp, p);
+        }
+    }
+    (
+        Built::Binary {
+            bytes: Arc::new(bytes),
+            build_ms,
+            cached: false,
+        },
+        false,
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn key_separates_fields() {
+        assert_ne!(kernel_key("ab", "c", "d"), kernel_key("a", "bc", "d"));
+        assert_ne!(kernel_key("a", "b", "dev1"), kernel_key("a", "b", "dev2"));
+        assert_eq!(kernel_key("a", "b", "c"), kernel_key("a", "b", "c"));
+    }
+
+    const K: &str = "__kernel void orcl_kernel(__global float *a) { a[get_global_id(0)] = 1.0f; }";
+
+    #[test]
+    fn builds_caches_and_reports_errors_on_pocl() {
+        let Ok(devs) = crate::device::opencl_devices() else {
+            eprintln!("no OpenCL runtime: skipped");
+            return;
+        };
+        let Some(d) = devs.first() else { return };
+        let dir = tempfile::tempdir().unwrap();
+        let fp = d.fingerprint();
+        let pool = BuildPool::new(
+            2,
+            d.platform_index,
+            d.device_index,
+            &fp,
+            Some(dir.path().into()),
+        );
+        let (_, Built::Binary { bytes, cached, .. }) = pool.get(K, "") else {
+            panic!("the kernel should build");
+        };
+        assert!(!bytes.is_empty());
+        assert!(!cached);
+        match pool.get("__kernel void orcl_kernel( { }", "").1 {
+            Built::Failed(log) => assert!(log.contains("clBuildProgram"), "{log}"),
+            b => panic!("a broken kernel built: {b:?}"),
+        }
+        drop(pool);
+        // A second pool (a re-run) finds the binary on disk and builds nothing.
+        let pool = BuildPool::new(
+            1,
+            d.platform_index,
+            d.device_index,
+            &fp,
+            Some(dir.path().into()),
+        );
+        let (
+            _,
+            Built::Binary {
+                cached, build_ms, ..
+            },
+        ) = pool.get(K, "")
+        else {
+            panic!("the cached kernel should load");
+        };
+        assert!(cached);
+        assert_eq!(build_ms, 0.0);
+        assert_eq!(pool.counts().0, 0);
+    }
+}

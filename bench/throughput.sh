@@ -8,6 +8,7 @@
 #   bash bench/throughput.sh [OUT_DIR]
 # Prints one line per run (configurations, wall time, configurations/s) and writes OUT_DIR/throughput.tsv.
 # NVIDIA's own JIT cache is disabled (CUDA_CACHE_DISABLE=1) so "cold" means every kernel is built.
+# Smoke test elsewhere (e.g. PoCL): PLATFORM=0 EXTRA='--total-runs 20' JOBS='0 2' SKIP_2P26=1 bash bench/throughput.sh
 set -euo pipefail
 out=${1:-${OUT:-/tmp/orcl-throughput}}
 mkdir -p "$out"
@@ -30,7 +31,7 @@ run() {
   local t0 t1
   t0=$(date +%s.%N)
   ORCL_CACHE_DIR=$cache "$orcl" tune "$file" --platform "$platform" --size "$size" --db "$db" \
-    -o "$out/_$name.c" "$@" >"$out/$name.log" 2>&1 || { echo "$name failed: see $out/$name.log"; return 1; }
+    -o "$out/_$name.c" "$@" ${EXTRA:-} >"$out/$name.log" 2>&1 || { echo "$name failed: see $out/$name.log"; return 1; }
   t1=$(date +%s.%N)
   local n
   n=$(python3 -c "import sqlite3; print(sqlite3.connect('$db').execute('select count(*) from evaluation').fetchone()[0])")
@@ -41,13 +42,15 @@ print(f"{name}\t{n}\t{t1 - t0:.1f}\t{n / (t1 - t0):.1f}")
 PY
 }
 
-for jobs in 0 1 16; do
+for jobs in ${JOBS:-0 1 16}; do
   cache="$out/cache-j$jobs"
   rm -rf "$cache"
   # cold: the skeleton is compiled first (not a kernel build); warm: the same cache, a new database
   run "fig2-1e6-jobs$jobs-cold" examples/vecAXPY.c N=1000000 "$cache" --jobs "$jobs"
   run "fig2-1e6-jobs$jobs-warm" examples/vecAXPY.c N=1000000 "$cache" --jobs "$jobs"
 done
+j=${JOBS:-16}
+j=${j##* }
 rm -rf "$out/cache-2p26"
-run "vecAXPY-2p26-jobs16-cold" bench/vecAXPY_2p26.c N=67108864 "$out/cache-2p26" --jobs 16
+[ -n "${SKIP_2P26:-}" ] || run "vecAXPY-2p26-jobs$j-cold" bench/vecAXPY_2p26.c N=67108864 "$out/cache-2p26" --jobs "$j"
 echo "results: $out/throughput.tsv"

@@ -53,4 +53,24 @@ j=${JOBS:-16}
 j=${j##* }
 rm -rf "$out/cache-2p26"
 [ -n "${SKIP_2P26:-}" ] || run "vecAXPY-2p26-jobs$j-cold" bench/vecAXPY_2p26.c N=67108864 "$out/cache-2p26" --jobs "$j"
-echo "results: $out/throughput.tsv"
+# Do concurrent builds disturb the timings? The same configurations' medians, builds in the worker
+# (never overlapping a measurement) vs the pool's last run (cold: builds overlap measurements).
+set -- $(echo ${JOBS:-0 1 16})
+first=$1
+last=${!#}
+python3 - "$out/fig2-1e6-jobs$first-cold.db" "$out/fig2-1e6-jobs$last-cold.db" <<'PY' | tee "$out/disturbance.txt"
+import sqlite3, statistics, sys
+a, b = sys.argv[1], sys.argv[2]
+c = sqlite3.connect(a)
+c.execute("attach ? as b", (b,))
+rows = c.execute(
+    "select x.median_ms, y.median_ms from evaluation x join b.evaluation y using (config_key)"
+    " where x.status = 'ok' and y.status = 'ok'").fetchall()
+r = sorted(y / x for x, y in rows if x > 0)
+if r:
+    q = lambda f: r[min(len(r) - 1, int(f * len(r)))]
+    print(f"{len(r)} configurations: median_ms(pool, builds overlapping) / median_ms(worker builds): "
+          f"median {statistics.median(r):.3f}, 10th pct {q(0.1):.3f}, 90th pct {q(0.9):.3f}")
+    print(f"best: {min(x for x, _ in rows):.5f} ms (worker builds), {min(y for _, y in rows):.5f} ms (pool)")
+PY
+echo "results: $out/throughput.tsv, $out/disturbance.txt"

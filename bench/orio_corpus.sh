@@ -7,9 +7,11 @@
 #   ORIO     an Orio checkout (a directory holding testsuite/), or a bare git snapshot of it
 #            (e.g. the one the search tool's fetch brings: /work/.mirror/brnorris03+Orio/repo)
 #   --tune   also tune each OpenCL file that passes check, on the first OpenCL device (PoCL in CI),
-#            with a small budget (--total-runs 4), and compile the `_file.c` it writes
+#            with a small budget (--total-runs 4), and compile the `_file.c` it writes; the files name
+#            their authors' `device=1`, so the tune runs with `--device $ORCL_DEVICE` (default 0)
 #   --keep D copy the files into D and leave the outputs there (default: a temporary directory)
-# Environment: ORCL (the orcl binary; default target/release/orcl).
+# Environment: ORCL (the orcl binary; default target/release/orcl), ORCL_DEVICE (device index for
+# --tune; default 0).
 # Exit status: 0 when every file passes, 1 otherwise.
 set -uo pipefail
 
@@ -57,7 +59,7 @@ for f in $(cd "$work" && grep -l 'begin PerfTuning' opencl/*.c cuda/*.c 2>/dev/n
         line="PASS  $f${warn:+  ($warn)}"
         if [ $tune -eq 1 ] && [ "${f%%/*}" = opencl ]; then
             d="$work/$(dirname "$f")"; b=$(basename "$f")
-            if (cd "$d" && "$orcl" tune "$b" --db corpus.db --total-runs 4 >"$b.tune.log" 2>&1) \
+            if (cd "$d" && "$orcl" tune "$b" --db corpus.db --total-runs 4 --device "${ORCL_DEVICE:-0}" >"$b.tune.log" 2>&1) \
                 && (cd "$d" && cc -c -w -o /dev/null "_$b" 2>"$b.cc.log"); then
                 tuned=$((tuned + 1)); line="$line; tuned, _$b compiles"
             else

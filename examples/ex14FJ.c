@@ -5,15 +5,16 @@
  * (x fastest) the row of the Jacobian: on the boundary only the diagonal, 1; inside
  *     diag = 2*(hyhzdhx + hxhzdhy + hxhydhz) - sc*exp(u),
  * and the six off-diagonal entries (the columns i-mx*my, i-mx, i-1, i+1, i+mx, i+mx*my) are
- * -hxhydhz, -hxhzdhy, -hyhzdhx, -hyhzdhx, -hxhzdhy, -hxhydhz. The paper writes the seven values
- * into one array at i + k*nrows; here each goes to its own array (zm, ym, xm, xp, yp, zp), which
- * are left untouched on boundary rows, as in the paper. 2 x 2 x 2 x 2 = 16 configurations, two
- * grids (8^3 and 24 x 20 x 16, paired by an input constraint). */
+ * -hxhydhz, -hxhzdhy, -hyhzdhx, -hyhzdhx, -hxhzdhy, -hxhydhz. As in the paper (and Orio's
+ * testsuite/sandbox/opencl/ex14FJ.c) the seven values go into one array `dia` at i + k*nrows
+ * (k = 0 the diagonal, then zm, ym, xm, xp, yp, zp), with `int nrows = mx*my*mz;` between the
+ * PerfTuning header and the Loop; the off-diagonal entries are left untouched on boundary rows.
+ * 2 x 2 x 2 x 2 = 16 configurations, two grids (8^3 and 24 x 20 x 16, paired by an input
+ * constraint). */
 #include <math.h>
 
 void FormJacobian(int mx, int my, int mz, double sc, double hyhzdhx, double hxhzdhy,
-                  double hxhydhz, const double *x, double *diag, double *zm, double *ym,
-                  double *xm, double *xp, double *yp, double *zp) {
+                  double hxhydhz, const double *x, double *dia) {
     int i;
     /*@ begin PerfTuning(
         def performance_params {
@@ -38,50 +39,45 @@ void FormJacobian(int mx, int my, int mz, double sc, double hyhzdhx, double hxhz
             decl double hxhzdhy = random;
             decl double hxhydhz = random;
             decl static double x[MX*MY*MZ] = random;
-            decl static double diag[MX*MY*MZ] = 0;
-            decl static double zm[MX*MY*MZ] = random;
-            decl static double ym[MX*MY*MZ] = random;
-            decl static double xm[MX*MY*MZ] = random;
-            decl static double xp[MX*MY*MZ] = random;
-            decl static double yp[MX*MY*MZ] = random;
-            decl static double zp[MX*MY*MZ] = random;
+            decl static double dia[7*MX*MY*MZ] = random;
         }
         def performance_counter { arg repetitions = 2; }
         def search { arg algorithm = 'Exhaustive'; }
     ) @*/
+    int nrows = mx*my*mz;
     /*@ begin Loop(transform OpenCL(workItemsPerGroup=WI, cacheBlocks=CB, unrollInner=UI,
                                     clFlags=CL, device=0, platform=0)
-    for (i=0; i<=mx*my*mz-1; i++) {
+    for (i=0; i<=nrows-1; i++) {
         int xi = i % mx;
         int yj = (i / mx) % my;
         int zk = i / (mx*my);
         if (xi == 0 || yj == 0 || zk == 0 || xi == mx-1 || yj == my-1 || zk == mz-1) {
-            diag[i] = 1.0;
+            dia[i] = 1.0;
         } else {
-            diag[i] = 2.0*(hyhzdhx + hxhzdhy + hxhydhz) - sc*exp(x[i]);
-            zm[i] = -hxhydhz;
-            ym[i] = -hxhzdhy;
-            xm[i] = -hyhzdhx;
-            xp[i] = -hyhzdhx;
-            yp[i] = -hxhzdhy;
-            zp[i] = -hxhydhz;
+            dia[i]         = 2.0*(hyhzdhx + hxhzdhy + hxhydhz) - sc*exp(x[i]);
+            dia[i+  nrows] = -hxhydhz;
+            dia[i+2*nrows] = -hxhzdhy;
+            dia[i+3*nrows] = -hyhzdhx;
+            dia[i+4*nrows] = -hyhzdhx;
+            dia[i+5*nrows] = -hxhzdhy;
+            dia[i+6*nrows] = -hxhydhz;
         }
     }
     ) @*/
-    for (i=0; i<=mx*my*mz-1; i++) {
+    for (i=0; i<=nrows-1; i++) {
         int xi = i % mx;
         int yj = (i / mx) % my;
         int zk = i / (mx*my);
         if (xi == 0 || yj == 0 || zk == 0 || xi == mx-1 || yj == my-1 || zk == mz-1) {
-            diag[i] = 1.0;
+            dia[i] = 1.0;
         } else {
-            diag[i] = 2.0*(hyhzdhx + hxhzdhy + hxhydhz) - sc*exp(x[i]);
-            zm[i] = -hxhydhz;
-            ym[i] = -hxhzdhy;
-            xm[i] = -hyhzdhx;
-            xp[i] = -hyhzdhx;
-            yp[i] = -hxhzdhy;
-            zp[i] = -hxhydhz;
+            dia[i]         = 2.0*(hyhzdhx + hxhzdhy + hxhydhz) - sc*exp(x[i]);
+            dia[i+  nrows] = -hxhydhz;
+            dia[i+2*nrows] = -hxhzdhy;
+            dia[i+3*nrows] = -hyhzdhx;
+            dia[i+4*nrows] = -hyhzdhx;
+            dia[i+5*nrows] = -hxhzdhy;
+            dia[i+6*nrows] = -hxhydhz;
         }
     }
     /*@ end @*/

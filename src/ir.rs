@@ -412,6 +412,9 @@ pub struct Kernel {
     /// The region's declarations before the `Loop` annotation (`int n = N;`), evaluated in the
     /// skeleton before the loop; those the loop reads are scalar arguments (see `preamble`).
     pub preamble: Vec<crate::preamble::PreVar>,
+    /// Scalars declared outside the Loop that every iteration assigns before use: temporaries of
+    /// the loop body (declared in the skeleton's reference loop too; see `preamble::privatize`).
+    pub privates: Vec<crate::preamble::PrivateVar>,
 }
 
 impl Kernel {

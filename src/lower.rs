@@ -29,12 +29,14 @@ use std::collections::{BTreeMap, BTreeSet};
 /// `input_vars`.
 pub fn lower(region: &RawRegion, spec: &TuningSpec, file: &str) -> Result<Kernel, Diagnostic> {
     let ann = &region.loop_ann;
-    let preamble = crate::preamble::check(region, spec)?;
+    let mut preamble = crate::preamble::check(region, spec)?;
     let mut parallel = parse_loop(&ann.code, ann.code_span.start)?;
+    let privates = crate::preamble::privatize(region, spec, &preamble, &mut parallel);
     let mut cx = Cx {
         region,
         spec,
         preamble: &preamble,
+        implicit: Vec::new(),
         file,
         symbols: BTreeMap::new(),
         first_use: Vec::new(),
@@ -57,6 +59,7 @@ pub fn lower(region: &RawRegion, spec: &TuningSpec, file: &str) -> Result<Kernel
         flatten_loop(&mut parallel, &cx.shapes);
     }
 
+    let implicit = std::mem::take(&mut cx.implicit);
     let mut args = Vec::new();
     let mut seen = BTreeSet::new();
     cx.first_use.sort();
@@ -107,7 +110,11 @@ pub fn lower(region: &RawRegion, spec: &TuningSpec, file: &str) -> Result<Kernel
         symbols: cx.symbols,
         args,
         source: ann.code.trim().to_string(),
-        preamble,
+        preamble: {
+            preamble.extend(implicit);
+            preamble
+        },
+        privates,
     })
 }
 
@@ -116,6 +123,8 @@ struct Cx<'a> {
     spec: &'a TuningSpec,
     /// The region's evaluated declarations before the Loop (`int n = N;`): typed scalars.
     preamble: &'a [crate::preamble::PreVar],
+    /// Function parameters bound to the input param of the same name in upper case.
+    implicit: Vec<crate::preamble::PreVar>,
     /// The whole input file (for the C declarators of multi-dimensional arrays).
     file: &'a str,
     symbols: BTreeMap<String, Symbol>,
@@ -289,6 +298,28 @@ impl Cx<'_> {
         }
     }
 
+    /// A scalar function parameter `m` with no value, where input param `M` exists (Orio's
+    /// MMMult.c uses the parameters `m, n, p` as bounds with input params `M, N, P`).
+    fn implicit_binding(&self, name: &str) -> Option<crate::preamble::PreVar> {
+        let f = self.region.function.as_ref()?;
+        let d = self.region.decls.get(name).filter(|d| d.depth == 0)?;
+        let body = self.file.get(f.span.start..f.span.end)?.find('{')? + f.span.start;
+        if d.span.start < f.span.start || d.span.start >= body {
+            return None;
+        }
+        let ty = crate::preamble::scalar_type(&d.ty).filter(|t| !t.is_float())?;
+        let upper = name.to_uppercase();
+        (upper != name && self.spec.input_params.iter().any(|p| p.name == upper)).then(|| {
+            crate::preamble::PreVar {
+                name: name.to_string(),
+                ty,
+                c_ty: ty.c_name(),
+                init: upper,
+                implicit: Some(d.span),
+            }
+        })
+    }
+
     fn declare_loop_var(&mut self, l: &Loop) -> Result<(), Diagnostic> {
         if self.spec.input_vars.iter().any(|v| v.name == l.var) {
             return Err(Diagnostic::new(
@@ -357,7 +388,20 @@ impl Cx<'_> {
             }
             return self.check_rank(name, span, have, rank);
         }
-        if let Some(p) = self.preamble.iter().find(|p| p.name == name) {
+        if !self.spec.input_vars.iter().any(|v| v.name == name)
+            && !self.preamble.iter().any(|p| p.name == name)
+            && !self.implicit.iter().any(|p| p.name == name)
+        {
+            if let Some(p) = self.implicit_binding(name) {
+                self.implicit.push(p);
+            }
+        }
+        if let Some(p) = self
+            .preamble
+            .iter()
+            .chain(&self.implicit)
+            .find(|p| p.name == name)
+        {
             // Declared and valued before the Loop: a scalar argument, like a scalar of `input_vars`.
             self.symbols.insert(
                 name.to_string(),
@@ -854,6 +898,12 @@ fn check_dependences(l: &Loop, symbols: &BTreeMap<String, Symbol>) -> Result<(),
         let ExprKind::Index { indices: wi, .. } = &first_write.1.kind else {
             continue;
         };
+        if wi.len() == 1 {
+            let invariant = |e: &Expr| varies(e).is_none() && !written_scalar(e, symbols);
+            if owned_offsets(l, &mine, &invariant)? {
+                continue;
+            }
+        }
         let candidates: Vec<usize> = (0..wi.len()).filter(|&d| wi[d].mentions(par)).collect();
         if candidates.is_empty() {
             let (whose, example) = if wi.len() == 1 {
@@ -1176,4 +1226,189 @@ fn affine_in(e: &Expr, var: &str) -> bool {
 /// C text of an expression (for messages).
 pub fn show(e: &Expr) -> String {
     crate::codegen::c_expr(e, &|_| None)
+}
+
+/// Whether `e` reads a scalar the loop writes (a reduction), which is not loop-invariant.
+fn written_scalar(e: &Expr, symbols: &BTreeMap<String, Symbol>) -> bool {
+    let mut found = false;
+    e.visit(&mut |x| {
+        if let ExprKind::Var(v) = &x.kind {
+            found |= symbols
+                .get(v)
+                .is_some_and(|s| s.kind == SymbolKind::Scalar && s.written);
+        }
+    });
+    found
+}
+
+/// A subscript as `coef * par + Σ atoms + constant`: atoms are loop-invariant sub-expressions
+/// (by their C text) with integer coefficients.
+#[derive(Debug, Clone, PartialEq, Default)]
+struct Linear {
+    par: i64,
+    atoms: BTreeMap<String, i64>,
+    konst: i64,
+}
+
+impl Linear {
+    fn scale(mut self, k: i64) -> Option<Linear> {
+        self.par = self.par.checked_mul(k)?;
+        self.konst = self.konst.checked_mul(k)?;
+        for v in self.atoms.values_mut() {
+            *v = v.checked_mul(k)?;
+        }
+        Some(self)
+    }
+    fn add(mut self, o: Linear, sign: i64) -> Option<Linear> {
+        self.par = self.par.checked_add(o.par.checked_mul(sign)?)?;
+        self.konst = self.konst.checked_add(o.konst.checked_mul(sign)?)?;
+        for (k, v) in o.atoms {
+            let e = self.atoms.entry(k).or_insert(0);
+            *e = e.checked_add(v.checked_mul(sign)?)?;
+        }
+        self.atoms.retain(|_, v| *v != 0);
+        Some(self)
+    }
+    fn only_const(&self) -> Option<i64> {
+        (self.par == 0 && self.atoms.is_empty()).then_some(self.konst)
+    }
+}
+
+/// `e` as a [`Linear`] form in `par`; `None` when it is not affine in `par` or reads something
+/// that changes within an iteration (`invariant` false: inner loop variables, temporaries, array
+/// elements).
+fn linear(e: &Expr, par: &str, invariant: &dyn Fn(&Expr) -> bool) -> Option<Linear> {
+    use crate::ir::BinaryOp::*;
+    match &e.kind {
+        ExprKind::Int(k) => Some(Linear {
+            konst: *k,
+            ..Linear::default()
+        }),
+        ExprKind::Var(v) if v == par => Some(Linear {
+            par: 1,
+            ..Linear::default()
+        }),
+        ExprKind::Unary(UnaryOp::Neg, a) => linear(a, par, invariant)?.scale(-1),
+        ExprKind::Unary(UnaryOp::Plus, a) => linear(a, par, invariant),
+        ExprKind::Binary(op @ (Add | Sub), a, b) => {
+            let sign = if *op == Add { 1 } else { -1 };
+            linear(a, par, invariant)?.add(linear(b, par, invariant)?, sign)
+        }
+        ExprKind::Binary(Mul, a, b) => {
+            let (la, lb) = (linear(a, par, invariant), linear(b, par, invariant));
+            if let Some(k) = la.as_ref().and_then(Linear::only_const) {
+                return lb?.scale(k);
+            }
+            if let Some(k) = lb.as_ref().and_then(Linear::only_const) {
+                return la?.scale(k);
+            }
+            atom(e, par, invariant)
+        }
+        _ => atom(e, par, invariant),
+    }
+}
+
+fn atom(e: &Expr, par: &str, invariant: &dyn Fn(&Expr) -> bool) -> Option<Linear> {
+    if e.mentions(par) || !invariant(e) {
+        return None;
+    }
+    Some(Linear {
+        atoms: BTreeMap::from([(show(e), 1)]),
+        ..Linear::default()
+    })
+}
+
+/// One array written at several offsets in one iteration (`dia[i + k*nrows]`, k = 0..6;
+/// `F[2*i]`, `F[2*i+1]`; `f[i]` .. `f[i+3]` with `i += 4`): `Ok(true)` when every reference of
+/// the array is `a*par + c_p` with one `a` and the offsets provably never meet across iterations,
+/// `Ok(false)` when the references do not have that form (the single-subscript rules apply),
+/// and an error naming two writes that may collide otherwise.
+///
+/// Two offsets whose difference `d` is a constant are disjoint when `d` is no multiple of
+/// `a * step`. A difference `d*X` of one loop-invariant scalar `X` is disjoint when `|d| >= |a|`,
+/// the loop starts at a constant >= 0 and runs below `X` (`par < X + c`, c <= 0, or `par <= X - c`,
+/// c >= 1): then `|a*(i1 - i2)| < |a|*X <= |d*X|`.
+fn owned_offsets(
+    l: &Loop,
+    refs: &[&(&str, &Expr, bool)],
+    invariant: &dyn Fn(&Expr) -> bool,
+) -> Result<bool, Diagnostic> {
+    let par = &l.var;
+    let mut forms: Vec<(Linear, &Expr, bool)> = Vec::new();
+    for (_, e, w) in refs {
+        let ExprKind::Index { indices, .. } = &e.kind else {
+            return Ok(false);
+        };
+        let [ix] = indices.as_slice() else {
+            return Ok(false);
+        };
+        let Some(f) = linear(ix, par, invariant) else {
+            return Ok(false);
+        };
+        if !forms.iter().any(|(g, _, _)| *g == f) {
+            forms.push((f, e, *w));
+        } else if *w {
+            if let Some(x) = forms.iter_mut().find(|(g, _, _)| *g == f) {
+                x.2 = true;
+                x.1 = e;
+            }
+        }
+    }
+    // One written offset (reads elsewhere): the single-subscript rules say what is wrong.
+    if forms.iter().filter(|(_, _, w)| *w).count() < 2 {
+        return Ok(false);
+    }
+    let a = forms[0].0.par;
+    if a == 0 || forms.iter().any(|(f, _, _)| f.par != a) {
+        return Ok(false);
+    }
+    let lower = linear(&l.lower, par, invariant).and_then(|f| f.only_const());
+    let upper = linear(&l.upper, par, invariant);
+    let bounded_by = |x: &str| -> bool {
+        let Some(u) = &upper else { return false };
+        let c = u.konst - if l.inclusive { 0 } else { 1 };
+        lower.is_some_and(|lo| lo >= 0)
+            && u.par == 0
+            && u.atoms.len() == 1
+            && u.atoms.get(x) == Some(&1)
+            && c <= -1
+    };
+    for (p, (fp, ep, wp)) in forms.iter().enumerate() {
+        for (fq, eq, wq) in forms.iter().skip(p + 1) {
+            if !wp && !wq {
+                continue;
+            }
+            let Some(d) = fp.clone().add(fq.clone(), -1) else {
+                return Ok(false);
+            };
+            let period = a.checked_mul(l.step).unwrap_or(0);
+            let ok = match d.only_const() {
+                Some(k) => period != 0 && k % period != 0,
+                None => {
+                    d.konst == 0
+                        && d.atoms.len() == 1
+                        && d.atoms
+                            .iter()
+                            .all(|(x, k)| k.abs() >= a.abs() && bounded_by(x))
+                }
+            };
+            if !ok {
+                let (w, o) = if *wp { (ep, eq) } else { (eq, ep) };
+                return Err(Diagnostic::new(
+                    w.span,
+                    format!(
+                        "`{}` and `{}` may touch the same element from two iterations of the parallel loop: orcl cannot prove their offsets disjoint",
+                        show(w),
+                        show(o)
+                    ),
+                )
+                .with_help(format!(
+                    "one array may be written at several offsets per iteration when the offsets differ by a constant that is no multiple of the stride ({}), or by a multiple k*X (|k| >= {}) of the loop's bound X (`for ({par}=0; {par}<X; ...)`)",
+                    period.abs(),
+                    a.abs()
+                )));
+            }
+        }
+    }
+    Ok(true)
 }

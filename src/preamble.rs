@@ -25,6 +25,9 @@ pub struct PreVar {
     pub c_ty: &'static str,
     /// The initializer's C text, as written.
     pub init: String,
+    /// Not written in the file: a function parameter `m` the loop uses, bound to the input param
+    /// `M` of the same name in upper case (Orio's MMMult.c); the span of its C declaration.
+    pub implicit: Option<crate::diag::Span>,
 }
 
 /// C math functions a preamble initializer may call (C99 `<math.h>`, which the skeleton includes).
@@ -139,7 +142,196 @@ pub fn check(region: &RawRegion, spec: &TuningSpec) -> Result<Vec<PreVar>, Diagn
             ty,
             c_ty: ty.c_name(),
             init: init.clone(),
+            implicit: None,
         });
     }
     Ok(out)
+}
+
+/// A scalar declared outside the Loop (`double s;` before it, `int col;` at function scope) that
+/// every iteration assigns before any use: each work-item gets its own copy.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct PrivateVar {
+    pub name: String,
+    #[serde(skip)]
+    pub ty: ScalarType,
+    /// `ty.c_name()`.
+    pub c_ty: &'static str,
+    /// Its C declaration (for the warning).
+    pub decl_span: crate::diag::Span,
+}
+
+/// Make private to each iteration of `l` the scalars the loop uses that are declared outside it
+/// with no value in `input_vars` or the preamble, when every iteration assigns each one before
+/// using it: in the innermost statement list holding all its uses, the first use is a statement
+/// `v = e;` (`e` free of `v`), not inside an `if` or an inner loop. That assignment becomes the
+/// declaration `T v = e;` of a per-iteration temporary (OpenCL/CUDA: a private variable of the
+/// work-item). A scalar that does not qualify is left alone (lowering then reports it).
+pub fn privatize(
+    region: &RawRegion,
+    spec: &TuningSpec,
+    evaluated: &[PreVar],
+    l: &mut crate::ir::Loop,
+) -> Vec<PrivateVar> {
+    use crate::ir::{Stmt, StmtKind};
+    let mut names: Vec<String> = Vec::new();
+    let mut loop_vars: Vec<String> = vec![l.var.clone()];
+    fn collect(ss: &[Stmt], names: &mut Vec<String>, loop_vars: &mut Vec<String>) {
+        for s in ss {
+            let mut add = |e: &crate::ir::Expr| {
+                e.visit(&mut |x| {
+                    if let crate::ir::ExprKind::Var(v) = &x.kind {
+                        if !names.contains(v) {
+                            names.push(v.clone());
+                        }
+                    }
+                })
+            };
+            match &s.kind {
+                StmtKind::Assign { target, value, .. } => {
+                    add(target);
+                    add(value);
+                }
+                StmtKind::If { cond, then, other } => {
+                    add(cond);
+                    collect(then, names, loop_vars);
+                    if let Some(o) = other {
+                        collect(o, names, loop_vars);
+                    }
+                }
+                StmtKind::Decl { name, init, .. } => {
+                    if let Some(i) = init {
+                        add(i);
+                    }
+                    loop_vars.push(name.clone());
+                }
+                StmtKind::For(f) => {
+                    loop_vars.push(f.var.clone());
+                    add(&f.lower);
+                    add(&f.upper);
+                    collect(&f.body, names, loop_vars);
+                }
+                StmtKind::Block(b) => collect(b, names, loop_vars),
+            }
+        }
+    }
+    collect(&l.body, &mut names, &mut loop_vars);
+    let mut out = Vec::new();
+    for name in names {
+        if loop_vars.contains(&name)
+            || spec.input_vars.iter().any(|v| v.name == name)
+            || evaluated.iter().any(|p| p.name == name)
+        {
+            continue;
+        }
+        let Some(decl) = region.decls.get(&name).filter(|d| d.depth == 0) else {
+            continue;
+        };
+        let Some(ty) = scalar_type(&decl.ty) else {
+            continue;
+        };
+        let mut body = l.body.clone();
+        if privatize_in(&mut body, &name, ty) {
+            l.body = body;
+            out.push(PrivateVar {
+                name,
+                ty,
+                c_ty: ty.c_name(),
+                decl_span: decl.span,
+            });
+        }
+    }
+    out
+}
+
+fn stmt_mentions(s: &crate::ir::Stmt, v: &str) -> bool {
+    use crate::ir::StmtKind;
+    match &s.kind {
+        StmtKind::Assign { target, value, .. } => target.mentions(v) || value.mentions(v),
+        StmtKind::If { cond, then, other } => {
+            cond.mentions(v)
+                || then.iter().any(|s| stmt_mentions(s, v))
+                || other
+                    .as_ref()
+                    .is_some_and(|o| o.iter().any(|s| stmt_mentions(s, v)))
+        }
+        StmtKind::Decl { name, init, .. } => {
+            name == v || init.as_ref().is_some_and(|i| i.mentions(v))
+        }
+        StmtKind::For(f) => {
+            f.var == v
+                || f.lower.mentions(v)
+                || f.upper.mentions(v)
+                || f.body.iter().any(|s| stmt_mentions(s, v))
+        }
+        StmtKind::Block(b) => b.iter().any(|s| stmt_mentions(s, v)),
+    }
+}
+
+/// See [`privatize`]; `true` when every use of `v` in `list` was made a use of a temporary.
+fn privatize_in(list: &mut [crate::ir::Stmt], v: &str, ty: ScalarType) -> bool {
+    use crate::ir::{AssignOp, ExprKind, StmtKind};
+    let uses: Vec<usize> = (0..list.len())
+        .filter(|&k| stmt_mentions(&list[k], v))
+        .collect();
+    let Some(&first) = uses.first() else {
+        return true;
+    };
+    let s = &mut list[first];
+    if let StmtKind::Assign {
+        target,
+        op: AssignOp::Set,
+        value,
+    } = &s.kind
+    {
+        if matches!(&target.kind, ExprKind::Var(t) if t == v) && !value.mentions(v) {
+            s.kind = StmtKind::Decl {
+                ty,
+                name: v.to_string(),
+                init: Some(value.clone()),
+            };
+            return true;
+        }
+    }
+    if uses.len() > 1 {
+        return false;
+    }
+    match &mut s.kind {
+        StmtKind::If { cond, then, other } => {
+            !cond.mentions(v)
+                && privatize_in(then, v, ty)
+                && other.as_mut().is_none_or(|o| privatize_in(o, v, ty))
+        }
+        StmtKind::For(f) => {
+            f.var != v
+                && !f.lower.mentions(v)
+                && !f.upper.mentions(v)
+                && privatize_in(&mut f.body, v, ty)
+        }
+        StmtKind::Block(b) => privatize_in(b, v, ty),
+        _ => false,
+    }
+}
+
+/// The one-line warnings of the preamble and of the variables declared outside the Loop (printed
+/// by `prepare` with the spec's warnings): a function parameter bound to an input param by name,
+/// a scalar made private per work-item.
+pub fn warnings(p: &crate::prepare::Prepared) -> Vec<Diagnostic> {
+    let k = &p.kernel;
+    let mut out = Vec::new();
+    for v in &k.preamble {
+        if let Some(span) = v.implicit {
+            out.push(Diagnostic::new(span, format!(
+                "`{}` is used in the tuned loop with no value in `input_vars` or before the Loop; orcl takes it as input param `{}` (same name in upper case), as if `{} {} = {};` stood before the Loop",
+                v.name, v.init, v.c_ty, v.name, v.init
+            )));
+        }
+    }
+    for v in &k.privates {
+        out.push(Diagnostic::new(v.decl_span, format!(
+            "`{}` is declared outside the Loop and every iteration assigns it before using it: each work-item gets its own copy, and after the tuned loop `{}` does not hold the last iteration's value as after the original",
+            v.name, v.name
+        )));
+    }
+    out
 }

@@ -176,7 +176,10 @@ pub fn prepare(path: &str, text: &str) -> Result<Vec<Prepared>, InputError> {
         }
     }
     if diags.is_empty() {
-        for w in out.iter().flat_map(Prepared::warnings) {
+        for w in out
+            .iter()
+            .flat_map(|p| p.warnings().into_iter().chain(crate::preamble::warnings(p)))
+        {
             eprintln!("{}", crate::diag::render_warning(path, text, &w));
         }
         Ok(out)
@@ -290,7 +293,14 @@ fn prepare_region(region: Region, text: &str) -> Result<Prepared, Diagnostic> {
             _ => None,
         })
         .collect();
-    for (var, param) in &region.raw.size_bindings {
+    // `int n = N;` before the Loop, and parameters bound by name (`m` to `M`).
+    let preamble_bindings: Vec<(String, String)> = kernel
+        .preamble
+        .iter()
+        .filter(|p| spec.input_params.iter().any(|ip| ip.name == p.init.trim()))
+        .map(|p| (p.name.clone(), p.init.trim().to_string()))
+        .collect();
+    for (var, param) in region.raw.size_bindings.iter().chain(&preamble_bindings) {
         if spec.input_params.iter().any(|ip| &ip.name == param)
             && !bindings.iter().any(|(v, _)| v == var)
         {

@@ -1139,3 +1139,33 @@ fn preamble_calls_unknown_function() {
         .help("C math functions"),
     );
 }
+
+/// One array written at several offsets per iteration (issue 11 class 4): offsets that may meet
+/// across iterations are rejected, naming the two writes.
+#[test]
+fn overlapping_offsets() {
+    check_fails(
+        "overlapping_offsets",
+        at(
+            "`y[2 * i]` and `y[2 * i + 2]` may touch the same element from two iterations",
+            24,
+            11,
+        )
+        .under("y[2*i]")
+        .help("no multiple of the stride (2)"),
+    );
+}
+
+#[test]
+fn overlapping_offsets_beyond_the_bound() {
+    check_fails(
+        "overlapping_offsets_bound",
+        at(
+            "`y[i]` and `y[i + n + 1]` may touch the same element from two iterations",
+            24,
+            11,
+        )
+        .under("y[i]")
+        .help("of the loop's bound X"),
+    );
+}

@@ -294,21 +294,19 @@ fn example(file: &'static str) -> Example {
         "ex14FJ.c" => (
             "FormJacobian",
             "(int mx, int my, int mz, double sc, double hyhzdhx, double hxhzdhy, \
-             double hxhydhz, const double *x, double *diag, double *zm, double *ym, \
-             double *xm, double *xp, double *yp, double *zp)",
+             double hxhydhz, const double *x, double *dia)",
             false,
             GRID_SIZES,
             format!(
                 "{GRID_SETUP}{}",
                 r#"
-    /* the off-diagonal arrays keep their (random) contents on boundary rows */
-    double *o[7], *r[7];
-    const char *names[7] = {"diag", "zm", "ym", "xm", "xp", "yp", "zp"};
-    for (int k = 0; k < 7; k++) { o[k] = dvec(np); r[k] = DUP(o[k], np); }
-    FormJacobian(mx, my, mz, sc, hyhzdhx, hxhzdhy, hxhydhz, x, o[0], o[1], o[2], o[3], o[4], o[5], o[6]);
-    FormJacobian_orig(mx, my, mz, sc, hyhzdhx, hxhzdhy, hxhydhz, x, r[0], r[1], r[2], r[3], r[4], r[5], r[6]);
-    for (int k = 0; k < 7; k++) { cmp(names[k], o[k], r[k], np); free(o[k]); free(r[k]); }
-    free(x);
+    /* one array of 7 blocks of np (Orio's dia[i + k*nrows]); the off-diagonal blocks keep their
+     * (random) contents on boundary rows */
+    double *d = dvec(7 * np), *dr = DUP(d, 7 * np);
+    FormJacobian(mx, my, mz, sc, hyhzdhx, hxhzdhy, hxhydhz, x, d);
+    FormJacobian_orig(mx, my, mz, sc, hyhzdhx, hxhzdhy, hxhydhz, x, dr);
+    cmp("dia", d, dr, 7 * np);
+    free(x); free(d); free(dr);
     return np > 0;"#
             ),
             "if (mx <= 8 && my <= 8 && mz <= 8)",

@@ -124,3 +124,28 @@ fn derived_size_and_scalars_before_the_loop() {
         ],
     );
 }
+
+/// One array written at two offsets per iteration (`F[2*i]`, `F[2*i+1]`), and a scalar declared
+/// at function scope that every iteration assigns first (private per work-item).
+#[test]
+fn interleaved_writes_and_private_outside_scalar() {
+    let driver = driver_source(
+        "void Interleaved(int n, double a, const double *X, double *F);\nvoid Interleaved_orig(int n, double a, const double *X, double *F);\n#define TOL 1e-12",
+        "{1000}, {30000}, {7919}, {30011}, {1}, {0}",
+        r#"
+    int n = s[0];
+    double a = rnd(), *X = dvec(2L * n), *F = dvec(2L * n), *Fr = DUP(F, 2L * n);
+    Interleaved(n, a, X, F);
+    Interleaved_orig(n, a, X, Fr);
+    cmp("F", F, Fr, 2L * n);
+    free(X); free(F); free(Fr);
+    return n > 0;"#,
+    );
+    tune_and_drive(
+        "interleaved_dof.c",
+        "Interleaved",
+        &["int n=N;"],
+        &driver,
+        &["if (n <= 1000)"],
+    );
+}

@@ -360,6 +360,11 @@ fn context(
             name: s.name.clone(),
             ty: s.ty.c_name(),
         })
+        // Scalars declared outside the Loop and private to each iteration: locals of the reference.
+        .chain(kernel.privates.iter().map(|p| LoopVar {
+            name: p.name.clone(),
+            ty: p.c_ty,
+        }))
         .collect();
     let mut ctx = tera::Context::new();
     ctx.insert("region", region_label);

@@ -1,0 +1,30 @@
+/* y = a*x + y (examples/axpy_quick.c, reduced) with one defect: one array written at two offsets that meet across iterations (y[2*i] and y[2*i+2]) */
+void VecAXPY(int n, double a, const double *x, double *y) {
+    int i;
+    /*@ begin PerfTuning(
+        def performance_params {
+            param WI[] = [16, 64];
+            param WG[] = [4, 16];
+            param CB[] = [True, False];
+            constraint c1 = (WI*WG <= 4096);
+        }
+        def build { arg build_command = 'cc -O2'; }
+        def input_params { param N[] = [1000]; }
+        def input_vars {
+            decl int n = N;
+            decl double a = random;
+            decl static double x[N] = random;
+            decl static double y[2*N+2] = random;
+        }
+        def performance_counter { arg repetitions = 5; }
+        def search { arg algorithm = 'Exhaustive'; }
+    ) @*/
+    /*@ begin Loop(transform OpenCL(workGroups=WG, workItemsPerGroup=WI, cacheBlocks=CB)
+    for (i=0; i<=n-1; i++)
+        { y[2*i] = a*x[i]; y[2*i+2] = x[i]; }
+    ) @*/
+    for (i=0; i<=n-1; i++)
+        { y[2*i] = a*x[i]; y[2*i+2] = x[i]; }
+    /*@ end @*/
+    /*@ end @*/
+}

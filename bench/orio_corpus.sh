@@ -3,12 +3,14 @@
 # testsuite/sandbox/opencl and testsuite/sandbox/cuda directories, unmodified, and prints one line
 # per file and a total.
 #
-# Usage: bench/orio_corpus.sh ORIO [--tune] [--keep DIR]
+# Usage: bench/orio_corpus.sh ORIO [--tune] [--cuda] [--keep DIR]
 #   ORIO     an Orio checkout (a directory holding testsuite/), or a bare git snapshot of it
 #            (e.g. the one the search tool's fetch brings: /work/.mirror/brnorris03+Orio/repo)
 #   --tune   also tune each OpenCL file that passes check, on the first OpenCL device (PoCL in CI),
 #            with a small budget (--total-runs 4), and compile the `_file.c` it writes; the files name
 #            their authors' `device=1`, so the tune runs with `--device $ORCL_DEVICE` (default 0)
+#   --cuda   also tune each CUDA file that passes check, on CUDA device $ORCL_DEVICE (the GPU
+#            machine), with --total-runs 4, and compile the `_file.cu` it writes with nvcc -c
 #   --keep D copy the files into D and leave the outputs there (default: a temporary directory)
 # Environment: ORCL (the orcl binary; default target/release/orcl), ORCL_DEVICE (device index for
 # --tune; default 0).
@@ -18,10 +20,12 @@ set -uo pipefail
 orio=${1:?usage: bench/orio_corpus.sh ORIO [--tune] [--keep DIR]}
 shift
 tune=0
+cuda=0
 keep=""
 while [ $# -gt 0 ]; do
     case "$1" in
         --tune) tune=1 ;;
+        --cuda) cuda=1 ;;
         --keep) keep=${2:?--keep needs a directory}; shift ;;
         *) echo "unknown argument: $1" >&2; exit 2 ;;
     esac
@@ -67,6 +71,16 @@ for f in $(cd "$work" && grep -l 'begin PerfTuning' opencl/*.c cuda/*.c 2>/dev/n
                 line="$line; TUNE FAILED: $(grep -m1 -E 'error|failed' "$d/$b.tune.log" "$d/$b.cc.log" 2>/dev/null | head -1)"
             fi
         fi
+        if [ $cuda -eq 1 ] && [ "${f%%/*}" = cuda ]; then
+            d="$work/$(dirname "$f")"; b=$(basename "$f")
+            if (cd "$d" && "$orcl" tune "$b" --backend cuda --db corpus.db --total-runs 4 --device "${ORCL_DEVICE:-0}" >"$b.tune.log" 2>&1) \
+                && (cd "$d" && nvcc -c -w -o /dev/null "_${b%.c}.cu" 2>"$b.cc.log"); then
+                tuned=$((tuned + 1)); line="$line; tuned on CUDA, _${b%.c}.cu compiles"
+            else
+                tune_fail=$((tune_fail + 1))
+                line="$line; CUDA TUNE FAILED: $(grep -m1 -E 'error|failed' "$d/$b.tune.log" "$d/$b.cc.log" 2>/dev/null | head -1)"
+            fi
+        fi
         echo "$line"
     else
         fail=$((fail + 1))
@@ -75,5 +89,5 @@ for f in $(cd "$work" && grep -l 'begin PerfTuning' opencl/*.c cuda/*.c 2>/dev/n
 done
 total=$((pass + fail))
 echo "total: $pass of $total pass orcl check"
-[ $tune -eq 1 ] && echo "tune: $tuned OpenCL files tuned and compiled, $tune_fail failed"
+[ $tune -eq 1 ] || [ $cuda -eq 1 ] && echo "tune: $tuned files tuned and compiled, $tune_fail failed"
 [ $fail -eq 0 ] && [ $tune_fail -eq 0 ]

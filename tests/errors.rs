@@ -1169,3 +1169,15 @@ fn overlapping_offsets_beyond_the_bound() {
         .help("of the loop's bound X"),
     );
 }
+
+/// Statements after the loop inside `Loop(...)` (Orio's vecNorm2, issue 11 class 3): a located
+/// error saying where they may go instead.
+#[test]
+fn statement_after_loop() {
+    check_fails(
+        "statement_after_loop",
+        at("does not support statements after the parallel loop", 26, 5)
+            .under("r = sqrt(r);")
+            .help("after the Loop annotation's"),
+    );
+}

@@ -61,8 +61,14 @@ pub fn parse_loop(src: &str, base: usize) -> Result<Loop, Diagnostic> {
     }
     match stmts.as_slice() {
         [only] if only.kind() == "for_statement" => cx.for_loop(*only),
-        [first, second, ..] if first.kind() == "for_statement" => Err(Diagnostic::new(cx.span(*second), "a Loop annotation holds exactly one outermost `for` loop")
+        [first, second, ..] if first.kind() == "for_statement" && second.kind() == "for_statement" => Err(Diagnostic::new(cx.span(*second), "a Loop annotation holds exactly one outermost `for` loop")
             .with_help("wrap the statements in one loop, or annotate each loop separately")),
+        // Orio's vecNorm2 (`r=sqrt(r);` after the reduction): issue 11 class 3, not supported yet.
+        [first, second, ..] if first.kind() == "for_statement" => Err(Diagnostic::new(
+            cx.span(*second),
+            "orcl does not support statements after the parallel loop inside a Loop annotation (they would run once, after the loop)",
+        )
+        .with_help("move them after the Loop annotation's `/*@ end @*/` (inside the PerfTuning region is fine): they then run after the tuned loop, and the loop's own result is what is validated")),
         [] => Err(Diagnostic::new(Span::new(base, base + src.len()), "the Loop annotation holds no loop")
             .with_help("put the `for` loop to tune between the transform's `)` and the annotation's closing `)`")),
         [first, ..] => Err(Diagnostic::new(

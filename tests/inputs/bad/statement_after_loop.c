@@ -1,0 +1,32 @@
+/* y = a*x + y (examples/axpy_quick.c, reduced) with one defect: a statement after the loop inside the Loop annotation (Orio's vecNorm2: r=sqrt(r);) */
+void VecAXPY(int n, double a, const double *x, double *y) {
+    int i;
+    /*@ begin PerfTuning(
+        def performance_params {
+            param WI[] = [16, 64];
+            param WG[] = [4, 16];
+            param CB[] = [True, False];
+            constraint c1 = (WI*WG <= 4096);
+        }
+        def build { arg build_command = 'cc -O2'; }
+        def input_params { param N[] = [1000]; }
+        def input_vars {
+            decl int n = N;
+            decl double a = random;
+            decl double r = 0;
+            decl static double x[N] = random;
+            decl static double y[N] = random;
+        }
+        def performance_counter { arg repetitions = 5; }
+        def search { arg algorithm = 'Exhaustive'; }
+    ) @*/
+    /*@ begin Loop(transform OpenCL(workGroups=WG, workItemsPerGroup=WI, cacheBlocks=CB)
+    for (i=0; i<=n-1; i++)
+        r += x[i]*x[i];
+    r = sqrt(r);
+    ) @*/
+    for (i=0; i<=n-1; i++)
+        y[i] += a*x[i];
+    /*@ end @*/
+    /*@ end @*/
+}

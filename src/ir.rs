@@ -415,6 +415,9 @@ pub struct Kernel {
     /// Scalars declared outside the Loop that every iteration assigns before use: temporaries of
     /// the loop body (declared in the skeleton's reference loop too; see `preamble::privatize`).
     pub privates: Vec<crate::preamble::PrivateVar>,
+    /// Statements after the parallel loop inside the annotation (`r = sqrt(r);`): assignments to
+    /// the loop's reduction scalars, run once after the reduction is finished (see `lower`).
+    pub after: Option<crate::frontend::loop_lang::After>,
 }
 
 impl Kernel {

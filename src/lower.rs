@@ -4,7 +4,7 @@
 
 use crate::diag::{did_you_mean, Diagnostic, Span};
 use crate::frontend::annotation::RawRegion;
-use crate::frontend::loop_lang::{declarator_layers, parse_expr, parse_loop, DeclLayer};
+use crate::frontend::loop_lang::{declarator_layers, parse_expr, DeclLayer};
 use crate::frontend::spec::TuningSpec;
 use crate::ir::{
     extent_arg_name, AssignOp, BinaryOp, Expr, ExprKind, ExtentArg, Kernel, KernelArg, Loop,
@@ -30,7 +30,8 @@ use std::collections::{BTreeMap, BTreeSet};
 pub fn lower(region: &RawRegion, spec: &TuningSpec, file: &str) -> Result<Kernel, Diagnostic> {
     let ann = &region.loop_ann;
     let mut preamble = crate::preamble::check(region, spec)?;
-    let mut parallel = parse_loop(&ann.code, ann.code_span.start)?;
+    let (mut parallel, after) =
+        crate::frontend::loop_lang::parse_loop_and_after(&ann.code, ann.code_span.start)?;
     let privates = crate::preamble::privatize(region, spec, &preamble, &mut parallel);
     let mut cx = Cx {
         region,
@@ -59,6 +60,18 @@ pub fn lower(region: &RawRegion, spec: &TuningSpec, file: &str) -> Result<Kernel
         flatten_loop(&mut parallel, &cx.shapes);
     }
 
+    if let Some(a) = &after {
+        check_after(a, &cx.symbols, &cx.reductions)?;
+        // `_file.c` runs them after the tuned loop and after its fallback: they must close the
+        // code the annotation encloses too.
+        if !ann.original.trim_end().ends_with(a.text.trim()) {
+            return Err(Diagnostic::new(ann.end_span, format!(
+                "the code this Loop annotation encloses does not end with `{}`, the statements after the loop in the annotation",
+                a.text.trim()
+            ))
+            .with_help("repeat the annotation's loop and the statements after it, as written, between the annotation and its `/*@ end @*/`"));
+        }
+    }
     let implicit = std::mem::take(&mut cx.implicit);
     let mut args = Vec::new();
     let mut seen = BTreeSet::new();
@@ -115,6 +128,7 @@ pub fn lower(region: &RawRegion, spec: &TuningSpec, file: &str) -> Result<Kernel
             preamble
         },
         privates,
+        after,
     })
 }
 
@@ -1226,6 +1240,47 @@ fn affine_in(e: &Expr, var: &str) -> bool {
 /// C text of an expression (for messages).
 pub fn show(e: &Expr) -> String {
     crate::codegen::c_expr(e, &|_| None)
+}
+
+/// Statements after the parallel loop (issue 11 class 3, Orio's vecNorm2 `r = sqrt(r);`): each
+/// must assign a reduction scalar of the loop (`r = e;`, `r op= e;`) from reduction scalars,
+/// scalars the loop reads, constants and math calls; they run once, after the reduction is
+/// finished, in the skeleton (validated with the reference, which runs them too) and in
+/// `_file.c`. Errors are located at the statement or the name.
+fn check_after(
+    a: &crate::frontend::loop_lang::After,
+    symbols: &BTreeMap<String, Symbol>,
+    reductions: &BTreeMap<String, (ReduceOp, Span)>,
+) -> Result<(), Diagnostic> {
+    let help = "after the loop, orcl runs assignments to the loop's reductions (`r = sqrt(r);`); move other statements after the Loop annotation's `/*@ end @*/`";
+    for s in &a.stmts {
+        let StmtKind::Assign { target, value, .. } = &s.kind else {
+            return Err(Diagnostic::new(s.span, "orcl does not support this statement after the parallel loop inside a Loop annotation").with_help(help));
+        };
+        let ExprKind::Var(r) = &target.kind else {
+            return Err(Diagnostic::new(target.span, format!("after the parallel loop, `{}` is assigned; only the loop's reduction scalars may be", show(target))).with_help(help));
+        };
+        if !reductions.contains_key(r) {
+            return Err(Diagnostic::new(target.span, format!("after the parallel loop, `{r}` is assigned, but it is not a reduction of the loop")).with_help(help));
+        }
+        let mut bad = None;
+        value.visit(&mut |x| match &x.kind {
+            ExprKind::Var(v) if bad.is_none() => {
+                let ok = symbols.get(v).is_some_and(|s| s.kind == SymbolKind::Scalar);
+                if !ok {
+                    bad = Some((v.clone(), x.span));
+                }
+            }
+            ExprKind::Index { array, .. } if bad.is_none() => {
+                bad = Some((array.clone(), x.span));
+            }
+            _ => {}
+        });
+        if let Some((v, span)) = bad {
+            return Err(Diagnostic::new(span, format!("after the parallel loop, `{r}` is computed from `{v}`; orcl can use the loop's reductions and the scalars the loop reads there")).with_help(help));
+        }
+    }
+    Ok(())
 }
 
 /// Whether `e` reads a scalar the loop writes (a reduction), which is not loop-invariant.

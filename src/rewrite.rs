@@ -303,9 +303,19 @@ pub fn rewrite(text: &str, path: &str, db_path: &str, results: &[RegionResult]) 
             .map(|(_, n)| call_arg(p, n, fallback_input))
             .collect();
         let original = raw.loop_ann.original.trim_matches('\n');
+        // Statements after the loop (`r = sqrt(r);`) run once, after the tuned loop or its fallback.
+        let (original, after) = match &p.kernel.after {
+            Some(a) => {
+                let o = original.trim_end();
+                let cut = o.len() - a.text.trim().len();
+                (&o[..cut], format!("\n    {}", a.text.trim()))
+            }
+            None => (original, String::new()),
+        };
         let call = format!(
-            "/* orcl: {api} variant; the original loop runs if {api} is unavailable or fails */\n    if ({name}({}) != 0) {{\n{original}\n    }}",
-            call_args.join(", ")
+            "/* orcl: {api} variant; the original loop runs if {api} is unavailable or fails */\n    if ({name}({}) != 0) {{\n{}\n    }}{after}",
+            call_args.join(", "),
+            original.trim_end()
         );
         edits.push((raw.loop_ann.span.start, raw.loop_ann.span.end, call));
     }

@@ -1170,14 +1170,18 @@ fn overlapping_offsets_beyond_the_bound() {
     );
 }
 
-/// Statements after the loop inside `Loop(...)` (Orio's vecNorm2, issue 11 class 3): a located
-/// error saying where they may go instead.
+/// Statements after the loop inside `Loop(...)` (issue 11 class 3): only assignments to the
+/// loop's reductions run there; anything else is a located error.
 #[test]
 fn statement_after_loop() {
     check_fails(
         "statement_after_loop",
-        at("does not support statements after the parallel loop", 26, 5)
-            .under("r = sqrt(r);")
-            .help("after the Loop annotation's"),
+        at(
+            "after the parallel loop, `a` is assigned, but it is not a reduction of the loop",
+            26,
+            5,
+        )
+        .under("a")
+        .help("move other statements after the Loop annotation's"),
     );
 }

@@ -149,3 +149,27 @@ fn interleaved_writes_and_private_outside_scalar() {
         &["if (n <= 1000)"],
     );
 }
+
+/// A statement after the loop inside the annotation (Orio's vecNorm2 `r=sqrt(r);`): run once
+/// after the reduction, in the skeleton (validated) and in the tuned file.
+#[test]
+fn statement_after_the_loop() {
+    let driver = driver_source(
+        "double VecNorm2(int n, double *x);\ndouble VecNorm2_orig(int n, double *x);\n#define TOL 1e-9",
+        "{1000}, {30000}, {7919}, {30011}, {1}, {0}",
+        r#"
+    int n = s[0];
+    double *x = dvec(n);
+    double a = VecNorm2(n, x), b = VecNorm2_orig(n, x);
+    cmp("norm", &a, &b, 1);
+    free(x);
+    return n > 0;"#,
+    );
+    tune_and_drive(
+        "vecNorm2_after.c",
+        "VecNorm2",
+        &["int n=N;"],
+        &driver,
+        &["    }\n    r=sqrt(r);"],
+    );
+}

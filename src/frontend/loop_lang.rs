@@ -15,6 +15,29 @@ const PREFIX: &str = "void orcl_tuned_loop__(void) {\n";
 /// Errors: a C syntax error, or a construct outside the loop language (e.g. `while`, pointer
 /// dereference, calls to functions other than the math functions), located at the construct.
 pub fn parse_loop(src: &str, base: usize) -> Result<Loop, Diagnostic> {
+    let (l, post) = parse_loop_and_after(src, base)?;
+    match post {
+        Some(p) => Err(Diagnostic::new(
+            p.span,
+            "orcl does not support statements after the parallel loop inside a Loop annotation here",
+        )),
+        None => Ok(l),
+    }
+}
+
+/// Statements after the parallel loop inside a `Loop` annotation (Orio's vecNorm2:
+/// `r=sqrt(r);` after the reduction), in order; each runs once, after the loop.
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+pub struct After {
+    pub stmts: Vec<Stmt>,
+    /// Their C text (from the first to the end of the last), and its span in the file.
+    pub text: String,
+    pub span: Span,
+}
+
+/// [`parse_loop`], also accepting statements after the loop (returned as [`After`], `None` when
+/// there are none). Another `for` loop after the first is still an error.
+pub fn parse_loop_and_after(src: &str, base: usize) -> Result<(Loop, Option<After>), Diagnostic> {
     let wrapped = format!("{PREFIX}{src}\n}}\n");
     let mut parser = Parser::new();
     parser
@@ -60,7 +83,31 @@ pub fn parse_loop(src: &str, base: usize) -> Result<Loop, Diagnostic> {
         stmts.push(child);
     }
     match stmts.as_slice() {
-        [only] if only.kind() == "for_statement" => cx.for_loop(*only),
+        [only] if only.kind() == "for_statement" => Ok((cx.for_loop(*only)?, None)),
+        [first, rest @ ..]
+            if first.kind() == "for_statement"
+                && rest.iter().all(|n| n.kind() == "expression_statement") =>
+        {
+            let l = cx.for_loop(*first)?;
+            let mut after = Vec::new();
+            for n in rest {
+                after.extend(cx.stmt(*n)?);
+            }
+            let (a, b) = (cx.span(rest[0]), cx.span(rest[rest.len() - 1]));
+            let span = a.to(b);
+            let text = src
+                .get(span.start - base..span.end - base)
+                .unwrap_or("")
+                .to_string();
+            Ok((
+                l,
+                Some(After {
+                    stmts: after,
+                    text,
+                    span,
+                }),
+            ))
+        }
         [first, second, ..] if first.kind() == "for_statement" && second.kind() == "for_statement" => Err(Diagnostic::new(cx.span(*second), "a Loop annotation holds exactly one outermost `for` loop")
             .with_help("wrap the statements in one loop, or annotate each loop separately")),
         // Orio's vecNorm2 (`r=sqrt(r);` after the reduction): issue 11 class 3, not supported yet.

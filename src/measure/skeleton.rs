@@ -397,6 +397,14 @@ fn context(
         .collect();
     ctx.insert("pre_defines", &pre_defines);
     ctx.insert("preamble", &kernel.preamble);
+    ctx.insert(
+        "after",
+        &kernel
+            .after
+            .as_ref()
+            .map(|a| a.text.clone())
+            .unwrap_or_default(),
+    );
     ctx.insert("loop_vars", &loop_vars);
     ctx.insert("reference", &indent(&kernel.source, 4));
     ctx.insert("trip", &crate::codegen::opencl::trip_expr(kernel));

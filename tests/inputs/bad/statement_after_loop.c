@@ -1,4 +1,4 @@
-/* y = a*x + y (examples/axpy_quick.c, reduced) with one defect: a statement after the loop inside the Loop annotation (Orio's vecNorm2: r=sqrt(r);) */
+/* y = a*x + y (examples/axpy_quick.c, reduced) with one defect: a statement after the loop inside the Loop annotation that assigns no reduction of the loop */
 void VecAXPY(int n, double a, const double *x, double *y) {
     int i;
     /*@ begin PerfTuning(
@@ -23,7 +23,7 @@ void VecAXPY(int n, double a, const double *x, double *y) {
     /*@ begin Loop(transform OpenCL(workGroups=WG, workItemsPerGroup=WI, cacheBlocks=CB)
     for (i=0; i<=n-1; i++)
         r += x[i]*x[i];
-    r = sqrt(r);
+    a = sqrt(r);
     ) @*/
     for (i=0; i<=n-1; i++)
         y[i] += a*x[i];

@@ -796,10 +796,32 @@ fn emit(
             .collect::<Vec<_>>()
             .join(" ")
     ));
+    if let Some(why) = &v.invalid {
+        out.push_str(&format!(
+            "/* invalid schedule, never built: {why} */
+"
+        ));
+    }
+    if let Some(g) = &v.grid {
+        let names = ["0", "1", "2"];
+        out.push_str(&format!(
+            "/* {}-D NDRange (grid): {} */
+",
+            g.loops.len(),
+            (0..g.loops.len())
+                .map(|d| format!(
+                    "dimension {} (nest loop {}) {} iterations and {} work-items per work-group",
+                    names[d], g.loops[d], g.per_group[d], g.local[d]
+                ))
+                .collect::<Vec<_>>()
+                .join("; ")
+        ));
+    }
     match v.backend {
         Backend::OpenCl => out.push_str(&format!(
             "/* NDRange: global size {}, local size {} work-items; build options: \"{}\" */\n/* ---- OpenCL kernel ---- */\n",
             match v.global_size {
+                _ if v.grid.is_some() => "one work-group per tile".into(),
                 crate::codegen::GlobalSize::Fixed(g) => format!("{g} work-items"),
                 crate::codegen::GlobalSize::CoverLoop => "one work-item per iteration".into(),
             },
@@ -809,6 +831,7 @@ fn emit(
         Backend::Cuda => out.push_str(&format!(
             "/* grid: {}, {} threads per block; NVRTC options and launch tokens: \"{}\" */\n/* ---- CUDA kernel ---- */\n",
             match v.global_size {
+                _ if v.grid.is_some() => "one block per tile".into(),
                 crate::codegen::GlobalSize::Fixed(g) => format!("{} blocks", g / v.local_size.max(1)),
                 crate::codegen::GlobalSize::CoverLoop => "one thread per iteration".into(),
             },

@@ -3,6 +3,7 @@
 //! Pipeline (see ARCHITECTURE.md): `frontend::parse` → `lower::lower` → `codegen::generate`
 //! → `measure::Runner::measure` → `db` → `rewrite::rewrite`, driven by a `search::Strategy`.
 
+pub mod analysis;
 pub mod cli;
 pub mod codegen;
 pub mod compare;
@@ -21,6 +22,7 @@ pub mod preamble;
 pub mod prepare;
 pub mod replay;
 pub mod rewrite;
+pub mod schedule;
 pub mod search;
 pub mod space;
 pub mod tune;

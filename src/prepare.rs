@@ -32,6 +32,8 @@ const SHARED_ARGS: &[(&str, &str)] = &[
     ("incrementType", "incrementType"),
     ("sizeHint", "launchBounds"),
     ("device", "device"),
+    ("tile", "tile"),
+    ("regTile", "regTile"),
 ];
 
 impl Prepared {
@@ -49,7 +51,7 @@ impl Prepared {
     /// The transformation arguments for `backend`: those of the annotation's own `transform`
     /// for it, or else those of the other backend's transform that have a counterpart
     /// ([`SHARED_ARGS`]: workGroups ↔ blockCount, workItemsPerGroup ↔ threadCount, sizeHint ↔
-    /// launchBounds, cacheBlocks, unrollInner, innerThreads, incrementType, device), so that one
+    /// launchBounds, cacheBlocks, unrollInner, innerThreads, incrementType, device, tile, regTile), so that one
     /// annotation can be tuned for both targets. Backend-specific arguments (clFlags, vecHint,
     /// vecWidth, platform; cudaFlags, streamCount, preferL1Size) are not carried over.
     pub fn transform_args(&self, backend: Backend) -> Vec<KeywordArg> {

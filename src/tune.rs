@@ -269,6 +269,18 @@ pub fn objective_is_total(p: &Prepared) -> bool {
 
 /// A reason the variant cannot run on the device, checked before it is built.
 pub fn device_limit(v: &Variant, d: &DeviceInfo) -> Option<String> {
+    if let Some(why) = &v.invalid {
+        return Some(format!("invalid schedule: {why}"));
+    }
+    if let Some(g) = &v.grid {
+        for (k, (&l, &max)) in g.local.iter().zip(&d.max_work_item_sizes).enumerate() {
+            if l as usize > max {
+                return Some(format!(
+                    "{l} work-items along NDRange dimension {k} exceed the device's {max}"
+                ));
+            }
+        }
+    }
     let max_local = d
         .max_work_item_sizes
         .first()
@@ -678,8 +690,13 @@ pub fn tune(
                                     &v.source,
                                     &v.build_options,
                                     &format!(
-                                        "{:?}|{}|{}|{}|{:?}",
-                                        v.global_size, v.local_size, v.platform, v.device, plan
+                                        "{:?}|{}|{}|{}|{:?}|{:?}",
+                                        v.global_size,
+                                        v.local_size,
+                                        v.platform,
+                                        v.device,
+                                        plan,
+                                        v.grid
                                     ),
                                 ]);
                                 let khash = Some(sha(&[&v.source])[..16].to_string());

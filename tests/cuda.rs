@@ -118,7 +118,15 @@ fn golden_cuda_skeleton() {
 #[test]
 fn cuda_skeleton_compiles_and_starts() {
     let dir = tempfile::tempdir().unwrap();
-    for ex in ["vecDot", "matVec", "ex14FJ", "vecMAXPY", "jacobi2d"] {
+    for ex in [
+        "vecDot",
+        "matVec",
+        "ex14FJ",
+        "vecMAXPY",
+        "jacobi2d",
+        "transpose",
+        "jacobi2d_tile",
+    ] {
         let mut c = orcl();
         c.args([
             "emit",

@@ -24,6 +24,8 @@ pub const CUDA_ARGS: &[(&str, &str)] = &[
     ("streamCount", "CUDA streams the copies and the kernel are split over (Orio); accepted, but orcl always uses one stream: values > 1 are the same variant as 1"),
     ("preferL1Size", "L1/shared-memory split preference in KB (cuFuncSetCacheConfig): 0 none, 16 prefer shared, 32 equal, 48 prefer L1"),
     ("cudaFlags", "nvcc-style flags, e.g. '-use_fast_math', '-Xptxas -dlcm=cg', '-maxrregcount=32' (string)"),
+    ("tile", "loop nests: [('i',TI),('j',TJ)] maps the named outermost parallel loops onto a 2-D/3-D grid, TI×TJ iterations per block (threadCount, blockCount, innerThreads and incrementType are then not used); edges guarded"),
+    ("regTile", "with tile: [('i',RI),('j',RJ)] iterations per thread along each tiled loop (the block has TI/RI × TJ/RJ threads)"),
     ("device", "CUDA device ordinal"),
     ("pinHostMem", "Orio: page-locked host buffers (bool); accepted without effect: the skeleton's host buffers are pageable and the 'kernel' objective does not time copies"),
     ("dataOnDevice", "Orio: keep the data on the device between calls (bool); accepted without effect: the skeleton copies once per validation run, and timed runs reuse device buffers already"),
@@ -55,6 +57,9 @@ pub struct CudaOptions {
     /// Where `innerThreads` is written (errors about the loop's shape point there).
     #[serde(skip)]
     pub inner_threads_span: Option<crate::diag::Span>,
+    /// `tile` / `regTile` (empty `tile`: the 1-D kernel).
+    #[serde(skip)]
+    pub nest: crate::schedule::NestArgs,
 }
 
 impl Default for CudaOptions {
@@ -72,6 +77,7 @@ impl Default for CudaOptions {
             cuda_flags: String::new(),
             device: 0,
             inner_threads_span: None,
+            nest: Default::default(),
         }
     }
 }
@@ -102,6 +108,8 @@ pub fn options(
                 o.inner_threads_span = Some(a.expr.span);
             }
             "launchBounds" => o.launch_bounds = bool_arg(&v, a)?,
+            "tile" => o.nest.tile = crate::schedule::loop_list(&v, a)?,
+            "regTile" => o.nest.reg_tile = crate::schedule::loop_list(&v, a)?,
             "streamCount" => {
                 // Several streams are not implemented: a warning says so (see `crate::compat`).
                 int_arg(&v, a, 1)?;
@@ -249,10 +257,24 @@ fn shape(o: &CudaOptions) -> Shape {
     }
 }
 
+/// The loop-nest schedule arguments (`tile`, `regTile` with `cacheBlocks`, `unrollInner`,
+/// `launchBounds`).
+fn nest_args(o: &CudaOptions) -> crate::schedule::NestArgs {
+    crate::schedule::NestArgs {
+        cache_blocks: o.cache_blocks,
+        unroll: o.unroll_inner,
+        size_hint: o.launch_bounds,
+        ..o.nest.clone()
+    }
+}
+
 /// Check that `o` can be generated for loop `k` (`innerThreads` needs an inner reduction loop).
 ///
 /// Errors: located at the `innerThreads` argument (or the loop when it is not written).
 pub fn check(k: &Kernel, o: &CudaOptions) -> Result<(), Diagnostic> {
+    if !o.nest.tile.is_empty() {
+        return crate::schedule::check(k, &nest_args(o));
+    }
     check_shape(k, &shape(o), Dialect::Cuda)
         .map_err(|e| e.at(o.inner_threads_span.unwrap_or(k.parallel.span)))
 }
@@ -267,6 +289,16 @@ pub fn generate(
     total: bool,
     fault: Option<Fault>,
 ) -> Result<Variant, Diagnostic> {
+    if !o.nest.tile.is_empty() {
+        return super::generate_nest(
+            k,
+            &nest_args(o),
+            Backend::Cuda,
+            o.skeleton_options(total),
+            0,
+            o.device,
+        );
+    }
     check(k, o)?;
     let ks = render_kernel(k, &shape(o), Dialect::Cuda, fault)?;
     Ok(Variant {
@@ -281,6 +313,8 @@ pub fn generate(
         platform: 0,
         device: o.device,
         local_mem_bytes: ks.local_mem_bytes,
+        grid: None,
+        invalid: None,
     })
 }
 
@@ -302,6 +336,8 @@ pub struct HostKernel {
     pub local: u64,
     pub global: u64,
     pub device: usize,
+    /// `super::Grid::c_initializer` of the variant.
+    pub grid: String,
     /// Kernel arguments at the call: device pointers `orcl_d_NAME`, scalars by value.
     pub call_args: Vec<String>,
 }
@@ -337,6 +373,7 @@ pub fn host_kernels(
                     GlobalSize::CoverLoop => 0,
                 },
                 device: v.device,
+                grid: super::Grid::c_initializer(v.grid.as_ref()),
                 call_args: k
                     .args
                     .iter()

@@ -32,6 +32,8 @@ struct V {
     global: u64,
     platform: usize,
     device: usize,
+    /// `super::Grid::c_initializer` of the variant.
+    grid: String,
 }
 
 #[derive(Serialize)]
@@ -116,6 +118,7 @@ pub fn render_host_function(
             },
             platform: h.variant.platform,
             device: h.variant.device,
+            grid: super::Grid::c_initializer(h.variant.grid.as_ref()),
         })
         .collect();
     let mut dispatch = Vec::new();
@@ -196,6 +199,11 @@ pub fn render_host_function(
     );
     ctx.insert("dispatch", &dispatch);
     ctx.insert("trip", &trip_expr(kernel));
+    let mut trips = crate::analysis::nest_trips(kernel);
+    if trips.is_empty() {
+        trips.push("0".into());
+    }
+    ctx.insert("nest_trips", &trips);
     ctx.insert("buffers", &buffers);
     ctx.insert("args", &args);
     ctx.insert("reductions", &reductions);

@@ -213,6 +213,11 @@ pub fn trip_expr(k: &Kernel) -> String {
     loop_trip(&k.parallel, &|_| None)
 }
 
+/// C text (`long`) of the trip count of loop `l`.
+pub(crate) fn loop_trip_c(l: &crate::ir::Loop) -> String {
+    loop_trip(l, &|_| None)
+}
+
 /// C text (`long`) of the trip count of loop `l`, its bounds printed through `subst`.
 fn loop_trip(l: &crate::ir::Loop, subst: super::Subst) -> String {
     let lo = c_expr(&l.lower, subst);

@@ -4,6 +4,7 @@
 pub mod cuda;
 pub mod host;
 pub mod kernel;
+pub mod kernel_ir;
 pub mod opencl;
 
 use crate::diag::{did_you_mean, Diagnostic};
@@ -57,6 +58,40 @@ pub enum GlobalSize {
     CoverLoop,
 }
 
+/// A multi-dimensional NDRange (CUDA grid of thread blocks) over the loops of a perfect nest:
+/// NDRange dimension `d` (0 = the fastest, CUDA's `x`) covers nest loop `loops[d]` (0 = the
+/// parallel loop) with `per_group[d]` iterations and `local[d]` work-items per work-group. The
+/// number of work-groups along `d` is ⌈trip(loops[d]) / per_group[d]⌉, computed at run time.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Grid {
+    pub loops: Vec<usize>,
+    pub per_group: Vec<u64>,
+    pub local: Vec<u64>,
+}
+
+impl Grid {
+    /// The ten numbers the skeleton protocol and the host code take: dimensions, then
+    /// (loop, iterations per group, work-items per group) for each of 3 dimensions.
+    pub fn numbers(&self) -> [u64; 10] {
+        let mut n = [0, 0, 1, 1, 0, 1, 1, 0, 1, 1];
+        n[0] = self.loops.len() as u64;
+        for d in 0..self.loops.len().min(3) {
+            n[1 + 3 * d] = self.loops[d] as u64;
+            n[2 + 3 * d] = self.per_group[d];
+            n[3 + 3 * d] = self.local[d];
+        }
+        n
+    }
+    /// [`Grid::numbers`] as a C initializer (`{0, 0, 1, 1, ...}` for a 1-D variant, `None`).
+    pub fn c_initializer(g: Option<&Grid>) -> String {
+        let n = g
+            .map(Grid::numbers)
+            .unwrap_or([0, 0, 1, 1, 0, 1, 1, 0, 1, 1]);
+        let parts: Vec<String> = n.iter().map(|x| x.to_string()).collect();
+        format!("{{{}}}", parts.join(", "))
+    }
+}
+
 /// One generated variant: what a timing skeleton builds and launches, and what the tuned file
 /// embeds.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -76,6 +111,50 @@ pub struct Variant {
     pub device: usize,
     /// Bytes of `__local` / `__shared__` memory the kernel declares.
     pub local_mem_bytes: u64,
+    /// A multi-dimensional NDRange (`tile` configurations); `None`: the 1-D launch of
+    /// `global_size` × `local_size` (then `local_size` is the product of `grid.local`).
+    pub grid: Option<Grid>,
+    /// Why the configuration's schedule cannot be valid (a tile that does not fit, ...): such a
+    /// variant is never built or launched; `tune` records it as a device-limit outcome.
+    pub invalid: Option<String>,
+}
+
+/// Generate the variant of a `tile` configuration: [`crate::schedule::check`] (located errors),
+/// [`crate::schedule::for_config`] (an invalid schedule gives a variant with `invalid` set, never
+/// built), [`kernel_ir::lower`], and the backend's writer.
+///
+/// Errors: a `tile` that no value can make valid for this nest, located at the argument.
+pub(crate) fn generate_nest(
+    k: &crate::ir::Kernel,
+    a: &crate::schedule::NestArgs,
+    backend: Backend,
+    build_options: String,
+    platform: usize,
+    device: usize,
+) -> Result<Variant, Diagnostic> {
+    crate::schedule::check(k, a)?;
+    let mut v = Variant {
+        backend,
+        source: String::new(),
+        build_options,
+        global_size: GlobalSize::CoverLoop,
+        local_size: 1,
+        platform,
+        device,
+        local_mem_bytes: 0,
+        grid: None,
+        invalid: None,
+    };
+    match crate::schedule::for_config(k, a) {
+        Ok(s) => {
+            v.source = kernel_ir::write(&kernel_ir::lower(k, &s), backend);
+            v.local_size = s.local_size();
+            v.local_mem_bytes = s.local_mem_bytes();
+            v.grid = Some(s.grid());
+        }
+        Err(why) => v.invalid = Some(why),
+    }
+    Ok(v)
 }
 
 /// Check the argument names of `transform LABEL(...)` against `table` (name, meaning): unknown

@@ -25,6 +25,8 @@ pub const OPENCL_ARGS: &[(&str, &str)] = &[
     ("incrementType", "'global': work-items stride by the global size (default); 'local': each work-group owns one contiguous chunk (ViennaCL study, section 2)"),
     ("innerThreads", "work-items (lanes) sharing one iteration of the parallel loop: they split its inner reduction loop (t += ..., y[i] += ...) lane-strided and combine in __local memory; 1 (default) to workItemsPerGroup (a value that does not divide it idles the remainder); give workGroups too, as the default NDRange has one work-item per iteration"),
     ("vecWidth", "iterations per work-item through vector loads and stores (vloadN/vstoreN) with a scalar tail: 1 (default), 2, 4, 8, or 16 for 4-byte data; 1-D unit-step loops whose subscripts are the index plus a constant; cacheBlocks is ignored with it"),
+    ("tile", "loop nests: [('i',TI),('j',TJ)] maps the named outermost parallel loops onto a 2-D/3-D NDRange, TI×TJ iterations per work-group (workGroups, workItemsPerGroup, innerThreads, vecWidth and incrementType are then not used); edges guarded"),
+    ("regTile", "with tile: [('i',RI),('j',RJ)] iterations per work-item along each tiled loop (the work-group has TI/RI × TJ/RJ work-items)"),
     ("device", "device index within the platform"),
     ("platform", "OpenCL platform index"),
     ("threadCount", "Orio's CUDA spelling of workItemsPerGroup, taken as it (Orio's OpenCL module does the same)"),
@@ -58,6 +60,9 @@ pub struct OpenClOptions {
     pub spans: Vec<(String, Span)>,
     pub platform: usize,
     pub device: usize,
+    /// `tile` / `regTile` (empty `tile`: the 1-D kernel).
+    #[serde(skip)]
+    pub nest: crate::schedule::NestArgs,
 }
 
 impl Default for OpenClOptions {
@@ -76,6 +81,7 @@ impl Default for OpenClOptions {
             spans: Vec::new(),
             platform: 0,
             device: 0,
+            nest: Default::default(),
         }
     }
 }
@@ -147,6 +153,8 @@ pub fn options(
                 }
                 o.vec_width = w as u32;
             }
+            "tile" => o.nest.tile = crate::schedule::loop_list(&v, a)?,
+            "regTile" => o.nest.reg_tile = crate::schedule::loop_list(&v, a)?,
             "device" => o.device = int_arg(&v, a, 0)? as usize,
             "platform" => o.platform = int_arg(&v, a, 0)? as usize,
             _ => {
@@ -178,6 +186,17 @@ impl OpenClOptions {
         }
     }
 
+    /// The loop-nest schedule arguments (`tile`, `regTile` with `cacheBlocks`, `unrollInner`,
+    /// `sizeHint`).
+    fn nest_args(&self) -> crate::schedule::NestArgs {
+        crate::schedule::NestArgs {
+            cache_blocks: self.cache_blocks,
+            unroll: self.unroll_inner,
+            size_hint: self.size_hint,
+            ..self.nest.clone()
+        }
+    }
+
     /// Where argument `name`'s value is written (the default span if it is not given).
     fn span_of(&self, name: &str) -> Span {
         self.spans
@@ -196,6 +215,9 @@ impl OpenClOptions {
 /// Errors: located at the argument's value, saying why (naming the offending statement or
 /// subscript).
 pub fn check(k: &Kernel, o: &OpenClOptions) -> Result<(), Diagnostic> {
+    if !o.nest.tile.is_empty() {
+        return crate::schedule::check(k, &o.nest_args());
+    }
     check_shape(k, &o.shape(), Dialect::OpenCl).map_err(|e| {
         let span = o.span_of(match e.arg {
             ShapeArg::InnerThreads => "innerThreads",
@@ -213,6 +235,16 @@ pub fn generate(
     o: &OpenClOptions,
     fault: Option<Fault>,
 ) -> Result<OpenClVariant, Diagnostic> {
+    if !o.nest.tile.is_empty() {
+        return super::generate_nest(
+            k,
+            &o.nest_args(),
+            Backend::OpenCl,
+            o.cl_flags.clone(),
+            o.platform,
+            o.device,
+        );
+    }
     check(k, o)?;
     let ks = render_kernel(k, &o.shape(), Dialect::OpenCl, fault)?;
     Ok(Variant {
@@ -227,5 +259,7 @@ pub fn generate(
         platform: o.platform,
         device: o.device,
         local_mem_bytes: ks.local_mem_bytes,
+        grid: None,
+        invalid: None,
     })
 }

@@ -689,7 +689,22 @@ impl<'a> Parser<'a> {
             Tok::Ident(name) => self.name_or_call(name.clone(), t),
             Tok::Sym("(") => {
                 self.bump()?;
-                let (mut e, d) = self.ifelse()?;
+                let (mut e, mut d) = self.ifelse()?;
+                if self.peek()?.is_sym(",") {
+                    // A tuple `('i', 32)` (Orio's loop-naming style) is a list value.
+                    let mut items = vec![e];
+                    while self.peek()?.is_sym(",") {
+                        self.bump()?;
+                        if self.peek()?.is_sym(")") {
+                            break;
+                        }
+                        let (x, dx) = self.ifelse()?;
+                        d = d.max(dx);
+                        items.push(x);
+                    }
+                    let close = self.expect_sym(")", "`)` to close the tuple")?;
+                    return Self::node(ExprKind::List(items), t.span.to(close.span), d + 1);
+                }
                 let close = self.expect_sym(")", "`)` to close the parenthesis")?;
                 e.span = t.span.to(close.span);
                 Ok((e, d))

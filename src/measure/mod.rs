@@ -229,6 +229,7 @@ impl Runner {
                 GlobalSize::CoverLoop => 0,
             },
             local: v.local_size,
+            grid: v.grid.as_ref().map(crate::codegen::Grid::numbers),
             warmups: self.warmups,
             repetitions: self.repetitions,
             binary: prebuilt

@@ -408,6 +408,7 @@ fn context(
     ctx.insert("loop_vars", &loop_vars);
     ctx.insert("reference", &indent(&kernel.source, 4));
     ctx.insert("trip", &crate::codegen::opencl::trip_expr(kernel));
+    ctx.insert("nest_trips", &crate::analysis::nest_trips(kernel));
     ctx.insert("n_arrays", &args.iter().filter(|a| a.is_array).count());
     Ok(ctx)
 }

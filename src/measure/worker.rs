@@ -49,6 +49,8 @@ pub struct Request<'a> {
     /// Global size in work-items; 0 = one per iteration rounded up to the local size.
     pub global: u64,
     pub local: u64,
+    /// A multi-dimensional NDRange (`crate::codegen::Grid::numbers`), appended to the request line.
+    pub grid: Option<[u64; 10]>,
     pub warmups: u32,
     pub repetitions: u32,
     /// A program binary built by the build pool (its cache key, its bytes): sent instead of the
@@ -195,10 +197,14 @@ impl Worker {
 
     /// Run one variant. On a crash or a timeout the process is dead afterwards (drop it).
     pub fn run(&mut self, req: &Request, timeout: Duration) -> Result<Reply, WorkerFailure> {
+        let grid = req
+            .grid
+            .map(|g| g.iter().map(|x| format!(" {x}")).collect::<String>())
+            .unwrap_or_default();
         let (header, body): (String, [&[u8]; 3]) = match req.binary {
             None => (
                 format!(
-                    "RUN {} {} {} {} {} {} {}\n",
+                    "RUN {} {} {} {} {} {} {}{grid}\n",
                     req.id,
                     req.global,
                     req.local,
@@ -211,7 +217,7 @@ impl Worker {
             ),
             Some((key, bin)) => (
                 format!(
-                    "BIN {} {} {} {} {} {} {} {}\n",
+                    "BIN {} {} {} {} {} {} {} {}{grid}\n",
                     req.id,
                     req.global,
                     req.local,

@@ -1,0 +1,377 @@
+//! Loop-nest analysis: the perfect nest under the parallel loop, array references delinearised
+//! into one affine index per dimension, and each nest loop classified parallel / reduction /
+//! sequential by a dependence test on those indices.
+//!
+//! Delinearisation recognises a 1-D subscript `e1 * S + e0` (S loop-invariant and symbolic, as
+//! `n` in `A[i*n + j]`, or the row length `lower` puts into a flattened `A[i][j]`) as the 2-D
+//! reference `[e1][e0]`, recursively (the "delinearization" of Maslov, *Delinearization: an
+//! efficient way to break multiloop dependence equations*, PLDI 1992, restricted to the symbolic
+//! strides orcl's loops use). The dependence test is the exact one for such references: a loop
+//! carries no dependence when every written array is referenced with one subscript only, and that
+//! subscript has the loop's index, with coefficient 1, alone in one dimension.
+
+use crate::ir::{BinaryOp, Expr, ExprKind, Kernel, Loop, Stmt, StmtKind, SymbolKind};
+use std::collections::BTreeMap;
+
+/// The perfect nest: `loops[0]` is the parallel loop, `loops[d + 1]` the only statement of
+/// `loops[d]`'s body; `body` the innermost loop's body.
+#[derive(Debug, Clone)]
+pub struct Nest<'k> {
+    pub loops: Vec<&'k Loop>,
+    pub body: &'k [Stmt],
+}
+
+/// The perfect nest starting at the parallel loop of `k`.
+pub fn perfect_nest(k: &Kernel) -> Nest<'_> {
+    let mut loops = vec![&k.parallel];
+    loop {
+        let last = loops[loops.len() - 1];
+        let mut body: &[Stmt] = &last.body;
+        while let [Stmt {
+            kind: StmtKind::Block(b),
+            ..
+        }] = body
+        {
+            body = b;
+        }
+        match body {
+            [Stmt {
+                kind: StmtKind::For(l),
+                ..
+            }] => loops.push(l),
+            _ => return Nest { loops, body },
+        }
+    }
+}
+
+/// Whether `e` mentions any loop variable or temporary of the kernel, or an array element.
+fn varies(k: &Kernel, e: &Expr) -> bool {
+    let mut v = false;
+    e.visit(&mut |x| match &x.kind {
+        ExprKind::Var(n) => {
+            v |= k
+                .symbols
+                .get(n)
+                .is_some_and(|s| matches!(s.kind, SymbolKind::LoopVar | SymbolKind::Local))
+        }
+        ExprKind::Index { .. } => v = true,
+        _ => {}
+    });
+    v
+}
+
+/// C trip-count expressions (`long`) of the nest's loops whose bounds are loop-invariant, from the
+/// parallel loop inward, stopping at the first loop whose bounds depend on an enclosing index
+/// (the skeleton's and host code's `orcl_nest_trip`).
+pub fn nest_trips(k: &Kernel) -> Vec<String> {
+    perfect_nest(k)
+        .loops
+        .iter()
+        .take_while(|l| !varies(k, &l.lower) && !varies(k, &l.upper))
+        .map(|l| crate::codegen::kernel::loop_trip_c(l))
+        .collect()
+}
+
+/// One subscript dimension as an integer-affine function of loop indices: Σ coef·var + offset.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Index {
+    pub coefs: BTreeMap<String, i64>,
+    pub offset: i64,
+}
+
+impl Index {
+    /// `var + offset` when the index is exactly one loop index with coefficient 1.
+    pub fn unit(&self) -> Option<(&str, i64)> {
+        match self
+            .coefs
+            .iter()
+            .filter(|(_, c)| **c != 0)
+            .collect::<Vec<_>>()[..]
+        {
+            [(v, 1)] => Some((v.as_str(), self.offset)),
+            _ => None,
+        }
+    }
+}
+
+/// One array reference of the nest body.
+#[derive(Debug, Clone)]
+pub struct Access<'k> {
+    pub array: String,
+    pub expr: &'k Expr,
+    pub write: bool,
+    /// The delinearised indices, outermost first; `None` when the subscript is not affine with
+    /// integer coefficients in the loop indices (it is then read from global memory as written).
+    pub dims: Option<Vec<Index>>,
+}
+
+/// Integer-affine form of `e` in `vars` (other names make it non-affine).
+fn affine(e: &Expr, vars: &[&str]) -> Option<Index> {
+    match &e.kind {
+        ExprKind::Int(v) => Some(Index {
+            coefs: BTreeMap::new(),
+            offset: *v,
+        }),
+        ExprKind::Var(n) if vars.contains(&n.as_str()) => Some(Index {
+            coefs: [(n.clone(), 1)].into(),
+            offset: 0,
+        }),
+        ExprKind::Unary(crate::ir::UnaryOp::Neg, a) => affine(a, vars).map(|x| scale(x, -1)),
+        ExprKind::Unary(crate::ir::UnaryOp::Plus, a) => affine(a, vars),
+        ExprKind::Binary(op @ (BinaryOp::Add | BinaryOp::Sub), a, b) => {
+            let (x, y) = (affine(a, vars)?, affine(b, vars)?);
+            let y = if *op == BinaryOp::Sub {
+                scale(y, -1)
+            } else {
+                y
+            };
+            let mut coefs = x.coefs;
+            for (v, c) in y.coefs {
+                *coefs.entry(v).or_insert(0) += c;
+            }
+            Some(Index {
+                coefs,
+                offset: x.offset + y.offset,
+            })
+        }
+        ExprKind::Binary(BinaryOp::Mul, a, b) => match (&a.kind, &b.kind) {
+            (ExprKind::Int(c), _) => affine(b, vars).map(|x| scale(x, *c)),
+            (_, ExprKind::Int(c)) => affine(a, vars).map(|x| scale(x, *c)),
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
+fn scale(mut x: Index, c: i64) -> Index {
+    x.coefs.values_mut().for_each(|v| *v *= c);
+    x.offset *= c;
+    x
+}
+
+/// Signed top-level terms of a sum.
+fn terms<'e>(e: &'e Expr, sign: i64, out: &mut Vec<(i64, &'e Expr)>) {
+    match &e.kind {
+        ExprKind::Binary(BinaryOp::Add, a, b) => {
+            terms(a, sign, out);
+            terms(b, sign, out);
+        }
+        ExprKind::Binary(BinaryOp::Sub, a, b) => {
+            terms(a, sign, out);
+            terms(b, -sign, out);
+        }
+        _ => out.push((sign, e)),
+    }
+}
+
+/// Delinearise a subscript: indices outermost first (see the module docs).
+pub fn delinearise(k: &Kernel, e: &Expr, vars: &[&str]) -> Option<Vec<Index>> {
+    let mut ts = Vec::new();
+    terms(e, 1, &mut ts);
+    delinearise_terms(k, &ts, vars)
+}
+
+fn delinearise_terms(k: &Kernel, ts: &[(i64, &Expr)], vars: &[&str]) -> Option<Vec<Index>> {
+    // The symbolic stride: the loop-invariant, non-literal factor of a product term.
+    let symbolic = |x: &Expr| !matches!(x.kind, ExprKind::Int(_)) && !varies(k, x);
+    let mut stride: Option<&Expr> = None;
+    let mut outer: Vec<(i64, &Expr)> = Vec::new();
+    let mut inner = Index {
+        coefs: BTreeMap::new(),
+        offset: 0,
+    };
+    for &(sign, t) in ts {
+        let split = match &t.kind {
+            ExprKind::Binary(BinaryOp::Mul, a, b) if symbolic(b) => Some((&**a, &**b)),
+            ExprKind::Binary(BinaryOp::Mul, a, b) if symbolic(a) => Some((&**b, &**a)),
+            _ => None,
+        };
+        match split {
+            Some((p, s)) if stride.is_none_or(|x| x.same_as(s)) => {
+                stride = Some(s);
+                terms(p, sign, &mut outer);
+            }
+            _ => {
+                let x = scale(affine(t, vars)?, sign);
+                for (v, c) in x.coefs {
+                    *inner.coefs.entry(v).or_insert(0) += c;
+                }
+                inner.offset += x.offset;
+            }
+        }
+    }
+    let mut dims = if outer.is_empty() {
+        Vec::new()
+    } else {
+        delinearise_terms(k, &outer, vars)?
+    };
+    dims.push(inner);
+    Some(dims)
+}
+
+/// Every array reference of `stmts` (reads and writes, in order), delinearised over `vars`.
+pub fn accesses<'k>(k: &Kernel, stmts: &'k [Stmt], vars: &[&str]) -> Vec<Access<'k>> {
+    fn reads<'k>(k: &Kernel, e: &'k Expr, vars: &[&str], out: &mut Vec<Access<'k>>) {
+        match &e.kind {
+            ExprKind::Index { array, indices } => {
+                out.push(access(k, array, e, indices, vars, false));
+                indices.iter().for_each(|i| reads(k, i, vars, out));
+            }
+            ExprKind::Unary(_, a) | ExprKind::Cast(_, a) => reads(k, a, vars, out),
+            ExprKind::Binary(_, a, b) => {
+                reads(k, a, vars, out);
+                reads(k, b, vars, out);
+            }
+            ExprKind::Call(_, args) => args.iter().for_each(|a| reads(k, a, vars, out)),
+            ExprKind::Cond(a, b, c) => {
+                reads(k, a, vars, out);
+                reads(k, b, vars, out);
+                reads(k, c, vars, out);
+            }
+            _ => {}
+        }
+    }
+    fn access<'k>(
+        k: &Kernel,
+        array: &str,
+        e: &'k Expr,
+        indices: &[Expr],
+        vars: &[&str],
+        write: bool,
+    ) -> Access<'k> {
+        let dims = if indices.len() == 1 {
+            delinearise(k, &indices[0], vars)
+        } else {
+            indices.iter().map(|i| affine(i, vars)).collect()
+        };
+        Access {
+            array: array.to_string(),
+            expr: e,
+            write,
+            dims,
+        }
+    }
+    fn walk<'k>(k: &Kernel, stmts: &'k [Stmt], vars: &[&str], out: &mut Vec<Access<'k>>) {
+        for s in stmts {
+            match &s.kind {
+                StmtKind::Assign { target, op, value } => {
+                    reads(k, value, vars, out);
+                    if let ExprKind::Index { array, indices } = &target.kind {
+                        indices.iter().for_each(|i| reads(k, i, vars, out));
+                        if *op != crate::ir::AssignOp::Set {
+                            out.push(access(k, array, target, indices, vars, false));
+                        }
+                        out.push(access(k, array, target, indices, vars, true));
+                    }
+                }
+                StmtKind::Decl { init: Some(e), .. } => reads(k, e, vars, out),
+                StmtKind::Decl { .. } => {}
+                StmtKind::If { cond, then, other } => {
+                    reads(k, cond, vars, out);
+                    walk(k, then, vars, out);
+                    if let Some(o) = other {
+                        walk(k, o, vars, out);
+                    }
+                }
+                StmtKind::For(l) => {
+                    reads(k, &l.lower, vars, out);
+                    reads(k, &l.upper, vars, out);
+                    walk(k, &l.body, vars, out);
+                }
+                StmtKind::Block(b) => walk(k, b, vars, out),
+            }
+        }
+    }
+    let mut out = Vec::new();
+    walk(k, stmts, vars, &mut out);
+    out
+}
+
+/// How the iterations of one nest loop relate.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum LoopKind {
+    /// No dependence between iterations: the loop may map onto an NDRange dimension.
+    Parallel,
+    /// Iterations combine into one value (a scalar or array element accumulated with `+=`, ...).
+    Reduction,
+    /// Anything else: the loop runs in order inside one work-item.
+    Sequential,
+}
+
+/// Whether `stmts` assign a scalar that is not a temporary declared in them (an accumulator).
+fn writes_outer_scalar(k: &Kernel, stmts: &[Stmt]) -> Option<bool> {
+    let mut found: Option<bool> = None;
+    fn walk(k: &Kernel, stmts: &[Stmt], found: &mut Option<bool>) {
+        for s in stmts {
+            match &s.kind {
+                StmtKind::Assign { target, op, .. } => {
+                    if let ExprKind::Var(n) = &target.kind {
+                        if k.symbols
+                            .get(n)
+                            .is_some_and(|s| s.kind != SymbolKind::Local)
+                        {
+                            let acc = *op != crate::ir::AssignOp::Set;
+                            *found = Some(found.unwrap_or(true) && acc);
+                        }
+                    }
+                }
+                StmtKind::If { then, other, .. } => {
+                    walk(k, then, found);
+                    if let Some(o) = other {
+                        walk(k, o, found);
+                    }
+                }
+                StmtKind::For(l) => walk(k, &l.body, found),
+                StmtKind::Block(b) => walk(k, b, found),
+                StmtKind::Decl { .. } => {}
+            }
+        }
+    }
+    walk(k, stmts, &mut found);
+    found
+}
+
+/// Classify each loop of the perfect nest (dependence test on the delinearised references of the
+/// innermost body; see the module docs). Reductions into a scalar (`s += ...`) and into an
+/// array element that does not depend on the loop index (`y[i] += A[i][j]*x[j]` in `j`) are
+/// `Reduction`; other loop-carried dependences `Sequential`.
+pub fn classify(k: &Kernel, nest: &Nest) -> Vec<LoopKind> {
+    let vars: Vec<&str> = nest.loops.iter().map(|l| l.var.as_str()).collect();
+    let acc = accesses(k, nest.body, &vars);
+    let scalar = writes_outer_scalar(k, nest.body);
+    vars.iter()
+        .map(|&v| {
+            if let Some(accumulates) = scalar {
+                return if accumulates {
+                    LoopKind::Reduction
+                } else {
+                    LoopKind::Sequential
+                };
+            }
+            let mut kind = LoopKind::Parallel;
+            for w in acc.iter().filter(|a| a.write) {
+                let same = acc
+                    .iter()
+                    .filter(|a| a.array == w.array)
+                    .all(|a| a.expr.same_as(w.expr));
+                let separates = w.dims.as_ref().is_some_and(|d| {
+                    d.iter().any(|i| i.unit().is_some_and(|(x, _)| x == v))
+                        && d.iter()
+                            .filter(|i| i.coefs.get(v).is_some_and(|c| *c != 0))
+                            .count()
+                            == 1
+                });
+                if same && separates {
+                    continue;
+                }
+                let uses = w.expr.mentions(v);
+                kind = if same && !uses && kind == LoopKind::Parallel {
+                    LoopKind::Reduction
+                } else {
+                    LoopKind::Sequential
+                };
+            }
+            kind
+        })
+        .collect()
+}

@@ -1,0 +1,489 @@
+//! Kernel IR for scheduled loop nests, and its OpenCL C and CUDA C writers: [`lower`] turns a
+//! [`Schedule`] into a small imperative IR (work-item and work-group ids, local tiles, barriers,
+//! register-tile loops, edge guards); [`write`] prints it. The writers decide nothing: backend
+//! differences (`get_group_id` vs `blockIdx`, `__local` vs `__shared__`, `barrier` vs
+//! `__syncthreads`, attributes) live in [`Words`] only (the model is naga's `back::msl` /
+//! `back::hlsl`, one `write_*` per node).
+
+use super::{c_expr, Backend, StmtWriter};
+use crate::analysis::perfect_nest;
+use crate::ir::{Expr, ExprKind, Kernel, ScalarType};
+use crate::schedule::Schedule;
+use std::fmt::Write;
+
+/// An expression: backend-neutral C text, or a work-item query.
+#[derive(Debug, Clone, PartialEq)]
+pub enum KExpr {
+    Text(String),
+    /// Work-group index along an NDRange dimension (`get_group_id(d)` / `blockIdx.x`).
+    GroupId(usize),
+    /// Work-item index within its work-group (`get_local_id(d)` / `threadIdx.x`).
+    LocalId(usize),
+}
+
+/// A statement of the kernel IR.
+#[derive(Debug, Clone, PartialEq)]
+pub enum KStmt {
+    /// `const TY NAME = VALUE;`
+    Let {
+        ty: &'static str,
+        name: String,
+        value: KExpr,
+    },
+    /// A local-memory array with constant extents.
+    LocalArray {
+        ty: ScalarType,
+        name: String,
+        dims: Vec<u64>,
+    },
+    /// `for (long VAR = START; VAR < END; VAR += STEP)`, unrolled when `unroll`.
+    For {
+        var: String,
+        start: String,
+        end: String,
+        step: String,
+        unroll: bool,
+        body: Vec<KStmt>,
+    },
+    If {
+        cond: String,
+        then: Vec<KStmt>,
+    },
+    /// `TARGET = VALUE;`
+    Store {
+        target: String,
+        value: String,
+    },
+    /// Work-group barrier on local memory.
+    Barrier,
+    /// Loop-language statements already written as C (the nest body), one per line.
+    Lines(String),
+}
+
+/// A kernel parameter.
+#[derive(Debug, Clone, PartialEq)]
+pub struct KParam {
+    pub name: String,
+    pub ty: ScalarType,
+    /// `Some(written)` for a global-memory array.
+    pub array: Option<bool>,
+}
+
+/// One kernel `orcl_kernel`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct KernelFn {
+    pub fp64: bool,
+    pub params: Vec<KParam>,
+    /// Work-group extents to declare (`reqd_work_group_size` / `__launch_bounds__`).
+    pub declared_local: Option<Vec<u64>>,
+    pub body: Vec<KStmt>,
+}
+
+/// Tile array name of a staged array.
+fn tile_name(array: &str) -> String {
+    format!("orcl_tile_{array}")
+}
+
+/// `t + c` as C text (`t` alone when `c` is 0).
+fn plus(t: &str, c: i64) -> String {
+    match c {
+        0 => t.to_string(),
+        c if c < 0 => format!("{t} - {}", -c),
+        c => format!("{t} + {c}"),
+    }
+}
+
+/// Replace each loop variable in `e` by C text.
+fn substitute(e: &Expr, map: &dyn Fn(&str) -> Option<String>) -> String {
+    c_expr(e, &|x: &Expr| match &x.kind {
+        ExprKind::Var(v) => map(v).map(|t| format!("({t})")),
+        _ => None,
+    })
+}
+
+/// Lower a scheduled nest to kernel IR (see the module docs).
+pub fn lower(k: &Kernel, s: &Schedule) -> KernelFn {
+    let nest = perfect_nest(k);
+    let params = k
+        .args
+        .iter()
+        .map(|a| KParam {
+            name: a.name.clone(),
+            ty: a.ty,
+            array: a.is_array.then_some(a.written),
+        })
+        .collect();
+    let mut body = Vec::new();
+    let ity = |v: &str| k.symbols.get(v).map(|s| s.ty).unwrap_or(ScalarType::Int);
+    for (d, dim) in s.dims.iter().enumerate() {
+        let l = nest.loops[dim.depth];
+        body.push(KStmt::Let {
+            ty: "long",
+            name: format!("orcl_g{d}"),
+            value: KExpr::GroupId(d),
+        });
+        body.push(KStmt::Let {
+            ty: "long",
+            name: format!("orcl_l{d}"),
+            value: KExpr::LocalId(d),
+        });
+        // The first value of the loop variable in this work-group's tile.
+        body.push(KStmt::Let {
+            ty: "long",
+            name: format!("orcl_base{d}"),
+            value: KExpr::Text(match &l.lower.kind {
+                ExprKind::Int(0) => format!("orcl_g{d} * {}", dim.per_group),
+                _ => format!(
+                    "(long)({}) + orcl_g{d} * {}",
+                    c_expr(&l.lower, &|_| None),
+                    dim.per_group
+                ),
+            }),
+        });
+    }
+    // Whether loop-variable value `v` (C text) of dimension d is inside the loop's range.
+    let in_range = |d: usize, v: &str| {
+        let l = nest.loops[s.dims[d].depth];
+        format!(
+            "{v} {} {}",
+            if l.inclusive { "<=" } else { "<" },
+            c_expr(&l.upper, &|_| None)
+        )
+    };
+    if !s.staged.is_empty() {
+        let lin = (0..s.dims.len()).rev().fold(String::new(), |acc, d| {
+            if acc.is_empty() {
+                format!("orcl_l{d}")
+            } else {
+                format!("orcl_l{d} + {} * ({acc})", s.dims[d].items)
+            }
+        });
+        body.push(KStmt::Let {
+            ty: "long",
+            name: "orcl_lin".into(),
+            value: KExpr::Text(lin),
+        });
+    }
+    for st in &s.staged {
+        let tile = tile_name(&st.array);
+        let mut dims = st.extent.clone();
+        *dims.last_mut().expect("rank ≥ 1") += st.pad;
+        body.push(KStmt::LocalArray {
+            ty: st.ty,
+            name: tile.clone(),
+            dims,
+        });
+        let total: u64 = st.extent.iter().product();
+        // Tile coordinates of element orcl_e, the last dimension fastest (coalesced loads).
+        let mut inner = Vec::new();
+        let mut rest = "orcl_e".to_string();
+        let n = st.extent.len();
+        for a in (0..n).rev() {
+            let value = if a == 0 {
+                rest.clone()
+            } else {
+                format!("{rest} % {}", st.extent[a])
+            };
+            inner.push(KStmt::Let {
+                ty: "long",
+                name: format!("orcl_t{a}"),
+                value: KExpr::Text(value),
+            });
+            rest = format!("{rest} / {}", st.extent[a]);
+        }
+        // An element is loaded when an iteration of this tile inside the loop's range reads it.
+        let needed: Vec<String> = st
+            .all_offsets
+            .iter()
+            .map(|offs| {
+                let mut c = Vec::new();
+                for (a, off) in offs.iter().enumerate() {
+                    let d = st.dims[a];
+                    // Iteration orcl_t + shift of the work-group's tile reads this element.
+                    let shift = st.lo[a] - off;
+                    let t = plus(&format!("orcl_t{a}"), shift);
+                    if shift < 0 {
+                        c.push(format!("{t} >= 0"));
+                    }
+                    if (st.extent[a] as i64) + shift > s.dims[d].per_group as i64 {
+                        c.push(format!("{t} < {}", s.dims[d].per_group));
+                    }
+                    c.push(in_range(d, &format!("orcl_base{d} + {t}")));
+                }
+                c.join(" && ")
+            })
+            .collect();
+        let mut uniq: Vec<String> = Vec::new();
+        for c in needed {
+            if !uniq.contains(&c) {
+                uniq.push(c);
+            }
+        }
+        let cond = uniq
+            .iter()
+            .map(|c| format!("({c})"))
+            .collect::<Vec<_>>()
+            .join(" || ");
+        // The global element: the first reference with its loop variables set so that it reads
+        // tile element (orcl_t0, ...).
+        let value = substitute(&st.reference, &|v| {
+            (0..n).find(|&a| s.dims[st.dims[a]].var == v).map(|a| {
+                let d = st.dims[a];
+                plus(
+                    &format!("orcl_base{d} + orcl_t{a}"),
+                    st.lo[a] - st.offsets[a],
+                )
+            })
+        });
+        let target = format!(
+            "{tile}{}",
+            (0..n).map(|a| format!("[orcl_t{a}]")).collect::<String>()
+        );
+        inner.push(KStmt::If {
+            cond,
+            then: vec![KStmt::Store { target, value }],
+        });
+        body.push(KStmt::For {
+            var: "orcl_e".into(),
+            start: "orcl_lin".into(),
+            end: total.to_string(),
+            step: s.local_size().to_string(),
+            unroll: false,
+            body: inner,
+        });
+    }
+    if !s.staged.is_empty() {
+        body.push(KStmt::Barrier);
+    }
+    // The iterations of this work-item: per dimension, orcl_t = local id + r * work-items.
+    let mut stmts = Vec::new();
+    for (d, dim) in s.dims.iter().enumerate() {
+        let ty = ity(&dim.var).c_name();
+        stmts.push(KStmt::Let {
+            ty,
+            name: dim.var.clone(),
+            value: KExpr::Text(format!("({ty})(orcl_base{d} + orcl_t{d})")),
+        });
+    }
+    let staged_text = |e: &Expr| -> Option<String> {
+        let ExprKind::Index { array, .. } = &e.kind else {
+            return None;
+        };
+        let st = s.staged.iter().find(|x| &x.array == array)?;
+        let vars: Vec<&str> = perfect_nest(k)
+            .loops
+            .iter()
+            .map(|l| l.var.as_str())
+            .collect();
+        let one = stmt_of(e);
+        let acc = crate::analysis::accesses(k, std::slice::from_ref(&one), &vars);
+        let dims = acc.first()?.dims.as_ref()?;
+        let idx: String = dims
+            .iter()
+            .enumerate()
+            .map(|(a, i)| {
+                let off = i.unit().map(|x| x.1).unwrap_or(0);
+                format!(
+                    "[{}]",
+                    plus(&format!("orcl_t{}", st.dims[a]), off - st.lo[a])
+                )
+            })
+            .collect();
+        Some(format!("{}{idx}", tile_name(array)))
+    };
+    let mut w = StmtWriter {
+        out: String::new(),
+        indent: 0,
+        unroll: (s.unroll > 1).then_some(i64::from(s.unroll)),
+        subst: &staged_text,
+    };
+    w.write_stmts(nest.body);
+    let guard = (0..s.dims.len())
+        .map(|d| in_range(d, &s.dims[d].var))
+        .collect::<Vec<_>>()
+        .join(" && ");
+    let mut inner = stmts;
+    inner.push(KStmt::If {
+        cond: guard,
+        then: vec![KStmt::Lines(w.out)],
+    });
+    for (d, dim) in s.dims.iter().enumerate() {
+        inner.insert(
+            0,
+            KStmt::Let {
+                ty: "long",
+                name: format!("orcl_t{d}"),
+                value: KExpr::Text(format!("orcl_l{d} + orcl_r{d} * {}", dim.items)),
+            },
+        );
+        inner = vec![KStmt::For {
+            var: format!("orcl_r{d}"),
+            start: "0".into(),
+            end: dim.per_item.to_string(),
+            step: "1".into(),
+            unroll: true,
+            body: inner,
+        }];
+    }
+    body.extend(inner);
+    KernelFn {
+        fp64: k.uses_double(),
+        params,
+        declared_local: s
+            .size_hint
+            .then(|| s.dims.iter().map(|d| d.items).collect()),
+        body,
+    }
+}
+
+/// An expression wrapped as a statement (to reuse the access analysis on one reference).
+fn stmt_of(e: &Expr) -> crate::ir::Stmt {
+    crate::ir::Stmt {
+        kind: crate::ir::StmtKind::Decl {
+            ty: ScalarType::Int,
+            name: String::new(),
+            init: Some(e.clone()),
+        },
+        span: e.span,
+    }
+}
+
+/// The words of a backend.
+struct Words {
+    opencl: bool,
+}
+
+impl Words {
+    fn group_id(&self, d: usize) -> String {
+        if self.opencl {
+            format!("(long)get_group_id({d})")
+        } else {
+            format!("(long)blockIdx.{}", ["x", "y", "z"][d])
+        }
+    }
+    fn local_id(&self, d: usize) -> String {
+        if self.opencl {
+            format!("(long)get_local_id({d})")
+        } else {
+            format!("(long)threadIdx.{}", ["x", "y", "z"][d])
+        }
+    }
+}
+
+/// Print a kernel as OpenCL C or CUDA C.
+pub fn write(k: &KernelFn, backend: Backend) -> String {
+    let w = Words {
+        opencl: backend == Backend::OpenCl,
+    };
+    let mut out = String::new();
+    if w.opencl && k.fp64 {
+        out.push_str("#pragma OPENCL EXTENSION cl_khr_fp64 : enable\n");
+    }
+    write_header(&mut out, k, &w);
+    out.push_str("{\n");
+    for s in &k.body {
+        write_stmt(&mut out, s, 1, &w);
+    }
+    out.push_str("}\n");
+    out
+}
+
+fn write_header(out: &mut String, k: &KernelFn, w: &Words) {
+    let params: Vec<String> = k
+        .params
+        .iter()
+        .map(|p| match (p.array, w.opencl) {
+            (None, _) => format!("const {} {}", p.ty.c_name(), p.name),
+            (Some(true), true) => format!("__global {} *restrict {}", p.ty.c_name(), p.name),
+            (Some(false), true) => {
+                format!("__global const {} *restrict {}", p.ty.c_name(), p.name)
+            }
+            (Some(true), false) => format!("{} *__restrict__ {}", p.ty.c_name(), p.name),
+            (Some(false), false) => format!("const {} *__restrict__ {}", p.ty.c_name(), p.name),
+        })
+        .collect();
+    if w.opencl {
+        out.push_str("__kernel ");
+        if let Some(l) = &k.declared_local {
+            let mut e = l.clone();
+            e.resize(3, 1);
+            let _ = writeln!(
+                out,
+                "__attribute__((reqd_work_group_size({}, {}, {})))",
+                e[0], e[1], e[2]
+            );
+        }
+        out.push_str("void ");
+    } else {
+        out.push_str("extern \"C\" __global__ void ");
+        if let Some(l) = &k.declared_local {
+            let _ = write!(out, "__launch_bounds__({}) ", l.iter().product::<u64>());
+        }
+    }
+    let _ = writeln!(out, "orcl_kernel({})", params.join(", "));
+}
+
+fn write_expr(e: &KExpr, w: &Words) -> String {
+    match e {
+        KExpr::Text(t) => t.clone(),
+        KExpr::GroupId(d) => w.group_id(*d),
+        KExpr::LocalId(d) => w.local_id(*d),
+    }
+}
+
+fn write_stmt(out: &mut String, s: &KStmt, depth: usize, w: &Words) {
+    let pad = "    ".repeat(depth);
+    match s {
+        KStmt::Let { ty, name, value } => {
+            let _ = writeln!(out, "{pad}const {ty} {name} = {};", write_expr(value, w));
+        }
+        KStmt::LocalArray { ty, name, dims } => {
+            let ext: String = dims.iter().map(|d| format!("[{d}]")).collect();
+            let q = if w.opencl { "__local" } else { "__shared__" };
+            let _ = writeln!(out, "{pad}{q} {} {name}{ext};", ty.c_name());
+        }
+        KStmt::For {
+            var,
+            start,
+            end,
+            step,
+            unroll,
+            body,
+        } => {
+            if *unroll {
+                let _ = writeln!(out, "{pad}#pragma unroll");
+            }
+            let _ = writeln!(
+                out,
+                "{pad}for (long {var} = {start}; {var} < {end}; {var} += {step}) {{"
+            );
+            for b in body {
+                write_stmt(out, b, depth + 1, w);
+            }
+            let _ = writeln!(out, "{pad}}}");
+        }
+        KStmt::If { cond, then } => {
+            let _ = writeln!(out, "{pad}if ({cond}) {{");
+            for b in then {
+                write_stmt(out, b, depth + 1, w);
+            }
+            let _ = writeln!(out, "{pad}}}");
+        }
+        KStmt::Store { target, value } => {
+            let _ = writeln!(out, "{pad}{target} = {value};");
+        }
+        KStmt::Barrier => {
+            let b = if w.opencl {
+                "barrier(CLK_LOCAL_MEM_FENCE);"
+            } else {
+                "__syncthreads();"
+            };
+            let _ = writeln!(out, "{pad}{b}");
+        }
+        KStmt::Lines(text) => {
+            for l in text.lines() {
+                let _ = writeln!(out, "{pad}{l}");
+            }
+        }
+    }
+}

@@ -1,5 +1,6 @@
-//! Command-line interface: `orcl tune | compare | check | emit | devices | db | plot | replay`. Exit codes: 0 tuned, 1 no valid
-//! variant, 2 usage or input error.
+//! Command-line interface: `orcl tune | compare | check | emit | devices | db | plot | replay`. Exit codes
+//! (docs/RELIABILITY.md): 0 tuned, 1 no valid variant, 2 usage or input error, 3 environment
+//! failure (database, device, compiler, file system), 130/143 interrupted by SIGINT/SIGTERM.
 
 use crate::codegen::Backend;
 use crate::diag::{did_you_mean, InputError};
@@ -50,9 +51,13 @@ enum Command {
         /// Per-variant timeout, e.g. 30s (default: 10× the slowest good variant, at least 10 s).
         #[arg(long)]
         timeout: Option<String>,
-        /// Timed repetitions per variant (overrides the spec; default 5).
+        /// Timed repetitions per variant, at least 1 (overrides the spec; default 5).
         #[arg(long)]
         repetitions: Option<u32>,
+        /// Time limit of each build step (prebuild, skeleton compile, postbuild), e.g. 10m; the
+        /// step's whole process group is killed when it is exceeded (default 10m).
+        #[arg(long)]
+        build_timeout: Option<String>,
         /// Run on this OpenCL platform index (overrides the transform's `platform`).
         #[arg(long)]
         platform: Option<usize>,
@@ -246,24 +251,92 @@ pub fn main() -> i32 {
     match run(cli) {
         Ok(code) => code,
         Err(Failure::Input(e)) => {
-            eprint!("{e}");
+            crate::errout!("{e}");
             2
         }
         Err(Failure::Usage(m)) => {
-            eprintln!("error: {m}");
+            crate::errln!("error: {}", crate::diag::escape_controls(&m));
             2
         }
         Err(Failure::Other(m)) => {
-            eprintln!("error: {m}");
+            crate::errln!("error: {}", crate::diag::escape_controls(&m));
             1
+        }
+        Err(Failure::Env(m)) => {
+            crate::errln!("error: {}", crate::diag::escape_controls(&m));
+            EXIT_ENVIRONMENT
+        }
+        Err(Failure::Interrupted(signal, m)) => {
+            crate::errln!("{m}");
+            128 + signal
         }
     }
 }
+
+/// The exit class of a `db`/`plot` error: the database or the file system failing is an
+/// environment failure ([`EXIT_ENVIRONMENT`]), anything else a usage error.
+fn classify(e: anyhow::Error) -> Failure {
+    use crate::outfile::OutputError;
+    use rusqlite::ErrorCode as C;
+    let env = e.chain().any(|c| {
+        let sqlite_env = c
+            .downcast_ref::<rusqlite::Error>()
+            .and_then(|s| s.sqlite_error_code())
+            .is_some_and(|code| {
+                matches!(
+                    code,
+                    C::CannotOpen
+                        | C::NotADatabase
+                        | C::DatabaseCorrupt
+                        | C::DiskFull
+                        | C::SystemIoFailure
+                        | C::DatabaseBusy
+                        | C::DatabaseLocked
+                        | C::PermissionDenied
+                        | C::ReadOnly
+                        | C::FileLockingProtocolFailed
+                        | C::OutOfMemory
+                )
+            });
+        sqlite_env
+            || c.is::<std::io::Error>()
+            || matches!(
+                c.downcast_ref::<crate::db::DbError>(),
+                Some(crate::db::DbError::FileGone(_))
+            )
+            || matches!(
+                c.downcast_ref::<OutputError>(),
+                Some(OutputError::Io { .. })
+            )
+    });
+    if env {
+        Failure::Env(format!("{e:#}"))
+    } else {
+        Failure::Usage(format!("{e:#}"))
+    }
+}
+
+/// Exit code of an environment failure: the database, the device, the compiler or the file
+/// system failed, not the input (issue 15 F12).
+pub const EXIT_ENVIRONMENT: i32 = 3;
 
 enum Failure {
     Input(InputError),
     Usage(String),
     Other(String),
+    /// Exit [`EXIT_ENVIRONMENT`].
+    Env(String),
+    /// Stopped by this signal: exit 128 + signal (130 SIGINT, 143 SIGTERM).
+    Interrupted(i32, String),
+}
+
+impl From<crate::outfile::OutputError> for Failure {
+    fn from(e: crate::outfile::OutputError) -> Self {
+        match e {
+            crate::outfile::OutputError::Clobber { .. } => Failure::Usage(e.to_string()),
+            crate::outfile::OutputError::Io { .. } => Failure::Env(e.to_string()),
+        }
+    }
 }
 
 impl From<InputError> for Failure {
@@ -317,6 +390,7 @@ fn run(cli: Cli) -> Result<i32, Failure> {
                 .iter()
                 .map(|s| assignment(s))
                 .collect::<Result<_, _>>()?;
+            crate::interrupt::install();
             let mut per_backend = Vec::new();
             for b in backends {
                 let opts = TuneOptions {
@@ -333,25 +407,31 @@ fn run(cli: Cli) -> Result<i32, Failure> {
                 match tune::tune(&path, &text, prepared.clone(), &opts) {
                     Ok(r) => per_backend.push((b, r)),
                     Err(TuneError::Input(i)) => return Err(Failure::Input(i)),
+                    Err(e @ TuneError::Interrupted { .. }) => {
+                        let TuneError::Interrupted { signal, .. } = e else {
+                            unreachable!()
+                        };
+                        return Err(Failure::Interrupted(signal, e.to_string()));
+                    }
                     // A backend that cannot run here (no driver, no device) leaves its column
                     // empty; the other still runs.
-                    Err(e) => eprintln!("{}: {e}", b.transform()),
+                    Err(e) => crate::errln!("{}: {e}", b.transform()),
                 }
             }
             let rows =
                 crate::compare::rows(&per_backend).map_err(|e| Failure::Other(format!("{e:#}")))?;
             if json {
-                println!(
+                crate::outln!(
                     "{}",
                     serde_json::to_string_pretty(&rows).unwrap_or_default()
                 );
             } else {
-                println!("{}", crate::compare::render_table(&rows));
+                crate::outln!("{}", crate::compare::render_table(&rows));
             }
             if let Some(out) = plot {
                 crate::compare::plot(&rows, &out).map_err(|e| Failure::Usage(format!("{e:#}")))?;
                 if !json {
-                    println!("plot: {}", out.display());
+                    crate::outln!("plot: {}", out.display());
                 }
             }
             let any = rows.iter().any(|r| r.opencl.is_some() || r.cuda.is_some());
@@ -382,19 +462,22 @@ fn run(cli: Cli) -> Result<i32, Failure> {
                 }
                 DbCommand::Import { file, format } => {
                     crate::interchange::import(&db, &file, format.as_deref())
-                        .map(|id| println!("imported as experiment {id}"))
+                        .map(|id| crate::outln!("imported as experiment {id}"))
                 }
             };
-            r.map(|_| 0).map_err(|e| Failure::Usage(format!("{e:#}")))
+            r.map(|_| 0).map_err(classify)
         }
         Command::Plot {
             experiments,
             db,
             by,
             output,
-        } => crate::plot::plot(&db, &experiments, by.as_deref(), &output)
-            .map(|_| 0)
-            .map_err(|e| Failure::Usage(format!("{e:#}"))),
+        } => {
+            crate::outfile::refuse_same(&output, &[("database", &db)])?;
+            crate::plot::plot(&db, &experiments, by.as_deref(), &output)
+                .map(|_| 0)
+                .map_err(classify)
+        }
         Command::Replay {
             db,
             experiment,
@@ -415,6 +498,7 @@ fn run(cli: Cli) -> Result<i32, Failure> {
             time_limit,
             timeout,
             repetitions,
+            build_timeout,
             platform,
             device,
             backend,
@@ -424,6 +508,16 @@ fn run(cli: Cli) -> Result<i32, Failure> {
             no_kernel_cache,
         } => {
             let backend = backend.as_deref().map(parse_backend).transpose()?;
+            if repetitions == Some(0) {
+                // As the spec's `repetitions = 0` (issue 15 F17).
+                return Err(Failure::Usage(
+                    "invalid --repetitions 0: at least one timed repetition is needed".into(),
+                ));
+            }
+            if let Some(t) = build_timeout {
+                crate::measure::skeleton::set_build_timeout(duration(&t, 60.0, "build timeout")?);
+            }
+            crate::interrupt::install();
             let (path, text, prepared) = load(&file)?;
             let dir = file.parent().map(Path::to_path_buf).unwrap_or_default();
             let db = db.unwrap_or_else(|| dir.join("orcl.db"));
@@ -436,7 +530,7 @@ fn run(cli: Cli) -> Result<i32, Failure> {
                     .map(|t| duration(&t, 60.0, "time limit"))
                     .transpose()?,
                 timeout: timeout.map(|t| duration(&t, 1.0, "timeout")).transpose()?,
-                repetitions: repetitions.filter(|r| *r > 0),
+                repetitions,
                 warmups: None,
                 backend,
                 platform,
@@ -451,10 +545,16 @@ fn run(cli: Cli) -> Result<i32, Failure> {
             };
             let results = tune::tune(&path, &text, prepared, &opts).map_err(|e| match e {
                 TuneError::Input(i) => Failure::Input(i),
-                TuneError::Device(d) => Failure::Usage(d.to_string()),
-                TuneError::Build(b) => Failure::Usage(b.to_string()),
                 TuneError::Usage(m) => Failure::Usage(m),
-                other => Failure::Other(other.to_string()),
+                TuneError::Interrupted { signal, .. } => {
+                    Failure::Interrupted(signal, e.to_string())
+                }
+                // The database, the device, the compiler or the worker process failed: not the
+                // input, and not "no correct variant" (issue 15 F12).
+                other @ (TuneError::Device(_)
+                | TuneError::Build(_)
+                | TuneError::Db(_)
+                | TuneError::Worker(_)) => Failure::Env(other.to_string()),
             })?;
             let mut any = false;
             for r in &results {
@@ -464,7 +564,7 @@ fn run(cli: Cli) -> Result<i32, Failure> {
                 }
             }
             if !any {
-                eprintln!("error: no correct variant was found; no tuned file written");
+                crate::errln!("error: no correct variant was found; no tuned file written");
                 return Ok(1);
             }
             let out = output.unwrap_or_else(|| {
@@ -482,20 +582,14 @@ fn run(cli: Cli) -> Result<i32, Failure> {
                 };
                 dir.join(format!("_{name}"))
             });
-            if out
-                .canonicalize()
-                .ok()
-                .is_some_and(|o| file.canonicalize().ok().is_some_and(|f| f == o))
-            {
-                return Err(Failure::Usage(
-                    "the output file would overwrite the input file".into(),
-                ));
-            }
             let tuned = crate::rewrite::rewrite(&text, &path, &db.display().to_string(), &results);
-            std::fs::write(&out, tuned)
-                .map_err(|e| Failure::Other(format!("cannot write {}: {e}", out.display())))?;
-            println!("tuned file: {}", out.display());
-            println!("database:   {}", db.display());
+            crate::outfile::write(
+                &out,
+                tuned.as_bytes(),
+                &[("input file", &file), ("database", &db)],
+            )?;
+            crate::outln!("tuned file: {}", out.display());
+            crate::outln!("database:   {}", db.display());
             Ok(0)
         }
     }
@@ -526,7 +620,7 @@ fn print_result(path: &str, r: &tune::RegionResult, i: &tune::InputResult, top: 
         .map(|f| f.name.as_str())
         .unwrap_or("?");
     let sizes: Vec<String> = i.input.iter().map(|(k, v)| format!("{k}={v}")).collect();
-    println!(
+    crate::outln!(
         "\n{path} {f}() [{}] on {} ({}): {} evaluated ({} measured, {} from the database) in {:.1} s, experiment {}",
         sizes.join(" "),
         i.device.name,
@@ -565,21 +659,21 @@ fn print_result(path: &str, r: &tune::RegionResult, i: &tune::InputResult, top: 
                 .set_alignment(CellAlignment::Right),
         ]);
     }
-    println!("{t}");
+    crate::outln!("{t}");
     let fails = i.failures();
     if !fails.is_empty() {
         let parts: Vec<String> = fails.iter().map(|(k, v)| format!("{k}: {v}")).collect();
-        println!("not ranked: {}", parts.join(", "));
+        crate::outln!("not ranked: {}", parts.join(", "));
     }
     match (&i.best, i.winner_ms) {
-        (None, _) => println!("no correct variant for this input size"),
-        (Some((b, _)), Some(m)) => println!(
+        (None, _) => crate::outln!("no correct variant for this input size"),
+        (Some((b, _)), Some(m)) => crate::outln!(
             "winner (the {} fastest re-measured, {}x repetitions): {} — {m:.4} ms",
             tune::FINALISTS,
             3,
             i.evaluations[*b].config.display()
         ),
-        (Some((b, _)), None) => println!("winner: {}", i.evaluations[*b].config.display()),
+        (Some((b, _)), None) => crate::outln!("winner: {}", i.evaluations[*b].config.display()),
     }
 }
 
@@ -589,7 +683,7 @@ fn check(file: &Path) -> Result<i32, Failure> {
         let raw = &p.region.raw;
         let spec = &p.region.spec;
         let (line, col) = crate::diag::line_col(&text, raw.span.start);
-        println!(
+        crate::outln!(
             "{path}:{line}:{col}: region {} in {}(): transform {}",
             p.region.index,
             raw.function
@@ -621,9 +715,9 @@ fn check(file: &Path) -> Result<i32, Failure> {
                 )
             })
             .collect();
-        println!("  kernel arguments: {}", args.join(", "));
+        crate::outln!("  kernel arguments: {}", args.join(", "));
         let l = &p.kernel.parallel;
-        println!(
+        crate::outln!(
             "  parallel loop: `{}` (step {}), outputs: {}",
             l.var,
             l.step,
@@ -646,9 +740,9 @@ fn check(file: &Path) -> Result<i32, Failure> {
                 prm.values.len().to_string(),
             ]);
         }
-        println!("{t}");
+        crate::outln!("{t}");
         for c in &spec.constraints {
-            println!(
+            crate::outln!(
                 "  constraint {} = {}",
                 c.name,
                 text.get(c.expr.span.start..c.expr.span.end)
@@ -666,7 +760,7 @@ fn check(file: &Path) -> Result<i32, Failure> {
                     diagnostics: vec![d],
                 })
             })?;
-            println!(
+            crate::outln!(
                 "  input {}: {} configurations, {}{} satisfy the constraints",
                 if sizes.is_empty() {
                     "(none)".to_string()
@@ -762,7 +856,7 @@ fn emit(
         })
     };
     if let Some(c) = space.check(&cfg).map_err(input_error)? {
-        eprintln!(
+        crate::errln!(
             "warning: this configuration breaks constraint `{c}`; orcl tune would never build it"
         );
     }
@@ -889,7 +983,7 @@ fn write_stdout(text: &str) -> i32 {
         Ok(()) => 0,
         Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => 0,
         Err(e) => {
-            eprintln!("error: cannot write to standard output: {e}");
+            crate::errln!("error: cannot write to standard output: {e}");
             1
         }
     }
@@ -929,14 +1023,14 @@ fn devices(json: bool) -> Result<i32, Failure> {
     let code = if devs.is_empty() { 1 } else { 0 };
     if json {
         for l in &lines {
-            eprintln!("{l}");
+            crate::errln!("{l}");
         }
         let text = serde_json::to_string_pretty(&devs).unwrap_or_default() + "\n";
         return Ok(write_stdout(&text).max(code));
     }
     if devs.is_empty() {
         for l in &lines {
-            eprintln!("{l}");
+            crate::errln!("{l}");
         }
         return Ok(code);
     }

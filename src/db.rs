@@ -214,6 +214,9 @@ const SELECT_BEST: &str = concat!(
 // Public constants and types
 // ---------------------------------------------------------------------------------------------
 
+/// How long [`Db::open_read_only`] waits for a database that another process is creating.
+pub const HALF_CREATED_WAIT: Duration = Duration::from_secs(2);
+
 /// The schema version this orcl writes and reads (stored in `meta.schema_version`).
 pub const SCHEMA_VERSION: i64 = 1;
 const _: () = assert!(MIGRATIONS.len() == SCHEMA_VERSION as usize);
@@ -266,6 +269,10 @@ pub enum DbError {
     /// No experiment with this id.
     #[error("no experiment with id {0}")]
     NoSuchExperiment(i64),
+    /// The database file was deleted, renamed or replaced while orcl had it open: what is
+    /// written now would be lost (issue 15 F11).
+    #[error("the database file {0} was deleted or replaced while orcl was using it; the results since then are lost. Stopped; run again to recreate it")]
+    FileGone(String),
     /// A field has a value the schema does not allow (unknown status or backend, non-finite
     /// sample, invalid JSON).
     #[error("invalid {field}: {reason}")]
@@ -408,6 +415,8 @@ pub struct EvaluationRow {
 #[derive(Debug)]
 pub struct Db {
     conn: Connection,
+    /// The file and its (device, inode) when opened; `None` in memory.
+    file: Option<(std::path::PathBuf, (u64, u64))>,
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -425,16 +434,43 @@ impl Db {
         let conn = Connection::open(path)?;
         conn.busy_timeout(BUSY_TIMEOUT)?;
         set_wal(&conn)?;
-        Db::init(conn)
+        let mut db = Db::init(conn)?;
+        db.file = crate::outfile::file_id(path).map(|id| (path.to_path_buf(), id));
+        Ok(db)
+    }
+
+    /// Checks that the file at the opened path is still the one this connection writes to (same
+    /// device and inode). Errors: [`DbError::FileGone`] when it was deleted, renamed or replaced.
+    pub fn check_file(&self) -> Result<()> {
+        match &self.file {
+            Some((path, id)) if crate::outfile::file_id(path) != Some(*id) => {
+                Err(DbError::FileGone(path.display().to_string()))
+            }
+            _ => Ok(()),
+        }
     }
 
     /// Opens an existing database read-only. The schema must be exactly [`SCHEMA_VERSION`]:
     /// [`DbError::NewerSchema`] or [`DbError::OlderSchema`] otherwise.
+    ///
+    /// A file another process is creating right now (no schema yet, or a version below this
+    /// one) is waited for, up to [`HALF_CREATED_WAIT`], before it counts as older (issue 15 F19).
     pub fn open_read_only(path: &Path) -> Result<Db> {
         let flags = OpenFlags::SQLITE_OPEN_READ_ONLY | OpenFlags::SQLITE_OPEN_NO_MUTEX;
         let conn = Connection::open_with_flags(path, flags)?;
         conn.busy_timeout(BUSY_TIMEOUT)?;
-        let found = stored_version(&conn)?;
+        let start = std::time::Instant::now();
+        let found = loop {
+            match stored_version(&conn) {
+                Ok(v) if v >= SCHEMA_VERSION || start.elapsed() >= HALF_CREATED_WAIT => break v,
+                Ok(_) => {}
+                Err(DbError::Sqlite(e))
+                    if e.sqlite_error_code() == Some(rusqlite::ErrorCode::DatabaseBusy)
+                        && start.elapsed() < HALF_CREATED_WAIT => {}
+                Err(e) => return Err(e),
+            }
+            std::thread::sleep(Duration::from_millis(20));
+        };
         if found > SCHEMA_VERSION {
             return Err(DbError::NewerSchema {
                 found,
@@ -447,7 +483,7 @@ impl Db {
                 supported: SCHEMA_VERSION,
             });
         }
-        Ok(Db { conn })
+        Ok(Db { conn, file: None })
     }
 
     /// Opens a fresh in-memory database (for tests and dry runs).
@@ -458,7 +494,7 @@ impl Db {
     fn init(conn: Connection) -> Result<Db> {
         conn.execute_batch(PRAGMA_FOREIGN_KEYS)?;
         migrate(&conn)?;
-        Ok(Db { conn })
+        Ok(Db { conn, file: None })
     }
 
     /// The schema version stored in the file.
@@ -593,6 +629,7 @@ impl Db {
     /// `finished_at` = now. Errors: [`DbError::NoSuchExperiment`], [`DbError::Invalid`].
     pub fn finish_experiment(&self, id: i64, status: &str) -> Result<()> {
         check_one_of("experiment.status", status, &EXPERIMENT_STATUSES[1..])?;
+        self.check_file()?;
         let n = self
             .conn
             .execute(FINISH_EXPERIMENT, params![id, status, now_utc()])?;
@@ -649,6 +686,7 @@ impl Db {
             });
         }
         let samples = serde_json::to_string(&e.samples_ms).expect("finite f64s serialise");
+        self.check_file()?;
         let tx = self.write_tx()?;
         tx.execute(
             INSERT_EVALUATION,

@@ -95,7 +95,7 @@ pub fn list(db: &Path, json: bool) -> anyhow::Result<()> {
             Cell::new(fmt_date(&e.started_at)),
         ]);
     }
-    println!("{t}");
+    crate::outln!("{t}");
     Ok(())
 }
 
@@ -248,12 +248,12 @@ pub fn show(db: &Path, id: i64, top: usize, json: bool) -> anyhow::Result<()> {
         None => format!("region {}", e.region_id),
     };
     let device_name = device.as_ref().map_or("?", |d| d.name.as_str());
-    println!(
+    crate::outln!(
         "experiment {id}: {title} [{}] on {device_name} — {}",
         sizes_display(&e.input_params_json),
         e.status
     );
-    println!(
+    crate::outln!(
         "{}",
         key_value_table(
             experiment
@@ -262,7 +262,7 @@ pub fn show(db: &Path, id: i64, top: usize, json: bool) -> anyhow::Result<()> {
         )
     );
 
-    println!("\nmetadata");
+    crate::outln!("\nmetadata");
     let mut t = table(&["key", "value"]);
     for (k, v) in &metadata {
         let shown = match k.as_str() {
@@ -272,9 +272,9 @@ pub fn show(db: &Path, id: i64, top: usize, json: bool) -> anyhow::Result<()> {
         };
         t.add_row(vec![Cell::new(k), Cell::new(shown)]);
     }
-    println!("{t}");
+    crate::outln!("{t}");
 
-    println!("\nregion");
+    crate::outln!("\nregion");
     match &region {
         Some(r) => {
             let mut t = table(&["key", "value"]);
@@ -282,12 +282,12 @@ pub fn show(db: &Path, id: i64, top: usize, json: bool) -> anyhow::Result<()> {
             t.add_row(vec![Cell::new("line"), Cell::new(r.line)]);
             t.add_row(vec![Cell::new("function"), Cell::new(&r.function)]);
             t.add_row(vec![Cell::new("loop_hash"), Cell::new(&r.loop_hash)]);
-            println!("{t}");
+            crate::outln!("{t}");
         }
-        None => println!("(region {} is missing)", e.region_id),
+        None => crate::outln!("(region {} is missing)", e.region_id),
     }
 
-    println!("\ndevice");
+    crate::outln!("\ndevice");
     match &device_json {
         Json::Object(o) => {
             let mut rows: Vec<(String, Json)> = o
@@ -302,12 +302,12 @@ pub fn show(db: &Path, id: i64, top: usize, json: bool) -> anyhow::Result<()> {
                     }
                 }
             }
-            println!("{}", key_value_table(rows.iter().map(|(k, v)| (k, v))));
+            crate::outln!("{}", key_value_table(rows.iter().map(|(k, v)| (k, v))));
         }
-        _ => println!("(device {} is missing)", e.device_id),
+        _ => crate::outln!("(device {} is missing)", e.device_id),
     }
 
-    println!("\ntop {} ok configurations by median", best.len());
+    crate::outln!("\ntop {} ok configurations by median", best.len());
     let mut t = table(&[
         "rank",
         "configuration",
@@ -328,9 +328,9 @@ pub fn show(db: &Path, id: i64, top: usize, json: bool) -> anyhow::Result<()> {
             right(ev.max_error.map(|x| format!("{x:.1e}")).unwrap_or_default()),
         ]);
     }
-    println!("{t}");
+    crate::outln!("{t}");
 
-    println!("\nevaluations by status");
+    crate::outln!("\nevaluations by status");
     let mut t = table(&["status", "count"]);
     for (s, n) in &counts {
         t.add_row(vec![Cell::new(s), right(n)]);
@@ -339,7 +339,7 @@ pub fn show(db: &Path, id: i64, top: usize, json: bool) -> anyhow::Result<()> {
         Cell::new("total"),
         right(counts.iter().map(|(_, n)| n).sum::<i64>()),
     ]);
-    println!("{t}");
+    crate::outln!("{t}");
     Ok(())
 }
 
@@ -494,7 +494,7 @@ pub fn best(
         return Ok(());
     }
     if winners.is_empty() {
-        eprintln!("no winner matches the filters in {}", db.display());
+        crate::errln!("no winner matches the filters in {}", db.display());
         return Ok(());
     }
     let mut t = table(&[
@@ -516,7 +516,7 @@ pub fn best(
             right(s.experiment.id),
         ]);
     }
-    println!("{t}");
+    crate::outln!("{t}");
     Ok(())
 }
 
@@ -627,7 +627,7 @@ pub fn query(db: &Path, sql: &str, json: bool) -> anyhow::Result<()> {
         Err(refused) => return Err(refused.into()),
     };
     if json {
-        println!("{}", rows_json(&result.columns, &result.rows));
+        crate::outln!("{}", rows_json(&result.columns, &result.rows));
         return Ok(());
     }
     if result.columns.is_empty() {
@@ -641,7 +641,7 @@ pub fn query(db: &Path, sql: &str, json: bool) -> anyhow::Result<()> {
             _ => Cell::new(sql_text(v)),
         }));
     }
-    println!("{t}");
+    crate::outln!("{t}");
     Ok(())
 }
 
@@ -724,7 +724,7 @@ fn key_value_table<'a>(rows: impl Iterator<Item = (&'a String, &'a Json)>) -> Ta
 }
 
 fn print_json<T: serde::Serialize + ?Sized>(v: &T) -> anyhow::Result<()> {
-    println!("{}", serde_json::to_string_pretty(v)?);
+    crate::outln!("{}", serde_json::to_string_pretty(v)?);
     Ok(())
 }
 

@@ -110,6 +110,14 @@ fn floor_char_boundary(text: &str, mut pos: usize) -> usize {
 ///    = help: did you mean `performance_params`?
 /// ```
 pub fn render(path: &str, text: &str, d: &Diagnostic) -> String {
+    // The input's control characters never reach the terminal (issue 15 F15): escaped in the
+    // message, path and help; in the source line one U+FFFD each keeps the caret aligned.
+    let path = &escape_controls(path);
+    let d = &Diagnostic {
+        span: d.span,
+        message: escape_controls(&d.message),
+        help: d.help.as_deref().map(escape_controls),
+    };
     let start = floor_char_boundary(text, d.span.start.min(text.len()));
     let (line, col) = line_col(text, start);
     let line_start = text[..start].rfind('\n').map(|p| p + 1).unwrap_or(0);
@@ -119,7 +127,10 @@ pub fn render(path: &str, text: &str, d: &Diagnostic) -> String {
         .unwrap_or(text.len());
     let src_line = text[line_start..line_end]
         .trim_end_matches('\r')
-        .replace('\t', " ");
+        .replace('\t', " ")
+        .chars()
+        .map(|c| if c.is_control() { '\u{fffd}' } else { c })
+        .collect::<String>();
     let end = floor_char_boundary(text, d.span.end.min(line_end).max(start));
     let width = text[start..end].chars().count().max(1);
     let num = line.to_string();
@@ -144,7 +155,25 @@ pub fn render(path: &str, text: &str, d: &Diagnostic) -> String {
 pub fn render_warning(path: &str, text: &str, d: &Diagnostic) -> String {
     let start = floor_char_boundary(text, d.span.start.min(text.len()));
     let (line, col) = line_col(text, start);
-    format!("warning: {path}:{line}:{col}: {}", d.message)
+    format!(
+        "warning: {}:{line}:{col}: {}",
+        escape_controls(path),
+        escape_controls(&d.message)
+    )
+}
+
+/// `s` with every control character except newline written as a `\u{..}` escape, so text taken
+/// from an input file cannot move the cursor or retitle the terminal (issue 15 F15).
+pub fn escape_controls(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for c in s.chars() {
+        if c.is_control() && c != '\n' {
+            out.push_str(&format!("\\u{{{:x}}}", c as u32));
+        } else {
+            out.push(c);
+        }
+    }
+    out
 }
 
 /// The candidate closest to `word` by edit distance, if it is close enough to be a plausible typo

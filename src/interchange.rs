@@ -55,7 +55,7 @@
 
 use std::collections::BTreeMap;
 use std::fmt;
-use std::io::{BufWriter, Write};
+use std::io::Write;
 use std::marker::PhantomData;
 use std::path::Path;
 
@@ -269,30 +269,32 @@ pub fn export(db: &Path, id: i64, format: &str, output: Option<&Path>) -> Result
         }
     })?;
     drop(conn);
-    // Create the output only once there is something to write into it.
-    let sink: Box<dyn Write> = match output {
-        Some(p) => Box::new(
-            std::fs::File::create(p).with_context(|| format!("cannot create {}", p.display()))?,
-        ),
-        None => Box::new(std::io::stdout().lock()),
-    };
-    let mut out = BufWriter::new(sink);
-    let what = || match output {
-        Some(p) => format!("cannot write {}", p.display()),
-        None => "cannot write to standard output".to_string(),
-    };
+    // Rendered in memory, then written whole: a file output goes through a temporary file and
+    // is never the database itself (issue 15 F4); standard output may be a closed pipe.
+    let mut out: Vec<u8> = Vec::new();
     match format {
-        ExportFormat::Csv => write_csv(&loaded, &mut out).with_context(what)?,
+        ExportFormat::Csv => write_csv(&loaded, &mut out)?,
         ExportFormat::Json => {
-            serde_json::to_writer_pretty(&mut out, &json_doc(&loaded)).with_context(what)?;
-            writeln!(out).with_context(what)?;
+            serde_json::to_writer_pretty(&mut out, &json_doc(&loaded))?;
+            writeln!(out)?;
         }
         ExportFormat::T4 => {
-            serde_json::to_writer_pretty(&mut out, &t4_doc(&loaded)).with_context(what)?;
-            writeln!(out).with_context(what)?;
+            serde_json::to_writer_pretty(&mut out, &t4_doc(&loaded))?;
+            writeln!(out)?;
         }
     }
-    out.flush().with_context(what)?;
+    match output {
+        Some(p) => crate::outfile::write(p, &out, &[("database", db)])?,
+        None => {
+            let mut so = std::io::stdout().lock();
+            match so.write_all(&out).and_then(|_| so.flush()) {
+                Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => {
+                    return Err(anyhow!("cannot write to standard output: {e}"))
+                }
+                _ => {}
+            }
+        }
+    }
     Ok(())
 }
 

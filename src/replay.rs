@@ -59,13 +59,13 @@ pub fn run(
 ) -> Result<()> {
     let (recorded, summaries) = replay(db, experiment, algorithm, budget, seeds)?;
     if let Some(note) = recorded.note() {
-        eprintln!("note: {note}");
+        crate::errln!("note: {note}");
     }
     if json {
-        println!("{}", render_json(&summaries, is_all(algorithm)));
+        crate::outln!("{}", render_json(&summaries, is_all(algorithm)));
     } else {
-        println!("{}", recorded.describe());
-        println!("{}", render_table(&summaries));
+        crate::outln!("{}", recorded.describe());
+        crate::outln!("{}", render_table(&summaries));
     }
     Ok(())
 }

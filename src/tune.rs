@@ -69,6 +69,9 @@ pub enum TuneError {
     Worker(#[from] crate::measure::worker::SpawnError),
     #[error("{0}")]
     Usage(String),
+    /// SIGINT/SIGTERM (the number) arrived; the experiment was marked `interrupted`.
+    #[error("interrupted by {}: experiment {experiment} marked `interrupted`; run the same command again to resume it", crate::interrupt::name(*.signal))]
+    Interrupted { signal: i32, experiment: i64 },
 }
 
 /// One evaluated configuration.
@@ -659,6 +662,13 @@ pub fn tune(
                     }
                 }
                 for cand in batch {
+                    if let Some(signal) = crate::interrupt::requested() {
+                        db.finish_experiment(experiment_id, "interrupted")?;
+                        return Err(TuneError::Interrupted {
+                            signal,
+                            experiment: experiment_id,
+                        });
+                    }
                     if total_runs.is_some_and(|t| measured as u64 >= t)
                         || time_limit.is_some_and(|t| start.elapsed() >= t)
                     {
@@ -722,6 +732,14 @@ pub fn tune(
                             }
                         }
                     };
+                    if let Some(signal) = crate::interrupt::requested() {
+                        // The measurement was cut short by the signal: not a result to record.
+                        db.finish_experiment(experiment_id, "interrupted")?;
+                        return Err(TuneError::Interrupted {
+                            signal,
+                            experiment: experiment_id,
+                        });
+                    }
                     if was_stored {
                         reused += 1;
                     } else {
@@ -829,6 +847,13 @@ pub fn tune(
                 }
             }
             let best = confirmed.map(|(i, _)| (i, 0.0)).or(best);
+            if let Some(signal) = crate::interrupt::requested() {
+                db.finish_experiment(experiment_id, "interrupted")?;
+                return Err(TuneError::Interrupted {
+                    signal,
+                    experiment: experiment_id,
+                });
+            }
             let status = if best.is_some() { "done" } else { "failed" };
             db.finish_experiment(experiment_id, status)?;
             let best = match best {

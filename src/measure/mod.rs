@@ -268,6 +268,11 @@ impl Runner {
                 self.workers.remove(&key);
                 match f {
                     WorkerFailure::Crash(m) => Outcome::failure(Status::Crash, m),
+                    // Never stored: the tune sees the signal and stops before recording it.
+                    WorkerFailure::Interrupted(sig) => Outcome::failure(
+                        Status::Crash,
+                        format!("interrupted by {}", crate::interrupt::name(sig)),
+                    ),
                     WorkerFailure::Timeout(d) => Outcome::failure(
                         Status::Timeout,
                         format!(

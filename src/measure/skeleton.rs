@@ -737,11 +737,150 @@ pub fn site_warning(spec: &TuningSpec) -> Option<Diagnostic> {
     })
 }
 
-/// Where compiled skeletons are cached: `$ORCL_CACHE_DIR`, else `<tmp>/orcl-cache`.
+/// Where compiled skeletons are cached, per user (issue 15 F5): `$ORCL_CACHE_DIR`, else
+/// `$XDG_CACHE_HOME/orcl`, else `~/.cache/orcl`, else (no home) `<tmp>/orcl-cache-<uid>`.
+/// [`build`] creates it with mode 0700 and refuses it when another user owns it or others may
+/// write to it.
 pub fn cache_dir() -> PathBuf {
+    let abs = |v: std::ffi::OsString| Some(PathBuf::from(v)).filter(|p| p.is_absolute());
     std::env::var_os("ORCL_CACHE_DIR")
         .map(PathBuf::from)
-        .unwrap_or_else(|| std::env::temp_dir().join("orcl-cache"))
+        .or_else(|| {
+            std::env::var_os("XDG_CACHE_HOME")
+                .and_then(abs)
+                .map(|p| p.join("orcl"))
+        })
+        .or_else(|| {
+            std::env::var_os("HOME")
+                .and_then(abs)
+                .map(|p| p.join(".cache").join("orcl"))
+        })
+        .unwrap_or_else(|| {
+            std::env::temp_dir().join(format!("orcl-cache-{}", unsafe { libc::geteuid() }))
+        })
+}
+
+/// Create `dir` (mode 0700) if missing and check that it is safe to run binaries from: a
+/// directory owned by this user that no one else may write to. Stale scratch files of build
+/// processes that no longer run (killed builds) are removed (issue 15 F5, F14).
+///
+/// Errors: [`BuildError::UnsafeCache`] naming the problem; [`BuildError::Io`].
+pub fn secure_dir(dir: &Path) -> Result<(), BuildError> {
+    use std::os::unix::fs::{DirBuilderExt, MetadataExt};
+    let io = |error| BuildError::Io {
+        path: dir.display().to_string(),
+        error,
+    };
+    if !dir.exists() {
+        std::fs::DirBuilder::new()
+            .recursive(true)
+            .mode(0o700)
+            .create(dir)
+            .map_err(io)?;
+    }
+    let m = std::fs::metadata(dir).map_err(io)?;
+    let me = unsafe { libc::geteuid() };
+    let unsafe_cache = |reason: String| BuildError::UnsafeCache {
+        path: dir.display().to_string(),
+        reason,
+    };
+    if !m.is_dir() {
+        return Err(unsafe_cache("it is not a directory".into()));
+    }
+    if m.uid() != me {
+        return Err(unsafe_cache(format!(
+            "it belongs to user id {}, not to you ({me})",
+            m.uid()
+        )));
+    }
+    if m.mode() & 0o022 != 0 {
+        return Err(unsafe_cache(format!(
+            "others may write to it (mode {:o}); `chmod go-w` it",
+            m.mode() & 0o7777
+        )));
+    }
+    if let Ok(rd) = std::fs::read_dir(dir) {
+        for e in rd.flatten() {
+            let name = e.file_name().to_string_lossy().into_owned();
+            if let Some(pid) = scratch_pid(&name) {
+                // kill(pid, 0) fails with ESRCH when no such process exists.
+                let gone = unsafe { libc::kill(pid as libc::pid_t, 0) } != 0
+                    && std::io::Error::last_os_error().raw_os_error() == Some(libc::ESRCH);
+                if gone {
+                    let _ = std::fs::remove_file(e.path());
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
+/// The build process id in a scratch file name (`skeleton-<h>.<pid>.c`, `skeleton-<h>.tmp<pid>`).
+fn scratch_pid(name: &str) -> Option<u32> {
+    let rest = name.strip_prefix("skeleton-")?;
+    let (_, tail) = rest.split_once('.')?;
+    let digits = tail
+        .strip_suffix(".c")
+        .or_else(|| tail.strip_prefix("tmp"))?;
+    digits.parse().ok().filter(|p| *p > 1)
+}
+
+/// Whether the cached entry `exe` may be run for `source`: the binary, its source copy and its
+/// digest are plain files owned by this user that no one else may write to, the source copy is
+/// `source`, and the binary's SHA-256 is the digest recorded when it was built (issue 15 F5).
+fn entry_is_valid(exe: &Path, src: &Path, source: &str) -> bool {
+    use std::os::unix::fs::MetadataExt;
+    let me = unsafe { libc::geteuid() };
+    let sum = exe.with_extension("sha256");
+    let ours = |p: &Path| {
+        std::fs::symlink_metadata(p)
+            .is_ok_and(|m| m.file_type().is_file() && m.uid() == me && m.mode() & 0o022 == 0)
+    };
+    if !(ours(exe) && ours(src) && ours(&sum)) {
+        return false;
+    }
+    let same_source = std::fs::read(src).is_ok_and(|b| b == source.as_bytes());
+    let digest = std::fs::read(exe).map(|b| hex(&Sha256::digest(&b)));
+    same_source && digest.is_ok_and(|d| std::fs::read_to_string(&sum).is_ok_and(|s| s.trim() == d))
+}
+
+fn hex(b: &[u8]) -> String {
+    b.iter().map(|x| format!("{x:02x}")).collect()
+}
+
+/// Put a built entry in place: the digest of the binary first, then the source copy, then the
+/// binary (the name [`build`] looks for), each by rename.
+fn install_entry(tmp_src: &Path, src: &Path, tmp: &Path, exe: &Path) -> std::io::Result<()> {
+    let digest = hex(&Sha256::digest(std::fs::read(tmp)?));
+    let sum = exe.with_extension("sha256");
+    let tmp_sum = tmp.with_extension(format!("sum{}", std::process::id()));
+    std::fs::write(&tmp_sum, digest)?;
+    std::fs::rename(&tmp_sum, &sum)?;
+    std::fs::rename(tmp_src, src)?;
+    std::fs::rename(tmp, exe)
+}
+
+/// Removes the scratch files of a build when it ends, whether it succeeded or not (issue 15 F14).
+struct Scratch(Vec<PathBuf>);
+
+impl Drop for Scratch {
+    fn drop(&mut self) {
+        for p in &self.0 {
+            let _ = std::fs::remove_file(p);
+        }
+    }
+}
+
+static BUILD_TIMEOUT_S: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(600);
+
+/// Set the time limit of each build step (`orcl tune --build-timeout`; default 10 min).
+pub fn set_build_timeout(t: std::time::Duration) {
+    BUILD_TIMEOUT_S.store(t.as_secs().max(1), std::sync::atomic::Ordering::SeqCst);
+}
+
+/// The time limit of each build step.
+pub fn build_timeout() -> std::time::Duration {
+    std::time::Duration::from_secs(BUILD_TIMEOUT_S.load(std::sync::atomic::Ordering::SeqCst))
 }
 
 /// Errors compiling a skeleton.
@@ -757,10 +896,78 @@ pub enum BuildError {
         command: String,
         output: String,
     },
+    /// A build step could not run, timed out or was interrupted (its process group was killed).
+    #[error("`{which}`: {error}")]
+    Run {
+        which: &'static str,
+        error: std::io::Error,
+    },
+    /// The skeleton cache directory cannot be trusted (issue 15 F5).
+    #[error("refusing the skeleton cache {path}: {reason} (set ORCL_CACHE_DIR to a directory of your own)")]
+    UnsafeCache { path: String, reason: String },
 }
 
+fn run_err(which: &'static str) -> impl Fn(std::io::Error) -> BuildError {
+    move |error| BuildError::Run { which, error }
+}
+
+/// Run `sh -c command` in its own process group, tied to orcl's life; past [`build_timeout`] or
+/// on SIGINT/SIGTERM the whole group is killed and the error says so (issue 15 F7).
 fn sh(command: &str) -> std::io::Result<std::process::Output> {
-    Command::new("sh").arg("-c").arg(command).output()
+    use std::io::Read;
+    use std::process::Stdio;
+    let mut cmd = Command::new("sh");
+    cmd.arg("-c")
+        .arg(command)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    crate::interrupt::tie_to_parent(&mut cmd, true);
+    let mut child = cmd.spawn()?;
+    let pid = child.id();
+    let reader = |mut r: Box<dyn Read + Send>| {
+        std::thread::spawn(move || {
+            let mut b = Vec::new();
+            let _ = r.read_to_end(&mut b);
+            b
+        })
+    };
+    let out = reader(Box::new(child.stdout.take().expect("piped stdout")));
+    let err = reader(Box::new(child.stderr.take().expect("piped stderr")));
+    let limit = build_timeout();
+    let start = std::time::Instant::now();
+    let status = loop {
+        if let Some(s) = child.try_wait()? {
+            break Ok(s);
+        }
+        let stop = if let Some(sig) = crate::interrupt::requested() {
+            Some(format!("interrupted by {}", crate::interrupt::name(sig)))
+        } else if start.elapsed() >= limit {
+            Some(format!(
+                "timed out after {} s (--build-timeout)",
+                limit.as_secs()
+            ))
+        } else {
+            None
+        };
+        if let Some(why) = stop {
+            crate::interrupt::kill_group(pid);
+            let _ = child.wait();
+            break Err(std::io::Error::new(
+                std::io::ErrorKind::TimedOut,
+                format!("`{command}` {why}; its process group was killed"),
+            ));
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    };
+    // Children of the shell left in the group (a backgrounded `sleep &`) go with it.
+    crate::interrupt::kill_group(pid);
+    let status = status?;
+    Ok(std::process::Output {
+        status,
+        stdout: out.join().unwrap_or_default(),
+        stderr: err.join().unwrap_or_default(),
+    })
 }
 
 /// Compile a rendered skeleton with `build_command` (already substituted) and `libs`, running the
@@ -777,7 +984,7 @@ pub fn build(
         let path = path.display().to_string();
         move |error| BuildError::Io { path, error }
     };
-    std::fs::create_dir_all(dir).map_err(io(dir))?;
+    secure_dir(dir)?;
     let mut h = Sha256::new();
     h.update(source.as_bytes());
     h.update([0]);
@@ -799,13 +1006,25 @@ pub fn build(
     let exe = dir.join(format!("skeleton-{hash}"));
     let src = dir.join(format!("skeleton-{hash}.c"));
     if exe.exists() {
-        return Ok(exe);
+        if entry_is_valid(&exe, &src, source) {
+            return Ok(exe);
+        }
+        // Tampered, truncated or foreign: never run it; build it again.
+        crate::errln!(
+            "warning: the cached skeleton {} does not match its recorded source and digest; rebuilding it",
+            exe.display()
+        );
+        for p in [&exe, &src, &exe.with_extension("sha256")] {
+            let _ = std::fs::remove_file(p);
+        }
     }
     // Written under a per-process name and renamed: concurrent tunes never see a partial file.
     let tmp_src = dir.join(format!("skeleton-{hash}.{}.c", std::process::id()));
+    let tmp = dir.join(format!("skeleton-{hash}.tmp{}", std::process::id()));
+    let _scratch = Scratch(vec![tmp_src.clone(), tmp.clone()]);
     std::fs::write(&tmp_src, source).map_err(io(&tmp_src))?;
     if let Some(pre) = prebuild {
-        let o = sh(pre).map_err(io(dir))?;
+        let o = sh(pre).map_err(run_err("prebuild_command"))?;
         if !o.status.success() {
             return Err(BuildError::Hook {
                 which: "prebuild_command",
@@ -814,7 +1033,6 @@ pub fn build(
             });
         }
     }
-    let tmp = dir.join(format!("skeleton-{hash}.tmp{}", std::process::id()));
     let q = |p: &Path| {
         shlex::try_quote(&p.display().to_string())
             .map(|c| c.into_owned())
@@ -825,7 +1043,7 @@ pub fn build(
         q(&tmp),
         q(&tmp_src)
     );
-    let o = sh(&command).map_err(io(dir))?;
+    let o = sh(&command).map_err(run_err("build_command"))?;
     if !o.status.success() {
         let mut output = String::from_utf8_lossy(&o.stderr).into_owned();
         output.push_str(&String::from_utf8_lossy(&o.stdout));
@@ -834,7 +1052,7 @@ pub fn build(
     // The post-build command runs before the binary is put in place: when it fails, nothing is
     // cached and the next run fails the same way (issue 15 F20).
     if let Some(post) = postbuild {
-        let o = sh(post).map_err(io(dir))?;
+        let o = sh(post).map_err(run_err("postbuild_command"))?;
         if !o.status.success() {
             let _ = std::fs::remove_file(&tmp);
             let _ = std::fs::remove_file(&tmp_src);
@@ -845,8 +1063,7 @@ pub fn build(
             });
         }
     }
-    std::fs::rename(&tmp_src, &src).map_err(io(&src))?;
-    std::fs::rename(&tmp, &exe).map_err(io(&exe))?;
+    install_entry(&tmp_src, &src, &tmp, &exe).map_err(io(&exe))?;
     Ok(exe)
 }
 

@@ -65,6 +65,8 @@ pub enum WorkerFailure {
     Crash(String),
     /// No reply within the timeout; the process was killed.
     Timeout(Duration),
+    /// orcl received SIGINT/SIGTERM while waiting; the process was killed.
+    Interrupted(i32),
 }
 
 pub struct Worker {
@@ -92,17 +94,18 @@ impl Worker {
         device: usize,
         startup: Duration,
     ) -> Result<Worker, SpawnError> {
-        let mut child = Command::new(exe)
-            .arg(platform.to_string())
+        let mut cmd = Command::new(exe);
+        cmd.arg(platform.to_string())
             .arg(device.to_string())
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .map_err(|error| SpawnError::Spawn {
-                path: exe.display().to_string(),
-                error,
-            })?;
+            .stderr(Stdio::piped());
+        // A hung variant must not outlive orcl (issue 15 F6).
+        crate::interrupt::tie_to_parent(&mut cmd, false);
+        let mut child = cmd.spawn().map_err(|error| SpawnError::Spawn {
+            path: exe.display().to_string(),
+            error,
+        })?;
         let stdin = child.stdin.take().expect("piped stdin");
         let stdout = child.stdout.take().expect("piped stdout");
         let mut stderr_pipe = child.stderr.take().expect("piped stderr");
@@ -238,8 +241,19 @@ impl Worker {
         if sent.is_err() {
             return Err(self.crashed());
         }
+        let deadline = std::time::Instant::now() + timeout;
         loop {
-            match self.lines.recv_timeout(timeout) {
+            // Waited in slices so that SIGINT/SIGTERM stops a hung variant at once.
+            if let Some(sig) = crate::interrupt::requested() {
+                self.kill();
+                return Err(WorkerFailure::Interrupted(sig));
+            }
+            let left = deadline.saturating_duration_since(std::time::Instant::now());
+            match self
+                .lines
+                .recv_timeout(left.min(Duration::from_millis(100)))
+            {
+                Err(RecvTimeoutError::Timeout) if !left.is_zero() => continue,
                 Ok(line) => {
                     let Ok(r) = serde_json::from_str::<Reply>(&line) else {
                         continue;

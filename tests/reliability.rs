@@ -1,0 +1,537 @@
+//! Issue 15's reliability and security promises (docs/RELIABILITY.md), each as a test that failed
+//! before its fix: output files never overwrite the input or the database (F3, F4), a closed
+//! stdout stops nothing (F2), a deleted database stops the tune (F11), SIGTERM/SIGINT mark the
+//! experiment `interrupted` and no worker outlives orcl, even after `kill -9` (F6, F18), build
+//! steps time out and leave no scratch files (F7, F14), the skeleton cache is per user and
+//! verified (F5), exit codes (F12), escaped diagnostics (F15), `--repetitions 0` (F17) and
+//! reading a database while another process creates it (F19).
+//!
+//! Every tune runs `tests/inputs/ok/axpy_faults.c` (4 configurations, N = 1000) on the local
+//! OpenCL device (PoCL in CI), in its own temp dir with its own database and cache.
+
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+use rusqlite::Connection;
+use tempfile::TempDir;
+
+mod common;
+use common::{run, Run};
+
+const ORCL: &str = env!("CARGO_BIN_EXE_orcl");
+
+struct Case {
+    dir: TempDir,
+    input: PathBuf,
+    db: PathBuf,
+}
+
+impl Case {
+    fn new(name: &str) -> Case {
+        let dir = tempfile::Builder::new()
+            .prefix("orcl-rel-")
+            .tempdir()
+            .unwrap();
+        let src = Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("tests/inputs/ok")
+            .join(name);
+        let input = dir.path().join(name);
+        std::fs::copy(&src, &input).unwrap();
+        let db = dir.path().join("t.db");
+        Case { dir, input, db }
+    }
+
+    fn cache(&self) -> PathBuf {
+        self.dir.path().join("cache")
+    }
+
+    fn orcl(&self, args: &[&str]) -> Command {
+        let mut c = Command::new(ORCL);
+        c.args(args)
+            .current_dir(self.dir.path())
+            .env("ORCL_CACHE_DIR", self.cache())
+            .env_remove("ORCL_TEST_FAULT");
+        c
+    }
+
+    fn tune_command(&self, args: &[&str]) -> Command {
+        let mut c = self.orcl(&["tune"]);
+        c.arg(&self.input).arg("--db").arg(&self.db).args(args);
+        c
+    }
+
+    fn tune(&self, args: &[&str]) -> Run {
+        run(self.tune_command(args), Duration::from_secs(120))
+    }
+
+    fn tuned(&self) -> PathBuf {
+        self.dir.path().join("_axpy_faults.c")
+    }
+
+    fn count(&self, sql: &str) -> i64 {
+        let c = Connection::open(&self.db).unwrap();
+        c.busy_timeout(Duration::from_secs(10)).unwrap();
+        c.query_row(sql, [], |r| r.get(0)).unwrap()
+    }
+
+    /// Wait until `sql` (on the database, once it exists) gives a count ≥ 1.
+    fn wait_for(&self, child: &mut Child, sql: &str) {
+        let start = Instant::now();
+        loop {
+            if let Some(s) = child.try_wait().unwrap() {
+                panic!("orcl exited ({s}) before `{sql}` held");
+            }
+            assert!(
+                start.elapsed() < Duration::from_secs(60),
+                "`{sql}` never held"
+            );
+            if self.db.exists() {
+                if let Ok(c) = Connection::open(&self.db) {
+                    if c.query_row(sql, [], |r| r.get::<_, i64>(0))
+                        .is_ok_and(|n| n > 0)
+                    {
+                        return;
+                    }
+                }
+            }
+            std::thread::sleep(Duration::from_millis(20));
+        }
+    }
+}
+
+/// Processes whose command line mentions `dir` (skeleton workers, build shells).
+fn processes_under(dir: &Path) -> Vec<String> {
+    let needle = dir.to_string_lossy().into_owned();
+    let mut found = Vec::new();
+    for e in std::fs::read_dir("/proc").into_iter().flatten().flatten() {
+        let name = e.file_name().to_string_lossy().into_owned();
+        if !name.chars().all(|c| c.is_ascii_digit()) {
+            continue;
+        }
+        if let Ok(cmd) = std::fs::read(e.path().join("cmdline")) {
+            let cmd = String::from_utf8_lossy(&cmd).replace('\0', " ");
+            if cmd.contains(&needle) {
+                found.push(format!("{name}: {cmd}"));
+            }
+        }
+    }
+    found
+}
+
+fn assert_no_processes_left(dir: &Path, limit: Duration) {
+    let deadline = Instant::now() + limit;
+    loop {
+        let left = processes_under(dir);
+        if left.is_empty() {
+            return;
+        }
+        assert!(
+            Instant::now() < deadline,
+            "processes still running after {limit:?}: {left:?}"
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}
+
+fn wait_exit(child: &mut Child, limit: Duration) -> std::process::ExitStatus {
+    let start = Instant::now();
+    loop {
+        if let Some(s) = child.try_wait().unwrap() {
+            return s;
+        }
+        if start.elapsed() > limit {
+            let _ = child.kill();
+            panic!("orcl still running {limit:?} after the signal");
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+fn signal(child: &Child, sig: i32) {
+    assert_eq!(unsafe { libc::kill(child.id() as i32, sig) }, 0);
+}
+
+fn assert_no_panic(r: &Run) {
+    assert!(
+        !r.stderr.contains("panicked") && r.code() != Some(101),
+        "{}",
+        r.dump()
+    );
+}
+
+/// F2: `orcl tune f.c | true` (stdout closed before anything is printed) still tunes and writes
+/// `_f.c`, exit 0, no panic; so does `orcl check f.c | head -c0`. F5: without ORCL_CACHE_DIR the
+/// cache is `$XDG_CACHE_HOME/orcl`, created 0700.
+#[test]
+fn closed_stdout_stops_nothing_and_cache_is_per_user() {
+    use std::os::unix::fs::PermissionsExt;
+    let case = Case::new("axpy_faults.c");
+    let xdg = case.dir.path().join("xdg");
+    for args in [vec!["check"], vec!["tune"]] {
+        let mut c = Command::new(ORCL);
+        c.args(&args).arg(&case.input);
+        if args[0] == "tune" {
+            c.arg("--db").arg(&case.db);
+        }
+        c.current_dir(case.dir.path())
+            .env_remove("ORCL_CACHE_DIR")
+            .env("XDG_CACHE_HOME", &xdg)
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped());
+        let mut child = c.spawn().unwrap();
+        drop(child.stdout.take()); // the reader is gone: every write is EPIPE
+        let out = child.wait_with_output().unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(0), "{args:?}: {stderr}");
+        assert!(!stderr.contains("panicked"), "{stderr}");
+    }
+    assert!(case.tuned().exists(), "tune wrote no tuned file");
+    let mode = std::fs::metadata(xdg.join("orcl"))
+        .unwrap()
+        .permissions()
+        .mode();
+    assert_eq!(mode & 0o777, 0o700);
+}
+
+/// F3, F4: `-o` onto the database or a hard link of the input (tune), and `db export -o` onto the
+/// database, are refused with exit 2 and leave both files intact.
+#[test]
+fn outputs_never_overwrite_input_or_database() {
+    let case = Case::new("axpy_faults.c");
+    case.tune(&[]).assert_code(0);
+    let rows = case.count("SELECT COUNT(*) FROM evaluation");
+    assert_eq!(rows, 4);
+    let input_text = std::fs::read_to_string(&case.input).unwrap();
+    let link = case.dir.path().join("link.c");
+    std::fs::hard_link(&case.input, &link).unwrap();
+    let db_link = case.dir.path().join("db-link");
+    std::fs::hard_link(&case.db, &db_link).unwrap();
+    let db = case.db.to_str().unwrap();
+    for (out, what) in [
+        (db, "database"),
+        (db_link.to_str().unwrap(), "database"),
+        (link.to_str().unwrap(), "input file"),
+    ] {
+        let r = case.tune(&["-o", out]);
+        r.assert_code(2);
+        assert!(r.stderr.contains(what), "{}", r.dump());
+    }
+    for out in [db, db_link.to_str().unwrap()] {
+        for format in ["csv", "json"] {
+            let r = run(
+                case.orcl(&[
+                    "db", "--db", db, "export", "1", "--format", format, "-o", out,
+                ]),
+                Duration::from_secs(30),
+            );
+            r.assert_code(2);
+            assert!(r.stderr.contains("database"), "{}", r.dump());
+        }
+    }
+    assert_eq!(std::fs::read_to_string(&case.input).unwrap(), input_text);
+    assert_eq!(case.count("SELECT COUNT(*) FROM evaluation"), rows);
+    // An export to a new file still works, through a temporary file that is gone afterwards.
+    let csv = case.dir.path().join("e.csv");
+    let r = run(
+        case.orcl(&[
+            "db",
+            "--db",
+            db,
+            "export",
+            "1",
+            "--format",
+            "csv",
+            "-o",
+            csv.to_str().unwrap(),
+        ]),
+        Duration::from_secs(30),
+    );
+    r.assert_code(0);
+    assert_eq!(std::fs::read_to_string(&csv).unwrap().lines().count(), 5);
+    let leftovers: Vec<_> = std::fs::read_dir(case.dir.path())
+        .unwrap()
+        .flatten()
+        .filter(|e| e.file_name().to_string_lossy().starts_with(".orcl-out-"))
+        .collect();
+    assert!(leftovers.is_empty(), "{leftovers:?}");
+}
+
+/// F11: the database deleted while a variant runs: the tune stops with exit 3 and says so.
+#[test]
+fn database_deleted_mid_tune_stops_the_tune() {
+    let case = Case::new("axpy_faults.c");
+    let mut child = case
+        .tune_command(&["--timeout", "3s"])
+        .env("ORCL_TEST_FAULT", "hang:WI=16")
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    case.wait_for(&mut child, "SELECT COUNT(*) FROM experiment");
+    for ext in ["", "-wal", "-shm"] {
+        let _ = std::fs::remove_file(format!("{}{ext}", case.db.display()));
+    }
+    let out = child.wait_with_output().unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(3), "{stderr}");
+    assert!(stderr.contains("was deleted or replaced"), "{stderr}");
+    assert!(!case.tuned().exists());
+    assert_no_processes_left(case.dir.path(), Duration::from_secs(5));
+}
+
+/// F6, F18: SIGTERM while a variant hangs: exit 143 at once, the experiment is `interrupted`
+/// with no row for the cut measurement, no worker is left, and a re-run resumes it to `done`.
+/// SIGINT likewise (130). F6: after `kill -9` of orcl the hung worker dies too.
+#[test]
+fn signals_interrupt_cleanly_and_workers_die_with_orcl() {
+    for (sig, code) in [(libc::SIGTERM, 143), (libc::SIGINT, 130)] {
+        let case = Case::new("axpy_faults.c");
+        let mut child = case
+            .tune_command(&["--timeout", "60s"])
+            .env("ORCL_TEST_FAULT", "hang:WI=16")
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap();
+        case.wait_for(&mut child, "SELECT COUNT(*) FROM experiment");
+        std::thread::sleep(Duration::from_millis(500));
+        signal(&child, sig);
+        let start = Instant::now();
+        let status = wait_exit(&mut child, Duration::from_secs(10));
+        assert_eq!(status.code(), Some(code));
+        assert!(start.elapsed() < Duration::from_secs(5));
+        assert_no_processes_left(case.dir.path(), Duration::from_secs(5));
+        assert_eq!(
+            case.count("SELECT COUNT(*) FROM experiment WHERE status = 'interrupted'"),
+            1
+        );
+        assert_eq!(
+            case.count("SELECT COUNT(*) FROM evaluation WHERE status IN ('timeout', 'crash')"),
+            0
+        );
+        if sig == libc::SIGTERM {
+            let r = case.tune(&[]);
+            r.assert_code(0);
+            assert_eq!(
+                case.count("SELECT COUNT(*) FROM experiment WHERE status = 'done'"),
+                1,
+                "{}",
+                r.dump()
+            );
+            assert_eq!(case.count("SELECT COUNT(*) FROM evaluation"), 4);
+        }
+    }
+    let case = Case::new("axpy_faults.c");
+    let mut child = case
+        .tune_command(&["--timeout", "60s"])
+        .env("ORCL_TEST_FAULT", "hang:WI=16")
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    case.wait_for(&mut child, "SELECT COUNT(*) FROM experiment");
+    std::thread::sleep(Duration::from_millis(500));
+    assert!(
+        !processes_under(case.dir.path()).is_empty(),
+        "no worker running"
+    );
+    child.kill().unwrap();
+    child.wait().unwrap();
+    assert_no_processes_left(case.dir.path(), Duration::from_secs(5));
+}
+
+/// The axpy_faults input with `extra` added to its build section.
+fn with_build(case: &Case, extra: &str) {
+    let text = std::fs::read_to_string(&case.input).unwrap();
+    let text = text.replace(
+        "arg build_command = 'cc -O2';",
+        &format!("arg build_command = 'cc -O2'; {extra}"),
+    );
+    std::fs::write(&case.input, text).unwrap();
+}
+
+/// F7, F14: a hanging prebuild command is killed (with its process group) at --build-timeout:
+/// exit 3 naming the timeout, no shell or sleep left, no scratch file left in the cache.
+#[test]
+fn build_steps_time_out_and_leave_nothing() {
+    let case = Case::new("axpy_faults.c");
+    let marker = case.dir.path().join("marker");
+    with_build(
+        &case,
+        &format!(
+            "arg prebuild_command = 'sleep 300 & sleep 301; touch {}';",
+            marker.display()
+        ),
+    );
+    let r = case.tune(&["--build-timeout", "2s"]);
+    r.assert_code(3);
+    assert!(r.stderr.contains("timed out after 2 s"), "{}", r.dump());
+    assert!(r.elapsed < Duration::from_secs(30), "{}", r.dump());
+    assert_no_processes_left(case.dir.path(), Duration::from_secs(5));
+    let left: Vec<String> = std::fs::read_dir(case.cache())
+        .unwrap()
+        .flatten()
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .filter(|n| n != "kernels")
+        .collect();
+    assert!(left.is_empty(), "scratch files left in the cache: {left:?}");
+    // A compile error leaves nothing either.
+    let case = Case::new("axpy_faults.c");
+    let text = std::fs::read_to_string(&case.input).unwrap().replace(
+        "'cc -O2'",
+        "'cc -O2 -DORCL_BREAK -include /nonexistent/x.h'",
+    );
+    std::fs::write(&case.input, text).unwrap();
+    let r = case.tune(&[]);
+    r.assert_code(3);
+    let left: Vec<String> = std::fs::read_dir(case.cache())
+        .unwrap()
+        .flatten()
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .filter(|n| n != "kernels")
+        .collect();
+    assert!(left.is_empty(), "scratch files left in the cache: {left:?}");
+}
+
+/// F5: a cache directory others may write to, or a tampered cached skeleton, is never used: the
+/// first is refused (exit 3), the second is rebuilt instead of run.
+#[test]
+fn skeleton_cache_is_verified() {
+    use std::os::unix::fs::PermissionsExt;
+    let case = Case::new("axpy_faults.c");
+    std::fs::create_dir(case.cache()).unwrap();
+    std::fs::set_permissions(case.cache(), std::fs::Permissions::from_mode(0o777)).unwrap();
+    let r = case.tune(&[]);
+    r.assert_code(3);
+    assert!(
+        r.stderr.contains("refusing the skeleton cache"),
+        "{}",
+        r.dump()
+    );
+    std::fs::set_permissions(case.cache(), std::fs::Permissions::from_mode(0o700)).unwrap();
+    case.tune(&[]).assert_code(0);
+    let exe = std::fs::read_dir(case.cache())
+        .unwrap()
+        .flatten()
+        .map(|e| e.path())
+        .find(|p| {
+            p.extension().is_none()
+                && p.file_name()
+                    .is_some_and(|n| n.to_string_lossy().starts_with("skeleton-"))
+        })
+        .expect("a cached skeleton");
+    let pwned = case.dir.path().join("PWNED");
+    std::fs::write(
+        &exe,
+        format!("#!/bin/sh\ntouch {}\nexit 1\n", pwned.display()),
+    )
+    .unwrap();
+    std::fs::set_permissions(&exe, std::fs::Permissions::from_mode(0o700)).unwrap();
+    for ext in ["", "-wal", "-shm"] {
+        let _ = std::fs::remove_file(format!("{}{ext}", case.db.display()));
+    }
+    let r = case.tune(&[]);
+    r.assert_code(0);
+    assert!(!pwned.exists(), "the planted skeleton was run");
+    assert!(r.stderr.contains("rebuilding"), "{}", r.dump());
+}
+
+/// F12, F15, F17: exit codes name the real cause; control characters of the input never reach
+/// the terminal; `--repetitions 0` is an error.
+#[test]
+fn exit_codes_and_escaped_diagnostics() {
+    let case = Case::new("axpy_faults.c");
+    let r = run(
+        case.orcl(&["tune", case.input.to_str().unwrap(), "--repetitions", "0"]),
+        Duration::from_secs(30),
+    );
+    r.assert_code(2);
+    assert!(r.stderr.contains("--repetitions"), "{}", r.dump());
+    // A database in a directory that does not exist: an environment failure, not "no variant".
+    let r = run(
+        case.orcl(&[
+            "tune",
+            case.input.to_str().unwrap(),
+            "--db",
+            "/nonexistent/dir/t.db",
+        ]),
+        Duration::from_secs(60),
+    );
+    r.assert_code(3);
+    assert!(r.stderr.contains("database"), "{}", r.dump());
+    assert!(!r.stderr.contains("no correct variant"), "{}", r.dump());
+    let garbage = case.dir.path().join("garbage.db");
+    std::fs::write(&garbage, vec![b'x'; 4096]).unwrap();
+    let r = run(
+        case.orcl(&["db", "--db", garbage.to_str().unwrap(), "list"]),
+        Duration::from_secs(30),
+    );
+    r.assert_code(3);
+    assert_no_panic(&r);
+    // An OSC sequence (retitles the terminal) and a bell in a parameter name.
+    let evil = case.dir.path().join("evil.c");
+    let text = std::fs::read_to_string(&case.input)
+        .unwrap()
+        .replace("param UI[]", "param U\u{1b}]0;PWNED\u{7}I[]");
+    std::fs::write(&evil, text).unwrap();
+    let r = run(
+        case.orcl(&["check", evil.to_str().unwrap()]),
+        Duration::from_secs(30),
+    );
+    r.assert_code(2);
+    assert!(r.stderr.contains("evil.c:"), "{}", r.dump());
+    assert!(
+        !r.stderr.contains('\u{1b}') && !r.stderr.contains('\u{7}'),
+        "{:?}",
+        r.stderr
+    );
+}
+
+/// F19: a read-only open (`orcl db query`) while another process is creating the schema waits
+/// for it instead of failing with "schema version 0 is older".
+#[test]
+fn read_only_open_waits_for_a_half_created_database() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("t.db");
+    // An empty SQLite file, as another process has it just before it writes the schema.
+    Connection::open(&path)
+        .unwrap()
+        .execute_batch("PRAGMA user_version = 0; CREATE TABLE x(y); DROP TABLE x;")
+        .unwrap();
+    let p2 = path.clone();
+    let creator = std::thread::spawn(move || {
+        std::thread::sleep(Duration::from_millis(300));
+        orcl::db::Db::open(&p2).unwrap();
+    });
+    let db = orcl::db::Db::open_read_only(&path);
+    creator.join().unwrap();
+    assert_eq!(
+        db.expect("waited for the schema").schema_version().unwrap(),
+        orcl::db::SCHEMA_VERSION
+    );
+    // A file with no schema at all still fails, after the bounded wait.
+    let other = dir.path().join("empty.db");
+    Connection::open(&other)
+        .unwrap()
+        .execute_batch("CREATE TABLE x(y);")
+        .unwrap();
+    let start = Instant::now();
+    assert!(orcl::db::Db::open_read_only(&other).is_err());
+    assert!(start.elapsed() < orcl::db::HALF_CREATED_WAIT + Duration::from_secs(2));
+}
+
+/// F11 at the library level: a write after the file was replaced fails with `FileGone`.
+#[test]
+fn replaced_database_file_is_detected() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("t.db");
+    let db = orcl::db::Db::open(&path).unwrap();
+    db.check_file().unwrap();
+    std::fs::remove_file(&path).unwrap();
+    std::fs::write(&path, b"").unwrap();
+    let e = db.check_file().unwrap_err();
+    assert!(matches!(e, orcl::db::DbError::FileGone(_)), "{e}");
+    assert!(db.finish_experiment(1, "done").is_err());
+}

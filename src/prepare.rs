@@ -309,6 +309,21 @@ fn prepare_region(region: Region, text: &str) -> Result<Prepared, Diagnostic> {
             bindings.push((var.clone(), param.clone()));
         }
     }
+    // An input param with an integer C variable of its own name in scope (Orio's matVec2D:
+    // `param M[]` and the function parameter `int M`): that variable holds the size at run
+    // time, so the tuned file's dispatch and buffer sizes must read it, not the value tuned
+    // (a call at another size would overrun buffers sized for the tuned one).
+    for ip in &spec.input_params {
+        if bindings.iter().any(|(v, p)| v == &ip.name || p == &ip.name) {
+            continue;
+        }
+        let integer_scalar = region.raw.decls.get(&ip.name).is_some_and(|d| {
+            d.depth == 0 && crate::ir::ScalarType::from_c(&d.ty).is_some_and(|t| !t.is_float())
+        });
+        if integer_scalar {
+            bindings.push((ip.name.clone(), ip.name.clone()));
+        }
+    }
     // A size parameter bound to several variables (`decl int mx = G; decl int my = G;`) leaves
     // array sizes written in terms of it ambiguous in the tuned code.
     for (_, param) in &bindings {

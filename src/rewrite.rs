@@ -224,9 +224,11 @@ pub fn rewrite(text: &str, path: &str, db_path: &str, results: &[RegionResult]) 
             }
         }
         block.push_str(" */");
-        let block = block.replace("*/\n", "* /\n");
+        let mut block = block.replace("*/\n", "* /\n");
+        let (arrays, array_reads) = input_array_decls(p, text);
+        block.push_str(&arrays);
         edits.push((raw.begin_span.start, raw.begin_span.end, block));
-        preamble_edits(p, text, &mut edits, &mut inserts);
+        preamble_edits(p, text, &array_reads, &mut edits, &mut inserts);
         edits.push((raw.end_span.start, raw.end_span.end, String::new()));
         if tuned.is_empty() {
             edits.push((
@@ -282,6 +284,11 @@ pub fn rewrite(text: &str, path: &str, db_path: &str, results: &[RegionResult]) 
                     .iter()
                     .find(|v| &v.name == var)
                     .and_then(|v| crate::ir::ScalarType::from_c(&v.ty))
+                    .or_else(|| {
+                        raw.decls
+                            .get(var)
+                            .and_then(|d| crate::ir::ScalarType::from_c(&d.ty))
+                    })
                     .unwrap_or(crate::ir::ScalarType::Int);
                 (var.clone(), ty.c_name())
             })
@@ -339,6 +346,62 @@ pub fn rewrite(text: &str, path: &str, db_path: &str, results: &[RegionResult]) 
     )
 }
 
+/// Orio's files use arrays that exist only in `input_vars` (matVec2D's
+/// `decl static int offsets[NOS] = {-M*DOF,-DOF,0,DOF,M*DOF};`: the function has no `offsets`, Orio's
+/// skeleton declared it). For each such array with a brace initialiser that the loop reads and
+/// that is declared neither in the enclosing function nor at file scope, the tuned file declares
+/// it before the region, `int offsets[] = {-M*DOF, -DOF, 0, DOF, M*DOF};`, so the tuned call and
+/// the fallback loop compile and read the values the skeleton validated. The list is copied as
+/// written when it is plain C arithmetic (names, numbers, `+ - * / %`, parentheses); otherwise
+/// its values at the largest tuned input are written. Returns the declarations (each on its own
+/// line, to append to the region's comment block) and the input params they read, which get
+/// `#ifndef` defaults like the preamble's.
+fn input_array_decls(p: &crate::prepare::Prepared, text: &str) -> (String, Vec<String>) {
+    let raw = &p.region.raw;
+    let mut out = String::new();
+    let mut reads = Vec::new();
+    for v in &p.region.spec.input_vars {
+        let crate::frontend::spec::VarInit::List(items, span) = &v.init else {
+            continue;
+        };
+        if raw.decls.contains_key(&v.name) || !p.kernel.args.iter().any(|a| a.name == v.name) {
+            continue;
+        }
+        let written = &text[span.start..span.end];
+        let plain_c = written.chars().all(|c| {
+            c.is_ascii_alphanumeric() || c.is_ascii_whitespace() || "_+-*/%(),{}.".contains(c)
+        }) && !written.contains("**")
+            && !written.contains("//");
+        let list = if plain_c {
+            for e in items {
+                for (name, _) in e.free_names() {
+                    if !reads.contains(&name) {
+                        reads.push(name);
+                    }
+                }
+            }
+            written.to_string()
+        } else {
+            let largest = p.inputs.last().cloned().unwrap_or_default();
+            let env = |n: &str| largest.get(n).cloned();
+            let vals: Vec<String> = items
+                .iter()
+                .map(|e| {
+                    e.eval(&env)
+                        .map(|x| plain(&x))
+                        .unwrap_or_else(|_| "0".into())
+                })
+                .collect();
+            format!("{{{}}}", vals.join(", "))
+        };
+        out.push_str(&format!(
+            "\n  {} {}[] = {list}; /* orcl: declared in input_vars only (Orio's skeleton declared it); its values as tuned */",
+            v.ty, v.name
+        ));
+    }
+    (out, reads)
+}
+
 /// The region's declarations before the Loop stay where they were, made valid C: a statement that
 /// redeclares a parameter of the enclosing function (`int n=N;` in `VecAXPY(int n, ...)`, which C
 /// rejects) becomes a comment, since the parameter already holds the size; an input param the
@@ -348,6 +411,7 @@ pub fn rewrite(text: &str, path: &str, db_path: &str, results: &[RegionResult]) 
 fn preamble_edits(
     p: &crate::prepare::Prepared,
     text: &str,
+    extra_reads: &[String],
     edits: &mut Vec<(usize, usize, String)>,
     inserts: &mut BTreeMap<usize, String>,
 ) {
@@ -376,12 +440,15 @@ fn preamble_edits(
     }
     let mut defines = String::new();
     let mut seen = Vec::new();
-    for d in raw
+    let reads: Vec<&String> = raw
         .preamble
         .iter()
         .filter(|d| !dropped.contains(&d.stmt_span))
+        .flat_map(|d| d.reads.iter().map(|(r, _)| r))
+        .chain(extra_reads)
+        .collect();
     {
-        for (r, _) in &d.reads {
+        for r in reads {
             let Some(param) = p.region.spec.input_params.iter().find(|ip| &ip.name == r) else {
                 continue;
             };

@@ -173,3 +173,69 @@ fn statement_after_the_loop() {
         &["    }\n    r=sqrt(r);"],
     );
 }
+
+/// An array that exists only in `input_vars` (Orio's matVec2D `offsets`, a brace list of input
+/// params): the tuned file declares it before the region with the list as written, and input
+/// params it reads that are not function parameters (`DOF`) get `#ifndef` defaults, so the tuned
+/// file compiles and computes what the skeleton validated. The driver's reference is the loop
+/// with `offsets` declared by hand (as the function's author would have to).
+#[test]
+fn array_declared_only_in_input_vars() {
+    let driver = driver_source(
+        "void DiagMV(double* A, double* x, double* y, int M, int N);\nvoid DiagMV_orig(double* A, double* x, double* y, int M, int N);\n#define TOL 1e-12",
+        "{8}, {33}, {5}, {17}, {1}",
+        r#"
+    int m = s[0];
+    long np = (long)m * m;
+    double *A = dvec(5 * np), *x = dvec(np), *y = dvec(np), *yr = DUP(y, np);
+    DiagMV(A, x, y, m, m);
+    DiagMV_orig(A, x, yr, m, m);
+    cmp("y", y, yr, np);
+    free(A); free(x); free(y); free(yr);
+    return np > 0;"#,
+    );
+    let file = "diag_offsets.c";
+    let src = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/inputs/orio")
+        .join(file);
+    let tmp = tempfile::Builder::new()
+        .prefix("orcl-orio-")
+        .tempdir()
+        .unwrap();
+    let dir = tmp.path();
+    let text = std::fs::read_to_string(&src).unwrap();
+    std::fs::write(dir.join(file), &text).unwrap();
+    let mut c = Command::new(ORCL);
+    c.args(["tune", file, "--db", "tune.db"])
+        .current_dir(dir)
+        .env("ORCL_CACHE_DIR", dir.join("cache"))
+        .env_remove("ORCL_TEST_FAULT");
+    let r = run(c, Duration::from_secs(300));
+    assert_eq!(r.code(), Some(0), "{}", r.dump());
+    let rows = statuses(&dir.join("tune.db"));
+    assert_eq!(rows.len(), 8, "4 configurations x 2 sizes: {rows:?}");
+    assert!(rows.iter().all(|(_, s)| s == "ok"), "{rows:?}");
+    let tuned = std::fs::read_to_string(dir.join(format!("_{file}"))).unwrap();
+    for e in [
+        "int offsets[] = {-M*DOF,-DOF,0,DOF,M*DOF};",
+        "#ifndef DOF",
+        "#ifndef NOS",
+    ] {
+        assert!(tuned.contains(e), "no `{e}` in the tuned file:\n{tuned}");
+    }
+    // The reference: the original function with the declarations its author would add.
+    let orig = text.replace(
+        "  int nrows=M*N;",
+        "  int offsets[] = {-M, -1, 0, 1, M};\n  int nrows=M*N;",
+    );
+    let orig = format!("#define NOS 5\n{orig}");
+    std::fs::write(dir.join("orig.c"), orig).unwrap();
+    run_driver(
+        dir,
+        &format!("_{file}"),
+        "orig.c",
+        "DiagMV",
+        &driver,
+        Duration::from_secs(60),
+    );
+}

@@ -4,6 +4,7 @@
 //! → `measure::Runner::measure` → `db` → `rewrite::rewrite`, driven by a `search::Strategy`.
 
 pub mod analysis;
+pub mod bounds;
 pub mod cli;
 pub mod codegen;
 pub mod compare;

@@ -224,6 +224,7 @@ fn prepare_region(region: Region, text: &str) -> Result<Prepared, Diagnostic> {
     }
     let kernel = crate::lower::lower(&region.raw, spec, text)?;
     let inputs = input_combinations(spec)?;
+    crate::bounds::check(&kernel, spec, &inputs)?;
     if inputs.is_empty() {
         let span = spec
             .input_constraints

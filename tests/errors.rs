@@ -1185,3 +1185,43 @@ fn statement_after_loop() {
         .help("move other statements after the Loop annotation's"),
     );
 }
+
+// ---- subscripts checked per input size (Orio's MMMult.c writes C[i*n+j] into an M*P array) ----
+
+#[test]
+fn flat_stride_overlap() {
+    let stderr = check_fails(
+        "flat_stride_overlap",
+        at(
+            "loop-carried dependence on `C`: at input M=4 N=4 P=8",
+            22,
+            7,
+        )
+        .under("C[i*n+j]")
+        .help("multiply `i` by the extent of `j`"),
+    );
+    let msg = stderr.lines().next().unwrap_or_default();
+    assert!(
+        msg.contains("i = 0 and i = 1") && msg.contains("j = 4 and j = 0"),
+        "a witness pair: {msg}"
+    );
+}
+
+#[test]
+fn flat_out_of_bounds() {
+    check_fails(
+        "flat_out_of_bounds",
+        at(
+            "`C[i * n + j]` reaches element 27 of `C`, past its end: at input M=4 N=8 P=4 `C` has 16 elements",
+            22,
+            7,
+        )
+        .under("C[i*n+j]")
+        .help("give `C` the size the loop indexes"),
+    );
+}
+
+#[test]
+fn flat_out_of_bounds_fails_tune() {
+    tune_fails_before_db("flat_out_of_bounds", at("past its end", 22, 7));
+}

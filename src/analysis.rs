@@ -375,3 +375,159 @@ pub fn classify(k: &Kernel, nest: &Nest) -> Vec<LoopKind> {
         })
         .collect()
 }
+
+/// How the per-(i, j) sum of a contraction starts and ends.
+#[derive(Debug, Clone)]
+pub enum ContractionForm<'k> {
+    /// BLAS style: `T s = init; for (l ...) s += term; after...` — `after` (no loops) reads `s`
+    /// and stores the result (`C[i*n+j] = alpha*s + beta*C[i*n+j];`).
+    Scalar {
+        name: String,
+        ty: crate::ir::ScalarType,
+        init: &'k Expr,
+        after: &'k [Stmt],
+    },
+    /// Orio style: `for (p ...) C[..] = C[..] + term;` (or `+=`) in a perfect 3-loop nest, the
+    /// element `target` not depending on `p`.
+    Element { target: &'k Expr },
+}
+
+/// A contraction (the matrix product's shape): two parallel loops `i`, `j` (the perfect nest's
+/// first two) whose body sums `term` over a reduction loop `red` — `term`'s array references are
+/// read only, the sum goes to one scalar or one array element per (i, j).
+#[derive(Debug, Clone)]
+pub struct Contraction<'k> {
+    pub red: &'k Loop,
+    pub term: &'k Expr,
+    pub form: ContractionForm<'k>,
+}
+
+/// The single statement of `stmts` (through blocks).
+fn only(stmts: &[Stmt]) -> Option<&Stmt> {
+    match stmts {
+        [Stmt {
+            kind: StmtKind::Block(b),
+            ..
+        }] => only(b),
+        [s] => Some(s),
+        _ => None,
+    }
+}
+
+/// `x += term` or `x = x + term` / `x = term + x` on `target`: the term.
+fn summand<'k>(s: &'k Stmt, target: &dyn Fn(&Expr) -> bool) -> Option<(&'k Expr, &'k Expr)> {
+    let StmtKind::Assign {
+        target: t,
+        op,
+        value,
+    } = &s.kind
+    else {
+        return None;
+    };
+    if !target(t) {
+        return None;
+    }
+    match op {
+        crate::ir::AssignOp::Add => Some((t, value)),
+        crate::ir::AssignOp::Set => match &value.kind {
+            ExprKind::Binary(BinaryOp::Add, a, b) if a.same_as(t) && !b.same_as(t) => Some((t, b)),
+            ExprKind::Binary(BinaryOp::Add, a, b) if b.same_as(t) && !a.same_as(t) => Some((t, a)),
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
+/// Whether `stmts` contain a loop.
+fn has_loop(stmts: &[Stmt]) -> bool {
+    stmts.iter().any(|s| match &s.kind {
+        StmtKind::For(_) => true,
+        StmtKind::If { then, other, .. } => {
+            has_loop(then) || other.as_deref().is_some_and(has_loop)
+        }
+        StmtKind::Block(b) => has_loop(b),
+        _ => false,
+    })
+}
+
+/// Whether `e` reads an array.
+fn reads_array(e: &Expr) -> bool {
+    let mut r = false;
+    e.visit(&mut |x| r |= matches!(x.kind, ExprKind::Index { .. }));
+    r
+}
+
+/// The contraction of `k`'s nest, if it has the shape (see [`Contraction`]): the first two nest
+/// loops parallel; the reduction loop unit-step with bounds that depend on no loop index; `term`
+/// reading no written array and not the sum itself.
+pub fn contraction(k: &Kernel) -> Option<Contraction<'_>> {
+    let nest = perfect_nest(k);
+    let kinds = classify(k, &nest);
+    if nest.loops.len() < 2 || kinds[0] != LoopKind::Parallel || kinds[1] != LoopKind::Parallel {
+        return None;
+    }
+    let written: Vec<&str> = k
+        .args
+        .iter()
+        .filter(|a| a.written)
+        .map(|a| a.name.as_str())
+        .collect();
+    let (red, term, form) = match nest.loops.len() {
+        2 => {
+            let body = nest.body;
+            let (
+                Stmt {
+                    kind:
+                        StmtKind::Decl {
+                            ty,
+                            name,
+                            init: Some(init),
+                        },
+                    ..
+                },
+                Stmt {
+                    kind: StmtKind::For(red),
+                    ..
+                },
+            ) = (body.first()?, body.get(1)?)
+            else {
+                return None;
+            };
+            let after = &body[2..];
+            if reads_array(init) || has_loop(after) || !ty.is_float() {
+                return None;
+            }
+            let s = only(&red.body)?;
+            let (_, term) = summand(s, &|t| matches!(&t.kind, ExprKind::Var(v) if v == name))?;
+            if term.mentions(name) {
+                return None;
+            }
+            (
+                red,
+                term,
+                ContractionForm::Scalar {
+                    name: name.clone(),
+                    ty: *ty,
+                    init,
+                    after,
+                },
+            )
+        }
+        3 if kinds[2] == LoopKind::Reduction => {
+            let red = nest.loops[2];
+            let s = only(nest.body)?;
+            let (target, term) = summand(s, &|t| {
+                matches!(&t.kind, ExprKind::Index { .. }) && !t.mentions(&red.var)
+            })?;
+            (red, term, ContractionForm::Element { target })
+        }
+        _ => return None,
+    };
+    if red.step != 1 || varies(k, &red.lower) || varies(k, &red.upper) {
+        return None;
+    }
+    if written.iter().any(|w| term.mentions(w)) {
+        return None;
+    }
+    Some(Contraction { red, term, form })
+}

@@ -24,6 +24,11 @@ pub struct NestArgs {
     pub unroll: u32,
     /// `sizeHint` (OpenCL) / `launchBounds` (CUDA): declare the work-group extents.
     pub size_hint: bool,
+    /// `padLocal`: elements added to each row of a contraction's local tiles (0 = none).
+    pub pad_local: u64,
+    /// `vecWidth`: a contraction's per-work-item outputs along each NDRange dimension come in
+    /// groups of this many adjacent elements, read from the local tiles as one vector (1 = none).
+    pub vec_width: u32,
 }
 
 /// One NDRange dimension of a schedule.
@@ -83,6 +88,38 @@ pub struct Schedule {
     pub staged: Vec<Staged>,
     pub unroll: u32,
     pub size_hint: bool,
+    /// The k-slab schedule of a contraction (a matrix product), `None` for other nests.
+    pub contraction: Option<ContractionSchedule>,
+}
+
+/// One array reference of a contraction's summand.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Operand {
+    /// The reference as the loop writes it (`A[i*k + l]`).
+    pub expr: Expr,
+    pub ty: ScalarType,
+    /// The NDRange dimension whose loop it varies with (its other index is the reduction loop's
+    /// or none); `None`: it varies with both or is not affine (read in place, guarded).
+    pub dim: Option<usize>,
+    /// Staged in a local tile `[TK][per_group + pad]` per k-slab (`cacheBlocks`).
+    pub staged: bool,
+    /// Contiguous in memory along the reduction loop (then consecutive work-items load
+    /// consecutive reduction indices, so the loads coalesce).
+    pub red_fast: bool,
+}
+
+/// The k-slab schedule of a contraction (see `analysis::Contraction`): each work-item keeps
+/// `per_item` × `per_item` sums in registers; the reduction loop advances `tk` at a time.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ContractionSchedule {
+    pub red_var: String,
+    /// Reduction iterations per slab (`tile`'s entry for the reduction loop, default 8).
+    pub tk: u64,
+    /// Elements per local-memory vector read (`vecWidth`).
+    pub vec: u64,
+    /// Padding of each local tile row (`padLocal`).
+    pub pad: u64,
+    pub operands: Vec<Operand>,
 }
 
 impl Schedule {
@@ -92,10 +129,21 @@ impl Schedule {
     }
     /// Bytes of local memory of the staged tiles.
     pub fn local_mem_bytes(&self) -> u64 {
-        self.staged
+        let c = self.contraction.as_ref().map_or(0, |c| {
+            c.operands
+                .iter()
+                .filter(|o| o.staged)
+                .map(|o| {
+                    let d = o.dim.expect("staged operands have a dimension");
+                    c.tk * (self.dims[d].per_group + c.pad) * o.ty.size_bytes() as u64
+                })
+                .sum()
+        });
+        c + self
+            .staged
             .iter()
             .map(|s| s.elems() * s.ty.size_bytes() as u64)
-            .sum()
+            .sum::<u64>()
     }
     /// The launch geometry.
     pub fn grid(&self) -> crate::codegen::Grid {
@@ -113,6 +161,35 @@ impl Schedule {
 ///
 /// Errors: located at the loop's name in the argument (or at the loop).
 pub fn check(k: &Kernel, a: &NestArgs) -> Result<(), Diagnostic> {
+    // A contraction's reduction loop is named for its k-slab, not mapped onto the NDRange.
+    let con = crate::analysis::contraction(k);
+    if let Some(c) = &con {
+        if let Some((_, _, span)) = a.tile.iter().find(|t| t.0 == c.red.var) {
+            let nest = perfect_nest(k);
+            let both = [0, 1]
+                .iter()
+                .all(|&d| a.tile.iter().any(|t| t.0 == nest.loops[d].var));
+            if !both || a.tile.len() != 3 {
+                return Err(Diagnostic::new(
+                    *span,
+                    format!(
+                        "the k-slab entry ('{}', TK) needs `tile` to name both loops {} and {} too",
+                        c.red.var, nest.loops[0].var, nest.loops[1].var
+                    ),
+                ));
+            }
+            let rest = NestArgs {
+                tile: a
+                    .tile
+                    .iter()
+                    .filter(|t| t.0 != c.red.var)
+                    .cloned()
+                    .collect(),
+                ..a.clone()
+            };
+            return check(k, &rest);
+        }
+    }
     let nest = perfect_nest(k);
     let kinds = classify(k, &nest);
     let trips = crate::analysis::nest_trips(k).len();
@@ -198,8 +275,14 @@ pub fn check(k: &Kernel, a: &NestArgs) -> Result<(), Diagnostic> {
 pub fn for_config(k: &Kernel, a: &NestArgs) -> Result<Schedule, String> {
     let nest = perfect_nest(k);
     let names: Vec<&str> = nest.loops.iter().map(|l| l.var.as_str()).collect();
+    let con = crate::analysis::contraction(k).filter(|_| {
+        [0, 1]
+            .iter()
+            .all(|&d| a.tile.iter().any(|t| t.0 == names[d]))
+    });
+    let red_var = con.as_ref().map(|c| c.red.var.clone());
     let mut dims: Vec<Dim> = Vec::new();
-    for (name, tile, _) in &a.tile {
+    for (name, tile, _) in a.tile.iter().filter(|t| Some(&t.0) != red_var.as_ref()) {
         let depth = names.iter().position(|x| x == name).expect("checked");
         let reg = a
             .reg_tile
@@ -238,6 +321,14 @@ pub fn for_config(k: &Kernel, a: &NestArgs) -> Result<Schedule, String> {
             r
         };
         dims.extend(rest);
+    }
+    if let Some(c) = &con {
+        let tk = a
+            .tile
+            .iter()
+            .find(|t| Some(&t.0) == red_var.as_ref())
+            .map_or(8, |t| t.1);
+        return contraction_schedule(k, a, c, dims, tk);
     }
     let mut staged = Vec::new();
     if a.cache_blocks {
@@ -303,6 +394,113 @@ pub fn for_config(k: &Kernel, a: &NestArgs) -> Result<Schedule, String> {
         staged,
         unroll: a.unroll,
         size_hint: a.size_hint,
+        contraction: None,
+    };
+    if s.local_size() == 0 {
+        return Err("a tile of 0 work-items".into());
+    }
+    Ok(s)
+}
+
+/// The schedule of a contraction over NDRange dimensions `dims` (its two parallel loops) with
+/// k-slabs of `tk` reduction iterations: which references of the summand are staged, and whether
+/// the values fit (`vecWidth` dividing each register tile, a local tile row a whole number of
+/// vectors).
+fn contraction_schedule(
+    k: &Kernel,
+    a: &NestArgs,
+    c: &crate::analysis::Contraction,
+    dims: Vec<Dim>,
+    tk: u64,
+) -> Result<Schedule, String> {
+    let vars = [
+        dims[0].var.as_str(),
+        dims[1].var.as_str(),
+        c.red.var.as_str(),
+    ];
+    let vec = u64::from(a.vec_width.max(1));
+    if vec > 4 {
+        return Err(format!(
+            "vecWidth {vec} > 4 (a contraction reads vectors of 2 or 4 from its local tiles)"
+        ));
+    }
+    for d in &dims {
+        if d.per_item % vec != 0 {
+            return Err(format!(
+                "vecWidth {vec} does not divide regTile {} along `{}`",
+                d.per_item, d.var
+            ));
+        }
+        if (d.per_group + a.pad_local) % vec != 0 {
+            return Err(format!(
+                "a local tile row of {} + padLocal {} elements is not a whole number of vectors of {vec}",
+                d.per_group, a.pad_local
+            ));
+        }
+    }
+    let mut operands: Vec<Operand> = Vec::new();
+    let mut refs = Vec::new();
+    c.term.visit(&mut |e| {
+        if matches!(e.kind, crate::ir::ExprKind::Index { .. }) {
+            refs.push(e.clone());
+        }
+    });
+    for e in refs {
+        if operands.iter().any(|o| o.expr.same_as(&e)) {
+            continue;
+        }
+        let crate::ir::ExprKind::Index { array, indices } = &e.kind else {
+            unreachable!("collected Index expressions only")
+        };
+        let ty = k
+            .args
+            .iter()
+            .find(|x| &x.name == array)
+            .map_or(ScalarType::Double, |x| x.ty);
+        let idx = if indices.len() == 1 {
+            crate::analysis::delinearise(k, &indices[0], &vars)
+        } else {
+            None
+        };
+        // Each subscript dimension one loop index plus a constant, the loops distinct, and one
+        // of them an NDRange dimension's (the other the reduction loop's, or none).
+        let units: Option<Vec<&str>> = idx
+            .as_ref()
+            .and_then(|d| d.iter().map(|i| i.unit().map(|u| u.0)).collect());
+        let dim = units.as_ref().and_then(|u| {
+            let mut seen = u.clone();
+            seen.sort();
+            seen.dedup();
+            if seen.len() != u.len() {
+                return None;
+            }
+            let on: Vec<usize> = (0..2).filter(|&d| u.contains(&vars[d])).collect();
+            match on[..] {
+                [d] => Some(d),
+                _ => None,
+            }
+        });
+        let red_fast = units.as_ref().is_some_and(|u| u.last() == Some(&vars[2]));
+        operands.push(Operand {
+            expr: e.clone(),
+            ty,
+            dim,
+            staged: a.cache_blocks && dim.is_some(),
+            red_fast,
+        });
+    }
+    let s = Schedule {
+        dims,
+        staged: Vec::new(),
+        unroll: a.unroll,
+        size_hint: a.size_hint,
+        contraction: Some(ContractionSchedule {
+            red_var: c.red.var.clone(),
+            tk,
+            vec,
+            pad: a.pad_local,
+            operands,
+        }),
     };
     if s.local_size() == 0 {
         return Err("a tile of 0 work-items".into());

@@ -24,8 +24,10 @@ pub const CUDA_ARGS: &[(&str, &str)] = &[
     ("streamCount", "CUDA streams the copies and the kernel are split over (Orio); accepted, but orcl always uses one stream: values > 1 are the same variant as 1"),
     ("preferL1Size", "L1/shared-memory split preference in KB (cuFuncSetCacheConfig): 0 none, 16 prefer shared, 32 equal, 48 prefer L1"),
     ("cudaFlags", "nvcc-style flags, e.g. '-use_fast_math', '-Xptxas -dlcm=cg', '-maxrregcount=32' (string)"),
-    ("tile", "loop nests: [('i',TI),('j',TJ)] maps the named outermost parallel loops onto a 2-D/3-D grid, TI×TJ iterations per block (threadCount, blockCount, innerThreads and incrementType are then not used); edges guarded"),
+    ("tile", "loop nests: [('i',TI),('j',TJ)] maps the named outermost parallel loops onto a 2-D/3-D grid, TI×TJ iterations per block (threadCount, blockCount, innerThreads and incrementType are then not used); a matrix product (i, j parallel, a reduction loop l inside) also takes ('l',TK), the k-slab; edges guarded"),
     ("regTile", "with tile: [('i',RI),('j',RJ)] iterations per thread along each tiled loop (the block has TI/RI × TJ/RJ threads)"),
+    ("padLocal", "with tile on a matrix product: elements of padding per local tile row against bank conflicts (0 = none)"),
+    ("vecWidth", "with tile on a matrix product: 1, 2 or 4 adjacent outputs per thread along each dimension, read from the shared tiles as one vector"),
     ("device", "CUDA device ordinal"),
     ("pinHostMem", "Orio: page-locked host buffers (bool); accepted without effect: the skeleton's host buffers are pageable and the 'kernel' objective does not time copies"),
     ("dataOnDevice", "Orio: keep the data on the device between calls (bool); accepted without effect: the skeleton copies once per validation run, and timed runs reuse device buffers already"),
@@ -110,6 +112,17 @@ pub fn options(
             "launchBounds" => o.launch_bounds = bool_arg(&v, a)?,
             "tile" => o.nest.tile = crate::schedule::loop_list(&v, a)?,
             "regTile" => o.nest.reg_tile = crate::schedule::loop_list(&v, a)?,
+            "padLocal" => o.nest.pad_local = int_arg(&v, a, 0)?.min(64) as u64,
+            "vecWidth" => {
+                let w = int_arg(&v, a, 1)?;
+                if ![1, 2, 4].contains(&w) {
+                    return Err(Diagnostic::new(
+                        a.expr.span,
+                        format!("`vecWidth` must be 1, 2 or 4, found {w}"),
+                    ));
+                }
+                o.nest.vec_width = w as u32;
+            }
             "streamCount" => {
                 // Several streams are not implemented: a warning says so (see `crate::compat`).
                 int_arg(&v, a, 1)?;

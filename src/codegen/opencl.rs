@@ -25,8 +25,9 @@ pub const OPENCL_ARGS: &[(&str, &str)] = &[
     ("incrementType", "'global': work-items stride by the global size (default); 'local': each work-group owns one contiguous chunk (ViennaCL study, section 2)"),
     ("innerThreads", "work-items (lanes) sharing one iteration of the parallel loop: they split its inner reduction loop (t += ..., y[i] += ...) lane-strided and combine in __local memory; 1 (default) to workItemsPerGroup (a value that does not divide it idles the remainder); give workGroups too, as the default NDRange has one work-item per iteration"),
     ("vecWidth", "iterations per work-item through vector loads and stores (vloadN/vstoreN) with a scalar tail: 1 (default), 2, 4, 8, or 16 for 4-byte data; 1-D unit-step loops whose subscripts are the index plus a constant; cacheBlocks is ignored with it"),
-    ("tile", "loop nests: [('i',TI),('j',TJ)] maps the named outermost parallel loops onto a 2-D/3-D NDRange, TI×TJ iterations per work-group (workGroups, workItemsPerGroup, innerThreads, vecWidth and incrementType are then not used); edges guarded"),
+    ("tile", "loop nests: [('i',TI),('j',TJ)] maps the named outermost parallel loops onto a 2-D/3-D NDRange, TI×TJ iterations per work-group (workGroups, workItemsPerGroup, innerThreads and incrementType are then not used; vecWidth only for a matrix product); a matrix product (i, j parallel, a reduction loop l inside) also takes ('l',TK), the k-slab; edges guarded"),
     ("regTile", "with tile: [('i',RI),('j',RJ)] iterations per work-item along each tiled loop (the work-group has TI/RI × TJ/RJ work-items)"),
+    ("padLocal", "with tile on a matrix product: elements of padding per local tile row against bank conflicts (0 = none)"),
     ("device", "device index within the platform"),
     ("platform", "OpenCL platform index"),
     ("threadCount", "Orio's CUDA spelling of workItemsPerGroup, taken as it (Orio's OpenCL module does the same)"),
@@ -155,6 +156,7 @@ pub fn options(
             }
             "tile" => o.nest.tile = crate::schedule::loop_list(&v, a)?,
             "regTile" => o.nest.reg_tile = crate::schedule::loop_list(&v, a)?,
+            "padLocal" => o.nest.pad_local = int_arg(&v, a, 0)?.min(64) as u64,
             "device" => o.device = int_arg(&v, a, 0)? as usize,
             "platform" => o.platform = int_arg(&v, a, 0)? as usize,
             _ => {
@@ -193,6 +195,7 @@ impl OpenClOptions {
             cache_blocks: self.cache_blocks,
             unroll: self.unroll_inner,
             size_hint: self.size_hint,
+            vec_width: self.vec_width,
             ..self.nest.clone()
         }
     }

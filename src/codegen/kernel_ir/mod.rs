@@ -30,20 +30,37 @@ pub enum KStmt {
         name: String,
         value: KExpr,
     },
-    /// A local-memory array with constant extents.
+    /// A local-memory array with constant extents, aligned to `align` bytes (0: the type's).
     LocalArray {
         ty: ScalarType,
         name: String,
         dims: Vec<u64>,
+        align: u64,
     },
-    /// `for (long VAR = START; VAR < END; VAR += STEP)`, unrolled when `unroll`.
+    /// `for (long VAR = START; VAR < END; VAR += STEP)`, preceded by `#pragma unroll` when
+    /// `unroll` is `Some(0)` and `#pragma unroll N` when `Some(N)`.
     For {
         var: String,
         start: String,
         end: String,
         step: String,
-        unroll: bool,
+        unroll: Option<u32>,
         body: Vec<KStmt>,
+    },
+    /// A private (register) array: `TY NAME[d0][d1]...;`
+    PrivateArray {
+        ty: ScalarType,
+        name: String,
+        dims: Vec<u64>,
+    },
+    /// `WIDTH` consecutive elements of a local tile, starting at element `src` (C lvalue text,
+    /// aligned to the vector), read as one vector into `dst[offset + 0 ..]`.
+    VecLoad {
+        ty: ScalarType,
+        width: u64,
+        src: String,
+        dst: String,
+        offset: String,
     },
     If {
         cond: String,
@@ -101,8 +118,13 @@ fn substitute(e: &Expr, map: &dyn Fn(&str) -> Option<String>) -> String {
     })
 }
 
+mod contraction;
+
 /// Lower a scheduled nest to kernel IR (see the module docs).
 pub fn lower(k: &Kernel, s: &Schedule) -> KernelFn {
+    if let Some(c) = &s.contraction {
+        return contraction::lower(k, s, c);
+    }
     let nest = perfect_nest(k);
     let params = k
         .args
@@ -172,6 +194,7 @@ pub fn lower(k: &Kernel, s: &Schedule) -> KernelFn {
             ty: st.ty,
             name: tile.clone(),
             dims,
+            align: 0,
         });
         let total: u64 = st.extent.iter().product();
         // Tile coordinates of element orcl_e, the last dimension fastest (coalesced loads).
@@ -248,7 +271,7 @@ pub fn lower(k: &Kernel, s: &Schedule) -> KernelFn {
             start: "orcl_lin".into(),
             end: total.to_string(),
             step: s.local_size().to_string(),
-            unroll: false,
+            unroll: None,
             body: inner,
         });
     }
@@ -321,7 +344,7 @@ pub fn lower(k: &Kernel, s: &Schedule) -> KernelFn {
             start: "0".into(),
             end: dim.per_item.to_string(),
             step: "1".into(),
-            unroll: true,
+            unroll: Some(0),
             body: inner,
         }];
     }
@@ -437,10 +460,51 @@ fn write_stmt(out: &mut String, s: &KStmt, depth: usize, w: &Words) {
         KStmt::Let { ty, name, value } => {
             let _ = writeln!(out, "{pad}const {ty} {name} = {};", write_expr(value, w));
         }
-        KStmt::LocalArray { ty, name, dims } => {
+        KStmt::LocalArray {
+            ty,
+            name,
+            dims,
+            align,
+        } => {
             let ext: String = dims.iter().map(|d| format!("[{d}]")).collect();
-            let q = if w.opencl { "__local" } else { "__shared__" };
-            let _ = writeln!(out, "{pad}{q} {} {name}{ext};", ty.c_name());
+            let _ = match (w.opencl, *align) {
+                (true, 0) => writeln!(out, "{pad}__local {} {name}{ext};", ty.c_name()),
+                (false, 0) => writeln!(out, "{pad}__shared__ {} {name}{ext};", ty.c_name()),
+                (true, a) => writeln!(
+                    out,
+                    "{pad}__local {} {name}{ext} __attribute__((aligned({a})));",
+                    ty.c_name()
+                ),
+                (false, a) => writeln!(
+                    out,
+                    "{pad}__shared__ __align__({a}) {} {name}{ext};",
+                    ty.c_name()
+                ),
+            };
+        }
+        KStmt::PrivateArray { ty, name, dims } => {
+            let ext: String = dims.iter().map(|d| format!("[{d}]")).collect();
+            let _ = writeln!(out, "{pad}{} {name}{ext};", ty.c_name());
+        }
+        KStmt::VecLoad {
+            ty,
+            width,
+            src,
+            dst,
+            offset,
+        } => {
+            let vty = format!("{}{width}", ty.c_name());
+            let q = if w.opencl { "__local const " } else { "const " };
+            let _ = writeln!(out, "{pad}{{");
+            let _ = writeln!(out, "{pad}    const {vty} orcl_v = *({q}{vty} *)&{src};");
+            for (c, f) in ["x", "y", "z", "w"]
+                .iter()
+                .take(*width as usize)
+                .enumerate()
+            {
+                let _ = writeln!(out, "{pad}    {dst}[{offset} + {c}] = orcl_v.{f};");
+            }
+            let _ = writeln!(out, "{pad}}}");
         }
         KStmt::For {
             var,
@@ -450,8 +514,14 @@ fn write_stmt(out: &mut String, s: &KStmt, depth: usize, w: &Words) {
             unroll,
             body,
         } => {
-            if *unroll {
-                let _ = writeln!(out, "{pad}#pragma unroll");
+            match unroll {
+                Some(0) => {
+                    let _ = writeln!(out, "{pad}#pragma unroll");
+                }
+                Some(n) => {
+                    let _ = writeln!(out, "{pad}#pragma unroll {n}");
+                }
+                None => {}
             }
             let _ = writeln!(
                 out,

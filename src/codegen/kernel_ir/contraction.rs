@@ -1,0 +1,427 @@
+//! Kernel IR of a contraction (the matrix product's shape, `analysis::Contraction`): register
+//! tiles of sums per work-item, the reduction loop in k-slabs, the summand's operands staged per
+//! slab in local tiles stored k-major (`tile[kk][t]`, A transposed when it is row-major), read
+//! into registers (as vectors with `vecWidth`), and the result stored through the loop's own
+//! statements. The layout follows CLBlast's Xgemm kernel (Nugteren, *CLBlast: A Tuned OpenCL BLAS
+//! Library*, IWOCL 2018, section 3) with its STRM/STRN = 1 strided outputs: work-item `l` of a
+//! dimension owns outputs `(l + q·items)·V + v`, so local reads and global stores coalesce.
+//!
+//! Every work-item reaches every barrier: the slab loop's bounds are uniform across the
+//! work-group; loads outside the iteration space store 0 and their sums are never stored (any m,
+//! n, k); the last, partial slab runs a loop of the remaining length.
+
+use super::{KExpr, KParam, KStmt, KernelFn};
+use crate::analysis::{contraction, perfect_nest, ContractionForm};
+use crate::codegen::{c_expr, StmtWriter};
+use crate::ir::{Expr, ExprKind, Kernel, ScalarType};
+use crate::schedule::{ContractionSchedule, Schedule};
+
+/// Names and texts shared by the parts of one contraction kernel.
+struct Cx<'a> {
+    k: &'a Kernel,
+    s: &'a Schedule,
+    c: &'a ContractionSchedule,
+    /// Per NDRange dimension: the loop's upper bound test and its variable.
+    upper: Vec<(String, bool)>,
+}
+
+impl Cx<'_> {
+    fn ity(&self, v: &str) -> &'static str {
+        self.k
+            .symbols
+            .get(v)
+            .map_or(ScalarType::Int, |s| s.ty)
+            .c_name()
+    }
+    /// Whether loop-variable value `v` (C text) of dimension `d` is inside the loop's range.
+    fn in_range(&self, d: usize, v: &str) -> String {
+        let (u, incl) = &self.upper[d];
+        format!("{v} {} {u}", if *incl { "<=" } else { "<" })
+    }
+    /// Position within the work-group's tile of output `r` (C text) of this work-item along `d`.
+    fn pos(&self, d: usize, r: &str) -> String {
+        let items = self.s.dims[d].items;
+        match self.c.vec {
+            1 => format!("orcl_l{d} + {r} * {items}"),
+            v => format!("(orcl_l{d} + ({r} / {v}) * {items}) * {v} + {r} % {v}"),
+        }
+    }
+    /// `const T var = (T)(value);` for a loop variable.
+    fn var(&self, name: &str, value: String) -> KStmt {
+        let ty = self.ity(name);
+        KStmt::Let {
+            ty,
+            name: name.to_string(),
+            value: KExpr::Text(format!("({ty})({value})")),
+        }
+    }
+    /// The loop variables of output (orcl_r1, orcl_r0) of this work-item.
+    fn output_vars(&self) -> Vec<KStmt> {
+        (0..2)
+            .map(|d| {
+                self.var(
+                    &self.s.dims[d].var,
+                    format!("orcl_base{d} + {}", self.pos(d, &format!("orcl_r{d}"))),
+                )
+            })
+            .collect()
+    }
+    /// `for (orcl_rD = 0; orcl_rD < extent; ...)`, fully unrolled.
+    fn each(var: &str, extent: u64, body: Vec<KStmt>) -> KStmt {
+        KStmt::For {
+            var: var.to_string(),
+            start: "0".into(),
+            end: extent.to_string(),
+            step: "1".into(),
+            unroll: Some(0),
+            body,
+        }
+    }
+    /// Both output loops of the register tile around `body`.
+    fn each_output(&self, body: Vec<KStmt>) -> KStmt {
+        Self::each(
+            "orcl_r1",
+            self.s.dims[1].per_item,
+            vec![Self::each("orcl_r0", self.s.dims[0].per_item, body)],
+        )
+    }
+    fn red_var(&self) -> KStmt {
+        self.var(&self.c.red_var, "orcl_klo + orcl_k0 + orcl_kk".into())
+    }
+
+    /// One k-slab: the cooperative loads of the staged operands, then `bound` reduction steps
+    /// (`None`: the whole slab, a constant trip count).
+    fn slab(&self, term: &Expr, bound: Option<&str>) -> Vec<KStmt> {
+        let (c, s) = (self.c, self.s);
+        let mut out = Vec::new();
+        let nt = s.local_size();
+        for (n, o) in c.operands.iter().enumerate().filter(|(_, o)| o.staged) {
+            let d = o.dim.expect("staged operands have a dimension");
+            let p = s.dims[d].per_group;
+            let total = c.tk * p;
+            let (kk, t) = if o.red_fast {
+                (format!("orcl_e % {}", c.tk), format!("orcl_e / {}", c.tk))
+            } else {
+                (format!("orcl_e / {p}"), format!("orcl_e % {p}"))
+            };
+            let mut cond = vec![self.in_range(d, &s.dims[d].var)];
+            if let Some(b) = bound {
+                cond.insert(0, format!("orcl_kk < {b}"));
+            }
+            let mut body = vec![
+                KStmt::Let {
+                    ty: "long",
+                    name: "orcl_kk".into(),
+                    value: KExpr::Text(kk),
+                },
+                KStmt::Let {
+                    ty: "long",
+                    name: "orcl_t".into(),
+                    value: KExpr::Text(t),
+                },
+                self.var(&s.dims[d].var, format!("orcl_base{d} + orcl_t")),
+                self.red_var(),
+                KStmt::Store {
+                    target: format!("orcl_tile{n}[orcl_kk][orcl_t]"),
+                    value: format!(
+                        "({}) ? {} : 0",
+                        cond.join(" && "),
+                        c_expr(&o.expr, &|_| None)
+                    ),
+                },
+            ];
+            if total % nt != 0 {
+                body = vec![KStmt::If {
+                    cond: format!("orcl_e < {total}"),
+                    then: body,
+                }];
+            }
+            body.insert(
+                0,
+                KStmt::Let {
+                    ty: "long",
+                    name: "orcl_e".into(),
+                    value: KExpr::Text(format!("orcl_lin + orcl_q * {nt}")),
+                },
+            );
+            out.push(Self::each("orcl_q", total.div_ceil(nt), body));
+        }
+        let staged = c.operands.iter().any(|o| o.staged);
+        if staged {
+            out.push(KStmt::Barrier);
+        }
+        // One reduction step: the operands' register fragments, then every output's sum.
+        let mut step = vec![self.red_var()];
+        for (n, o) in c.operands.iter().enumerate() {
+            let Some(d) = o.dim else { continue };
+            let r = s.dims[d].per_item;
+            let frag = format!("orcl_f{n}");
+            step.push(KStmt::PrivateArray {
+                ty: o.ty,
+                name: frag.clone(),
+                dims: vec![r],
+            });
+            if o.staged && c.vec > 1 {
+                let v = c.vec;
+                step.push(Self::each(
+                    "orcl_q",
+                    r / v,
+                    vec![KStmt::VecLoad {
+                        ty: o.ty,
+                        width: v,
+                        src: format!(
+                            "orcl_tile{n}[orcl_kk][(orcl_l{d} + orcl_q * {}) * {v}]",
+                            s.dims[d].items
+                        ),
+                        dst: frag,
+                        offset: format!("orcl_q * {v}"),
+                    }],
+                ));
+            } else if o.staged {
+                step.push(Self::each(
+                    "orcl_r",
+                    r,
+                    vec![KStmt::Store {
+                        target: format!("{frag}[orcl_r]"),
+                        value: format!("orcl_tile{n}[orcl_kk][{}]", self.pos(d, "orcl_r")),
+                    }],
+                ));
+            } else {
+                let var = &s.dims[d].var;
+                step.push(Self::each(
+                    "orcl_r",
+                    r,
+                    vec![
+                        self.var(var, format!("orcl_base{d} + {}", self.pos(d, "orcl_r"))),
+                        KStmt::Store {
+                            target: format!("{frag}[orcl_r]"),
+                            value: format!(
+                                "({}) ? {} : 0",
+                                self.in_range(d, var),
+                                c_expr(&o.expr, &|_| None)
+                            ),
+                        },
+                    ],
+                ));
+            }
+        }
+        let frag_of = |e: &Expr| -> Option<String> {
+            if !matches!(e.kind, ExprKind::Index { .. }) {
+                return None;
+            }
+            let (n, o) = c
+                .operands
+                .iter()
+                .enumerate()
+                .find(|(_, o)| o.expr.same_as(e))?;
+            o.dim.map(|d| format!("orcl_f{n}[orcl_r{d}]"))
+        };
+        let sum = KStmt::Store {
+            target: "orcl_acc[orcl_r1][orcl_r0]".into(),
+            value: format!("orcl_acc[orcl_r1][orcl_r0] + ({})", c_expr(term, &frag_of)),
+        };
+        let mut inner = self.output_vars();
+        if c.operands.iter().any(|o| o.dim.is_none()) {
+            // A reference read in place: only inside the iteration space.
+            inner.push(KStmt::If {
+                cond: format!(
+                    "{} && {}",
+                    self.in_range(0, &s.dims[0].var),
+                    self.in_range(1, &s.dims[1].var)
+                ),
+                then: vec![sum],
+            });
+        } else {
+            inner.push(sum);
+        }
+        step.push(self.each_output(inner));
+        let unroll = match (bound, s.unroll) {
+            (_, u) if u > 1 => Some(u),
+            (None, _) => Some(0),
+            (Some(_), _) => None,
+        };
+        out.push(KStmt::For {
+            var: "orcl_kk".into(),
+            start: "0".into(),
+            end: bound.map_or(c.tk.to_string(), str::to_string),
+            step: "1".into(),
+            unroll,
+            body: step,
+        });
+        if staged {
+            out.push(KStmt::Barrier);
+        }
+        out
+    }
+}
+
+/// Lower a contraction's schedule (see the module docs).
+pub(super) fn lower(k: &Kernel, s: &Schedule, c: &ContractionSchedule) -> KernelFn {
+    let con = contraction(k).expect("the schedule was made for a contraction");
+    let nest = perfect_nest(k);
+    let upper = s
+        .dims
+        .iter()
+        .map(|d| {
+            let l = nest.loops[d.depth];
+            (c_expr(&l.upper, &|_| None), l.inclusive)
+        })
+        .collect();
+    let cx = Cx { k, s, c, upper };
+    let mut body = Vec::new();
+    for (d, dim) in s.dims.iter().enumerate() {
+        let l = nest.loops[dim.depth];
+        body.push(KStmt::Let {
+            ty: "long",
+            name: format!("orcl_g{d}"),
+            value: KExpr::GroupId(d),
+        });
+        body.push(KStmt::Let {
+            ty: "long",
+            name: format!("orcl_l{d}"),
+            value: KExpr::LocalId(d),
+        });
+        body.push(KStmt::Let {
+            ty: "long",
+            name: format!("orcl_base{d}"),
+            value: KExpr::Text(format!(
+                "(long)({}) + orcl_g{d} * {}",
+                c_expr(&l.lower, &|_| None),
+                dim.per_group
+            )),
+        });
+    }
+    body.push(KStmt::Let {
+        ty: "long",
+        name: "orcl_lin".into(),
+        value: KExpr::Text(format!("orcl_l0 + {} * orcl_l1", s.dims[0].items)),
+    });
+    for (n, o) in c.operands.iter().enumerate().filter(|(_, o)| o.staged) {
+        let d = o.dim.expect("staged operands have a dimension");
+        body.push(KStmt::LocalArray {
+            ty: o.ty,
+            name: format!("orcl_tile{n}"),
+            dims: vec![c.tk, s.dims[d].per_group + c.pad],
+            align: if c.vec > 1 {
+                c.vec * o.ty.size_bytes() as u64
+            } else {
+                0
+            },
+        });
+    }
+    let (acc_ty, init) = match &con.form {
+        ContractionForm::Scalar { ty, init, .. } => (*ty, c_expr(init, &|_| None)),
+        ContractionForm::Element { target } => {
+            let ExprKind::Index { array, .. } = &target.kind else {
+                unreachable!("an element target is an array reference")
+            };
+            let ty = k
+                .args
+                .iter()
+                .find(|a| &a.name == array)
+                .map_or(ScalarType::Double, |a| a.ty);
+            (ty, "0".to_string())
+        }
+    };
+    body.push(KStmt::PrivateArray {
+        ty: acc_ty,
+        name: "orcl_acc".into(),
+        dims: vec![s.dims[1].per_item, s.dims[0].per_item],
+    });
+    let mut init_body = cx.output_vars();
+    init_body.push(KStmt::Store {
+        target: "orcl_acc[orcl_r1][orcl_r0]".into(),
+        value: init,
+    });
+    body.push(cx.each_output(init_body));
+    let red = con.red;
+    body.push(KStmt::Let {
+        ty: "long",
+        name: "orcl_klo".into(),
+        value: KExpr::Text(format!("(long)({})", c_expr(&red.lower, &|_| None))),
+    });
+    body.push(KStmt::Let {
+        ty: "long",
+        name: "orcl_kend".into(),
+        value: KExpr::Text(format!(
+            "(long)({}){}",
+            c_expr(&red.upper, &|_| None),
+            if red.inclusive { " + 1" } else { "" }
+        )),
+    });
+    body.push(KStmt::Let {
+        ty: "long",
+        name: "orcl_kn".into(),
+        value: KExpr::Text("orcl_kend > orcl_klo ? orcl_kend - orcl_klo : 0".into()),
+    });
+    // Whole slabs, then the partial one (uniform across the work-group: barriers are safe).
+    body.push(KStmt::For {
+        var: "orcl_k0".into(),
+        start: "0".into(),
+        end: match c.tk {
+            1 => "orcl_kn".into(),
+            t => format!("orcl_kn - {}", t - 1),
+        },
+        step: c.tk.to_string(),
+        unroll: None,
+        body: cx.slab(con.term, None),
+    });
+    let mut tail = vec![KStmt::Let {
+        ty: "long",
+        name: "orcl_k0".into(),
+        value: KExpr::Text(format!("(orcl_kn / {0}) * {0}", c.tk)),
+    }];
+    tail.push(KStmt::If {
+        cond: "orcl_k0 < orcl_kn".into(),
+        then: cx.slab(con.term, Some("orcl_kn - orcl_k0")),
+    });
+    body.push(KStmt::If {
+        cond: "1".into(),
+        then: tail,
+    });
+    // The results, through the loop's own statements.
+    let mut w = StmtWriter {
+        out: String::new(),
+        indent: 0,
+        unroll: None,
+        subst: &|_| None,
+    };
+    match &con.form {
+        ContractionForm::Scalar {
+            name, ty, after, ..
+        } => {
+            w.out = format!("{} {name} = orcl_acc[orcl_r1][orcl_r0];\n", ty.c_name());
+            w.write_stmts(after);
+        }
+        ContractionForm::Element { target } => {
+            let t = c_expr(target, &|_| None);
+            w.out = format!("{t} = {t} + orcl_acc[orcl_r1][orcl_r0];\n");
+        }
+    }
+    let mut out_body = cx.output_vars();
+    out_body.push(KStmt::If {
+        cond: format!(
+            "{} && {}",
+            cx.in_range(0, &s.dims[0].var),
+            cx.in_range(1, &s.dims[1].var)
+        ),
+        then: vec![KStmt::Lines(w.out)],
+    });
+    body.push(cx.each_output(out_body));
+    KernelFn {
+        fp64: k.uses_double(),
+        params: k
+            .args
+            .iter()
+            .map(|a| KParam {
+                name: a.name.clone(),
+                ty: a.ty,
+                array: a.is_array.then_some(a.written),
+            })
+            .collect(),
+        declared_local: s
+            .size_hint
+            .then(|| s.dims.iter().map(|d| d.items).collect()),
+        body,
+    }
+}

@@ -390,6 +390,7 @@ fn run(cli: Cli) -> Result<i32, Failure> {
                 .iter()
                 .map(|s| assignment(s))
                 .collect::<Result<_, _>>()?;
+            check_sizes(&prepared, &sizes)?;
             crate::interrupt::install();
             let mut per_backend = Vec::new();
             for b in backends {
@@ -536,10 +537,14 @@ fn run(cli: Cli) -> Result<i32, Failure> {
                 platform,
                 device,
                 progress: true,
-                sizes: size
-                    .iter()
-                    .map(|s| assignment(s))
-                    .collect::<Result<_, _>>()?,
+                sizes: {
+                    let sizes: Vec<(String, Value)> = size
+                        .iter()
+                        .map(|s| assignment(s))
+                        .collect::<Result<_, _>>()?;
+                    check_sizes(&prepared, &sizes)?;
+                    sizes
+                },
                 jobs,
                 no_kernel_cache,
             };
@@ -777,6 +782,53 @@ fn check(file: &Path) -> Result<i32, Failure> {
 }
 
 /// Parse `NAME=VALUE` with VALUE in the spec's expression language (a bare word is a string).
+/// `--size NAME=VALUE` must name an input parameter and select at least one input size of the
+/// spec (a value outside `param NAME[] = [...]` used to tune nothing and report "no correct
+/// variant"). Errors: [`Failure::Usage`] (exit 2) listing the values there are.
+fn check_sizes(prepared: &[Prepared], sizes: &[(String, Value)]) -> Result<(), Failure> {
+    if sizes.is_empty() {
+        return Ok(());
+    }
+    let inputs: Vec<&BTreeMap<String, Value>> = prepared.iter().flat_map(|p| &p.inputs).collect();
+    let same = |x: &Value, v: &Value| x == v || x.as_f64().is_some_and(|a| v.as_f64() == Some(a));
+    for (k, _) in sizes {
+        if !inputs.iter().any(|i| i.contains_key(k)) {
+            let mut names: Vec<&String> = inputs.iter().flat_map(|i| i.keys()).collect();
+            names.sort();
+            names.dedup();
+            let names: Vec<String> = names.iter().map(|n| format!("`{n}`")).collect();
+            return Err(Failure::Usage(format!(
+                "--size {k}=...: `{k}` is not an input parameter of this file (its input parameters: {})",
+                if names.is_empty() { "none".to_string() } else { names.join(", ") }
+            )));
+        }
+    }
+    let selected = inputs.iter().any(|i| {
+        sizes
+            .iter()
+            .all(|(k, v)| i.get(k).is_none_or(|x| same(x, v)))
+    });
+    if selected {
+        return Ok(());
+    }
+    let (k, v) = sizes
+        .iter()
+        .find(|(k, v)| !inputs.iter().any(|i| i.get(k).is_some_and(|x| same(x, v))))
+        .unwrap_or(&sizes[0]);
+    let mut values: Vec<&Value> = inputs.iter().filter_map(|i| i.get(k)).collect();
+    values.sort_by(|a, b| {
+        a.as_f64()
+            .partial_cmp(&b.as_f64())
+            .unwrap_or(std::cmp::Ordering::Equal)
+    });
+    values.dedup();
+    let values: Vec<String> = values.iter().map(|x| x.to_string()).collect();
+    Err(Failure::Usage(format!(
+        "--size {k}={v} selects no input size of this file: `{k}` takes {} in `input_params` (with its constraints); add {v} to `param {k}[]` there to tune at it",
+        values.join(", ")
+    )))
+}
+
 fn assignment(s: &str) -> Result<(String, Value), Failure> {
     let (n, v) = s
         .split_once('=')

@@ -1225,3 +1225,38 @@ fn flat_out_of_bounds() {
 fn flat_out_of_bounds_fails_tune() {
     tune_fails_before_db("flat_out_of_bounds", at("past its end", 22, 7));
 }
+
+// ---- command-line sizes ----------------------------------------------------------------------
+
+/// `--size` with a value the spec does not list, or a name that is no input parameter: exit 2
+/// with what the file has, no database, no tuned file (it used to tune nothing and say "no
+/// correct variant was found", exit 1).
+#[test]
+fn size_outside_the_spec() {
+    let bytes = fs::read(manifest_dir().join("examples/vecAXPY.c")).expect("example");
+    let case = Case::from_bytes("vecAXPY.c", bytes);
+    for (arg, want) in [
+        (
+            "N=1000",
+            "--size N=1000 selects no input size of this file: `N` takes 100000, 1000000",
+        ),
+        (
+            "M=1000",
+            "--size M=...: `M` is not an input parameter of this file (its input parameters: `N`)",
+        ),
+    ] {
+        let db = case.db();
+        let r = case.run(&[
+            "tune",
+            "vecAXPY.c",
+            "--size",
+            arg,
+            "--db",
+            db.to_str().unwrap(),
+        ]);
+        assert_eq!(r.code, Some(2), "{arg}: {}", r.stderr);
+        assert!(r.stderr.contains(want), "{arg}: {}", r.stderr);
+        assert!(!db.exists(), "no database for a usage error");
+        case.assert_untouched(&r);
+    }
+}

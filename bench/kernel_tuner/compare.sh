@@ -13,7 +13,7 @@ out=${1:?usage: compare.sh OUT_DIR [N]}
 n=${2:-1000000}
 mkdir -p "$out"
 orcl=${ORCL:-./target/release/orcl}
-export CUDA_CACHE_DISABLE=1
+export CUDA_CACHE_DISABLE=1 POCL_KERNEL_CACHE=0
 platform=${PLATFORM:-$("$orcl" devices --json | python3 -c '
 import json, sys
 d = json.load(sys.stdin)

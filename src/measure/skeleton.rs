@@ -406,12 +406,40 @@ fn context(
             .unwrap_or_default(),
     );
     ctx.insert("loop_vars", &loop_vars);
+    ctx.insert(
+        "omp_private",
+        &reference_in_parallel(kernel).then(|| {
+            loop_vars
+                .iter()
+                .map(|v| v.name.as_str())
+                .collect::<Vec<_>>()
+                .join(", ")
+        }),
+    );
     ctx.insert("reference", &indent(&kernel.source, 4));
     ctx.insert("trip", &crate::codegen::opencl::trip_expr(kernel));
     ctx.insert("nest_trips", &crate::analysis::nest_trips(kernel));
     ctx.insert("n_arrays", &args.iter().filter(|a| a.is_array).count());
     Ok(ctx)
 }
+
+/// Whether the reference loop may run its outermost loop on every host core (OpenMP
+/// `parallel for`): the dependence test of [`crate::analysis::classify`] proves its iterations
+/// independent, and it accumulates no scalar. Each output element is then computed by the same
+/// operations in the same order as in the serial loop, so the reference outputs are bit-identical;
+/// only the wall time of the skeleton's start (a 4096³ matrix product: minutes serially) changes.
+/// The pragma sits under `#ifdef _OPENMP`: see [`build`] for when `-fopenmp` is added.
+fn reference_in_parallel(kernel: &Kernel) -> bool {
+    let nest = crate::analysis::perfect_nest(kernel);
+    kernel.args.iter().all(|a| a.reduction.is_none())
+        && kernel.after.is_none()
+        && kernel.source.trim_start().starts_with("for")
+        && crate::analysis::classify(kernel, &nest).first()
+            == Some(&crate::analysis::LoopKind::Parallel)
+}
+
+/// The marker [`build`] looks for: a skeleton whose reference loop runs in parallel.
+const OMP_MARKER: &str = "#pragma omp parallel for";
 
 /// An input variable of the skeleton and the C expression the reference loop uses for it.
 #[derive(Serialize)]
@@ -1043,7 +1071,22 @@ pub fn build(
         q(&tmp),
         q(&tmp_src)
     );
-    let o = sh(&command).map_err(run_err("build_command"))?;
+    // A reference loop proven parallel is compiled with OpenMP when the compiler has it; a
+    // compiler without (clang without libomp, a loop outside OpenMP's canonical form) falls back
+    // to the serial build: the pragma is under `#ifdef _OPENMP`. OMP_NUM_THREADS bounds it.
+    let mut built = None;
+    if source.contains(OMP_MARKER) {
+        let omp = format!(
+            "{build_command} -fopenmp -o {} {} {libs} -lOpenCL -lm",
+            q(&tmp),
+            q(&tmp_src)
+        );
+        built = Some(sh(&omp).map_err(run_err("build_command"))?).filter(|o| o.status.success());
+    }
+    let o = match built {
+        Some(o) => o,
+        None => sh(&command).map_err(run_err("build_command"))?,
+    };
     if !o.status.success() {
         let mut output = String::from_utf8_lossy(&o.stderr).into_owned();
         output.push_str(&String::from_utf8_lossy(&o.stdout));
@@ -1070,6 +1113,45 @@ pub fn build(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A C program whose loop is under the skeleton's OpenMP pragma; prints whether OpenMP was on
+    /// and the loop's result.
+    fn omp_program(increment: &str) -> String {
+        format!(
+            "#include <stdio.h>\nint main(void) {{ int i, n = 100; long s[100] = {{0}};\n\
+             #ifdef _OPENMP\n{OMP_MARKER} private(i)\n#endif\n\
+             for (i = 1; i < n; {increment}) s[i] = i;\n\
+             #ifdef _OPENMP\nputs(\"omp\");\n#else\nputs(\"serial\");\n#endif\n\
+             printf(\"%ld\\n\", s[63]); return 0; }}\n"
+        )
+    }
+
+    fn run_built(increment: &str) -> String {
+        let dir = tempfile::tempdir().unwrap();
+        let exe = build(
+            &omp_program(increment),
+            "cc -O1",
+            "",
+            None,
+            None,
+            dir.path(),
+        )
+        .expect("the program builds, with or without OpenMP");
+        let out = Command::new(&exe).output().unwrap();
+        assert!(out.status.success());
+        String::from_utf8(out.stdout).unwrap()
+    }
+
+    #[test]
+    fn parallel_reference_builds_with_openmp() {
+        assert_eq!(run_built("i++"), "omp\n63\n");
+    }
+
+    #[test]
+    fn parallel_reference_falls_back_to_serial_when_openmp_rejects_the_loop() {
+        // `i = i * 2 + 1` is no canonical OpenMP increment: `-fopenmp` fails, the serial build runs.
+        assert_eq!(run_built("i = i * 2 + 1"), "serial\n63\n");
+    }
 
     #[test]
     fn substitution_is_shell_safe() {

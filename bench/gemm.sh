@@ -48,16 +48,17 @@ for c in "${cases[@]}"; do
       continue
     fi
     t1=$(date +%s.%N)
-    python3 - "$db" "$name" "$b" "$m" "$n" "$k" "$cublas" "$(echo "$t1 - $t0" | bc)" <<'PY' | tee -a "$out/gemm.tsv"
+    python3 - "$db" "$name" "$b" "$m" "$n" "$k" "$cublas" "$t0" "$t1" <<'PY' | tee -a "$out/gemm.tsv"
 import sqlite3, sys
-db, name, backend, m, n, k, cublas, secs = sys.argv[1:9]
+db, name, backend, m, n, k, cublas, t0, t1 = sys.argv[1:10]
+secs = float(t1) - float(t0)
 flop = 2.0 * int(m) * int(n) * int(k)
 c = sqlite3.connect(db)
 bad = c.execute("select count(*) from evaluation where status = 'wrong_result'").fetchone()[0]
 ok = c.execute("select count(*) from evaluation where status = 'ok'").fetchone()[0]
 ms, cfg = c.execute("select median_ms, config_key from evaluation where status = 'ok' order by median_ms limit 1").fetchone()
 tf = flop / (ms * 1e-3) / 1e12
-print(f"{name}\t{backend}\t{ok}\t{bad}\t{float(secs):.0f}\t{ms:.4f}\t{tf:.2f}\t{float(cublas):.2f}\t{tf / float(cublas):.3f}\t{cfg}")
+print(f"{name}\t{backend}\t{ok}\t{bad}\t{secs:.0f}\t{ms:.4f}\t{tf:.2f}\t{float(cublas):.2f}\t{tf / float(cublas):.3f}\t{cfg}")
 PY
   done
 done

@@ -535,3 +535,145 @@ fn replaced_database_file_is_detected() {
     assert!(matches!(e, orcl::db::DbError::FileGone(_)), "{e}");
     assert!(db.finish_experiment(1, "done").is_err());
 }
+
+// ---------------------------------------------------------------------------------------------
+// Front-end limits (F1, F13, F16): generated inputs, `orcl check` only (no device needed).
+// ---------------------------------------------------------------------------------------------
+
+/// `tests/inputs/ok/axpy_faults.c` with `edit` applied, checked by `orcl check` in a temp dir.
+/// Returns the run and the file's text.
+fn check_generated(edit: impl Fn(&str) -> String) -> (Run, String) {
+    let case = Case::new("axpy_faults.c");
+    let text = edit(&std::fs::read_to_string(&case.input).unwrap());
+    let file = case.dir.path().join("gen.c");
+    std::fs::write(&file, &text).unwrap();
+    let r = run(
+        case.orcl(&["check", file.to_str().unwrap()]),
+        Duration::from_secs(60),
+    );
+    (r, text)
+}
+
+/// The 1-based line of the first occurrence of `needle` in `text`.
+fn line_of(text: &str, needle: &str) -> usize {
+    let at = text
+        .find(needle)
+        .unwrap_or_else(|| panic!("`{needle}` not in the text"));
+    text[..at].matches('\n').count() + 1
+}
+
+/// Exit 2, no panic or abort, and an error located in `gen.c` at `line` whose message has `what`.
+fn assert_located(r: &Run, line: usize, what: &str) {
+    assert_no_panic(r);
+    r.assert_code(2);
+    assert!(
+        r.stderr.contains(&format!("gen.c:{line}:")),
+        "expected an error at gen.c:{line}\n{}",
+        r.dump()
+    );
+    assert!(r.stderr.contains(what), "expected `{what}`\n{}", r.dump());
+}
+
+const AXPY_BODY: &str = "        y[i] += a*x[i];\n    ) @*/";
+
+/// The loop body of the Loop annotation replaced by `body`.
+fn with_body(text: &str, body: &str) -> String {
+    assert!(text.contains(AXPY_BODY));
+    text.replacen(AXPY_BODY, &format!("{body}\n    ) @*/"), 1)
+}
+
+/// F1: ~4,500 levels of nesting overflowed the stack (SIGABRT, exit 134). Now nesting deeper
+/// than 256 levels in the loop, or than the spec language's limits, is a located error (exit 2),
+/// nesting just under the limit still checks, and deep nesting in the C code outside the
+/// annotations (which orcl only scans) is fine.
+#[test]
+fn deep_nesting_is_a_located_error() {
+    const DEEP: usize = 20_000;
+    let too_deep = "nests too deeply";
+    let n = DEEP;
+    let loops: Vec<(&str, String)> = vec![
+        (
+            "parentheses",
+            format!("        y[i] += {}a*x[i]{};", "(".repeat(n), ")".repeat(n)),
+        ),
+        (
+            "blocks",
+            format!("        {}y[i] += a*x[i];{}", "{".repeat(n), "}".repeat(n)),
+        ),
+        (
+            "a long sum",
+            format!("        y[i] += {}a*x[i];", "a+".repeat(n)),
+        ),
+        (
+            "unary minus",
+            format!("        y[i] += {}a;", "- ".repeat(n)),
+        ),
+        (
+            "nested for",
+            format!(
+                "{}        y[i] += a*x[i];",
+                (0..n)
+                    .map(|k| format!("for (j{k}=0; j{k}<1; j{k}++) "))
+                    .collect::<String>()
+            ),
+        ),
+    ];
+    for (what, body) in &loops {
+        let (r, text) = check_generated(|t| with_body(t, body));
+        let line = line_of(&text, body.trim_start());
+        assert_located(&r, line, too_deep);
+        assert!(r.stderr.contains("256"), "{what}: {}", r.dump());
+    }
+    // Just under the limit: parentheses and blocks 200 deep check.
+    for body in [
+        format!(
+            "        y[i] += {}a*x[i]{};",
+            "(".repeat(200),
+            ")".repeat(200)
+        ),
+        format!(
+            "        {}y[i] += a*x[i];{}",
+            "{".repeat(200),
+            "}".repeat(200)
+        ),
+    ] {
+        let (r, _) = check_generated(|t| with_body(t, &body));
+        assert_no_panic(&r);
+        r.assert_code(0);
+    }
+    // A spec expression: parentheses, lists, unary minus, a long sum.
+    for values in [
+        format!("[{}1{}, 2]", "(".repeat(n), ")".repeat(n)),
+        format!("{}1{}", "[".repeat(n), "]".repeat(n)),
+        format!("[{}1, 2]", "-".repeat(n)),
+        format!("[{}1, 2]", "1+".repeat(n)),
+    ] {
+        let (r, text) = check_generated(|t| {
+            t.replace("param UI[] = [1, 2];", &format!("param UI[] = {values};"))
+        });
+        assert_located(&r, line_of(&text, "param UI"), "nested");
+    }
+    // Lists nested deeper and deeper by a chain of `let` bindings.
+    let (r, text) = check_generated(|t| {
+        let lets: String = (0..DEEP)
+            .map(|k| format!("let L{} = [L{k}];\n", k + 1))
+            .collect();
+        t.replace(
+            "def performance_params {",
+            &format!("let L0 = [1];\n{lets}def performance_params {{"),
+        )
+    });
+    assert_located(&r, line_of(&text, "let L64 ="), "nests lists");
+    // Deep nesting in C code outside the annotations: orcl only looks for comments there.
+    let (r, _) = check_generated(|t| {
+        format!(
+            "{t}\nint deep = {}1{};\nvoid g(void) {}{}\n",
+            "(".repeat(100_000),
+            ")".repeat(100_000),
+            "{".repeat(100_000),
+            "}".repeat(100_000)
+        )
+    });
+    assert_no_panic(&r);
+    r.assert_code(0);
+}

@@ -336,14 +336,35 @@ pub fn find_regions(text: &str) -> Result<Vec<RawRegion>, Vec<Diagnostic>> {
     }
 }
 
-fn collect_comments<'t>(n: Node<'t>, out: &mut Vec<Node<'t>>) {
-    if n.kind() == "comment" {
-        out.push(n);
-        return;
-    }
-    let mut c = n.walk();
-    for child in n.children(&mut c) {
-        collect_comments(child, out);
+/// Every comment node of the tree under `root`, in document order (iterative: the tree of a
+/// hostile file may be nested arbitrarily deep).
+fn collect_comments<'t>(root: Node<'t>, out: &mut Vec<Node<'t>>) {
+    preorder(root, |n| {
+        if n.kind() == "comment" {
+            out.push(n);
+            false
+        } else {
+            true
+        }
+    });
+}
+
+/// Visit every node under `root` (itself included) in document order, without recursion; the
+/// children of a node are visited when `visit` returns true for it.
+fn preorder<'t>(root: Node<'t>, mut visit: impl FnMut(Node<'t>) -> bool) {
+    let mut c = root.walk();
+    loop {
+        if visit(c.node()) && c.goto_first_child() {
+            continue;
+        }
+        loop {
+            if c.goto_next_sibling() {
+                break;
+            }
+            if !c.goto_parent() {
+                return;
+            }
+        }
     }
 }
 
@@ -554,13 +575,12 @@ fn scope_of(root: Node, text: &str, pos: usize) -> (Option<FunctionInfo>, BTreeM
 }
 
 fn local_decls(n: Node, text: &str, out: &mut BTreeMap<String, CDecl>) {
-    if n.kind() == "declaration" {
-        declared(n, text, out);
-    }
-    let mut c = n.walk();
-    for child in n.named_children(&mut c) {
-        local_decls(child, text, out);
-    }
+    preorder(n, |x| {
+        if x.kind() == "declaration" {
+            declared(x, text, out);
+        }
+        true
+    });
 }
 
 /// Add the names declared by a `declaration` or `parameter_declaration` node.
@@ -714,7 +734,8 @@ fn preamble_of(
     Ok(out)
 }
 
-/// The identifiers an initializer reads and the functions it calls.
+/// The identifiers an initializer reads and the functions it calls, in document order
+/// (iterative: an initializer may be nested arbitrarily deep).
 fn idents(n: Node, text: &str, reads: &mut Vec<(String, Span)>, calls: &mut Vec<(String, Span)>) {
     let name = |x: Node| {
         (
@@ -722,26 +743,29 @@ fn idents(n: Node, text: &str, reads: &mut Vec<(String, Span)>, calls: &mut Vec<
             Span::new(x.start_byte(), x.end_byte()),
         )
     };
-    match n.kind() {
-        "identifier" => reads.push(name(n)),
-        "call_expression" => {
-            if let Some(f) = n.child_by_field_name("function") {
-                if f.kind() == "identifier" {
-                    calls.push(name(f));
-                } else {
-                    idents(f, text, reads, calls);
+    // Nodes still to visit, the next one last.
+    let mut todo = vec![n];
+    while let Some(n) = todo.pop() {
+        match n.kind() {
+            "identifier" => reads.push(name(n)),
+            "call_expression" => {
+                if let Some(a) = n.child_by_field_name("arguments") {
+                    todo.push(a);
+                }
+                if let Some(f) = n.child_by_field_name("function") {
+                    if f.kind() == "identifier" {
+                        calls.push(name(f));
+                    } else {
+                        todo.push(f);
+                    }
                 }
             }
-            if let Some(a) = n.child_by_field_name("arguments") {
-                idents(a, text, reads, calls);
-            }
-        }
-        // `sizeof(double)`, casts: type names are no reads.
-        "type_descriptor" => {}
-        _ => {
-            let mut c = n.walk();
-            for child in n.named_children(&mut c) {
-                idents(child, text, reads, calls);
+            // `sizeof(double)`, casts: type names are no reads.
+            "type_descriptor" => {}
+            _ => {
+                let mut c = n.walk();
+                let children: Vec<Node> = n.named_children(&mut c).collect();
+                todo.extend(children.into_iter().rev());
             }
         }
     }

@@ -86,7 +86,11 @@ const MAX_NEST: usize = 32;
 /// Longest list `range(...)` may produce.
 const MAX_RANGE: i128 = 10_000_000;
 /// Elements (list items, characters, comprehension iterations) one evaluation may produce.
-const EVAL_BUDGET: u64 = 20_000_000;
+pub(crate) const EVAL_BUDGET: u64 = 20_000_000;
+/// Deepest nesting of lists inside a value (`[[1]]` is 2): values nest deeper only through
+/// chains of `let` bindings, and the recursive printers, comparisons and destructors of
+/// [`Value`] must not overflow the stack.
+pub(crate) const MAX_VALUE_DEPTH: usize = 64;
 
 /// Built-in functions of the language.
 pub const FUNCTIONS: &[&str] = &["range", "len", "min", "max", "abs", "int", "float", "str"];
@@ -1051,6 +1055,23 @@ impl Value {
             },
         }
     }
+    /// `(elements, depth)`: the number of values inside (itself included, a string counting
+    /// its bytes) and the list nesting depth (0 for a scalar). Iterative, so any value is safe.
+    pub(crate) fn weight(&self) -> (u64, usize) {
+        let mut elements = 0u64;
+        let mut depth = 0usize;
+        let mut todo = vec![(self, 0usize)];
+        while let Some((v, d)) = todo.pop() {
+            depth = depth.max(d);
+            elements += 1;
+            match v {
+                Value::Str(s) => elements += s.len() as u64,
+                Value::List(l) => todo.extend(l.iter().map(|x| (x, d + 1))),
+                _ => {}
+            }
+        }
+        (elements, depth)
+    }
     /// A string identifying the value up to [`Value::py_eq`] (for duplicate detection).
     pub(crate) fn eq_key(&self) -> String {
         let mut s = String::new();
@@ -1284,27 +1305,33 @@ impl Expr {
     pub fn free_names(&self) -> Vec<(String, Span)> {
         let mut out = Vec::new();
         let mut bound = Vec::new();
-        self.walk_names(&mut bound, &mut out);
+        let mut seen = std::collections::HashSet::new();
+        self.walk_names(&mut bound, &mut seen, &mut out);
         out
     }
 
-    fn walk_names(&self, bound: &mut Vec<String>, out: &mut Vec<(String, Span)>) {
+    fn walk_names(
+        &self,
+        bound: &mut Vec<String>,
+        seen: &mut std::collections::HashSet<String>,
+        out: &mut Vec<(String, Span)>,
+    ) {
         match &self.kind {
             ExprKind::Lit(_) => {}
             ExprKind::Name(n) => {
-                if !bound.contains(n) && !out.iter().any(|(m, _)| m == n) {
+                if !bound.contains(n) && seen.insert(n.clone()) {
                     out.push((n.clone(), self.span));
                 }
             }
             ExprKind::List(items) | ExprKind::Call(_, items) => {
                 for e in items {
-                    e.walk_names(bound, out);
+                    e.walk_names(bound, seen, out);
                 }
             }
-            ExprKind::Unary(_, e) => e.walk_names(bound, out),
+            ExprKind::Unary(_, e) => e.walk_names(bound, seen, out),
             ExprKind::Binary(_, a, b) => {
-                a.walk_names(bound, out);
-                b.walk_names(bound, out);
+                a.walk_names(bound, seen, out);
+                b.walk_names(bound, seen, out);
             }
             ExprKind::Comprehension {
                 elem,
@@ -1312,18 +1339,18 @@ impl Expr {
                 iter,
                 cond,
             } => {
-                iter.walk_names(bound, out);
+                iter.walk_names(bound, seen, out);
                 bound.push(var.clone());
-                elem.walk_names(bound, out);
+                elem.walk_names(bound, seen, out);
                 if let Some(c) = cond {
-                    c.walk_names(bound, out);
+                    c.walk_names(bound, seen, out);
                 }
                 bound.pop();
             }
             ExprKind::IfElse { cond, then, other } => {
-                then.walk_names(bound, out);
-                cond.walk_names(bound, out);
-                other.walk_names(bound, out);
+                then.walk_names(bound, seen, out);
+                cond.walk_names(bound, seen, out);
+                other.walk_names(bound, seen, out);
             }
         }
     }
@@ -1369,6 +1396,10 @@ fn ev_name(n: &str, span: Span, ctx: &mut Ctx) -> Result<Value, Diagnostic> {
         return Ok(v.clone());
     }
     if let Some(v) = (ctx.env)(n) {
+        // A name's value is copied: charge it, so repeated uses of a large `let` stay bounded.
+        if let Value::List(_) = v {
+            ctx.spend(v.weight().0, span)?;
+        }
         return Ok(v);
     }
     let mut d = Diagnostic::new(span, format!("unknown name `{n}`"));

@@ -5,9 +5,15 @@ use crate::diag::{did_you_mean, Diagnostic, Span};
 use crate::ir::{
     AssignOp, BinaryOp, Expr, ExprKind, Loop, ScalarType, Stmt, StmtKind, UnaryOp, MATH_FUNCTIONS,
 };
+use std::cell::Cell;
 use tree_sitter::{Node, Parser};
 
 const PREFIX: &str = "void orcl_tuned_loop__(void) {\n";
+
+/// Deepest nesting of statements, blocks, `for` loops, parentheses and operators accepted in a
+/// tuned loop (levels). Deeper input is a located error rather than a stack overflow in the
+/// recursive walkers of the front end and of every later stage (lower, analysis, codegen).
+pub const MAX_LOOP_DEPTH: usize = 256;
 
 /// Parse the loop text of a `Loop(transform ...)` annotation. `base` is the byte offset of `src`
 /// in the input file. The text must hold exactly one top-level `for` statement (the parallel loop).
@@ -58,6 +64,7 @@ pub fn parse_loop_and_after(src: &str, base: usize) -> Result<(Loop, Option<Afte
         text: &wrapped,
         base,
         src_len: src.len(),
+        depth: Cell::new(0),
     };
     let root = tree.root_node();
     if root.has_error() {
@@ -148,6 +155,7 @@ pub fn parse_expr(src: &str, base: usize) -> Result<Expr, Diagnostic> {
         text: &wrapped,
         base,
         src_len: src.len(),
+        depth: Cell::new(0),
     };
     let root = tree.root_node();
     if root.has_error() {
@@ -180,16 +188,25 @@ pub fn declarator_layers(file: &str, name: Span) -> Option<(Vec<DeclLayer>, Span
     let mut parser = Parser::new();
     parser.set_language(&tree_sitter_c::LANGUAGE.into()).ok()?;
     let tree = parser.parse(file, None)?;
-    let id = tree
-        .root_node()
-        .descendant_for_byte_range(name.start, name.end)?;
-    if id.kind() != "identifier" {
+    // The path from the root down to the name, walked downwards: `Node::parent` costs a walk
+    // from the root per call, quadratic in the nesting depth of the file.
+    let root = tree.root_node();
+    let mut path = vec![root];
+    let mut cursor = root.walk();
+    while cursor.goto_first_child_for_byte(name.start).is_some() {
+        let n = cursor.node();
+        if n.start_byte() > name.start || n.end_byte() < name.end {
+            break;
+        }
+        path.push(n);
+    }
+    let id = *path.last()?;
+    if id.kind() != "identifier" || id.start_byte() != name.start || id.end_byte() != name.end {
         return None;
     }
     let mut layers = Vec::new();
     let mut outer = id;
-    let mut cur = id;
-    while let Some(p) = cur.parent() {
+    for &p in path.iter().rev().skip(1) {
         match p.kind() {
             "pointer_declarator" => layers.push(DeclLayer::Pointer),
             "array_declarator" => {
@@ -204,7 +221,6 @@ pub fn declarator_layers(file: &str, name: Span) -> Option<(Vec<DeclLayer>, Span
             _ => break,
         }
         outer = p;
-        cur = p;
     }
     Some((layers, Span::new(outer.start_byte(), outer.end_byte())))
 }
@@ -213,6 +229,8 @@ struct Cx<'a> {
     text: &'a str,
     base: usize,
     src_len: usize,
+    /// Current nesting level of the recursive walk (see [`MAX_LOOP_DEPTH`]).
+    depth: Cell<usize>,
 }
 
 fn describe(kind: &str) -> String {
@@ -239,16 +257,18 @@ impl<'a> Cx<'a> {
     }
 
     fn syntax_error(&self, root: Node) -> Diagnostic {
-        fn find(n: Node) -> Option<Node> {
-            if n.is_error() || n.is_missing() {
-                return Some(n);
+        // The first error or missing node in document order, found without recursion (the tree
+        // may be arbitrarily deep).
+        fn find(root: Node) -> Option<Node> {
+            let mut n = root;
+            loop {
+                if n.is_error() || n.is_missing() {
+                    return Some(n);
+                }
+                let mut c = n.walk();
+                let next = n.children(&mut c).find(|c| c.has_error() || c.is_missing());
+                n = next?;
             }
-            let mut c = n.walk();
-            let children: Vec<Node> = n.children(&mut c).collect();
-            children
-                .into_iter()
-                .filter(|c| c.has_error() || c.is_missing())
-                .find_map(find)
         }
         match find(root) {
             Some(n) if n.is_missing() => Diagnostic::new(
@@ -267,6 +287,38 @@ impl<'a> Cx<'a> {
                 "syntax error in the tuned loop",
             ),
         }
+    }
+
+    /// Enter one nesting level at `n`; the matching [`Cx::leave`] must follow.
+    fn enter(&self, n: Node) -> Result<(), Diagnostic> {
+        let d = self.depth.get() + 1;
+        if d > MAX_LOOP_DEPTH {
+            return Err(Diagnostic::new(
+                self.span(n),
+                format!(
+                    "the tuned loop nests too deeply here: more than {MAX_LOOP_DEPTH} levels of statements, blocks, parentheses and operators"
+                ),
+            )
+            .with_help("split deep expressions into local variables (e.g. a long sum into partial sums), and flatten the nesting"));
+        }
+        self.depth.set(d);
+        Ok(())
+    }
+
+    fn leave(&self) {
+        self.depth.set(self.depth.get().saturating_sub(1));
+    }
+
+    /// `f(n)` one nesting level deeper.
+    fn nested<T>(
+        &self,
+        n: Node,
+        f: impl FnOnce() -> Result<T, Diagnostic>,
+    ) -> Result<T, Diagnostic> {
+        self.enter(n)?;
+        let r = f();
+        self.leave();
+        r
     }
 
     fn unsupported(&self, n: Node, what: &str) -> Diagnostic {
@@ -434,11 +486,12 @@ impl<'a> Cx<'a> {
         }
     }
 
-    fn const_int(&self, n: Node) -> Option<i64> {
+    fn const_int(&self, mut n: Node) -> Option<i64> {
+        while n.kind() == "parenthesized_expression" {
+            n = n.named_child(0)?;
+        }
         if n.kind() == "number_literal" {
             parse_int(self.text(n))
-        } else if n.kind() == "parenthesized_expression" {
-            n.named_child(0).and_then(|c| self.const_int(c))
         } else {
             None
         }
@@ -460,6 +513,10 @@ impl<'a> Cx<'a> {
 
     /// One C statement (a declaration may yield several).
     fn stmt(&self, n: Node) -> Result<Vec<Stmt>, Diagnostic> {
+        self.nested(n, || self.stmt_inner(n))
+    }
+
+    fn stmt_inner(&self, n: Node) -> Result<Vec<Stmt>, Diagnostic> {
         let span = self.span(n);
         let one = |kind| Ok(vec![Stmt { kind, span }]);
         match n.kind() {
@@ -582,6 +639,10 @@ impl<'a> Cx<'a> {
     }
 
     fn lvalue(&self, n: Node) -> Result<Expr, Diagnostic> {
+        self.nested(n, || self.lvalue_inner(n))
+    }
+
+    fn lvalue_inner(&self, n: Node) -> Result<Expr, Diagnostic> {
         match n.kind() {
             "identifier" | "subscript_expression" => self.expr(n),
             "parenthesized_expression" => match n.named_child(0) {
@@ -596,6 +657,10 @@ impl<'a> Cx<'a> {
     }
 
     fn expr(&self, n: Node) -> Result<Expr, Diagnostic> {
+        self.nested(n, || self.expr_inner(n))
+    }
+
+    fn expr_inner(&self, n: Node) -> Result<Expr, Diagnostic> {
         let span = self.span(n);
         let mk = |kind| Ok(Expr { kind, span });
         match n.kind() {

@@ -3,7 +3,10 @@
 //! and top-level `let` bindings.
 
 use crate::diag::{did_you_mean, Diagnostic, Span};
-use crate::frontend::expr::{Expr, ExprKind, Parser, Tok, Token, Value};
+use crate::frontend::expr::{
+    Expr, ExprKind, Parser, Tok, Token, Value, EVAL_BUDGET, MAX_VALUE_DEPTH,
+};
+use std::collections::{HashMap, HashSet};
 use std::time::Duration;
 
 /// The whole parsed `PerfTuning` spec. Every span is an absolute byte range into the input file.
@@ -322,12 +325,43 @@ struct SpecParser<'a> {
     args: Vec<RawArg>,
     /// Lets, performance params and input params share one namespace.
     names: Vec<(String, NameKind, Span)>,
+    /// Index of each name in `names` (specs may define many names: no linear searches).
+    name_index: HashMap<String, usize>,
     /// Names whose definition failed (already reported): uses of them are not reported again.
-    broken: Vec<String>,
+    broken: HashSet<String>,
     spec: TuningSpec,
 }
 
 type PResult<T> = Result<T, Diagnostic>;
+
+/// The names an expression may use: in order (for messages) and as a set (for lookups, so that
+/// a spec with many names is checked in linear time).
+#[derive(Default)]
+struct Names<'s> {
+    list: Vec<&'s str>,
+    set: HashSet<&'s str>,
+}
+
+impl<'s> Names<'s> {
+    fn push(&mut self, n: &'s str) {
+        if self.set.insert(n) {
+            self.list.push(n);
+        }
+    }
+    fn contains(&self, n: &str) -> bool {
+        self.set.contains(n)
+    }
+}
+
+impl<'s> FromIterator<&'s str> for Names<'s> {
+    fn from_iter<I: IntoIterator<Item = &'s str>>(it: I) -> Self {
+        let mut n = Names::default();
+        for x in it {
+            n.push(x);
+        }
+        n
+    }
+}
 
 impl<'a> SpecParser<'a> {
     fn error(&mut self, d: Diagnostic) {
@@ -475,7 +509,7 @@ impl<'a> SpecParser<'a> {
     }
 
     fn define_name(&mut self, name: &str, span: Span, kind: NameKind) -> PResult<()> {
-        if let Some((_, k, _)) = self.names.iter().find(|(n, _, _)| n == name) {
+        if let Some((_, k, _)) = self.name_index.get(name).map(|&i| &self.names[i]) {
             let what = match kind {
                 NameKind::Let => "`let` binding",
                 NameKind::PerfParam | NameKind::InputParam => "parameter",
@@ -483,6 +517,7 @@ impl<'a> SpecParser<'a> {
             return Err(Diagnostic::new(span, format!("duplicate {what} `{name}`"))
                 .with_help(format!("`{name}` is already defined as {}", k.describe())));
         }
+        self.name_index.insert(name.to_string(), self.names.len());
         self.names.push((name.to_string(), kind, span));
         Ok(())
     }
@@ -907,19 +942,27 @@ impl<'a> SpecParser<'a> {
 
     fn finish(&mut self) {
         // Names defined by statements that failed to parse.
+        let parsed: HashSet<&str> = self
+            .lets
+            .iter()
+            .map(|l| l.name.as_str())
+            .chain(self.params.iter().map(|p| p.name.as_str()))
+            .collect();
         self.broken = self
             .names
             .iter()
             .map(|(n, _, _)| n)
-            .filter(|n| !self.lets.iter().any(|l| l.name == **n))
-            .filter(|n| !self.params.iter().any(|p| p.name == **n))
+            .filter(|n| !parsed.contains(n.as_str()))
             .cloned()
             .collect();
-        // Lets, in order: each sees the lets before it.
+        // Lets, in order: each sees the lets before it. Their values together hold at most
+        // EVAL_BUDGET elements and nest at most MAX_VALUE_DEPTH lists deep.
         let mut lets: Vec<Binding> = Vec::new();
+        let mut let_index: HashMap<String, usize> = HashMap::new();
+        let mut known = Names::default();
+        let mut held = 0u64;
         let raw_lets = std::mem::take(&mut self.lets);
         for l in &raw_lets {
-            let known: Vec<&str> = lets.iter().map(|b| b.name.as_str()).collect();
             let r = self
                 .check_names(
                     &l.expr,
@@ -928,25 +971,54 @@ impl<'a> SpecParser<'a> {
                     |_| Some("`let` values may use only the `let` bindings before them"),
                 )
                 .and_then(|ok| {
-                    ok.then(|| l.expr.eval_with_names(&|n| lookup(&lets, n), &known))
-                        .transpose()
+                    ok.then(|| {
+                        l.expr.eval_with_names(
+                            &|n| let_index.get(n).map(|&i| lets[i].value.clone()),
+                            &known.list,
+                        )
+                    })
+                    .transpose()
+                })
+                .and_then(|v| {
+                    let Some(v) = v else { return Ok(None) };
+                    let (elements, depth) = v.weight();
+                    if depth > MAX_VALUE_DEPTH {
+                        return Err(Diagnostic::new(
+                            l.expr.span,
+                            format!("the value of `{}` nests lists {depth} deep; at most {MAX_VALUE_DEPTH} levels are allowed", l.name),
+                        ));
+                    }
+                    held += elements;
+                    if held > EVAL_BUDGET {
+                        return Err(Diagnostic::new(
+                            l.expr.span,
+                            format!("the `let` values up to `{}` hold more than {EVAL_BUDGET} elements together", l.name),
+                        )
+                        .with_help("use smaller lists (a parameter's values are its list, not a `let`)"));
+                    }
+                    Ok(Some(v))
                 });
             match r {
-                Ok(Some(value)) => lets.push(Binding {
-                    name: l.name.clone(),
-                    name_span: l.name_span,
-                    value,
-                }),
-                Ok(None) => self.broken.push(l.name.clone()),
+                Ok(Some(value)) => {
+                    let_index.insert(l.name.clone(), lets.len());
+                    known.push(&l.name);
+                    lets.push(Binding {
+                        name: l.name.clone(),
+                        name_span: l.name_span,
+                        value,
+                    });
+                }
+                Ok(None) => {
+                    self.broken.insert(l.name.clone());
+                }
                 Err(d) => {
                     self.error(d);
-                    self.broken.push(l.name.clone());
+                    self.broken.insert(l.name.clone());
                 }
             }
         }
-        let let_names: Vec<String> = lets.iter().map(|b| b.name.clone()).collect();
-        let let_refs: Vec<&str> = let_names.iter().map(|s| s.as_str()).collect();
-        let env = |n: &str| lookup(&lets, n);
+        let let_refs = known;
+        let env = |n: &str| let_index.get(n).map(|&i| lets[i].value.clone());
 
         // Params.
         for rp in std::mem::take(&mut self.params) {
@@ -960,7 +1032,7 @@ impl<'a> SpecParser<'a> {
                 .and_then(|ok| {
                     ok.then(|| {
                         rp.expr
-                            .eval_with_names(&env, &let_refs)
+                            .eval_with_names(&env, &let_refs.list)
                             .and_then(|v| param_values(&rp, v))
                     })
                     .transpose()
@@ -980,10 +1052,12 @@ impl<'a> SpecParser<'a> {
                         self.spec.performance_params.push(decl);
                     }
                 }
-                Ok(None) => self.broken.push(rp.name.clone()),
+                Ok(None) => {
+                    self.broken.insert(rp.name.clone());
+                }
                 Err(d) => {
                     self.error(d);
-                    self.broken.push(rp.name.clone());
+                    self.broken.insert(rp.name.clone());
                 }
             }
         }
@@ -998,7 +1072,7 @@ impl<'a> SpecParser<'a> {
                     if !ok {
                         return Ok(());
                     }
-                    let v = ra.expr.eval_with_names(&env, &let_refs)?;
+                    let v = ra.expr.eval_with_names(&env, &let_refs.list)?;
                     apply_arg(&mut self.spec, &ra, v)
                 });
             if let Err(d) = r {
@@ -1019,13 +1093,13 @@ impl<'a> SpecParser<'a> {
             .filter(|(_, k, _)| *k == NameKind::InputParam)
             .map(|(n, _, _)| n.as_str())
             .collect();
-        let all: Vec<&str> = perf
+        let all: Names = perf
             .iter()
             .chain(&input)
-            .chain(&let_refs)
+            .chain(&let_refs.list)
             .copied()
             .collect();
-        let inputs_lets: Vec<&str> = input.iter().chain(&let_refs).copied().collect();
+        let inputs_lets: Names = input.iter().chain(&let_refs.list).copied().collect();
         let mut errs = Vec::new();
         for c in &self.spec.constraints {
             if let Err(d) =
@@ -1079,18 +1153,18 @@ impl<'a> SpecParser<'a> {
     fn check_names(
         &self,
         e: &Expr,
-        allowed: &[&str],
+        allowed: &Names,
         context: &str,
         why: impl Fn(&str) -> Option<&'static str>,
     ) -> PResult<bool> {
         for (n, span) in e.free_names() {
-            if allowed.contains(&n.as_str()) {
+            if allowed.contains(&n) {
                 continue;
             }
             if self.broken.contains(&n) {
                 return Ok(false);
             }
-            let defined = self.names.iter().find(|(m, _, _)| *m == n);
+            let defined = self.name_index.get(&n).map(|&i| &self.names[i]);
             let mut d = Diagnostic::new(span, format!("unknown name `{n}` in {context}"));
             if let Some((_, kind, _)) = defined {
                 d = Diagnostic::new(
@@ -1102,12 +1176,13 @@ impl<'a> SpecParser<'a> {
                 }
             } else if n == "random" {
                 d = d.with_help("`random` is only an initial value of `decl` statements");
-            } else if let Some(h) = did_you_mean(&n, allowed.iter().copied()) {
+            } else if let Some(h) = did_you_mean(&n, allowed.list.iter().copied()) {
                 d = d.with_help(h);
-            } else if !allowed.is_empty() {
+            } else if !allowed.list.is_empty() {
                 d = d.with_help(format!(
                     "{context} may use {}",
                     allowed
+                        .list
                         .iter()
                         .map(|a| format!("`{a}`"))
                         .collect::<Vec<_>>()
@@ -1118,13 +1193,6 @@ impl<'a> SpecParser<'a> {
         }
         Ok(true)
     }
-}
-
-fn lookup(lets: &[Binding], n: &str) -> Option<Value> {
-    lets.iter()
-        .rev()
-        .find(|b| b.name == n)
-        .map(|b| b.value.clone())
 }
 
 fn statement_list(allowed: &[&str]) -> String {
@@ -1435,7 +1503,8 @@ pub fn parse_spec(src: &str, base: usize) -> Result<TuningSpec, Vec<Diagnostic>>
         params: Vec::new(),
         args: Vec::new(),
         names: Vec::new(),
-        broken: Vec::new(),
+        name_index: HashMap::new(),
+        broken: HashSet::new(),
         spec: TuningSpec {
             span: Span::new(base, base + src.len()),
             ..TuningSpec::default()

@@ -5,7 +5,7 @@ issue 13, C = alpha*op(A)*op(B) + beta*C, row-major 1-D arrays).
 usage: make_case.py TYPE FORM M N K SPACE > file.c
   TYPE  s | d            float | double
   FORM  NN | NT | TN | TT   A (m x k) and/or B (k x n) stored transposed
-  SPACE full | small | "TI=128 TJ=128 TK=16 RI=8 RJ=8 VW=4 PAD=0" (one configuration)
+  SPACE full (132 configurations) | small (16) | tiny (4) | "TI=128 TJ=128 TK=16 RI=8 RJ=8 VW=4 PAD=0" (one configuration)
 """
 import sys
 
@@ -21,6 +21,8 @@ if space == "full":
 elif space == "small":
     params = {"TI": [64, 128], "TJ": [64, 128], "TK": [16, 32], "RI": [8], "RJ": [8], "VW": [v],
               "PAD": [0, v]}
+elif space == "tiny":
+    params = {"TI": [128], "TJ": [128], "TK": [8, 16], "RI": [8], "RJ": [8], "VW": [v], "PAD": [0, v]}
 else:
     params = {kv.split("=")[0]: [int(kv.split("=")[1])] for kv in space.split()}
 lines = "\n".join(f"            param {p}[] = {vals};" for p, vals in params.items())

@@ -84,6 +84,9 @@ enum Command {
         /// driver), so every kernel is built afresh.
         #[arg(long)]
         no_kernel_cache: bool,
+        /// Largest input file read, in bytes (default 16 MiB); a larger file is an input error.
+        #[arg(long, value_name = "BYTES", default_value_t = crate::frontend::DEFAULT_MAX_INPUT_SIZE)]
+        max_input_size: u64,
     },
     /// Tune FILE's loops for OpenCL and for CUDA on the same device and compare the best
     /// variants: time, achieved bandwidth (bytes read + written once), CUDA/OpenCL speedup.
@@ -117,9 +120,17 @@ enum Command {
         /// Print the rows as JSON instead of a table.
         #[arg(long)]
         json: bool,
+        /// Largest input file read, in bytes (default 16 MiB); a larger file is an input error.
+        #[arg(long, value_name = "BYTES", default_value_t = crate::frontend::DEFAULT_MAX_INPUT_SIZE)]
+        max_input_size: u64,
     },
     /// Parse and validate FILE without building anything; print each region's search space.
-    Check { file: PathBuf },
+    Check {
+        file: PathBuf,
+        /// Largest input file read, in bytes (default 16 MiB); a larger file is an input error.
+        #[arg(long, value_name = "BYTES", default_value_t = crate::frontend::DEFAULT_MAX_INPUT_SIZE)]
+        max_input_size: u64,
+    },
     /// Print the generated kernel and host code of one configuration (needs no device).
     Emit {
         file: PathBuf,
@@ -138,6 +149,9 @@ enum Command {
         /// Target: opencl or cuda (default: the annotation's first transform).
         #[arg(long)]
         backend: Option<String>,
+        /// Largest input file read, in bytes (default 16 MiB); a larger file is an input error.
+        #[arg(long, value_name = "BYTES", default_value_t = crate::frontend::DEFAULT_MAX_INPUT_SIZE)]
+        max_input_size: u64,
     },
     /// List the OpenCL and CUDA devices and their limits (`--json`: every property, in bytes).
     Devices {
@@ -345,8 +359,21 @@ impl From<InputError> for Failure {
     }
 }
 
+/// Configurations `check` enumerates per input size to count the feasible ones (beyond it the
+/// count is a lower bound, "at least N"): about 0.3 s on one core.
+const CHECK_ENUMERATION_LIMIT: u64 = 1_000_000;
+
+/// The input size limit of this run (`--max-input-size`), bytes.
+static MAX_INPUT_SIZE: std::sync::atomic::AtomicU64 =
+    std::sync::atomic::AtomicU64::new(crate::frontend::DEFAULT_MAX_INPUT_SIZE);
+
+fn set_max_input_size(bytes: u64) {
+    MAX_INPUT_SIZE.store(bytes, std::sync::atomic::Ordering::Relaxed);
+}
+
 fn load(file: &Path) -> Result<(String, String, Vec<Prepared>), Failure> {
-    let text = crate::frontend::read_source(file).map_err(|e| match e {
+    let max = MAX_INPUT_SIZE.load(std::sync::atomic::Ordering::Relaxed);
+    let text = crate::frontend::read_source(file, max).map_err(|e| match e {
         crate::frontend::ReadError::Encoding(i) => Failure::Input(i),
         io => Failure::Usage(io.to_string()),
     })?;
@@ -366,7 +393,13 @@ fn duration(s: &str, bare_unit: f64, what: &str) -> Result<Duration, Failure> {
 
 fn run(cli: Cli) -> Result<i32, Failure> {
     match cli.command {
-        Command::Check { file } => check(&file),
+        Command::Check {
+            file,
+            max_input_size,
+        } => {
+            set_max_input_size(max_input_size);
+            check(&file)
+        }
         Command::Compare {
             file,
             backends,
@@ -378,7 +411,9 @@ fn run(cli: Cli) -> Result<i32, Failure> {
             size,
             plot,
             json,
+            max_input_size,
         } => {
+            set_max_input_size(max_input_size);
             let backends: Vec<Backend> = backends
                 .iter()
                 .map(|b| parse_backend(b.trim()))
@@ -445,7 +480,11 @@ fn run(cli: Cli) -> Result<i32, Failure> {
             region,
             skeleton,
             backend,
-        } => emit(&file, &set, &size, region, skeleton, backend.as_deref()),
+            max_input_size,
+        } => {
+            set_max_input_size(max_input_size);
+            emit(&file, &set, &size, region, skeleton, backend.as_deref())
+        }
         Command::Devices { json } => devices(json),
         Command::Db { db, command } => {
             let r = match command {
@@ -507,7 +546,9 @@ fn run(cli: Cli) -> Result<i32, Failure> {
             size,
             jobs,
             no_kernel_cache,
+            max_input_size,
         } => {
+            set_max_input_size(max_input_size);
             let backend = backend.as_deref().map(parse_backend).transpose()?;
             if repetitions == Some(0) {
                 // As the spec's `repetitions = 0` (issue 15 F17).
@@ -738,10 +779,9 @@ fn check(file: &Path) -> Result<i32, Failure> {
         t.load_preset(UTF8_FULL_CONDENSED);
         t.set_header(vec!["parameter", "values", "count"]);
         for prm in &spec.performance_params {
-            let vals: Vec<String> = prm.values.iter().map(|v| v.to_string()).collect();
             t.add_row(vec![
                 prm.name.clone(),
-                vals.join(", "),
+                values_cell(&prm.values),
                 prm.values.len().to_string(),
             ]);
         }
@@ -758,7 +798,7 @@ fn check(file: &Path) -> Result<i32, Failure> {
         for input in &p.inputs {
             let space = SearchSpace::new(spec, input);
             let sizes: Vec<String> = input.iter().map(|(k, v)| format!("{k}={v}")).collect();
-            let (n, exact) = space.count_feasible(10_000_000).map_err(|d| {
+            let (n, exact) = space.count_feasible(CHECK_ENUMERATION_LIMIT).map_err(|d| {
                 Failure::Input(InputError {
                     path: path.clone(),
                     source: text.clone(),
@@ -779,6 +819,43 @@ fn check(file: &Path) -> Result<i32, Failure> {
         }
     }
     Ok(0)
+}
+
+/// A parameter's values for the `check` table: all of them when short, else the first and the
+/// last few around `...` (the table lays out every cell character by character, quadratic in
+/// its length: a parameter of 10^6 values took over a minute).
+fn values_cell(values: &[Value]) -> String {
+    const SHOWN: usize = 12;
+    const MAX_CHARS: usize = 160;
+    let all = || values.iter().map(|v| v.to_string()).collect::<Vec<_>>();
+    if values.len() <= SHOWN {
+        let s = all().join(", ");
+        if s.chars().count() <= MAX_CHARS {
+            return s;
+        }
+    }
+    let short = |v: &Value| -> String {
+        let s = v.to_string();
+        if s.chars().count() > 24 {
+            format!("{}...", s.chars().take(21).collect::<String>())
+        } else {
+            s
+        }
+    };
+    let head: Vec<String> = values.iter().take(SHOWN - 2).map(short).collect();
+    let tail: Vec<String> = values
+        .iter()
+        .skip(SHOWN - 2)
+        .rev()
+        .take(2)
+        .rev()
+        .map(short)
+        .collect();
+    if values.len() <= SHOWN {
+        format!("{}, {}", head.join(", "), tail.join(", "))
+    } else {
+        format!("{}, ..., {}", head.join(", "), tail.join(", "))
+    }
 }
 
 /// Parse `NAME=VALUE` with VALUE in the spec's expression language (a bare word is a string).

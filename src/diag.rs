@@ -70,13 +70,30 @@ pub struct InputError {
 
 impl std::error::Error for InputError {}
 
+/// Most diagnostics one [`InputError`] prints; the rest are counted.
+pub const MAX_SHOWN: usize = 20;
+
 impl fmt::Display for InputError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        for (k, d) in self.diagnostics.iter().enumerate() {
+        for (k, d) in self.diagnostics.iter().take(MAX_SHOWN).enumerate() {
             if k > 0 {
                 writeln!(f)?;
             }
             write!(f, "{}", render(&self.path, &self.source, d))?;
+        }
+        // Each rendering scans the text up to its line: a hostile file with 10^5 errors would
+        // take quadratic time (and flood the terminal).
+        if let Some(more) = self
+            .diagnostics
+            .len()
+            .checked_sub(MAX_SHOWN)
+            .filter(|&m| m > 0)
+        {
+            write!(
+                f,
+                "\n... and {more} more error{} (fix the ones above and check again)\n",
+                if more == 1 { "" } else { "s" }
+            )?;
         }
         Ok(())
     }

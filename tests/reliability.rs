@@ -677,3 +677,72 @@ fn deep_nesting_is_a_located_error() {
     assert_no_panic(&r);
     r.assert_code(0);
 }
+
+/// F13: input size cap and linear front end. `orcl check /dev/zero` grew without bound; now
+/// every command reads at most `--max-input-size` bytes (default 16 MiB) and says so (exit 2).
+/// A parameter of 10^6 values (its `check` table was quadratic), 20,000 `let`s (quadratic name
+/// lookups), an unterminated comment in a large file (quadratic re-lexing by tree-sitter) and a
+/// file with 10^4 errors (each rendered from the file's start) are all handled in bounded time;
+/// the timings are in docs/RELIABILITY.md.
+#[test]
+fn input_size_is_capped_and_the_front_end_is_linear() {
+    let case = Case::new("axpy_faults.c");
+    for args in [
+        vec!["check", "/dev/zero"],
+        vec!["emit", "/dev/zero"],
+        vec!["tune", "/dev/zero", "--max-input-size", "1000"],
+        vec!["compare", "/dev/zero", "--max-input-size", "1000"],
+    ] {
+        let r = run(case.orcl(&args), Duration::from_secs(30));
+        assert_no_panic(&r);
+        r.assert_code(2);
+        assert!(r.stderr.contains("--max-input-size"), "{}", r.dump());
+    }
+    let r = run(case.orcl(&["check", "/dev/zero"]), Duration::from_secs(30));
+    assert!(r.stderr.contains("16777216 bytes"), "{}", r.dump());
+    let input = case.input.to_str().unwrap();
+    let size = std::fs::metadata(&case.input).unwrap().len();
+    let small = (size - 1).to_string();
+    let r = run(
+        case.orcl(&["check", input, "--max-input-size", &small]),
+        Duration::from_secs(30),
+    );
+    r.assert_code(2);
+    assert!(r.stderr.contains(&format!("{small} bytes")), "{}", r.dump());
+    let r = run(
+        case.orcl(&["check", input, "--max-input-size", &size.to_string()]),
+        Duration::from_secs(30),
+    );
+    r.assert_code(0);
+
+    // A parameter of 10^6 values: its row of the table is elided, the count is exact.
+    let (r, _) =
+        check_generated(|t| t.replace("param UI[] = [1, 2];", "param UI[] = range(1, 1000001);"));
+    r.assert_code(0);
+    assert!(r.stdout.contains("1000000"), "{}", r.dump());
+    assert!(r.stdout.contains("..., 999999, 1000000"), "{}", r.dump());
+    // 20,000 `let` bindings.
+    let (r, _) = check_generated(|t| {
+        let lets: String = (0..20_000).map(|k| format!("let L{k} = {k};\n")).collect();
+        t.replace(
+            "def performance_params {",
+            &format!("{lets}def performance_params {{"),
+        )
+    });
+    r.assert_code(0);
+    // An unterminated comment, then 400 KB of code.
+    let (r, text) =
+        check_generated(|t| format!("{t}\n/* never closed\n{}", "int a; ".repeat(60_000)));
+    assert_located(&r, line_of(&text, "/* never"), "unterminated comment");
+    // 10^4 malformed annotations: 20 errors are shown, the rest counted.
+    let (r, _) = check_generated(|t| format!("{t}\n{}", "/*@ bogus @*/\n".repeat(10_000)));
+    assert_no_panic(&r);
+    r.assert_code(2);
+    assert!(r.stderr.contains("and 9980 more errors"), "{}", r.dump());
+    assert_eq!(
+        r.stderr.matches("unknown annotation keyword").count(),
+        20,
+        "{}",
+        r.dump()
+    );
+}

@@ -124,35 +124,32 @@ pub fn find_regions(text: &str) -> Result<Vec<RawRegion>, Vec<Diagnostic>> {
                 format!("cannot load the C grammar: {e}"),
             )]
         })?;
-    let Some(tree) = parser.parse(text, None) else {
-        return Err(vec![Diagnostic::new(
-            Span::default(),
-            "cannot parse the file as C",
-        )]);
+    // An unterminated `/*` makes tree-sitter re-lex to the end of the file from every later
+    // position (quadratic: a 40 KB file took 10 s and 2 GB); find it first, in one pass.
+    if let Some(p) = unterminated_comment(text) {
+        let d = if text[p..].starts_with("/*@") {
+            Diagnostic::new(
+                Span::new(p, p + 3),
+                "unterminated annotation: this `/*@` comment is never closed",
+            )
+            .with_help("close the annotation with `@*/`")
+        } else {
+            Diagnostic::new(
+                Span::new(p, p + 2),
+                "unterminated comment: this `/*` is never closed",
+            )
+            .with_help("close the comment with `*/`")
+        };
+        return Err(vec![d]);
+    }
+    let tree = match parse_bounded(&mut parser, text) {
+        Ok(t) => t,
+        Err(d) => return Err(vec![d]),
     };
     let root = tree.root_node();
     let mut comments = Vec::new();
     collect_comments(root, &mut comments);
-
-    // An annotation opener with no closing `*/` is not a comment node at all.
     let mut diags = Vec::new();
-    let mut from = 0;
-    while let Some(p) = text[from..].find("/*@").map(|p| p + from) {
-        if !text[p..].contains("*/") {
-            diags.push(
-                Diagnostic::new(
-                    Span::new(p, p + 3),
-                    "unterminated annotation: this `/*@` comment is never closed",
-                )
-                .with_help("close the annotation with `@*/`"),
-            );
-            break;
-        }
-        from = p + 3;
-    }
-    if !diags.is_empty() {
-        return Err(diags);
-    }
 
     struct Open {
         /// Set when an error was already reported for this annotation or one inside it.
@@ -334,6 +331,84 @@ pub fn find_regions(text: &str) -> Result<Vec<RawRegion>, Vec<Diagnostic>> {
     } else {
         Err(diags)
     }
+}
+
+/// Bytes tree-sitter may read while parsing a file of `len` bytes: a valid file is read about
+/// once; some malformed ones make its error recovery re-read the rest of the file from every
+/// position (quadratic).
+fn parse_read_budget(len: usize) -> u64 {
+    64 * len as u64 + (1 << 20)
+}
+
+/// Parse `text` as C, giving up (a located error) when tree-sitter has read more than
+/// [`parse_read_budget`] bytes: its work is then bounded linearly in the file's size.
+fn parse_bounded(parser: &mut Parser, text: &str) -> Result<tree_sitter::Tree, Diagnostic> {
+    use std::cell::Cell;
+    const CHUNK: usize = 4096;
+    let budget = parse_read_budget(text.len());
+    let read = Cell::new(0u64);
+    let at = Cell::new(0usize);
+    let mut input = |off: usize, _: tree_sitter::Point| -> &[u8] {
+        let start = off.min(text.len());
+        let mut end = (start + CHUNK).min(text.len());
+        while !text.is_char_boundary(end) {
+            end += 1;
+        }
+        read.set(read.get() + (end - start) as u64);
+        &text.as_bytes()[start..end]
+    };
+    let mut progress = |s: &tree_sitter::ParseState| {
+        at.set(s.current_byte_offset());
+        read.get() > budget
+    };
+    let tree = parser.parse_with_options(
+        &mut input,
+        None,
+        Some(tree_sitter::ParseOptions::new().progress_callback(&mut progress)),
+    );
+    tree.ok_or_else(|| {
+        let p = at.get().min(text.len());
+        Diagnostic::new(
+            Span::new(p, p),
+            format!(
+                "this file is too malformed to parse as C: the parser gave up here after reading {} bytes of a {}-byte file",
+                read.get(),
+                text.len()
+            ),
+        )
+        .with_help("fix the C syntax error near here (an unbalanced bracket, quote or preprocessor line)")
+    })
+}
+
+/// The byte offset of the first `/*` comment that is never closed, if any: one pass over the
+/// text with C's lexical rules for comments, string and character literals (a literal ends at
+/// its closing quote or at the end of the line; a `//` comment runs on over `\`-newlines).
+fn unterminated_comment(text: &str) -> Option<usize> {
+    let b = text.as_bytes();
+    let mut i = 0;
+    while i < b.len() {
+        match b[i] {
+            b'/' if b.get(i + 1) == Some(&b'*') => match text[i + 2..].find("*/") {
+                Some(k) => i += 2 + k + 2,
+                None => return Some(i),
+            },
+            b'/' if b.get(i + 1) == Some(&b'/') => {
+                i += 2;
+                while i < b.len() && b[i] != b'\n' {
+                    i += if b[i] == b'\\' { 2 } else { 1 };
+                }
+            }
+            q @ (b'"' | b'\'') => {
+                i += 1;
+                while i < b.len() && b[i] != q && b[i] != b'\n' {
+                    i += if b[i] == b'\\' { 2 } else { 1 };
+                }
+                i += 1;
+            }
+            _ => i += 1,
+        }
+    }
+    None
 }
 
 /// Every comment node of the tree under `root`, in document order (iterative: the tree of a

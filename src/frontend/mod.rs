@@ -36,23 +36,39 @@ pub fn parse(text: &str) -> Result<Vec<Region>, Vec<Diagnostic>> {
     }
 }
 
+/// Default largest input file orcl reads (bytes): 16 MiB. `--max-input-size` raises it.
+pub const DEFAULT_MAX_INPUT_SIZE: u64 = 16 << 20;
+
 /// Why an input file could not be read.
 #[derive(Debug, thiserror::Error)]
 pub enum ReadError {
     #[error("cannot read `{path}`: {error}")]
     Io { path: String, error: std::io::Error },
+    /// More than `max` bytes (only `max + 1` were read: `/dev/zero` stops too).
+    #[error("`{path}` is larger than the input size limit of {max} bytes; raise the limit with `--max-input-size BYTES` if the file is meant to be this large")]
+    TooLarge { path: String, max: u64 },
     /// Not UTF-8: located at the first invalid byte.
     #[error("{0}")]
     Encoding(InputError),
 }
 
-/// Read an input file as UTF-8 text.
-pub fn read_source(path: &std::path::Path) -> Result<String, ReadError> {
+/// Read an input file of at most `max` bytes as UTF-8 text. At most `max + 1` bytes are read, so
+/// an endless file (`/dev/zero`, a FIFO) stops at the limit.
+pub fn read_source(path: &std::path::Path, max: u64) -> Result<String, ReadError> {
+    use std::io::Read;
     let display = path.display().to_string();
-    let bytes = std::fs::read(path).map_err(|error| ReadError::Io {
+    let io = |error| ReadError::Io {
         path: display.clone(),
         error,
-    })?;
+    };
+    let file = std::fs::File::open(path).map_err(io)?;
+    let mut bytes = Vec::new();
+    file.take(max.saturating_add(1))
+        .read_to_end(&mut bytes)
+        .map_err(io)?;
+    if bytes.len() as u64 > max {
+        return Err(ReadError::TooLarge { path: display, max });
+    }
     match String::from_utf8(bytes) {
         Ok(s) => Ok(s),
         Err(e) => {

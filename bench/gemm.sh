@@ -62,4 +62,4 @@ print(f"{name}\t{backend}\t{ok}\t{bad}\t{secs:.0f}\t{ms:.4f}\t{tf:.2f}\t{float(c
 PY
   done
 done
-column -t -s $'\t' "$out/gemm.tsv"
+(column -t -s $'\t' "$out/gemm.tsv" 2>/dev/null || cat "$out/gemm.tsv")

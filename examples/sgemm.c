@@ -40,6 +40,8 @@ void Sgemm(int m, int n, int k, float alpha, const float *A, const float *B, flo
     ) @*/
     /*@ begin Loop(transform OpenCL(tile=[('i',TI),('j',TJ),('l',TK)], regTile=[('i',RI),('j',RJ)],
                                     cacheBlocks=CB, vecWidth=VW, padLocal=PAD, device=0, platform=0)
+                   transform CUDA(tile=[('i',TI),('j',TJ),('l',TK)], regTile=[('i',RI),('j',RJ)],
+                                  cacheBlocks=CB, vecWidth=VW, padLocal=PAD, device=0)
     for (i=0; i<=m-1; i++)
         for (j=0; j<=n-1; j++) {
             float s = 0.0f;

@@ -58,6 +58,12 @@ enum Command {
         /// step's whole process group is killed when it is exceeded (default 10m).
         #[arg(long)]
         build_timeout: Option<String>,
+        /// On a space too large to enumerate (over 20 000 000 configurations), stop the search
+        /// after this many proposals in a row that measure nothing new: rejected by a
+        /// constraint, over a device limit, or a kernel identical to one measured (default
+        /// 1000000).
+        #[arg(long, value_name = "PROPOSALS")]
+        max_idle: Option<u64>,
         /// Run on this OpenCL platform index (overrides the transform's `platform`).
         #[arg(long)]
         platform: Option<usize>,
@@ -539,6 +545,7 @@ fn run(cli: Cli) -> Result<i32, Failure> {
             timeout,
             repetitions,
             build_timeout,
+            max_idle,
             platform,
             device,
             backend,
@@ -588,6 +595,7 @@ fn run(cli: Cli) -> Result<i32, Failure> {
                 },
                 jobs,
                 no_kernel_cache,
+                max_idle,
             };
             let results = tune::tune(&path, &text, prepared, &opts).map_err(|e| match e {
                 TuneError::Input(i) => Failure::Input(i),
@@ -610,7 +618,20 @@ fn run(cli: Cli) -> Result<i32, Failure> {
                 }
             }
             if !any {
-                crate::errln!("error: no correct variant was found; no tuned file written");
+                // A search that found nothing feasible says so (issue 15 F8): exit 1, as for
+                // variants that all failed, since no tuned file is written.
+                let why: Vec<&str> = results
+                    .iter()
+                    .flat_map(|r| &r.inputs)
+                    .filter_map(|i| i.stopped.as_deref())
+                    .filter(|w| w.starts_with("no feasible"))
+                    .collect();
+                match why.first() {
+                    Some(w) => crate::errln!("error: {w}; no tuned file written"),
+                    None => {
+                        crate::errln!("error: no correct variant was found; no tuned file written")
+                    }
+                }
                 return Ok(1);
             }
             let out = output.unwrap_or_else(|| {
@@ -667,13 +688,18 @@ fn print_result(path: &str, r: &tune::RegionResult, i: &tune::InputResult, top: 
         .unwrap_or("?");
     let sizes: Vec<String> = i.input.iter().map(|(k, v)| format!("{k}={v}")).collect();
     crate::outln!(
-        "\n{path} {f}() [{}] on {} ({}): {} evaluated ({} measured, {} from the database) in {:.1} s, experiment {}",
+        "\n{path} {f}() [{}] on {} ({}): {} evaluated ({} measured, {} from the database{}) in {:.1} s, experiment {}",
         sizes.join(" "),
         i.device.name,
         i.device.platform,
         i.evaluations.len(),
         i.measured,
         i.reused,
+        if i.rejected > 0 {
+            format!(", {} more rejected by constraints", i.rejected)
+        } else {
+            String::new()
+        },
         i.elapsed.as_secs_f64(),
         i.experiment_id
     );
@@ -710,6 +736,9 @@ fn print_result(path: &str, r: &tune::RegionResult, i: &tune::InputResult, top: 
     if !fails.is_empty() {
         let parts: Vec<String> = fails.iter().map(|(k, v)| format!("{k}: {v}")).collect();
         crate::outln!("not ranked: {}", parts.join(", "));
+    }
+    if let Some(why) = &i.stopped {
+        crate::outln!("{why}");
     }
     match (&i.best, i.winner_ms) {
         (None, _) => crate::outln!("no correct variant for this input size"),
@@ -816,6 +845,32 @@ fn check(file: &Path) -> Result<i32, Failure> {
                 if exact { "" } else { "at least " },
                 n
             );
+            if n == 0 && !exact {
+                // Too large to prove either way (`prepare` enumerates spaces of up to
+                // FEASIBILITY_LIMIT and rejects the unsatisfiable ones): warn, since a tune
+                // would stop after --max-idle proposals with nothing to measure.
+                let span = spec
+                    .constraints
+                    .first()
+                    .map(|c| c.span)
+                    .unwrap_or(spec.span);
+                crate::errln!(
+                    "{}",
+                    crate::diag::render_warning(
+                        &path,
+                        &text,
+                        &crate::diag::Diagnostic::new(
+                            span,
+                            format!(
+                                "none of the first {CHECK_ENUMERATION_LIMIT} of the {} configurations satisfies the constraints; `orcl tune` stops with \"no feasible configuration found\" after {} proposals in a row that measure nothing (--max-idle)",
+                                space.size(),
+                                tune::MAX_IDLE_PROPOSALS
+                            )
+                        )
+                        .with_help("relax the constraints or widen the parameter values")
+                    )
+                );
+            }
         }
     }
     Ok(0)

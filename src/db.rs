@@ -1041,8 +1041,10 @@ mod tests {
 // Read-only queries for `orcl db` (src/dbcli.rs)
 // ---------------------------------------------------------------------------------------------
 
-/// Every experiment with its region, device name, evaluation counts, fastest `ok` median and
-/// `winner` metadata, oldest first. Columns 0–15 are `experiment_columns!()` (read by
+/// Every experiment with its region, device name, evaluation counts (constraint rejections that
+/// `orcl tune` counted in metadata `constraint_rejected` instead of storing rows are added to the
+/// evaluations, failures and constraint counts), fastest `ok` median and `winner` metadata,
+/// oldest first. Columns 0–15 are `experiment_columns!()` (read by
 /// `experiment_from_row`); subqueries avoid ambiguous names.
 const SELECT_EXPERIMENT_SUMMARIES: &str = concat!(
     "SELECT ",
@@ -1052,11 +1054,20 @@ const SELECT_EXPERIMENT_SUMMARIES: &str = concat!(
     (SELECT line FROM region WHERE region.id = experiment.region_id),
     (SELECT function FROM region WHERE region.id = experiment.region_id),
     (SELECT name FROM device WHERE device.id = experiment.device_id),
-    (SELECT count(*) FROM evaluation WHERE evaluation.experiment_id = experiment.id),
+    (SELECT count(*) FROM evaluation WHERE evaluation.experiment_id = experiment.id)
+      + coalesce((SELECT CAST(value AS INTEGER) FROM experiment_metadata
+      WHERE experiment_metadata.experiment_id = experiment.id
+        AND experiment_metadata.key = 'constraint_rejected'), 0),
     (SELECT count(*) FROM evaluation
-      WHERE evaluation.experiment_id = experiment.id AND evaluation.status <> 'ok'),
+      WHERE evaluation.experiment_id = experiment.id AND evaluation.status <> 'ok')
+      + coalesce((SELECT CAST(value AS INTEGER) FROM experiment_metadata
+      WHERE experiment_metadata.experiment_id = experiment.id
+        AND experiment_metadata.key = 'constraint_rejected'), 0),
     (SELECT count(*) FROM evaluation
-      WHERE evaluation.experiment_id = experiment.id AND evaluation.status = 'constraint'),
+      WHERE evaluation.experiment_id = experiment.id AND evaluation.status = 'constraint')
+      + coalesce((SELECT CAST(value AS INTEGER) FROM experiment_metadata
+      WHERE experiment_metadata.experiment_id = experiment.id
+        AND experiment_metadata.key = 'constraint_rejected'), 0),
     (SELECT min(median_ms) FROM evaluation
       WHERE evaluation.experiment_id = experiment.id AND evaluation.status = 'ok'),
     (SELECT value FROM experiment_metadata

@@ -46,6 +46,8 @@ fn open(db: &Path) -> anyhow::Result<Db> {
 /// `failures` counts **every** evaluation whose status is not `ok`, `constraint` included (so
 /// `evaluations - failures` is the number of ranked variants); the `constraint` share is shown
 /// separately: in the table as `5 (3 constraint)`, in JSON as its own `constraint` field.
+/// Constraint rejections that `orcl tune` counted (metadata `constraint_rejected`) rather than
+/// stored are included in all three counts.
 ///
 /// `--json`: an array of objects with the keys `id`, `file`, `line`, `function`, `region`,
 /// `device`, `backend`, `input_sizes`, `input_params`, `algorithm`, `status`, `evaluations`,

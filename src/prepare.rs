@@ -80,7 +80,7 @@ impl Prepared {
 }
 
 /// Largest space that `prepare` enumerates to prove it has a feasible configuration.
-const FEASIBILITY_LIMIT: u64 = 20_000_000;
+pub const FEASIBILITY_LIMIT: u64 = 20_000_000;
 /// How many configurations `prepare` evaluates the transform arguments of.
 const OPTIONS_CHECK_LIMIT: u64 = 100_000;
 
@@ -224,6 +224,7 @@ fn prepare_region(region: Region, text: &str) -> Result<Prepared, Diagnostic> {
     }
     let kernel = crate::lower::lower(&region.raw, spec, text)?;
     let inputs = input_combinations(spec)?;
+    check_input_var_ranges(spec, &inputs)?;
     crate::bounds::check(&kernel, spec, &inputs)?;
     if inputs.is_empty() {
         let span = spec
@@ -345,12 +346,159 @@ fn prepare_region(region: Region, text: &str) -> Result<Prepared, Diagnostic> {
             .with_help("give each size variable its own input parameter (`param MX[] = ...; param MY[] = ...;`)"));
         }
     }
+    check_binding_ranges(&region, &kernel, &inputs, &bindings)?;
     Ok(Prepared {
         region,
         kernel,
         inputs,
         bindings,
     })
+}
+
+/// The values a C integer type holds, as `(min, max)`, by its name as written (`const` and
+/// `signed` ignored); `None` for a type this check does not know (floating types included).
+/// LP64: `long` is 64-bit.
+fn c_int_range(ty: &str) -> Option<(i128, i128)> {
+    let words: Vec<&str> = ty
+        .split_whitespace()
+        .filter(|w| !matches!(*w, "const" | "signed" | "volatile" | "register" | "static"))
+        .collect();
+    let unsigned = words.contains(&"unsigned");
+    let rest: Vec<&str> = words.into_iter().filter(|w| *w != "unsigned").collect();
+    let bits = match rest.as_slice() {
+        [] | ["int"] => 32,
+        ["short"] | ["short", "int"] => 16,
+        ["char"] => 8,
+        ["long"] | ["long", "int"] | ["long", "long"] | ["long", "long", "int"] => 64,
+        ["size_t"] | ["uint64_t"] => return Some((0, u64::MAX as i128)),
+        ["ptrdiff_t"] | ["ssize_t"] | ["int64_t"] => 64,
+        ["int32_t"] => 32,
+        ["uint32_t"] => return Some((0, u32::MAX as i128)),
+        _ => return None,
+    };
+    Some(if unsigned {
+        (0, (1i128 << bits) - 1)
+    } else {
+        (-(1i128 << (bits - 1)), (1i128 << (bits - 1)) - 1)
+    })
+}
+
+/// Why `x` does not fit the C type `ty` (a name as written), or `None` when it fits exactly
+/// (issue 15 F10: a value the type cannot hold used to be truncated by the cast in the timing
+/// skeleton, so the loop was tuned at another size than the one reported).
+fn out_of_range(ty: &str, x: &Value) -> Option<String> {
+    let f = x.as_f64()?;
+    match ty
+        .split_whitespace()
+        .filter(|w| *w != "const")
+        .collect::<Vec<_>>()
+        .as_slice()
+    {
+        ["double"] => return (!f.is_finite()).then(|| "is not a finite number".to_string()),
+        ["float"] => {
+            return (!f.is_finite() || f.abs() > f32::MAX as f64)
+                .then(|| format!("is outside the range of `float` (±{:e})", f32::MAX))
+        }
+        _ => {}
+    }
+    let (lo, hi) = c_int_range(ty)?;
+    let v: i128 = match x {
+        Value::Int(i) => *i as i128,
+        Value::Float(f) if f.fract() != 0.0 || !f.is_finite() => {
+            return Some(format!("is not an integer, and `{ty}` would truncate it"))
+        }
+        Value::Float(f) if f.abs() < 1.7e38 => *f as i128,
+        _ => return Some(format!("is outside the range of `{ty}` ({lo} to {hi})")),
+    };
+    (v < lo || v > hi).then(|| format!("is outside the range of `{ty}` ({lo} to {hi})"))
+}
+
+/// `N=1000 M=20`: an input size, for messages.
+fn input_label(input: &BTreeMap<String, Value>) -> String {
+    input
+        .iter()
+        .map(|(k, v)| format!("{k}={v}"))
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// Every scalar and array-element initialiser of `input_vars`, at every input size, fits the C
+/// type it initialises (located at the initialiser).
+fn check_input_var_ranges(
+    spec: &crate::frontend::spec::TuningSpec,
+    inputs: &[BTreeMap<String, Value>],
+) -> Result<(), Diagnostic> {
+    use crate::frontend::spec::VarInit;
+    for input in inputs {
+        let env = spec.input_env(input);
+        for v in &spec.input_vars {
+            let exprs: Vec<&crate::frontend::expr::Expr> = match &v.init {
+                VarInit::Expr(e) => vec![e],
+                VarInit::List(items, _) => items.iter().collect(),
+                VarInit::Random => vec![],
+            };
+            for e in exprs {
+                // Evaluation errors are reported, located, where the skeleton is rendered.
+                let Ok(x) = e.eval(&env) else { continue };
+                if let Some(why) = out_of_range(&v.ty, &x) {
+                    return Err(Diagnostic::new(
+                        e.span,
+                        format!(
+                            "`{}` is declared `{}`, but its value {x} at input size {} {why}",
+                            v.name,
+                            v.ty,
+                            input_label(input)
+                        ),
+                    )
+                    .with_help(format!(
+                        "declare `{}` with a type that holds {x} (e.g. `long`), or leave that value out of the input params",
+                        v.name
+                    )));
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
+/// C variables bound to an input parameter (a preamble `int n = N;`, Orio's `int n=N;` inside
+/// the region, a function parameter `int N`) can hold each of its values: the tuned file reads
+/// the size from them at run time (located at the parameter's values).
+fn check_binding_ranges(
+    region: &Region,
+    kernel: &Kernel,
+    inputs: &[BTreeMap<String, Value>],
+    bindings: &[(String, String)],
+) -> Result<(), Diagnostic> {
+    let spec = &region.spec;
+    for (var, param) in bindings {
+        if spec.input_vars.iter().any(|v| &v.name == var) {
+            continue; // checked with its initialiser
+        }
+        let ty = match kernel.preamble.iter().find(|p| &p.name == var) {
+            Some(p) => p.ty.c_name().to_string(),
+            None => match region.raw.decls.get(var) {
+                Some(d) if d.depth == 0 => d.ty.clone(),
+                _ => continue,
+            },
+        };
+        let Some(decl) = spec.input_params.iter().find(|p| &p.name == param) else {
+            continue;
+        };
+        for input in inputs {
+            let Some(x) = input.get(param) else { continue };
+            if let Some(why) = out_of_range(&ty, x) {
+                return Err(Diagnostic::new(
+                    decl.values_span,
+                    format!(
+                        "`{var}` is declared `{ty}` in the C code and takes the value of `{param}`, but {param} = {x} {why}"
+                    ),
+                )
+                .with_help(format!("declare `{var}` with a wider type (e.g. `long`), or leave {x} out of `param {param}[]`")));
+            }
+        }
+    }
+    Ok(())
 }
 
 /// Whether an array declaration of `input_vars` uses input parameter `param` in its dimensions.
@@ -369,5 +517,36 @@ pub fn env_for<'a>(
         cfg.get(name)
             .cloned()
             .or_else(|| space.fixed.get(name).cloned())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn c_types_hold_their_ranges() {
+        assert_eq!(c_int_range("int"), Some((-(1 << 31), (1 << 31) - 1)));
+        assert_eq!(c_int_range("const unsigned int"), Some((0, (1 << 32) - 1)));
+        assert_eq!(
+            c_int_range("long int"),
+            Some((i64::MIN as i128, i64::MAX as i128))
+        );
+        assert_eq!(c_int_range("size_t"), Some((0, u64::MAX as i128)));
+        assert_eq!(c_int_range("double"), None);
+        assert_eq!(out_of_range("int", &Value::Int(2147483647)), None);
+        assert!(out_of_range("int", &Value::Int(2147483648)).is_some());
+        assert!(out_of_range("int", &Value::Int(-2147483649)).is_some());
+        assert!(out_of_range("unsigned", &Value::Int(-1)).is_some());
+        assert_eq!(out_of_range("long", &Value::Int(4294968296)), None);
+        assert!(out_of_range("int", &Value::Float(2.5))
+            .unwrap()
+            .contains("not an integer"));
+        assert_eq!(out_of_range("int", &Value::Float(1e6)), None);
+        assert!(out_of_range("long", &Value::Float(1e30)).is_some());
+        assert!(out_of_range("float", &Value::Float(1e39)).is_some());
+        assert_eq!(out_of_range("float", &Value::Float(1e38)), None);
+        assert_eq!(out_of_range("double", &Value::Float(1e300)), None);
+        assert_eq!(out_of_range("int", &Value::Str("x".into())), None);
     }
 }

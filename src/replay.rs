@@ -26,9 +26,10 @@
 //! number and use their default options, so the same arguments always give the same output.
 //!
 //! Replay needs a complete recorded space: every configuration of the rebuilt grid must be
-//! recorded (constraint-breaking ones included, as `orcl tune --search Exhaustive` does), unless
-//! the experiment's algorithm is `Exhaustive` (e.g. an imported run that did not record
-//! infeasible points), in which case the unrecorded points are taken as infeasible.
+//! recorded, unless the experiment's algorithm is `Exhaustive` (e.g. an imported run that did not
+//! record infeasible points), or the number of unrecorded points is the experiment's
+//! `constraint_rejected` count (`orcl tune` counts constraint-breaking configurations instead of
+//! storing them); the unrecorded points are then taken as infeasible.
 
 use crate::db::{Db, EvaluationRow};
 use crate::frontend::expr::Value;
@@ -264,12 +265,33 @@ impl Recorded {
         let rows = conn
             .evaluations(experiment)
             .with_context(|| format!("reading {}", db.display()))?;
-        Recorded::from_rows(experiment, &exp.algorithm, &rows)
+        // Since issue 15 F8, `orcl tune` counts constraint rejections (metadata
+        // `constraint_rejected`) instead of storing a row each.
+        let counted = conn
+            .metadata(experiment)
+            .with_context(|| format!("reading {}", db.display()))?
+            .get("constraint_rejected")
+            .and_then(|v| v.parse::<u64>().ok())
+            .unwrap_or(0);
+        Recorded::from_rows_counted(experiment, &exp.algorithm, &rows, counted)
     }
 
     /// Build from the evaluations of experiment `experiment`, whose search algorithm was
     /// `algorithm`.
     pub fn from_rows(experiment: i64, algorithm: &str, rows: &[EvaluationRow]) -> Result<Recorded> {
+        Recorded::from_rows_counted(experiment, algorithm, rows, 0)
+    }
+
+    /// As [`Recorded::from_rows`], for an experiment whose tune counted `constraint_rejected`
+    /// configurations as breaking a constraint without storing them: when exactly that many
+    /// configurations of the rebuilt grid are unrecorded, they are those, and the recorded space
+    /// is complete.
+    pub fn from_rows_counted(
+        experiment: i64,
+        algorithm: &str,
+        rows: &[EvaluationRow],
+        constraint_rejected: u64,
+    ) -> Result<Recorded> {
         if rows.is_empty() {
             bail!("experiment {experiment} has no evaluations: nothing to replay");
         }
@@ -357,7 +379,8 @@ impl Recorded {
         let recorded = outcomes.len() as u64;
         let unrecorded = grid.saturating_sub(recorded);
         if unrecorded > 0 {
-            let exhaustive = algorithm.trim().eq_ignore_ascii_case("exhaustive");
+            let exhaustive = algorithm.trim().eq_ignore_ascii_case("exhaustive")
+                || unrecorded == constraint_rejected;
             let sizes: Vec<String> = space
                 .params
                 .iter()

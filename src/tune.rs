@@ -21,6 +21,15 @@ use std::time::{Duration, Instant};
 /// How many of the fastest distinct variants are re-measured (3× the repetitions) at the end.
 pub const FINALISTS: usize = 3;
 
+/// Default of `--max-idle`: on a space too large to enumerate (more than
+/// [`crate::prepare::FEASIBILITY_LIMIT`] configurations), the search stops after this many
+/// proposals in a row that measured nothing new (rejected by a constraint, over a device limit,
+/// a kernel identical to one already measured, a generation error). Each such proposal costs
+/// microseconds (a constraint) to a millisecond (a generated kernel), so this bounds the work
+/// between two measurements to seconds or minutes, and `--total-runs T` bounds a whole tune to
+/// about `T × (MAX_IDLE_PROPOSALS + 1)` proposals (issue 15 F8).
+pub const MAX_IDLE_PROPOSALS: u64 = 1_000_000;
+
 /// Command-line overrides and settings of one `orcl tune` run.
 #[derive(Debug, Clone, Default)]
 pub struct TuneOptions {
@@ -52,6 +61,9 @@ pub struct TuneOptions {
     pub jobs: Option<usize>,
     /// Do not read or write the kernel-binary cache (`--no-kernel-cache`).
     pub no_kernel_cache: bool,
+    /// Proposals in a row that measure nothing new before the search of a space too large to
+    /// enumerate stops (`--max-idle`; default [`MAX_IDLE_PROPOSALS`]).
+    pub max_idle: Option<u64>,
 }
 
 /// Why a tune stopped without a result.
@@ -96,6 +108,16 @@ pub struct InputResult {
     pub winner_ms: Option<f64>,
     pub measured: usize,
     pub reused: usize,
+    /// Configurations proposed by the search in this run (count), feasible or not: database
+    /// hits, measurements, identical kernels, device limits and constraint rejections.
+    pub proposals: u64,
+    /// Configurations of this run rejected by a constraint (count). They are counted, not stored
+    /// as evaluations (metadata `constraint_rejected`); legacy `constraint` rows of an older
+    /// orcl, read back from the database, are in `evaluations` instead.
+    pub rejected: u64,
+    /// Why the search stopped before its strategy ran out of configurations and before its
+    /// budget was spent (the idle-proposal limit), when it did.
+    pub stopped: Option<String>,
     pub elapsed: Duration,
 }
 
@@ -122,6 +144,9 @@ impl InputResult {
             if e.outcome.status != Status::Ok {
                 *m.entry(e.outcome.status.as_str()).or_insert(0) += 1;
             }
+        }
+        if self.rejected > 0 {
+            *m.entry(Status::Constraint.as_str()).or_insert(0) += self.rejected as usize;
         }
         m
     }
@@ -319,6 +344,59 @@ pub fn device_limit(v: &Variant, d: &DeviceInfo) -> Option<String> {
         }
     }
     None
+}
+
+/// The arrays of input size `input` fit the device (each buffer within
+/// `CL_DEVICE_MAX_MEM_ALLOC_SIZE`, all of them within its global memory) and the host's
+/// available memory; otherwise a diagnostic at the largest array with the figures.
+fn check_memory(
+    p: &Prepared,
+    input: &BTreeMap<String, Value>,
+    dev: &DeviceInfo,
+    backend: Backend,
+) -> Result<(), Diagnostic> {
+    use skeleton::human_bytes as h;
+    let need = skeleton::memory_need(&p.kernel, &p.region.spec, input, backend == Backend::OpenCl)?;
+    let Some((name, largest, span)) = need.largest.clone() else {
+        return Ok(());
+    };
+    let host = skeleton::host_available_bytes();
+    let mut over = Vec::new();
+    if dev.max_alloc_bytes > 0 && largest > dev.max_alloc_bytes {
+        over.push(format!(
+            "`{name}` alone needs a buffer of {} but the device allows at most {} per buffer (CL_DEVICE_MAX_MEM_ALLOC_SIZE)",
+            h(largest),
+            h(dev.max_alloc_bytes)
+        ));
+    }
+    if dev.global_mem_bytes > 0 && need.device_bytes > dev.global_mem_bytes {
+        over.push(format!(
+            "the device buffers need {} but the device has {} of global memory",
+            h(need.device_bytes),
+            h(dev.global_mem_bytes)
+        ));
+    }
+    if let Some(avail) = host.filter(|&a| need.host_bytes > a) {
+        over.push(format!(
+            "the host copies (3 per array) need {} but the host has {} available",
+            h(need.host_bytes),
+            h(avail)
+        ));
+    }
+    if over.is_empty() {
+        return Ok(());
+    }
+    let sizes: Vec<String> = input.iter().map(|(k, v)| format!("{k}={v}")).collect();
+    Err(Diagnostic::new(
+        span,
+        format!(
+            "at input size {} the arrays do not fit on `{}`: {}",
+            sizes.join(" "),
+            dev.name,
+            over.join("; ")
+        ),
+    )
+    .with_help("tune at smaller input sizes (leave this one out of the input params, or choose others with --size)"))
 }
 
 fn located(text: &str, path: &str, d: Diagnostic) -> TuneError {
@@ -542,6 +620,9 @@ pub fn tune(
                     &skeleton::cache_dir(),
                 )
             };
+            // Refuse an input size whose arrays cannot fit, before anything is built or
+            // allocated (issue 15 F10).
+            check_memory(&p, input, &dev, backend).map_err(|d| located(text, path, d))?;
             // The first configuration's skeleton failing to build is an error of the experiment;
             // a later plan that fails records its configurations as compile errors.
             let exe = build_with(&plan0)?;
@@ -625,6 +706,20 @@ pub fn tune(
             let mut by_variant: HashMap<String, Outcome> = HashMap::new();
             let mut measured = 0usize;
             let mut reused = 0usize;
+            // Every proposal counts (issue 15 F8): constraint rejections are counted, not stored,
+            // and on a space too large to enumerate `idle` proposals in a row that measure
+            // nothing new end the search.
+            let mut proposals = 0u64;
+            let mut rejected = 0u64;
+            let mut idle = 0u64;
+            let mut stopped: Option<String> = None;
+            let max_idle = (space.size() > crate::prepare::FEASIBILITY_LIMIT)
+                .then(|| opts.max_idle.unwrap_or(MAX_IDLE_PROPOSALS));
+            let counts = |db: &Db, proposals: u64, rejected: u64| -> Result<(), TuneError> {
+                db.set_metadata(experiment_id, "proposals", &proposals.to_string())?;
+                db.set_metadata(experiment_id, "constraint_rejected", &rejected.to_string())?;
+                Ok(())
+            };
             let mut best: Option<(usize, f64)> = None;
             let bar = progress_bar(
                 opts.progress,
@@ -663,6 +758,7 @@ pub fn tune(
                 }
                 for cand in batch {
                     if let Some(signal) = crate::interrupt::requested() {
+                        counts(&db, proposals, rejected)?;
                         db.finish_experiment(experiment_id, "interrupted")?;
                         return Err(TuneError::Interrupted {
                             signal,
@@ -674,19 +770,40 @@ pub fn tune(
                     {
                         break 'search;
                     }
+                    if let Some(limit) = max_idle.filter(|&l| idle >= l) {
+                        let over_limit = evaluations
+                            .iter()
+                            .filter(|e| e.outcome.status == Status::DeviceLimit)
+                            .count();
+                        let feasible_seen = evaluations.iter().any(|e| {
+                            !matches!(e.outcome.status, Status::Constraint | Status::DeviceLimit)
+                        });
+                        stopped = Some(if !feasible_seen {
+                            format!(
+                                "no feasible configuration found in the first {proposals} proposals ({rejected} rejected by constraints, {over_limit} over the device's limits) of the {} configurations; relax the constraints, or raise --max-idle (now {limit})",
+                                space.size()
+                            )
+                        } else {
+                            format!(
+                                "the search stopped after {limit} proposals in a row that measured nothing new ({proposals} proposals, {rejected} rejected by constraints, of the {} configurations); raise --max-idle to search on",
+                                space.size()
+                            )
+                        });
+                        break 'search;
+                    }
+                    proposals += 1;
                     let cfg = cand.config;
                     let key = cfg.key();
-                    let (outcome, was_stored, kernel_hash) = if let Some(row) = stored.get(&key) {
+                    let stored_row = stored.get(&key);
+                    if stored_row.is_none() && cand.violated.is_some() {
+                        // Never built and never stored: a count, not a row.
+                        rejected += 1;
+                        idle += 1;
+                        continue;
+                    }
+                    let measured_before = measured;
+                    let (outcome, was_stored, kernel_hash) = if let Some(row) = stored_row {
                         (outcome_from_row(row), true, row.kernel_hash.clone())
-                    } else if let Some(c) = &cand.violated {
-                        (
-                            Outcome::failure(
-                                Status::Constraint,
-                                format!("breaks constraint `{c}`"),
-                            ),
-                            false,
-                            None,
-                        )
                     } else {
                         match variant_for(&p, &space, &cfg, opts, fault_for(&cfg, &fault)) {
                             Err(d) => (
@@ -732,8 +849,18 @@ pub fn tune(
                             }
                         }
                     };
+                    // A measurement, or one recorded by an earlier run, is progress; a constraint,
+                    // device limit, identical kernel or generation error is not.
+                    if measured > measured_before
+                        || (was_stored && outcome.status != Status::Constraint)
+                    {
+                        idle = 0;
+                    } else {
+                        idle += 1;
+                    }
                     if let Some(signal) = crate::interrupt::requested() {
                         // The measurement was cut short by the signal: not a result to record.
+                        counts(&db, proposals, rejected)?;
                         db.finish_experiment(experiment_id, "interrupted")?;
                         return Err(TuneError::Interrupted {
                             signal,
@@ -788,6 +915,29 @@ pub fn tune(
                 }
             }
             bar.finish_and_clear();
+            counts(&db, proposals, rejected)?;
+            if let Some(why) = &stopped {
+                db.set_metadata(experiment_id, "stopped", why)?;
+            }
+            if evaluations.is_empty() && stopped.is_none() {
+                stopped = Some(if proposals == 0 {
+                    // An adaptive strategy skips infeasible configurations without proposing them.
+                    format!(
+                        "no feasible configuration found: the {} search proposed none of the {} configurations",
+                        strategy.name(),
+                        space.size()
+                    )
+                } else {
+                    format!(
+                        "no feasible configuration found: all {proposals} configurations proposed were rejected by constraints{}",
+                        if proposals == space.size() {
+                            " (the whole space)"
+                        } else {
+                            ""
+                        }
+                    )
+                });
+            }
             // Re-measure the few fastest distinct variants with more repetitions before choosing
             // the winner: a single noisy sample should not decide the output.
             let mut confirmed = None;
@@ -873,6 +1023,9 @@ pub fn tune(
                 winner_ms: confirmed.map(|(_, m)| m),
                 measured,
                 reused,
+                proposals,
+                rejected,
+                stopped,
                 elapsed: start.elapsed(),
             });
         }

@@ -703,6 +703,38 @@ fn unsatisfiable_constraint_large_space() {
 }
 
 #[test]
+fn input_value_overflows_its_c_type() {
+    check_fails(
+        "input_value_overflow",
+        at(
+            "`n` is declared `int`, but its value 4294968296 at input size N=4294968296 is outside the range of `int` (-2147483648 to 2147483647)",
+            12,
+            26,
+        )
+        .under("N")
+        .help("e.g. `long`"),
+    );
+    tune_fails_before_db(
+        "input_value_overflow",
+        at("is outside the range of `int`", 12, 26),
+    );
+}
+
+#[test]
+fn preamble_value_overflows_its_c_type() {
+    check_fails(
+        "preamble_value_overflow",
+        at(
+            "`nn` is declared `int` in the C code and takes the value of `N`, but N = 2147483648 is outside the range of `int` (-2147483648 to 2147483647)",
+            12,
+            40,
+        )
+        .under("[1000, 2147483648]")
+        .help("leave 2147483648 out of `param N[]`"),
+    );
+}
+
+#[test]
 fn unknown_dimension_name() {
     check_fails(
         "unknown_dim",

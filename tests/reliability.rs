@@ -678,6 +678,231 @@ fn deep_nesting_is_a_located_error() {
     r.assert_code(0);
 }
 
+/// The axpy_faults input with its two tuning parameters replaced by `params` (spec statements).
+fn with_params(case: &Case, params: &str) {
+    let text = std::fs::read_to_string(&case.input).unwrap();
+    let text = text.replace(
+        "param WI[] = [16, 64];\n            param UI[] = [1, 2];",
+        params,
+    );
+    assert!(text.contains(params));
+    std::fs::write(&case.input, text).unwrap();
+}
+
+fn metadata(case: &Case, key: &str) -> Option<String> {
+    let c = Connection::open(&case.db).unwrap();
+    c.query_row(
+        "SELECT value FROM experiment_metadata WHERE key = ?1",
+        [key],
+        |r| r.get(0),
+    )
+    .ok()
+}
+
+/// F8: every proposal counts. An unsatisfiable constraint over a space too large to enumerate
+/// (2 × 2 × 1000 × 1000 × 50 = 2·10^8) stops after --max-idle proposals (default 10^6) with
+/// "no feasible configuration found in the first N proposals", exit 1, and writes no row per
+/// rejected configuration (it used to run forever, writing a `constraint` row each); `check`
+/// warns about it, and rejects an unsatisfiable space it can enumerate (exit 2, located).
+#[test]
+fn unsatisfiable_space_stops_with_no_feasible_configuration() {
+    let case = Case::new("axpy_faults.c");
+    with_params(
+        &case,
+        "param WI[] = [16, 64];\n            param UI[] = [1, 2];\n            \
+         param A[] = range(0, 1000);\n            param B[] = range(0, 1000);\n            \
+         param C[] = range(0, 50);\n            constraint never = (A + B + C < 0);",
+    );
+    let t = case.tune(&["--total-runs", "5"]);
+    assert_no_panic(&t);
+    t.assert_code(1);
+    assert!(
+        t.stderr
+            .contains("error: no feasible configuration found in the first 1000000 proposals"),
+        "{}",
+        t.dump()
+    );
+    assert!(t.elapsed < Duration::from_secs(60), "{}", t.dump());
+    assert_eq!(case.count("SELECT count(*) FROM evaluation"), 0);
+    assert_eq!(
+        metadata(&case, "constraint_rejected").as_deref(),
+        Some("1000000")
+    );
+    assert_eq!(
+        case.count("SELECT count(*) FROM experiment WHERE status = 'failed'"),
+        1
+    );
+    assert!(!case.tuned().exists());
+    // `orcl db list` counts the rejections it did not store.
+    let list = run(
+        case.orcl(&["db", "--db", case.db.to_str().unwrap(), "list", "--json"]),
+        Duration::from_secs(30),
+    );
+    list.assert_code(0);
+    let rows: serde_json::Value = serde_json::from_str(&list.stdout).unwrap();
+    assert_eq!(rows[0]["constraint"], 1_000_000, "{}", list.stdout);
+    // A lower --max-idle stops sooner, with the figure in the message.
+    let t = case.tune(&["--max-idle", "1000", "--search", "Random"]);
+    t.assert_code(1);
+    assert!(
+        t.stderr
+            .contains("no feasible configuration found in the first 1000 proposals"),
+        "{}",
+        t.dump()
+    );
+    // `check` cannot enumerate 2·10^8 configurations: a located warning, exit 0.
+    let c = run(
+        case.orcl(&["check", case.input.to_str().unwrap()]),
+        Duration::from_secs(60),
+    );
+    c.assert_code(0);
+    assert!(
+        c.stderr.contains("warning: ")
+            && c.stderr.contains("axpy_faults.c:11:13:")
+            && c.stderr.contains("satisfies the constraints"),
+        "{}",
+        c.dump()
+    );
+
+    // An enumerable unsatisfiable space is an input error of `check` and `tune`: exit 2.
+    let small = Case::new("axpy_faults.c");
+    with_params(
+        &small,
+        "param WI[] = [16, 64];\n            param UI[] = [1, 2];\n            \
+         constraint never = (WI * UI < 0);",
+    );
+    for args in [&["check"][..], &["tune", "--db", "t.db"][..]] {
+        let mut cmd = small.orcl(args);
+        cmd.arg(&small.input);
+        let r = run(cmd, Duration::from_secs(60));
+        r.assert_code(2);
+        assert!(
+            r.stderr.contains(
+                "error: no configuration satisfies the constraints (4 configurations, all rejected)"
+            ) && r.stderr.contains("axpy_faults.c:8:13"),
+            "{}",
+            r.dump()
+        );
+    }
+}
+
+/// F8: rejected configurations are counted, not stored, and a search over a huge space whose
+/// proposals are mostly identical kernels is bounded: 2·10^12 configurations where only `WI`
+/// changes the kernel (`P`, `Q`, `R`, `S` change nothing) with --total-runs 5 measures one
+/// variant, then stops after --max-idle identical ones (it used to run through the space) and
+/// still writes the tuned file.
+#[test]
+fn rejections_are_counted_and_idle_proposals_bound_the_search() {
+    let case = Case::new("axpy_faults.c");
+    with_params(
+        &case,
+        "param WI[] = [16, 64];\n            param UI[] = [1, 2];\n            \
+         constraint small = (WI * UI < 100);",
+    );
+    let t = case.tune(&[]);
+    t.assert_code(0);
+    assert_eq!(case.count("SELECT count(*) FROM evaluation"), 3);
+    assert_eq!(
+        case.count("SELECT count(*) FROM evaluation WHERE status = 'constraint'"),
+        0
+    );
+    assert_eq!(metadata(&case, "constraint_rejected").as_deref(), Some("1"));
+    assert!(
+        t.stdout.contains("1 more rejected by constraints") && t.stdout.contains("constraint: 1"),
+        "{}",
+        t.dump()
+    );
+    // A resumed run recounts the same rejection and stores nothing new.
+    let again = case.tune(&[]);
+    again.assert_code(0);
+    assert_eq!(case.count("SELECT count(*) FROM evaluation"), 3);
+    assert_eq!(metadata(&case, "constraint_rejected").as_deref(), Some("1"));
+
+    let huge = Case::new("axpy_faults.c");
+    with_params(
+        &huge,
+        "param WI[] = [16, 64];\n            param UI[] = [1, 2];\n            \
+         param P[] = range(0, 1000);\n            param Q[] = range(0, 1000);\n            \
+         param R[] = range(0, 1000);\n            param S[] = range(0, 500);",
+    );
+    let t = huge.tune(&["--total-runs", "5", "--max-idle", "2000"]);
+    assert_no_panic(&t);
+    t.assert_code(0);
+    assert!(
+        t.stdout
+            .contains("the search stopped after 2000 proposals in a row that measured nothing new"),
+        "{}",
+        t.dump()
+    );
+    assert!(huge.dir.path().join("_axpy_faults.c").exists());
+    assert!(metadata(&huge, "stopped").is_some());
+    assert_eq!(metadata(&huge, "proposals").as_deref(), Some("2001"));
+}
+
+/// F10: an input value the C variable it initialises cannot hold is a located error (exit 2)
+/// instead of being truncated by the skeleton's cast (`N = 2147483648` with `decl int n = N`
+/// was tuned as a different size than reported); an input size whose arrays cannot fit the
+/// device's buffers / global memory or the host's memory is refused with the figures (exit 2)
+/// before anything is built or allocated (it used to allocate 6 × 16 GiB).
+#[test]
+fn input_values_fit_their_c_type_and_the_memory() {
+    let case = Case::new("axpy_faults.c");
+    let text = std::fs::read_to_string(&case.input).unwrap();
+    std::fs::write(
+        &case.input,
+        text.replace("param N[] = [1000];", "param N[] = [1000, 2147483648];"),
+    )
+    .unwrap();
+    for args in [&["check"][..], &["tune", "--db", "t.db"][..]] {
+        let mut cmd = case.orcl(args);
+        cmd.arg(&case.input);
+        let r = run(cmd, Duration::from_secs(60));
+        assert_no_panic(&r);
+        r.assert_code(2);
+        assert!(
+            r.stderr.contains(
+                "error: `n` is declared `int`, but its value 2147483648 at input size N=2147483648 is outside the range of `int` (-2147483648 to 2147483647)"
+            ) && r.stderr.contains("axpy_faults.c:12:26"),
+            "{}",
+            r.dump()
+        );
+    }
+    assert!(!case.db.exists(), "nothing tuned");
+
+    // `long n` holds 2^36, but two arrays of 2^36 doubles (512 GiB each) fit no device and no
+    // host here: refused with the figures, before the skeleton is built.
+    let big = Case::new("axpy_faults.c");
+    let text = std::fs::read_to_string(&big.input).unwrap();
+    let text = text
+        .replace("param N[] = [1000];", "param N[] = [68719476736];")
+        .replace("decl int n = N;", "decl long n = N;")
+        .replace("void VecAXPY(int n,", "void VecAXPY(long n,");
+    std::fs::write(&big.input, text).unwrap();
+    let r = big.tune(&[]);
+    assert_no_panic(&r);
+    r.assert_code(2);
+    assert!(
+        r.stderr
+            .contains("error: at input size N=68719476736 the arrays do not fit on `")
+            && r.stderr.contains("`x` alone needs a buffer of 512.0 GiB")
+            && r.stderr
+                .contains("the host copies (3 per array) need 3072.0 GiB")
+            && r.stderr.contains("axpy_faults.c:14:13"),
+        "{}",
+        r.dump()
+    );
+    assert!(r.elapsed < Duration::from_secs(30), "{}", r.dump());
+    let built: Vec<_> = std::fs::read_dir(big.cache())
+        .map(|d| d.flatten().map(|e| e.file_name()).collect())
+        .unwrap_or_default();
+    assert!(
+        !built
+            .iter()
+            .any(|n| n.to_string_lossy().starts_with("skeleton-")),
+        "{built:?}"
+    );
+}
+
 /// F13: input size cap and linear front end. `orcl check /dev/zero` grew without bound; now
 /// every command reads at most `--max-input-size` bytes (default 16 MiB) and says so (exit 2).
 /// A parameter of 10^6 values (its `check` table was quadratic), 20,000 `let`s (quadratic name

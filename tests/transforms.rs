@@ -305,8 +305,18 @@ fn space(f: &Func, params: &str, want_ok: usize, want_constraint: usize) {
             t.dump()
         );
     }
+    // Constraint rejections are counted in the experiment's metadata, not stored (issue 15 F8).
+    let counted: usize = rusqlite::Connection::open(dir.join("t.db"))
+        .unwrap()
+        .query_row(
+            "SELECT coalesce(sum(CAST(value AS INTEGER)), 0) FROM experiment_metadata WHERE key = 'constraint_rejected'",
+            [],
+            |r| r.get::<_, i64>(0),
+        )
+        .unwrap() as usize;
+    assert_eq!(count("constraint"), 0, "{rows:?}");
     assert_eq!(
-        (count("ok"), count("constraint")),
+        (count("ok"), counted),
         (want_ok, want_constraint),
         "{rows:?}"
     );

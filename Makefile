@@ -3,7 +3,7 @@ SHELL := /bin/bash
 CARGO ?= cargo
 export CARGO_BUILD_JOBS ?= 2
 
-.PHONY: tune test deps build lint fmt bench
+.PHONY: tune test deps build lint fmt bench faults
 
 # Install PoCL, the OpenCL ICD loader and headers when missing (Debian/Ubuntu; needs root or sudo).
 deps:
@@ -23,6 +23,11 @@ tune: build
 # The test suite (unit, golden, located errors, end to end on PoCL).
 test: deps
 	$(CARGO) test --release -- --test-threads=2
+
+# Fault injection on a PoCL tune (kill -9 / SIGTERM at random moments, a hanging variant, a full
+# disk for the database); about 30 s, at most FAULTS_BUDGET seconds (tests/faults.sh).
+faults: build
+	ORCL=$(CURDIR)/target/release/orcl ./tests/faults.sh
 
 lint:
 	$(CARGO) fmt --check

@@ -449,10 +449,10 @@ fn run(cli: Cli) -> Result<i32, Failure> {
                 match tune::tune(&path, &text, prepared.clone(), &opts) {
                     Ok(r) => per_backend.push((b, r)),
                     Err(TuneError::Input(i)) => return Err(Failure::Input(i)),
-                    Err(e @ TuneError::Interrupted { .. }) => {
-                        let TuneError::Interrupted { signal, .. } = e else {
-                            unreachable!()
-                        };
+                    Err(
+                        e @ (TuneError::Interrupted { signal, .. }
+                        | TuneError::InterruptedEarly { signal, .. }),
+                    ) => {
                         return Err(Failure::Interrupted(signal, e.to_string()));
                     }
                     // A backend that cannot run here (no driver, no device) leaves its column
@@ -600,7 +600,8 @@ fn run(cli: Cli) -> Result<i32, Failure> {
             let results = tune::tune(&path, &text, prepared, &opts).map_err(|e| match e {
                 TuneError::Input(i) => Failure::Input(i),
                 TuneError::Usage(m) => Failure::Usage(m),
-                TuneError::Interrupted { signal, .. } => {
+                TuneError::Interrupted { signal, .. }
+                | TuneError::InterruptedEarly { signal, .. } => {
                     Failure::Interrupted(signal, e.to_string())
                 }
                 // The database, the device, the compiler or the worker process failed: not the

@@ -14,13 +14,20 @@ extern "C" fn on_signal(sig: libc::c_int) {
     }
 }
 
-/// Install the SIGINT and SIGTERM handlers (idempotent). Called by `orcl tune` and `orcl compare`.
+/// Install the SIGINT and SIGTERM handlers (idempotent), and ignore SIGXFSZ. Called by
+/// `orcl tune` and `orcl compare`.
+///
+/// SIGXFSZ is what the kernel sends a process that writes past its file-size limit
+/// (`ulimit -f`); its default action kills orcl mid-write, with no message. Ignored, the write
+/// fails with `EFBIG` instead, which SQLite reports as a full disk, so the tune stops with
+/// exit 3 naming the database, as on a full file system (`ENOSPC`); `tests/faults.sh` checks it.
 pub fn install() {
     let handler = on_signal as extern "C" fn(libc::c_int) as libc::sighandler_t;
     // SAFETY: the handler only touches an atomic and calls `_exit`, both async-signal-safe.
     unsafe {
         libc::signal(libc::SIGINT, handler);
         libc::signal(libc::SIGTERM, handler);
+        libc::signal(libc::SIGXFSZ, libc::SIG_IGN);
     }
 }
 

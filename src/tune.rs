@@ -79,6 +79,10 @@ pub enum TuneError {
     Db(#[from] crate::db::DbError),
     #[error("cannot start the timing skeleton: {0}")]
     Worker(#[from] crate::measure::worker::SpawnError),
+    /// SIGINT/SIGTERM (the number) arrived before the experiment was opened (during the skeleton
+    /// build): nothing was recorded.
+    #[error("interrupted by {} before anything was measured ({what}); nothing recorded", crate::interrupt::name(*.signal))]
+    InterruptedEarly { signal: i32, what: String },
     #[error("{0}")]
     Usage(String),
     /// SIGINT/SIGTERM (the number) arrived; the experiment was marked `interrupted`.
@@ -625,7 +629,15 @@ pub fn tune(
             check_memory(&p, input, &dev, backend).map_err(|d| located(text, path, d))?;
             // The first configuration's skeleton failing to build is an error of the experiment;
             // a later plan that fails records its configurations as compile errors.
-            let exe = build_with(&plan0)?;
+            let exe = build_with(&plan0).map_err(|e| match crate::interrupt::requested() {
+                // A signal killed the build: an interruption (exit 128 + signal), not a build
+                // failure (exit 3); found by tests/faults.sh.
+                Some(signal) => TuneError::InterruptedEarly {
+                    signal,
+                    what: "building the timing skeleton".into(),
+                },
+                None => TuneError::Build(e),
+            })?;
             let mut skeletons: HashMap<skeleton::BuildPlan, Result<PathBuf, String>> =
                 HashMap::from([(plan0.clone(), Ok(exe.clone()))]);
             let input_json = serde_json::to_string(&input).unwrap_or_default();

@@ -971,3 +971,50 @@ fn input_size_is_capped_and_the_front_end_is_linear() {
         r.dump()
     );
 }
+
+/// SIGTERM while the skeleton builds (before the experiment exists) is an interruption, exit
+/// 143, nothing recorded; it used to exit 3 as if the build had failed (found by
+/// tests/faults.sh). The build's process group goes with it.
+#[test]
+fn sigterm_during_the_skeleton_build_exits_143() {
+    let case = Case::new("axpy_faults.c");
+    // A duration of its own, so that no other test's process matches.
+    with_build(&case, "arg prebuild_command = 'sleep 347';");
+    let sleeping = || {
+        processes_under(Path::new("sleep 347"))
+            .iter()
+            .any(|p| !p.contains("prebuild_command"))
+    };
+    let mut child = case
+        .tune_command(&[])
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let start = Instant::now();
+    while !sleeping() {
+        if start.elapsed() > Duration::from_secs(60) {
+            let _ = child.kill();
+            panic!("no prebuild seen");
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    signal(&child, libc::SIGTERM);
+    let status = wait_exit(&mut child, Duration::from_secs(10));
+    let mut err = String::new();
+    std::io::Read::read_to_string(&mut child.stderr.take().unwrap(), &mut err).unwrap();
+    assert_eq!(status.code(), Some(143), "{err}");
+    assert!(
+        err.contains("interrupted by SIGTERM before anything was measured (building the timing skeleton); nothing recorded"),
+        "{err}"
+    );
+    assert_no_processes_left(case.dir.path(), Duration::from_secs(5));
+    let start = Instant::now();
+    while sleeping() {
+        assert!(
+            start.elapsed() < Duration::from_secs(5),
+            "the prebuild's sleep is left"
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}

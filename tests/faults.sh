@@ -1,0 +1,267 @@
+#!/usr/bin/env bash
+# Fault injection on a PoCL tune (issue 15, docs/RELIABILITY.md), run by `make faults` and by
+# .ci/run after `make test`. Bounded: under a minute on 2 cores, stops at FAULTS_BUDGET seconds
+# (default 300) whatever is left.
+#
+#   1. a clean tune of a 16-configuration vecAXPY: the reference set of configurations;
+#   2. kill -9 at random moments of a tune and of its resumed tunes (skeleton build with an
+#      emptied cache, measurements, database writes), then resume to the end;
+#   3. SIGTERM at random moments: exit 143 and the experiment `interrupted` (or exit 0 when
+#      the tune was already done), then resume to the end;
+#   4. a variant whose kernel never ends (ORCL_TEST_FAULT=hang) under --timeout: recorded as
+#      `timeout`, the tune finishes; then kill -9 of orcl while that variant spins;
+#   5. a full disk for the database (a small tmpfs, or `ulimit -f`): orcl stops with exit 3
+#      naming the database, then resumes once there is room.
+#
+# After every fault: no process of the run is left (orcl, its timing workers, build shells),
+# the database holds one experiment, no configuration twice, every row recorded before the
+# fault is still there after the resume, and the final set of configurations equals the clean
+# run's. FAULTS_SEED=N replays the same random moments.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+ORCL=${ORCL:-$PWD/target/release/orcl}
+SEED=${FAULTS_SEED:-$(( $(date +%s) % 32768 ))}
+RANDOM=$SEED
+BUDGET=${FAULTS_BUDGET:-300}
+START=$SECONDS
+WORK=$(mktemp -d "${TMPDIR:-/tmp}/orcl-faults.XXXXXX")
+FAILS=0
+CHILD=
+
+cleanup() {
+    if [[ -n $CHILD ]]; then kill -9 "$CHILD" 2>/dev/null || true; fi
+    if [[ $FAILS -eq 0 && -z ${FAULTS_KEEP:-} ]]; then rm -rf "$WORK"; else echo "faults: kept $WORK"; fi
+}
+trap cleanup EXIT
+
+say() { printf 'faults: %s\n' "$*"; }
+fail() { say "FAIL: $*"; FAILS=$((FAILS + 1)); }
+over_budget() { (( SECONDS - START > BUDGET )); }
+
+[[ -x $ORCL ]] || { say "building orcl"; cargo build --release; }
+say "seed $SEED (FAULTS_SEED=$SEED replays it), work dir $WORK"
+
+# The input: tests/inputs/ok/axpy_faults.c with 4 x 4 configurations, N = 200000 and 20
+# repetitions, so that a tune lasts a few seconds.
+sed -e 's/param WI\[\] = \[16, 64\];/param WI[] = [8, 16, 32, 64];/' \
+    -e 's/param UI\[\] = \[1, 2\];/param UI[] = [1, 2, 3, 4];/' \
+    -e 's/param N\[\] = \[1000\];/param N[] = [200000];/' \
+    -e 's/arg repetitions = 2;/arg repetitions = 20;/' \
+    tests/inputs/ok/axpy_faults.c > "$WORK/k.c"
+grep -q 'UI\[\] = \[1, 2, 3, 4\]' "$WORK/k.c" || { say "cannot build the input"; exit 1; }
+
+export ORCL_CACHE_DIR=$WORK/cache
+unset ORCL_TEST_FAULT
+
+# One value of `orcl db query --json "SELECT ... AS v"` per line.
+q() { "$ORCL" db --db "$1" query --json "$2" | sed -n 's/^  {"v": \(.*\)}[,]\{0,1\}$/\1/p'; }
+keys() { q "$1" "SELECT config_key AS v FROM evaluation ORDER BY config_key"; }
+rows() { if [[ -e $1 ]]; then q "$1" "SELECT count(*) AS v FROM evaluation" 2>/dev/null || echo 0; else echo 0; fi; }
+
+# Processes whose command line mentions the work dir: orcl, skeleton workers (their binary is
+# in the cache), build shells and compilers. The pattern is bracketed so that the grep that
+# looks for them does not find itself.
+procs_left() {
+    local pat="[${WORK:0:1}]${WORK:1}" f p out=
+    for f in $(grep -las -- "$pat" /proc/[0-9]*/cmdline 2>/dev/null || true); do
+        p=${f#/proc/}; p=${p%/cmdline}
+        [[ $p == "$$" ]] && continue
+        out+="$p: $(tr '\0' ' ' 2>/dev/null < "$f" || true); "
+    done
+    printf '%s' "$out"
+}
+
+# Waits up to $1 s for the processes of the run to go; a failure names them.
+assert_none_left() {
+    local limit=$1 t=0 left
+    while :; do
+        left=$(procs_left)
+        [[ -z $left ]] && return 0
+        if (( t >= limit * 10 )); then fail "processes left after $2: $left"; return 1; fi
+        sleep 0.1; t=$((t + 1))
+    done
+}
+
+# The database is consistent: at most one experiment, no configuration twice, and every key of file
+# $2 (recorded before a fault) still present.
+assert_consistent() {
+    local db=$1 before=$2 what=$3
+    local exps dups
+    exps=$(q "$db" "SELECT count(*) AS v FROM experiment")
+    dups=$(q "$db" "SELECT count(*) - count(DISTINCT config_key) AS v FROM evaluation")
+    # None yet when the fault came before the experiment was opened (the skeleton build).
+    [[ $exps == 1 || $exps == 0 ]] || fail "$what: $exps experiments, expected 1"
+    [[ $dups == 0 ]] || fail "$what: $dups duplicated configurations"
+    if [[ -s $before ]]; then
+        local lost
+        lost=$(comm -23 <(sort "$before") <(keys "$db" | sort) | wc -l)
+        [[ $lost == 0 ]] || fail "$what: $lost rows recorded before the fault are gone"
+    fi
+}
+
+# A tune of the input into database $1 (a function: run it in the foreground only; a
+# background tune must start the binary itself, so that a signal reaches orcl, not a subshell).
+tune() { "$ORCL" tune "$WORK/k.c" --db "$1" -o "$WORK/_k.c" "${@:2}"; }
+
+# --- 1. clean run --------------------------------------------------------------------------
+tune "$WORK/clean.db" > "$WORK/clean.log" 2>&1 || { say "the clean tune failed:"; cat "$WORK/clean.log"; exit 1; }
+keys "$WORK/clean.db" > "$WORK/clean.keys"
+N=$(wc -l < "$WORK/clean.keys")
+[[ $N == 16 ]] || fail "clean run: $N configurations, expected 16"
+# A second clean tune with warm caches: how long the faults below have to land in.
+rm -rf "$WORK/cache"
+t0=$(date +%s%N)
+tune "$WORK/clean2.db" > "$WORK/clean2.log" 2>&1 || { say "the second clean tune failed:"; cat "$WORK/clean2.log"; exit 1; }
+T_MS=$(( ($(date +%s%N) - t0) / 1000000 ))
+diff -q "$WORK/clean.keys" <(keys "$WORK/clean2.db") > /dev/null || fail "two clean runs tuned different configurations"
+say "clean tune: $N configurations, ${T_MS} ms with the skeleton built"
+
+# Resume $1 to the end and compare its configurations with the clean run's.
+finish_and_compare() {
+    local db=$1 what=$2
+    if ! tune "$db" > "$WORK/finish.log" 2>&1; then fail "$what: the resumed tune failed: $(tail -3 "$WORK/finish.log")"; return; fi
+    assert_consistent "$db" "$WORK/before.keys" "$what"
+    if ! diff -q "$WORK/clean.keys" <(keys "$db") > /dev/null; then fail "$what: configurations differ from the clean run"; fi
+    local st
+    st=$(q "$db" "SELECT status AS v FROM experiment")
+    [[ $st == '"done"' ]] || fail "$what: experiment status $st after the resume, expected done"
+    assert_none_left 10 "$what (resume)"
+}
+
+# Start a tune on $1, deliver signal $2 after a random moment in [0, $3) ms, wait for it.
+# Sets EXIT to its exit status.
+signal_run() {
+    local db=$1 sig=$2 window_ms=$3
+    local delay_ms=$(( RANDOM % window_ms ))
+    "$ORCL" tune "$WORK/k.c" --db "$db" -o "$WORK/_k.c" > "$WORK/run.log" 2>&1 &
+    CHILD=$!
+    sleep "$(printf '%d.%03d' $((delay_ms / 1000)) $((delay_ms % 1000)))"
+    keys "$db" 2>/dev/null > "$WORK/before.keys" || : > "$WORK/before.keys"
+    kill "-$sig" "$CHILD" 2>/dev/null || true
+    set +e; { wait "$CHILD"; } 2>/dev/null; EXIT=$?; set -e
+    CHILD=
+    # Rows committed between the snapshot and the signal are kept too; read them again.
+    keys "$db" 2>/dev/null > "$WORK/after.keys" || : > "$WORK/after.keys"
+    comm -23 <(sort "$WORK/before.keys") <(sort "$WORK/after.keys") | grep -q . && fail "rows vanished at the $sig at ${delay_ms} ms"
+    cp "$WORK/after.keys" "$WORK/before.keys"
+    say "  $sig after ${delay_ms} ms: exit $EXIT, $(wc -l < "$WORK/before.keys") rows"
+}
+
+# --- 2, 3. kill -9 and SIGTERM -------------------------------------------------------------
+# Each trial (six per signal): a fresh database, the signal at a random moment of a first tune,
+# again at random moments of two resumed tunes, then a resume to the end. Every other trial starts with an emptied
+# skeleton cache, so that the signal may land in the skeleton build.
+window=$(( T_MS + 300 ))
+check_signal_exit() { # $1 signal, $2 what, $3 database
+    case $1:$EXIT in
+        KILL:137|KILL:0|TERM:0) ;;
+        TERM:3) fail "$2: exit 3 (an environment failure) for a SIGTERM: $(tail -3 "$WORK/run.log")" ;;
+        TERM:143)
+            local st
+            st=$(q "$3" "SELECT status AS v FROM experiment" 2>/dev/null || true)
+            # Before the experiment row exists there is nothing to mark.
+            [[ $st == '"interrupted"' || -z $st ]] || fail "$2: exit 143 with the experiment $st, expected interrupted"
+            ;;
+        *) fail "$2: exit $EXIT: $(tail -3 "$WORK/run.log")" ;;
+    esac
+}
+for sig in KILL TERM; do
+    for i in 1 2 3 4 5 6; do
+        over_budget && break
+        db=$WORK/$sig-$i.db
+        : > "$WORK/before.keys"
+        (( i % 2 )) && rm -rf "$ORCL_CACHE_DIR"
+        for round in 1 2 3; do
+            signal_run "$db" "$sig" "$window"
+            check_signal_exit "$sig" "$sig #$i.$round" "$db"
+            assert_none_left 10 "$sig #$i.$round"
+            [[ -e $db ]] && assert_consistent "$db" "$WORK/before.keys" "$sig #$i.$round"
+        done
+        finish_and_compare "$db" "$sig #$i"
+    done
+done
+
+# --- 4. a hanging variant ------------------------------------------------------------------
+if ! over_budget; then
+    db=$WORK/hang.db
+    t0=$SECONDS
+    set +e
+    ORCL_TEST_FAULT=hang:WI=32,UI=3 tune "$db" --timeout 2s > "$WORK/hang.log" 2>&1
+    e=$?
+    set -e
+    [[ $e == 0 ]] || fail "hang: exit $e: $(tail -3 "$WORK/hang.log")"
+    st=$(q "$db" "SELECT status AS v FROM evaluation WHERE config_key = '{\"WI\":32,\"UI\":3}'")
+    [[ $st == '"timeout"' ]] || fail "hang: the hanging variant is recorded as $st, expected timeout"
+    (( SECONDS - t0 < 60 )) || fail "hang: the tune took $(( SECONDS - t0 )) s"
+    assert_none_left 10 "hang"
+    say "hanging variant: recorded as timeout, tune done in $(( SECONDS - t0 )) s"
+
+    # kill -9 of orcl while the variant spins: the worker dies with it.
+    db=$WORK/hang9.db
+    rm -f "$db"*
+    ORCL_TEST_FAULT=hang:WI=8,UI=1 "$ORCL" tune "$WORK/k.c" --db "$db" -o "$WORK/_k.c" \
+        --timeout 60s > "$WORK/hang9.log" 2>&1 &
+    CHILD=$!
+    spin=0
+    for _ in $(seq 1 300); do
+        # A timing worker runs the cached skeleton: wait for it, then let the variant spin.
+        if [[ $(procs_left) == *"$WORK/cache/skeleton-"* ]]; then spin=1; break; fi
+        sleep 0.1
+    done
+    sleep 1.5
+    kill -9 "$CHILD" 2>/dev/null || true
+    wait "$CHILD" 2>/dev/null || true
+    CHILD=
+    [[ $spin == 1 ]] || fail "hang + kill -9: no worker seen"
+    assert_none_left 5 "kill -9 during a hanging variant"
+fi
+
+# --- 5. full disk for the database ---------------------------------------------------------
+# A 256 KiB tmpfs for the database (room for the schema and a few evaluations), mounted in a
+# user and mount namespace (`unshare -rm`, no root needed where user namespaces are allowed):
+# SQLite gets ENOSPC. The database is copied out of the namespace before it goes, then resumed.
+# Without namespaces, `ulimit -f 256` instead: orcl ignores SIGXFSZ, so a write past the limit
+# fails with EFBIG; the limit then also applies to the OpenCL compiler's cache files.
+if ! over_budget; then
+    db=$WORK/full.db
+    mkdir -p "$WORK/mnt"
+    : > "$WORK/before.keys"
+    set +e
+    if unshare -rm true 2> /dev/null; then
+        how="a 256 KiB tmpfs"
+        unshare -rm sh -c 'mount -t tmpfs -o size=256k tmpfs "$1/mnt" || exit 99
+            "$2" tune "$1/k.c" --db "$1/mnt/full.db" -o "$1/_full.c" > "$1/full.log" 2>&1
+            e=$?; cp "$1/mnt/full.db" "$1/mnt/full.db-wal" "$1/" 2> /dev/null; exit $e' \
+            sh "$WORK" "$ORCL"
+    else
+        how="ulimit -f 256"
+        ( ulimit -f 256; exec "$ORCL" tune "$WORK/k.c" --db "$db" -o "$WORK/_full.c" ) > "$WORK/full.log" 2>&1
+    fi
+    e=$?
+    set -e
+    n=$(rows "$db")
+    case $e in
+        3) grep -q "tuning database: .*\(full\|I/O\)" "$WORK/full.log" || fail "full disk ($how): exit 3 without naming the database: $(tail -3 "$WORK/full.log")" ;;
+        0) say "full disk ($how): the limit was not reached ($n rows)" ;;
+        99) say "full disk: cannot mount a tmpfs in a namespace; skipped" ;;
+        *) if grep -q "LLVM ERROR" "$WORK/full.log"; then
+               say "full disk ($how): the OpenCL compiler hit the file-size limit first; skipped"
+           else
+               fail "full disk ($how): exit $e, expected 3: $(tail -3 "$WORK/full.log")"
+           fi ;;
+    esac
+    grep -q "panicked" "$WORK/full.log" && fail "full disk: orcl panicked"
+    assert_none_left 10 "full disk"
+    if [[ -e $db ]]; then
+        keys "$db" > "$WORK/before.keys" 2> /dev/null || : > "$WORK/before.keys"
+        say "full disk ($how): exit $e with $n of $N rows: $(grep -m1 error: "$WORK/full.log" || true)"
+        finish_and_compare "$db" "full disk"
+    fi
+fi
+
+over_budget && say "stopped at the ${BUDGET} s budget"
+assert_none_left 10 "the end" || true
+
+if (( FAILS > 0 )); then say "$FAILS failure(s) (seed $SEED)"; exit 1; fi
+say "all faults handled in $(( SECONDS - START )) s (seed $SEED)"

@@ -1018,3 +1018,72 @@ fn sigterm_during_the_skeleton_build_exits_143() {
         std::thread::sleep(Duration::from_millis(50));
     }
 }
+
+/// F16: invalid C constants in the loop were accepted (`18446744073709551616` became a double,
+/// `x[i%0]` and `/0` reached the kernel, `1e309` became `inf`) while the spec language rejected
+/// the same literals. Both now reject them with the same message, located at the literal.
+#[test]
+fn invalid_constants_are_rejected_in_the_loop_as_in_the_spec() {
+    let cases = [
+        (
+            "        y[i] += a*x[i] + 18446744073709551616;",
+            "18446744073709551616",
+            "does not fit in 64 bits",
+        ),
+        ("        y[i] += a*x[i%0];", "0]", "modulo by zero"),
+        ("        y[i] += a*x[i]/0;", "0;", "division by zero"),
+        ("        y[i] /= (0.0);", "0.0", "division by zero"),
+        ("        y[i] += 1e309*x[i];", "1e309", "out of range"),
+        ("        y[i] += 1e39f*x[i];", "1e39f", "out of range"),
+        ("        y[i] += 09*x[i];", "09", "invalid number literal"),
+    ];
+    for (body, at, what) in cases {
+        let (r, text) = check_generated(|t| with_body(t, body));
+        let line = line_of(&text, body.trim_start());
+        assert_located(&r, line, what);
+        // The column is the literal's.
+        let col = body.find(at).unwrap() + 1;
+        assert!(
+            r.stderr.contains(&format!("gen.c:{line}:{col}")),
+            "{body}: expected column {col}\n{}",
+            r.dump()
+        );
+    }
+    // The loop's lower bound.
+    let (r, text) = check_generated(|t| {
+        t.replacen(
+            "for (i=0; i<=n-1; i++)\n        y[i] += a*x[i];\n    ) @*/",
+            "for (i=18446744073709551616; i<=n-1; i++)\n        y[i] += a*x[i];\n    ) @*/",
+            1,
+        )
+    });
+    assert_located(
+        &r,
+        line_of(&text, "i=18446744073709551616"),
+        "does not fit in 64 bits",
+    );
+    // The same literals in the spec: the same messages.
+    for (value, what) in [
+        ("18446744073709551616", "does not fit in 64 bits"),
+        ("1e309", "out of range"),
+        ("1 % 0", "modulo by zero"),
+        ("1 / 0", "division by zero"),
+    ] {
+        let (r, text) = check_generated(|t| {
+            t.replace(
+                "param UI[] = [1, 2];",
+                &format!("param UI[] = [1, {value}];"),
+            )
+        });
+        assert_located(&r, line_of(&text, "param UI"), what);
+    }
+    // Valid literals still check: the largest integer, a large double, hex, octal, suffixes.
+    let (r, _) = check_generated(|t| {
+        with_body(
+            t,
+            "        y[i] += 1.5e300*x[i]/2.0 + 0x7fffffffffffffff + 9223372036854775807L + 017 + 2.5f;",
+        )
+    });
+    assert_no_panic(&r);
+    r.assert_code(0);
+}

@@ -625,7 +625,11 @@ impl<'a> Cx<'a> {
                             .with_help("use `=`, `+=`, `-=`, `*=` or `/=`"))
                     }
                 };
-                Ok(StmtKind::Assign { target, op, value: self.expr(self.field(n, "right")?)? })
+                let value = self.expr(self.field(n, "right")?)?;
+                if op == AssignOp::Div {
+                    reject_zero_divisor(&value, false)?;
+                }
+                Ok(StmtKind::Assign { target, op, value })
             }
             "update_expression" => {
                 let target = self.lvalue(self.field(n, "argument")?)?;
@@ -669,28 +673,7 @@ impl<'a> Cx<'a> {
                 _ => Err(Diagnostic::new(span, "empty parentheses")),
             },
             "identifier" => mk(ExprKind::Var(self.text(n).to_string())),
-            "number_literal" => {
-                let t = self.text(n);
-                if let Some(v) = parse_int(t) {
-                    return mk(ExprKind::Int(v));
-                }
-                let lower = t.to_ascii_lowercase();
-                let (body, single) = match lower.strip_suffix('f') {
-                    Some(b) if !lower.starts_with("0x") => (b, true),
-                    _ => (lower.trim_end_matches('l'), false),
-                };
-                if body.parse::<f64>().is_ok() {
-                    mk(ExprKind::Float {
-                        text: t.to_string(),
-                        single,
-                    })
-                } else {
-                    Err(Diagnostic::new(
-                        span,
-                        format!("unsupported number literal `{t}`"),
-                    ))
-                }
-            }
+            "number_literal" => mk(number_literal(self.text(n), span)?),
             "true" => mk(ExprKind::Int(1)),
             "false" => mk(ExprKind::Int(0)),
             "subscript_expression" => {
@@ -743,6 +726,9 @@ impl<'a> Cx<'a> {
                 };
                 let l = self.expr(self.field(n, "left")?)?;
                 let r = self.expr(self.field(n, "right")?)?;
+                if matches!(op, BinaryOp::Div | BinaryOp::Rem) {
+                    reject_zero_divisor(&r, op == BinaryOp::Rem)?;
+                }
                 mk(ExprKind::Binary(op, Box::new(l), Box::new(r)))
             }
             "conditional_expression" => {
@@ -828,6 +814,95 @@ fn first_line(s: &str) -> &str {
     } else {
         l
     }
+}
+
+/// A C number literal of the loop, with the spec language's rules: an integer must fit in 64
+/// bits (signed), a floating literal must be finite in its type (`f`: float, else double).
+///
+/// Errors (at `span`): `integer literal `X` does not fit in 64 bits`, `float literal `X` is out
+/// of range`, an invalid literal (`09`, `1e`, `0x`), or one orcl does not support (hex floats).
+fn number_literal(t: &str, span: Span) -> Result<ExprKind, Diagnostic> {
+    if let Some(v) = parse_int(t) {
+        return Ok(ExprKind::Int(v));
+    }
+    let lower = t.to_ascii_lowercase();
+    let hex = lower.starts_with("0x");
+    let int_body = lower.trim_end_matches(['u', 'l']);
+    let is_int = if hex {
+        !int_body[2..].is_empty() && int_body[2..].bytes().all(|b| b.is_ascii_hexdigit())
+    } else {
+        !int_body.is_empty() && int_body.bytes().all(|b| b.is_ascii_digit())
+    };
+    if is_int {
+        let octal = !hex && int_body.len() > 1 && int_body.starts_with('0');
+        if octal && int_body.bytes().any(|b| b > b'7') {
+            return Err(Diagnostic::new(
+                span,
+                format!("invalid number literal `{t}`: a leading 0 makes it octal (digits 0-7)"),
+            )
+            .with_help(format!(
+                "write `{}` for the decimal number",
+                int_body.trim_start_matches('0')
+            )));
+        }
+        return Err(Diagnostic::new(
+            span,
+            format!("integer literal `{t}` does not fit in 64 bits"),
+        )
+        .with_help(format!("integers are at most {}", i64::MAX)));
+    }
+    let (body, single) = match lower.strip_suffix('f') {
+        Some(b) if !hex => (b, true),
+        _ => (lower.trim_end_matches('l'), false),
+    };
+    let value = if hex { None } else { body.parse::<f64>().ok() };
+    match value {
+        Some(v) if v.is_finite() && (!single || v.abs() <= f32::MAX as f64) => {
+            Ok(ExprKind::Float {
+                text: t.to_string(),
+                single,
+            })
+        }
+        Some(_) => Err(
+            Diagnostic::new(span, format!("float literal `{t}` is out of range")).with_help(
+                if single {
+                    format!("a float is at most {:e}", f32::MAX)
+                } else {
+                    format!("a double is at most {:e}", f64::MAX)
+                },
+            ),
+        ),
+        None => Err(Diagnostic::new(
+            span,
+            format!("unsupported number literal `{t}`"),
+        )),
+    }
+}
+
+/// A divisor that is the constant zero (`x/0`, `x % (0)`, `x/-0.0`, `y /= 0`) is an error, as
+/// in the spec language (C leaves it undefined for integers).
+fn reject_zero_divisor(divisor: &Expr, modulo: bool) -> Result<(), Diagnostic> {
+    let mut e = divisor;
+    while let ExprKind::Unary(UnaryOp::Neg | UnaryOp::Plus, inner) = &e.kind {
+        e = inner;
+    }
+    let zero = match &e.kind {
+        ExprKind::Int(0) => true,
+        ExprKind::Float { text, .. } => {
+            let l = text.to_ascii_lowercase();
+            let body = l.trim_end_matches(['f', 'l']);
+            body.parse::<f64>().is_ok_and(|v| v == 0.0)
+        }
+        _ => false,
+    };
+    if zero {
+        let what = if modulo { "modulo" } else { "division" };
+        return Err(Diagnostic::new(
+            divisor.span,
+            format!("{what} by zero: the divisor is the constant 0"),
+        ));
+    }
+    Ok(())
 }
 
 /// A C integer literal (decimal, hex, octal; `u`/`l` suffixes), if `t` is one that fits in i64.

@@ -557,6 +557,11 @@ fn run(cli: Cli) -> Result<i32, Failure> {
         } => {
             set_max_input_size(max_input_size);
             let backend = backend.as_deref().map(parse_backend).transpose()?;
+            if max_idle == Some(0) {
+                return Err(Failure::Usage(
+                    "invalid --max-idle 0: at least 1 proposal in a row that measures nothing new before the search stops".into(),
+                ));
+            }
             if repetitions == Some(0) {
                 // As the spec's `repetitions = 0` (issue 15 F17).
                 return Err(Failure::Usage(

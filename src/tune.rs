@@ -481,12 +481,16 @@ pub fn tune(
             None => TimeoutPolicy::Adaptive,
         };
         let mut inputs = Vec::new();
-        for input in &p.inputs {
-            if !opts.sizes.iter().all(|(k, v)| {
+        let selected = |input: &BTreeMap<String, Value>| {
+            opts.sizes.iter().all(|(k, v)| {
                 input
                     .get(k)
                     .is_none_or(|x| x == v || x.as_f64().is_some_and(|a| v.as_f64() == Some(a)))
-            }) {
+            })
+        };
+        let mut memory_checked = false;
+        for input in &p.inputs {
+            if !selected(input) {
                 continue;
             }
             let start = Instant::now();
@@ -625,8 +629,14 @@ pub fn tune(
                 )
             };
             // Refuse an input size whose arrays cannot fit, before anything is built or
-            // allocated (issue 15 F10).
-            check_memory(&p, input, &dev, backend).map_err(|d| located(text, path, d))?;
+            // allocated (issue 15 F10): every selected size at the first one, since they all
+            // run on this device, so that no size is tuned before a later one is refused.
+            if !memory_checked {
+                for other in p.inputs.iter().filter(|i| selected(i)) {
+                    check_memory(&p, other, &dev, backend).map_err(|d| located(text, path, d))?;
+                }
+                memory_checked = true;
+            }
             // The first configuration's skeleton failing to build is an error of the experiment;
             // a later plan that fails records its configurations as compile errors.
             let exe = build_with(&plan0).map_err(|e| match crate::interrupt::requested() {

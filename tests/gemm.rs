@@ -265,8 +265,20 @@ fn cuda_kernel_of_a_contraction() {
     let e = orcl(
         dir.path(),
         &[
-            "emit", "c.c", "--backend", "cuda", "--set", "TI=32", "--set", "RI=4", "--set",
-            "CB=True", "--set", "VW=4", "--set", "PAD=4",
+            "emit",
+            "c.c",
+            "--backend",
+            "cuda",
+            "--set",
+            "TI=32",
+            "--set",
+            "RI=4",
+            "--set",
+            "CB=True",
+            "--set",
+            "VW=4",
+            "--set",
+            "PAD=4",
         ],
     );
     e.assert_code(0);

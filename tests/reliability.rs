@@ -742,6 +742,9 @@ fn unsatisfiable_space_stops_with_no_feasible_configuration() {
     let rows: serde_json::Value = serde_json::from_str(&list.stdout).unwrap();
     assert_eq!(rows[0]["constraint"], 1_000_000, "{}", list.stdout);
     // A lower --max-idle stops sooner, with the figure in the message.
+    let r = case.tune(&["--max-idle", "0"]);
+    r.assert_code(2);
+    assert!(r.stderr.contains("invalid --max-idle 0"), "{}", r.dump());
     let t = case.tune(&["--max-idle", "1000", "--search", "Random"]);
     t.assert_code(1);
     assert!(
@@ -870,11 +873,12 @@ fn input_values_fit_their_c_type_and_the_memory() {
     assert!(!case.db.exists(), "nothing tuned");
 
     // `long n` holds 2^36, but two arrays of 2^36 doubles (512 GiB each) fit no device and no
-    // host here: refused with the figures, before the skeleton is built.
+    // host here: refused with the figures, before the skeleton is built and before the
+    // smaller size N = 1000 is tuned.
     let big = Case::new("axpy_faults.c");
     let text = std::fs::read_to_string(&big.input).unwrap();
     let text = text
-        .replace("param N[] = [1000];", "param N[] = [68719476736];")
+        .replace("param N[] = [1000];", "param N[] = [1000, 68719476736];")
         .replace("decl int n = N;", "decl long n = N;")
         .replace("void VecAXPY(int n,", "void VecAXPY(long n,");
     std::fs::write(&big.input, text).unwrap();
@@ -892,6 +896,7 @@ fn input_values_fit_their_c_type_and_the_memory() {
         r.dump()
     );
     assert!(r.elapsed < Duration::from_secs(30), "{}", r.dump());
+    assert_eq!(big.count("SELECT count(*) FROM experiment"), 0);
     let built: Vec<_> = std::fs::read_dir(big.cache())
         .map(|d| d.flatten().map(|e| e.file_name()).collect())
         .unwrap_or_default();

@@ -292,6 +292,31 @@ fn incomplete_experiments_are_refused() {
         "{e}"
     );
     assert!(stdout(&o).is_empty());
+    // `orcl tune` counts constraint rejections instead of storing them (issue 15 F8): when the
+    // count is the number of missing points, they are those, and the space is complete.
+    Connection::open(&db)
+        .unwrap()
+        .execute(
+            "INSERT OR REPLACE INTO experiment_metadata (experiment_id, key, value) VALUES (?1, 'constraint_rejected', '2')",
+            [id],
+        )
+        .unwrap();
+    let v = json(&replay_on(
+        &db,
+        id,
+        &["--algorithm", "Random", "--budget", "100%", "--json"],
+    ));
+    assert_eq!(v["space_size"], 6);
+    assert_eq!(v["hit_optimum"], 1.0);
+    Connection::open(&db)
+        .unwrap()
+        .execute(
+            "UPDATE experiment_metadata SET value = '1' WHERE experiment_id = ?1 AND key = 'constraint_rejected'",
+            [id],
+        )
+        .unwrap();
+    let o = replay_on(&db, id, &["--json"]);
+    assert_eq!(o.status.code(), Some(2), "{}", stdout(&o));
     // Under an Exhaustive experiment the missing points are taken as infeasible.
     Connection::open(&db)
         .unwrap()

@@ -29,6 +29,10 @@ pub struct NestArgs {
     /// `vecWidth`: a contraction's per-work-item outputs along each NDRange dimension come in
     /// groups of this many adjacent elements, read from the local tiles as one vector (1 = none).
     pub vec_width: u32,
+    /// `doubleBuffer`: a contraction's staged slabs alternate between two local buffers, the
+    /// next slab's loads issued into registers before the current slab is computed (one barrier
+    /// per slab instead of two). No effect when nothing is staged.
+    pub double_buffer: bool,
 }
 
 /// One NDRange dimension of a schedule.
@@ -119,6 +123,9 @@ pub struct ContractionSchedule {
     pub vec: u64,
     /// Padding of each local tile row (`padLocal`).
     pub pad: u64,
+    /// Two local buffers per staged operand, the next slab prefetched into registers
+    /// (`doubleBuffer`; only when every operand with a dimension is staged).
+    pub double_buffer: bool,
     pub operands: Vec<Operand>,
 }
 
@@ -137,7 +144,8 @@ impl Schedule {
                     let d = o.dim.expect("staged operands have a dimension");
                     c.tk * (self.dims[d].per_group + c.pad) * o.ty.size_bytes() as u64
                 })
-                .sum()
+                .sum::<u64>()
+                * if c.double_buffer { 2 } else { 1 }
         });
         c + self
             .staged
@@ -499,6 +507,9 @@ fn contraction_schedule(
             tk,
             vec,
             pad: a.pad_local,
+            double_buffer: a.double_buffer
+                && !operands.is_empty()
+                && operands.iter().all(|o| o.staged),
             operands,
         }),
     };

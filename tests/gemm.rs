@@ -149,6 +149,70 @@ fn dgemm_blas_form_transposed_operands() {
     }
 }
 
+/// `doubleBuffer=True`: two local buffers per operand, the next slab prefetched into registers,
+/// one barrier per slab. Float NN (A's slab loaded along k, stored transposed) and double TT, at
+/// k = 9 with TK = 4 (two whole slabs and a partial one) and in the driver at k = 0, 1, 9, 33, 64.
+#[test]
+fn double_buffered_slabs() {
+    for (name, ty, a, b) in [
+        ("s_nn", "float", "A[i*k+l]", "B[l*n+j]"),
+        ("d_tt", "double", "A[l*m+i]", "B[j*k+l]"),
+    ] {
+        let mut text = example("sgemm.c")
+            .replace("A[i*k+l]", a)
+            .replace("B[l*n+j]", b)
+            .replace("param TK[] = [8];", "param TK[] = [4, 8];")
+            .replace("param RI[] = [2, 4];", "param RI[] = [2];")
+            .replace("param CB[] = [False, True];", "param CB[] = [True];")
+            .replace("padLocal=PAD,", "padLocal=PAD, doubleBuffer=True,");
+        if ty == "double" {
+            text = text.replace("float", "double").replace("0.0f", "0.0");
+        }
+        assert_eq!(text.matches("doubleBuffer=True").count(), 2);
+        let file = format!("db_{name}.c");
+        let tmp = tune(&file, &text, 8, &[]);
+        let dir = tmp.path();
+        let e = orcl(
+            dir,
+            &[
+                "emit", &file, "--set", "TI=16", "--set", "TK=4", "--set", "VW=2",
+            ],
+        );
+        e.assert_code(0);
+        assert!(
+            e.stdout
+                .contains(&format!("__local {ty} orcl_tile0[2][4][")),
+            "{}",
+            e.stdout
+        );
+        assert!(
+            e.stdout.contains("orcl_tile1[orcl_buf ^ 1]"),
+            "{}",
+            e.stdout
+        );
+        let slab = &e.stdout[e.stdout.find("for (long orcl_k0").unwrap()..];
+        let slab = &slab[..slab.find("/* ---- host").unwrap_or(slab.len())];
+        assert_eq!(
+            slab.matches("barrier(CLK_LOCAL_MEM_FENCE)").count(),
+            1,
+            "{slab}"
+        );
+        let (tol, func) = if ty == "float" {
+            ("1e-4", "Sgemm")
+        } else {
+            ("1e-12", "Sgemm")
+        };
+        run_driver(
+            dir,
+            &format!("_{file}"),
+            &file,
+            func,
+            &blas_driver(func, ty, tol),
+            Duration::from_secs(120),
+        );
+    }
+}
+
 /// Orio's form: a perfect 3-loop nest over 2-D arrays, the p loop a reduction into C[i][j],
 /// A transposed (A[p][i]), double.
 const ORIO: &str = r#"

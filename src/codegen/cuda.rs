@@ -27,6 +27,7 @@ pub const CUDA_ARGS: &[(&str, &str)] = &[
     ("tile", "loop nests: [('i',TI),('j',TJ)] maps the named outermost parallel loops onto a 2-D/3-D grid, TI×TJ iterations per block (threadCount, blockCount, innerThreads and incrementType are then not used); a matrix product (i, j parallel, a reduction loop l inside) also takes ('l',TK), the k-slab; edges guarded"),
     ("regTile", "with tile: [('i',RI),('j',RJ)] iterations per thread along each tiled loop (the block has TI/RI × TJ/RJ threads)"),
     ("padLocal", "with tile on a matrix product: elements of padding per local tile row against bank conflicts (0 = none)"),
+    ("doubleBuffer", "with tile and cacheBlocks on a matrix product: two shared buffers per staged operand, the next k-slab loaded into registers while the current one is computed, one barrier per slab (bool; no effect when nothing is staged)"),
     ("vecWidth", "with tile on a matrix product: 1, 2 or 4 adjacent outputs per thread along each dimension, read from the shared tiles as one vector"),
     ("device", "CUDA device ordinal"),
     ("pinHostMem", "Orio: page-locked host buffers (bool); accepted without effect: the skeleton's host buffers are pageable and the 'kernel' objective does not time copies"),
@@ -113,6 +114,7 @@ pub fn options(
             "tile" => o.nest.tile = crate::schedule::loop_list(&v, a)?,
             "regTile" => o.nest.reg_tile = crate::schedule::loop_list(&v, a)?,
             "padLocal" => o.nest.pad_local = int_arg(&v, a, 0)?.min(64) as u64,
+            "doubleBuffer" => o.nest.double_buffer = bool_arg(&v, a)?,
             "vecWidth" => {
                 let w = int_arg(&v, a, 1)?;
                 if ![1, 2, 4].contains(&w) {

@@ -28,6 +28,7 @@ pub const OPENCL_ARGS: &[(&str, &str)] = &[
     ("tile", "loop nests: [('i',TI),('j',TJ)] maps the named outermost parallel loops onto a 2-D/3-D NDRange, TI×TJ iterations per work-group (workGroups, workItemsPerGroup, innerThreads and incrementType are then not used; vecWidth only for a matrix product); a matrix product (i, j parallel, a reduction loop l inside) also takes ('l',TK), the k-slab; edges guarded"),
     ("regTile", "with tile: [('i',RI),('j',RJ)] iterations per work-item along each tiled loop (the work-group has TI/RI × TJ/RJ work-items)"),
     ("padLocal", "with tile on a matrix product: elements of padding per local tile row against bank conflicts (0 = none)"),
+    ("doubleBuffer", "with tile and cacheBlocks on a matrix product: two local buffers per staged operand, the next k-slab loaded into registers while the current one is computed, one barrier per slab (bool; no effect when nothing is staged)"),
     ("device", "device index within the platform"),
     ("platform", "OpenCL platform index"),
     ("threadCount", "Orio's CUDA spelling of workItemsPerGroup, taken as it (Orio's OpenCL module does the same)"),
@@ -157,6 +158,7 @@ pub fn options(
             "tile" => o.nest.tile = crate::schedule::loop_list(&v, a)?,
             "regTile" => o.nest.reg_tile = crate::schedule::loop_list(&v, a)?,
             "padLocal" => o.nest.pad_local = int_arg(&v, a, 0)?.min(64) as u64,
+            "doubleBuffer" => o.nest.double_buffer = bool_arg(&v, a)?,
             "device" => o.device = int_arg(&v, a, 0)? as usize,
             "platform" => o.platform = int_arg(&v, a, 0)? as usize,
             _ => {

@@ -88,10 +88,28 @@ impl Cx<'_> {
     fn red_var(&self) -> KStmt {
         self.var(&self.c.red_var, "orcl_klo + orcl_k0 + orcl_kk".into())
     }
+    /// The local tile of staged operand `n` (with `doubleBuffer`, buffer `buf`, C text).
+    fn tile(&self, n: usize, buf: &str) -> String {
+        if self.c.double_buffer {
+            format!("orcl_tile{n}[{buf}]")
+        } else {
+            format!("orcl_tile{n}")
+        }
+    }
 
-    /// One k-slab: the cooperative loads of the staged operands, then `bound` reduction steps
-    /// (`None`: the whole slab, a constant trip count).
-    fn slab(&self, term: &Expr, bound: Option<&str>) -> Vec<KStmt> {
+    /// The cooperative loads of the staged operands for the slab starting at reduction offset
+    /// `k0` (C text): each work-item takes elements `orcl_lin + q·(local size)` of the slab. The
+    /// value (0 outside the iteration space, or past `bound` reduction steps when given; with
+    /// `k_guard`, past the reduction loop's end) goes to `dst(n, q)` (C lvalue); `dst = None`
+    /// instead stores register `orcl_p{n}[q]` into the tile (the second half of a prefetch).
+    fn loads(
+        &self,
+        k0: &str,
+        bound: Option<&str>,
+        k_guard: bool,
+        dst: Option<&dyn Fn(usize) -> String>,
+        buf: &str,
+    ) -> Vec<KStmt> {
         let (c, s) = (self.c, self.s);
         let mut out = Vec::new();
         let nt = s.local_size();
@@ -108,6 +126,9 @@ impl Cx<'_> {
             if let Some(b) = bound {
                 cond.insert(0, format!("orcl_kk < {b}"));
             }
+            if k_guard {
+                cond.insert(0, format!("{k0} + orcl_kk < orcl_kn"));
+            }
             let mut body = vec![
                 KStmt::Let {
                     ty: "long",
@@ -119,17 +140,25 @@ impl Cx<'_> {
                     name: "orcl_t".into(),
                     value: KExpr::Text(t),
                 },
-                self.var(&s.dims[d].var, format!("orcl_base{d} + orcl_t")),
-                self.red_var(),
-                KStmt::Store {
-                    target: format!("orcl_tile{n}[orcl_kk][orcl_t]"),
-                    value: format!(
-                        "({}) ? {} : 0",
-                        cond.join(" && "),
-                        c_expr(&o.expr, &|_| None)
-                    ),
-                },
             ];
+            match dst {
+                Some(dst) => {
+                    body.push(self.var(&s.dims[d].var, format!("orcl_base{d} + orcl_t")));
+                    body.push(self.var(&c.red_var, format!("orcl_klo + {k0} + orcl_kk")));
+                    body.push(KStmt::Store {
+                        target: dst(n),
+                        value: format!(
+                            "({}) ? {} : 0",
+                            cond.join(" && "),
+                            c_expr(&o.expr, &|_| None)
+                        ),
+                    });
+                }
+                None => body.push(KStmt::Store {
+                    target: format!("{}[orcl_kk][orcl_t]", self.tile(n, buf)),
+                    value: format!("orcl_p{n}[orcl_q]"),
+                }),
+            }
             if total % nt != 0 {
                 body = vec![KStmt::If {
                     cond: format!("orcl_e < {total}"),
@@ -146,10 +175,110 @@ impl Cx<'_> {
             );
             out.push(Self::each("orcl_q", total.div_ceil(nt), body));
         }
+        out
+    }
+
+    /// Registers `orcl_p{n}[q]` for one slab's loads of each staged operand (`doubleBuffer`).
+    fn prefetch_regs(&self) -> Vec<KStmt> {
+        let (c, s) = (self.c, self.s);
+        c.operands
+            .iter()
+            .enumerate()
+            .filter(|(_, o)| o.staged)
+            .map(|(n, o)| {
+                let d = o.dim.expect("staged operands have a dimension");
+                KStmt::PrivateArray {
+                    ty: o.ty,
+                    name: format!("orcl_p{n}"),
+                    dims: vec![(c.tk * s.dims[d].per_group).div_ceil(s.local_size())],
+                }
+            })
+            .collect()
+    }
+
+    /// One k-slab: the cooperative loads of the staged operands, then `bound` reduction steps
+    /// (`None`: the whole slab, a constant trip count).
+    fn slab(&self, term: &Expr, bound: Option<&str>) -> Vec<KStmt> {
+        let c = self.c;
+        let mut out = self.loads(
+            "orcl_k0",
+            bound,
+            false,
+            Some(&|n| format!("orcl_tile{n}[orcl_kk][orcl_t]")),
+            "",
+        );
         let staged = c.operands.iter().any(|o| o.staged);
         if staged {
             out.push(KStmt::Barrier);
         }
+        out.extend(self.compute(term, bound, "orcl_buf"));
+        if staged {
+            out.push(KStmt::Barrier);
+        }
+        out
+    }
+
+    /// The slab loop with `doubleBuffer`: slab 0 is loaded into buffer 0; then per slab, the
+    /// next slab's loads are issued into registers, the current buffer is computed (all `TK`
+    /// steps, or the remaining ones in the last, partial slab), the registers are stored into the
+    /// other buffer, and one barrier ends the slab. A work-item writes buffer `b ^ 1` only after
+    /// the barrier that ended every work-item's reads of it, so one barrier per slab suffices.
+    fn double_buffered(&self, term: &Expr) -> Vec<KStmt> {
+        let tk = self.c.tk;
+        let mut out = self.prefetch_regs();
+        out.extend(self.loads("0", None, true, Some(&|n| format!("orcl_p{n}[orcl_q]")), ""));
+        out.extend(self.loads("0", None, false, None, "0"));
+        out.push(KStmt::Barrier);
+        let mut slab = vec![
+            KStmt::Let {
+                ty: "int",
+                name: "orcl_buf".into(),
+                value: KExpr::Text(format!("(int)((orcl_k0 / {tk}) & 1)")),
+            },
+            KStmt::Let {
+                ty: "int",
+                name: "orcl_next".into(),
+                value: KExpr::Text(format!("orcl_k0 + {tk} < orcl_kn")),
+            },
+            KStmt::If {
+                cond: "orcl_next".into(),
+                then: self.loads(
+                    &format!("orcl_k0 + {tk}"),
+                    None,
+                    true,
+                    Some(&|n| format!("orcl_p{n}[orcl_q]")),
+                    "",
+                ),
+            },
+            KStmt::If {
+                cond: format!("orcl_k0 + {tk} <= orcl_kn"),
+                then: self.compute(term, None, "orcl_buf"),
+            },
+            KStmt::If {
+                cond: format!("orcl_k0 + {tk} > orcl_kn"),
+                then: self.compute(term, Some("orcl_kn - orcl_k0"), "orcl_buf"),
+            },
+            KStmt::If {
+                cond: "orcl_next".into(),
+                then: self.loads("orcl_k0", None, false, None, "orcl_buf ^ 1"),
+            },
+        ];
+        slab.push(KStmt::Barrier);
+        out.push(KStmt::For {
+            var: "orcl_k0".into(),
+            start: "0".into(),
+            end: "orcl_kn".into(),
+            step: tk.to_string(),
+            unroll: None,
+            body: slab,
+        });
+        out
+    }
+
+    /// `bound` (`None`: `TK`) reduction steps over the staged tiles (buffer `buf`).
+    fn compute(&self, term: &Expr, bound: Option<&str>, buf: &str) -> Vec<KStmt> {
+        let (c, s) = (self.c, self.s);
+        let mut out = Vec::new();
         // One reduction step: the operands' register fragments, then every output's sum.
         let mut step = vec![self.red_var()];
         for (n, o) in c.operands.iter().enumerate() {
@@ -170,7 +299,8 @@ impl Cx<'_> {
                         ty: o.ty,
                         width: v,
                         src: format!(
-                            "orcl_tile{n}[orcl_kk][(orcl_l{d} + orcl_q * {}) * {v}]",
+                            "{}[orcl_kk][(orcl_l{d} + orcl_q * {}) * {v}]",
+                            self.tile(n, buf),
                             s.dims[d].items
                         ),
                         dst: frag,
@@ -183,7 +313,7 @@ impl Cx<'_> {
                     r,
                     vec![KStmt::Store {
                         target: format!("{frag}[orcl_r]"),
-                        value: format!("orcl_tile{n}[orcl_kk][{}]", self.pos(d, "orcl_r")),
+                        value: format!("{}[orcl_kk][{}]", self.tile(n, buf), self.pos(d, "orcl_r")),
                     }],
                 ));
             } else {
@@ -248,9 +378,6 @@ impl Cx<'_> {
             unroll,
             body: step,
         });
-        if staged {
-            out.push(KStmt::Barrier);
-        }
         out
     }
 }
@@ -301,7 +428,11 @@ pub(super) fn lower(k: &Kernel, s: &Schedule, c: &ContractionSchedule) -> Kernel
         body.push(KStmt::LocalArray {
             ty: o.ty,
             name: format!("orcl_tile{n}"),
-            dims: vec![c.tk, s.dims[d].per_group + c.pad],
+            dims: if c.double_buffer {
+                vec![2, c.tk, s.dims[d].per_group + c.pad]
+            } else {
+                vec![c.tk, s.dims[d].per_group + c.pad]
+            },
             align: if c.vec > 1 {
                 c.vec * o.ty.size_bytes() as u64
             } else {
@@ -354,31 +485,35 @@ pub(super) fn lower(k: &Kernel, s: &Schedule, c: &ContractionSchedule) -> Kernel
         name: "orcl_kn".into(),
         value: KExpr::Text("orcl_kend > orcl_klo ? orcl_kend - orcl_klo : 0".into()),
     });
-    // Whole slabs, then the partial one (uniform across the work-group: barriers are safe).
-    body.push(KStmt::For {
-        var: "orcl_k0".into(),
-        start: "0".into(),
-        end: match c.tk {
-            1 => "orcl_kn".into(),
-            t => format!("orcl_kn - {}", t - 1),
-        },
-        step: c.tk.to_string(),
-        unroll: None,
-        body: cx.slab(con.term, None),
-    });
-    let mut tail = vec![KStmt::Let {
-        ty: "long",
-        name: "orcl_k0".into(),
-        value: KExpr::Text(format!("(orcl_kn / {0}) * {0}", c.tk)),
-    }];
-    tail.push(KStmt::If {
-        cond: "orcl_k0 < orcl_kn".into(),
-        then: cx.slab(con.term, Some("orcl_kn - orcl_k0")),
-    });
-    body.push(KStmt::If {
-        cond: "1".into(),
-        then: tail,
-    });
+    if c.double_buffer {
+        body.extend(cx.double_buffered(con.term));
+    } else {
+        // Whole slabs, then the partial one (uniform across the work-group: barriers are safe).
+        body.push(KStmt::For {
+            var: "orcl_k0".into(),
+            start: "0".into(),
+            end: match c.tk {
+                1 => "orcl_kn".into(),
+                t => format!("orcl_kn - {}", t - 1),
+            },
+            step: c.tk.to_string(),
+            unroll: None,
+            body: cx.slab(con.term, None),
+        });
+        let mut tail = vec![KStmt::Let {
+            ty: "long",
+            name: "orcl_k0".into(),
+            value: KExpr::Text(format!("(orcl_kn / {0}) * {0}", c.tk)),
+        }];
+        tail.push(KStmt::If {
+            cond: "orcl_k0 < orcl_kn".into(),
+            then: cx.slab(con.term, Some("orcl_kn - orcl_k0")),
+        });
+        body.push(KStmt::If {
+            cond: "1".into(),
+            then: tail,
+        });
+    }
     // The results, through the loop's own statements.
     let mut w = StmtWriter {
         out: String::new(),

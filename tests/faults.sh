@@ -7,7 +7,8 @@
 #   2. kill -9 at random moments of a tune and of its resumed tunes (skeleton build with an
 #      emptied cache, measurements, database writes), then resume to the end;
 #   3. SIGTERM at random moments: exit 143 and the experiment `interrupted` (or exit 0 when
-#      the tune was already done), then resume to the end;
+#      the tune was already done), then resume to the end; kill -9 again with the build pool
+#      (--jobs 2) writing the kernel-binary cache;
 #   4. a variant whose kernel never ends (ORCL_TEST_FAULT=hang) under --timeout: recorded as
 #      `timeout`, the tune finishes; then kill -9 of orcl while that variant spins;
 #   5. a full disk for the database (a small tmpfs, or `ulimit -f`): orcl stops with exit 3
@@ -117,24 +118,28 @@ T_MS=$(( ($(date +%s%N) - t0) / 1000000 ))
 diff -q "$WORK/clean.keys" <(keys "$WORK/clean2.db") > /dev/null || fail "two clean runs tuned different configurations"
 say "clean tune: $N configurations, ${T_MS} ms with the skeleton built"
 
-# Resume $1 to the end and compare its configurations with the clean run's.
+# Resume $1 to the end (more tune arguments after $2) and compare its configurations with the
+# clean run's; no scratch file of an interrupted build is left in the caches.
 finish_and_compare() {
     local db=$1 what=$2
-    if ! tune "$db" > "$WORK/finish.log" 2>&1; then fail "$what: the resumed tune failed: $(tail -3 "$WORK/finish.log")"; return; fi
+    if ! tune "$db" "${@:3}" > "$WORK/finish.log" 2>&1; then fail "$what: the resumed tune failed: $(tail -3 "$WORK/finish.log")"; return; fi
     assert_consistent "$db" "$WORK/before.keys" "$what"
     if ! diff -q "$WORK/clean.keys" <(keys "$db") > /dev/null; then fail "$what: configurations differ from the clean run"; fi
     local st
     st=$(q "$db" "SELECT status AS v FROM experiment")
     [[ $st == '"done"' ]] || fail "$what: experiment status $st after the resume, expected done"
     assert_none_left 10 "$what (resume)"
+    local scratch
+    scratch=$(find "$ORCL_CACHE_DIR" -name '*.tmp[0-9]*' -o -name 'skeleton-*.[0-9]*.c' 2> /dev/null || true)
+    [[ -z $scratch ]] || fail "$what: scratch files left in the cache: $scratch"
 }
 
-# Start a tune on $1, deliver signal $2 after a random moment in [0, $3) ms, wait for it.
-# Sets EXIT to its exit status.
+# Start a tune on $1 (more tune arguments after $3), deliver signal $2 after a random moment in
+# [0, $3) ms, wait for it. Sets EXIT to its exit status.
 signal_run() {
     local db=$1 sig=$2 window_ms=$3
     local delay_ms=$(( RANDOM % window_ms ))
-    "$ORCL" tune "$WORK/k.c" --db "$db" -o "$WORK/_k.c" > "$WORK/run.log" 2>&1 &
+    "$ORCL" tune "$WORK/k.c" --db "$db" -o "$WORK/_k.c" "${@:4}" > "$WORK/run.log" 2>&1 &
     CHILD=$!
     sleep "$(printf '%d.%03d' $((delay_ms / 1000)) $((delay_ms % 1000)))"
     keys "$db" 2>/dev/null > "$WORK/before.keys" || : > "$WORK/before.keys"
@@ -166,19 +171,25 @@ check_signal_exit() { # $1 signal, $2 what, $3 database
         *) fail "$2: exit $EXIT: $(tail -3 "$WORK/run.log")" ;;
     esac
 }
-for sig in KILL TERM; do
+# KILL-pool: kill -9 with two build threads ahead of the worker (`--jobs 2`) writing the
+# kernel-binary cache.
+for trial in KILL TERM KILL-pool; do
+    sig=${trial%-pool}
+    extra=()
+    [[ $trial == *-pool ]] && extra=(--jobs 2)
     for i in 1 2 3 4 5 6; do
         over_budget && break
-        db=$WORK/$sig-$i.db
+        [[ $trial == *-pool && $i -gt 4 ]] && break
+        db=$WORK/$trial-$i.db
         : > "$WORK/before.keys"
         (( i % 2 )) && rm -rf "$ORCL_CACHE_DIR"
         for round in 1 2 3; do
-            signal_run "$db" "$sig" "$window"
-            check_signal_exit "$sig" "$sig #$i.$round" "$db"
-            assert_none_left 10 "$sig #$i.$round"
-            [[ -e $db ]] && assert_consistent "$db" "$WORK/before.keys" "$sig #$i.$round"
+            signal_run "$db" "$sig" "$window" "${extra[@]}"
+            check_signal_exit "$sig" "$trial #$i.$round" "$db"
+            assert_none_left 10 "$trial #$i.$round"
+            [[ -e $db ]] && assert_consistent "$db" "$WORK/before.keys" "$trial #$i.$round"
         done
-        finish_and_compare "$db" "$sig #$i"
+        finish_and_compare "$db" "$trial #$i" "${extra[@]}"
     done
 done
 

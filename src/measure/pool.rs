@@ -116,10 +116,14 @@ impl BuildPool {
         cache_dir: Option<PathBuf>,
     ) -> BuildPool {
         let gated = is_cpu(platform, device);
+        let cache_dir = cache_dir.map(|d| d.join("kernels"));
+        if let Some(d) = &cache_dir {
+            remove_stale_scratch(d);
+        }
         let shared = Arc::new(Shared {
             state: Mutex::new(State::default()),
             cv: Condvar::new(),
-            cache_dir: cache_dir.map(|d| d.join("kernels")),
+            cache_dir,
             fingerprint: fingerprint.to_string(),
             gated,
         });
@@ -257,6 +261,32 @@ fn build_thread(sh: Arc<Shared>, platform: usize, device: usize) {
     }
 }
 
+/// Remove `<key>.tmp<pid>` files of the kernel cache `dir` whose writer is gone: an orcl killed
+/// (`kill -9`) between writing a binary and renaming it into place leaves one, which nothing
+/// would ever read or remove (the skeleton cache does the same for its scratch files, issue 15
+/// F14).
+fn remove_stale_scratch(dir: &std::path::Path) {
+    let Ok(rd) = std::fs::read_dir(dir) else {
+        return;
+    };
+    for e in rd.flatten() {
+        let name = e.file_name().to_string_lossy().into_owned();
+        let Some(pid) = name
+            .rsplit_once(".tmp")
+            .and_then(|(_, p)| p.parse::<libc::pid_t>().ok())
+            .filter(|p| *p > 1)
+        else {
+            continue;
+        };
+        // kill(pid, 0) fails with ESRCH when no such process exists.
+        let gone = unsafe { libc::kill(pid, 0) } != 0
+            && std::io::Error::last_os_error().raw_os_error() == Some(libc::ESRCH);
+        if gone {
+            let _ = std::fs::remove_file(e.path());
+        }
+    }
+}
+
 fn build_one(
     sh: &Shared,
     ctx: &Result<opencl3::context::Context, String>,
@@ -325,6 +355,24 @@ fn build_one(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn stale_scratch_of_dead_writers_is_removed() {
+        let dir = tempfile::tempdir().unwrap();
+        let mine = format!("k1.tmp{}", std::process::id());
+        // A pid above the kernel's pid_max (at most 2^22) belongs to no process.
+        for name in ["k0.tmp4999999", mine.as_str(), "k2.bin", "k3.tmpx"] {
+            std::fs::write(dir.path().join(name), b"x").unwrap();
+        }
+        remove_stale_scratch(dir.path());
+        let mut left: Vec<String> = std::fs::read_dir(dir.path())
+            .unwrap()
+            .flatten()
+            .map(|e| e.file_name().to_string_lossy().into_owned())
+            .collect();
+        left.sort();
+        assert_eq!(left, vec![mine.clone(), "k2.bin".into(), "k3.tmpx".into()]);
+    }
 
     #[test]
     fn key_separates_fields() {

@@ -531,3 +531,47 @@ pub fn contraction(k: &Kernel) -> Option<Contraction<'_>> {
     }
     Some(Contraction { red, term, form })
 }
+
+/// The accumulation that an assignment `target op= value` performs, and its operand `e`, where
+/// `is_target` recognises the target (a scalar, or an array element) inside `value`:
+/// `t += e`, `t -= e`, `t = t + e`, `t = e + t`, `t = t - e` (Sum); `t *= e`, `t = t * e`,
+/// `t = e * t` (Product); `t = fmax(t, e)`, `t = fmax(e, t)` (Max); `fmin` (Min). The one
+/// reduction matcher of orcl (used by `lower` for scalars and by the nested-loop kernels).
+pub fn accumulation<'e>(
+    is_v: &dyn Fn(&Expr) -> bool,
+    op: crate::ir::AssignOp,
+    value: &'e Expr,
+) -> Option<(crate::ir::ReduceOp, &'e Expr)> {
+    use crate::ir::{AssignOp, ReduceOp};
+    let (r, e) = match (op, &value.kind) {
+        (AssignOp::Add | AssignOp::Sub, _) => (ReduceOp::Sum, value),
+        (AssignOp::Mul, _) => (ReduceOp::Product, value),
+        (AssignOp::Set, ExprKind::Binary(BinaryOp::Add, a, b)) if is_v(a) => (ReduceOp::Sum, &**b),
+        (AssignOp::Set, ExprKind::Binary(BinaryOp::Add, a, b)) if is_v(b) => (ReduceOp::Sum, &**a),
+        (AssignOp::Set, ExprKind::Binary(BinaryOp::Sub, a, b)) if is_v(a) => (ReduceOp::Sum, &**b),
+        (AssignOp::Set, ExprKind::Binary(BinaryOp::Mul, a, b)) if is_v(a) => {
+            (ReduceOp::Product, &**b)
+        }
+        (AssignOp::Set, ExprKind::Binary(BinaryOp::Mul, a, b)) if is_v(b) => {
+            (ReduceOp::Product, &**a)
+        }
+        (AssignOp::Set, ExprKind::Call(f, args))
+            if (f == "fmax" || f == "fmin") && args.len() == 2 =>
+        {
+            let r = if f == "fmax" {
+                ReduceOp::Max
+            } else {
+                ReduceOp::Min
+            };
+            if is_v(&args[0]) {
+                (r, &args[1])
+            } else if is_v(&args[1]) {
+                (r, &args[0])
+            } else {
+                return None;
+            }
+        }
+        _ => return None,
+    };
+    Some((r, e))
+}

@@ -162,39 +162,12 @@ struct Cx<'a> {
 /// `s += e`, `s -= e`, `s = s + e`, `s = e + s`, `s = s - e` (Sum); `s *= e`, `s = s * e`,
 /// `s = e * s` (Product); `s = fmax(s, e)`, `s = fmax(e, s)` (Max); `fmin` (Min).
 fn reduction_of<'e>(name: &str, op: AssignOp, value: &'e Expr) -> Option<(ReduceOp, &'e Expr)> {
-    use crate::ir::BinaryOp;
-    let is_s = |e: &Expr| matches!(&e.kind, ExprKind::Var(v) if v == name);
-    let (r, e) = match (op, &value.kind) {
-        (AssignOp::Add | AssignOp::Sub, _) => (ReduceOp::Sum, value),
-        (AssignOp::Mul, _) => (ReduceOp::Product, value),
-        (AssignOp::Set, ExprKind::Binary(BinaryOp::Add, a, b)) if is_s(a) => (ReduceOp::Sum, &**b),
-        (AssignOp::Set, ExprKind::Binary(BinaryOp::Add, a, b)) if is_s(b) => (ReduceOp::Sum, &**a),
-        (AssignOp::Set, ExprKind::Binary(BinaryOp::Sub, a, b)) if is_s(a) => (ReduceOp::Sum, &**b),
-        (AssignOp::Set, ExprKind::Binary(BinaryOp::Mul, a, b)) if is_s(a) => {
-            (ReduceOp::Product, &**b)
-        }
-        (AssignOp::Set, ExprKind::Binary(BinaryOp::Mul, a, b)) if is_s(b) => {
-            (ReduceOp::Product, &**a)
-        }
-        (AssignOp::Set, ExprKind::Call(f, args))
-            if (f == "fmax" || f == "fmin") && args.len() == 2 =>
-        {
-            let r = if f == "fmax" {
-                ReduceOp::Max
-            } else {
-                ReduceOp::Min
-            };
-            if is_s(&args[0]) {
-                (r, &args[1])
-            } else if is_s(&args[1]) {
-                (r, &args[0])
-            } else {
-                return None;
-            }
-        }
-        _ => return None,
-    };
-    (!e.mentions(name)).then_some((r, e))
+    crate::analysis::accumulation(
+        &|e| matches!(&e.kind, ExprKind::Var(v) if v == name),
+        op,
+        value,
+    )
+    .filter(|(_, e)| !e.mentions(name))
 }
 
 /// A reduction scalar may appear only in its own updates (`s += e` with `e` free of `s`).

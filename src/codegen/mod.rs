@@ -290,8 +290,9 @@ pub fn render(name: &str, ctx: &tera::Context) -> String {
 /// reference becoming a `__local` tile reference), or `None` to print it normally.
 pub type Subst<'a> = &'a dyn Fn(&Expr) -> Option<String>;
 
-fn prec(e: &Expr) -> u8 {
-    match &e.kind {
+/// C precedence level of `e` (higher binds tighter; C11 §6.5), the one table the C printers use.
+pub(crate) fn prec_kind(e: &ExprKind) -> u8 {
+    match e {
         ExprKind::Cond(..) => 1,
         ExprKind::Binary(op, ..) => match op {
             BinaryOp::Or => 2,
@@ -304,6 +305,10 @@ fn prec(e: &Expr) -> u8 {
         ExprKind::Unary(..) | ExprKind::Cast(..) => 8,
         _ => 9,
     }
+}
+
+fn prec(e: &Expr) -> u8 {
+    prec_kind(&e.kind)
 }
 
 /// C (and OpenCL C) text of an expression, with minimal parentheses.

@@ -376,41 +376,9 @@ struct Walk<'a> {
 }
 
 /// The accumulation `v op= e` that an assignment to `v` (a variable or an array element)
-/// performs, and its operand `e`.
+/// performs, and its operand `e` (the one matcher: [`crate::analysis::accumulation`]).
 fn accumulation<'e>(v: &Expr, op: AssignOp, value: &'e Expr) -> Option<(ReduceOp, &'e Expr)> {
-    use crate::ir::BinaryOp;
-    let is_v = |e: &Expr| e.same_as(v);
-    let (r, e) = match (op, &value.kind) {
-        (AssignOp::Add | AssignOp::Sub, _) => (ReduceOp::Sum, value),
-        (AssignOp::Mul, _) => (ReduceOp::Product, value),
-        (AssignOp::Set, ExprKind::Binary(BinaryOp::Add, a, b)) if is_v(a) => (ReduceOp::Sum, &**b),
-        (AssignOp::Set, ExprKind::Binary(BinaryOp::Add, a, b)) if is_v(b) => (ReduceOp::Sum, &**a),
-        (AssignOp::Set, ExprKind::Binary(BinaryOp::Sub, a, b)) if is_v(a) => (ReduceOp::Sum, &**b),
-        (AssignOp::Set, ExprKind::Binary(BinaryOp::Mul, a, b)) if is_v(a) => {
-            (ReduceOp::Product, &**b)
-        }
-        (AssignOp::Set, ExprKind::Binary(BinaryOp::Mul, a, b)) if is_v(b) => {
-            (ReduceOp::Product, &**a)
-        }
-        (AssignOp::Set, ExprKind::Call(f, args))
-            if (f == "fmax" || f == "fmin") && args.len() == 2 =>
-        {
-            let r = if f == "fmax" {
-                ReduceOp::Max
-            } else {
-                ReduceOp::Min
-            };
-            if is_v(&args[0]) {
-                (r, &args[1])
-            } else if is_v(&args[1]) {
-                (r, &args[0])
-            } else {
-                return None;
-            }
-        }
-        _ => return None,
-    };
-    Some((r, e))
+    crate::analysis::accumulation(&|e| e.same_as(v), op, value)
 }
 
 /// Walk the split loop's body: assignments to the temporaries declared before it must be

@@ -64,22 +64,8 @@ enum Kind {
     M,
 }
 
-/// C precedence levels (as `codegen::c_expr` prints them).
-fn prec(e: &ExprKind) -> u8 {
-    match e {
-        ExprKind::Cond(..) => 1,
-        ExprKind::Binary(op, ..) => match op {
-            BinaryOp::Or => 2,
-            BinaryOp::And => 3,
-            BinaryOp::Eq | BinaryOp::Ne => 4,
-            BinaryOp::Lt | BinaryOp::Le | BinaryOp::Gt | BinaryOp::Ge => 5,
-            BinaryOp::Add | BinaryOp::Sub => 6,
-            BinaryOp::Mul | BinaryOp::Div | BinaryOp::Rem => 7,
-        },
-        ExprKind::Unary(..) | ExprKind::Cast(..) => 8,
-        _ => 9,
-    }
-}
+/// C precedence levels: the table `codegen::c_expr` prints with.
+use crate::codegen::prec_kind as prec;
 
 /// Printed text with its precedence.
 struct Text {

@@ -34,6 +34,8 @@ const SHARED_ARGS: &[(&str, &str)] = &[
     ("device", "device"),
     ("tile", "tile"),
     ("regTile", "regTile"),
+    ("padLocal", "padLocal"),
+    ("doubleBuffer", "doubleBuffer"),
 ];
 
 impl Prepared {
@@ -51,9 +53,11 @@ impl Prepared {
     /// The transformation arguments for `backend`: those of the annotation's own `transform`
     /// for it, or else those of the other backend's transform that have a counterpart
     /// ([`SHARED_ARGS`]: workGroups ↔ blockCount, workItemsPerGroup ↔ threadCount, sizeHint ↔
-    /// launchBounds, cacheBlocks, unrollInner, innerThreads, incrementType, device, tile, regTile), so that one
-    /// annotation can be tuned for both targets. Backend-specific arguments (clFlags, vecHint,
-    /// vecWidth, platform; cudaFlags, streamCount, preferL1Size) are not carried over.
+    /// launchBounds, cacheBlocks, unrollInner, innerThreads, incrementType, device, tile, regTile,
+    /// padLocal, doubleBuffer; and vecWidth when the transform has `tile`, where it is a matrix
+    /// product's vector width on both backends), so that one annotation can be tuned for both
+    /// targets. Backend-specific arguments (clFlags, vecHint, a 1-D loop's vecWidth, platform;
+    /// cudaFlags, streamCount, preferL1Size) are not carried over.
     pub fn transform_args(&self, backend: Backend) -> Vec<KeywordArg> {
         let ann = &self.region.raw.loop_ann;
         if let Some(t) = ann.transform(backend.transform()) {
@@ -62,10 +66,14 @@ impl Prepared {
         let Some(other) = ann.transforms.first() else {
             return Vec::new();
         };
+        let tiled = other.args.iter().any(|a| a.name == "tile");
         other
             .args
             .iter()
             .filter_map(|a| {
+                if tiled && a.name == "vecWidth" {
+                    return Some(a.clone());
+                }
                 let name = SHARED_ARGS.iter().find_map(|(cl, cu)| match backend {
                     Backend::Cuda if *cl == a.name => Some(*cu),
                     Backend::OpenCl if *cu == a.name => Some(*cl),

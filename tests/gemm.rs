@@ -356,6 +356,45 @@ fn cuda_kernel_of_a_contraction() {
     }
 }
 
+/// An annotation with only `transform OpenCL(...)` tuned for CUDA: tile, regTile, cacheBlocks,
+/// padLocal and (with `tile`) vecWidth carry over, so the CUDA kernel has the same vector reads.
+#[test]
+fn opencl_only_matrix_product_carries_its_arguments_to_cuda() {
+    let dir = tempfile::tempdir().unwrap();
+    let text = example("sgemm.c");
+    let start = text.find("                   transform CUDA(").unwrap();
+    let end = start + text[start..].find("device=0)\n").unwrap() + "device=0)\n".len();
+    let text = format!("{}{}", &text[..start], &text[end..]);
+    assert!(!text.contains("transform CUDA("));
+    std::fs::write(dir.path().join("c.c"), text).unwrap();
+    let e = orcl(
+        dir.path(),
+        &[
+            "emit",
+            "c.c",
+            "--backend",
+            "cuda",
+            "--set",
+            "TI=32",
+            "--set",
+            "RI=4",
+            "--set",
+            "CB=True",
+            "--set",
+            "VW=4",
+            "--set",
+            "PAD=4",
+        ],
+    );
+    e.assert_code(0);
+    for want in [
+        "__shared__ __align__(16) float orcl_tile0[8][36];",
+        "*(const float4 *)&orcl_tile1",
+    ] {
+        assert!(e.stdout.contains(want), "{want}\n{}", e.stdout);
+    }
+}
+
 /// A k-slab entry needs both parallel loops in `tile`: a located error (exit 2).
 #[test]
 fn k_slab_without_both_loops_is_located() {

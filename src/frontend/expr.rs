@@ -1556,6 +1556,10 @@ fn repeat<T: Clone>(items: &[T], n: i64, span: Span, ctx: &mut Ctx) -> Result<Ve
     let n = usize::try_from(n.max(0)).unwrap_or(0);
     let total = (items.len() as u64).saturating_mul(n as u64);
     ctx.spend(total, span)?;
+    if items.is_empty() {
+        // `'' * 2**62` is empty: looping n times would take forever (found by tests/fuzz.rs).
+        return Ok(Vec::new());
+    }
     let mut out = Vec::with_capacity(total as usize);
     for _ in 0..n {
         out.extend_from_slice(items);
@@ -2194,6 +2198,9 @@ mod tests {
         let nots = "not ".repeat(100_000) + "1";
         assert!(ev(&nots).is_err());
         assert!(ev("'ab' * 100000000").is_err());
+        // Repeating nothing a huge number of times is immediate (it used to loop 2^63 times).
+        assert_eq!(ok("'' * 0x7fffffffffffffff"), "''");
+        assert_eq!(ok("[] * 9223372036854775807"), "[]");
         for s in [
             "", "(", ")", "[", "]", "'", "\"", "\\", "1e", "0x", "1.e5", "[for]", "a if b", "@",
             "1 2",

@@ -3,7 +3,7 @@ SHELL := /bin/bash
 CARGO ?= cargo
 export CARGO_BUILD_JOBS ?= 2
 
-.PHONY: tune test deps build lint fmt bench faults
+.PHONY: tune test deps build lint fmt bench faults fuzz
 
 # Install PoCL, the OpenCL ICD loader and headers when missing (Debian/Ubuntu; needs root or sudo).
 deps:
@@ -28,6 +28,17 @@ test: deps
 # disk for the database); about 30 s, at most FAULTS_BUDGET seconds (tests/faults.sh).
 faults: build
 	ORCL=$(CURDIR)/target/release/orcl ./tests/faults.sh
+
+# Property check of the front end (tests/fuzz.rs): the corpus in tests/fuzz/corpus, then
+# FUZZ_CASES inputs generated over the grammar and FUZZ_CASES mutated example files, each
+# `orcl check` exiting 0 or 2 with a located error, never crashing; at most FUZZ_SECONDS
+# seconds of cases (about 1 minute on 2 cores). A longer run: see the README.
+FUZZ_CASES ?= 5000
+FUZZ_SECONDS ?= 170
+FUZZ_SEED ?= 15
+fuzz: deps
+	ORCL_FUZZ_CASES=$(FUZZ_CASES) ORCL_FUZZ_SECONDS=$(FUZZ_SECONDS) ORCL_FUZZ_SEED=$(FUZZ_SEED) \
+		$(CARGO) test --release --test fuzz -- --test-threads=2 --nocapture
 
 lint:
 	$(CARGO) fmt --check

@@ -1,0 +1,636 @@
+//! Property check of the front end (annotation + spec + loop; issue 15, "Standing checks"):
+//! for any input, `orcl check` exits 0, or exits 2 with an error located at `file:line:col`;
+//! it never panics or aborts (a stack overflow, an allocation failure under a 2 GiB address
+//! space limit), and each run ends within [`CASE_LIMIT`].
+//!
+//! Inputs come from three sources, each run as a separate `orcl check` process:
+//! - the corpus `tests/fuzz/corpus/*.c` (inputs that once broke a promise, kept as seeds);
+//! - generation over the grammar (proptest strategies for spec expressions, C expressions,
+//!   loop statements, transform arguments, composed into a PerfTuning region);
+//! - mutation of the example files and test inputs (`examples/`, `tests/inputs/`, the corpus):
+//!   byte ranges deleted, duplicated or swapped, tokens from a dictionary of the grammar's
+//!   delimiters, keywords and edge-case literals inserted, bytes replaced.
+//!
+//! The generation is seeded (`ORCL_FUZZ_SEED`, default fixed) so that CI is reproducible.
+//! `ORCL_FUZZ_CASES` sets the inputs per source (default 200, a smoke run in `make test`;
+//! `make fuzz` runs 5000) and `ORCL_FUZZ_SECONDS` bounds the time (default 150: later cases are
+//! skipped); the README shows a longer run. A failing input is written to
+//! `target/fuzz-failures/` and named in the failure message.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::{Duration, Instant};
+
+use proptest::prelude::*;
+use proptest::strategy::{BoxedStrategy, Strategy, ValueTree};
+use proptest::test_runner::{Config, RngSeed, TestCaseError, TestRunner};
+
+const ORCL: &str = env!("CARGO_BIN_EXE_orcl");
+/// Longest one `orcl check` may run (a real check of these inputs takes milliseconds).
+const CASE_LIMIT: Duration = Duration::from_secs(20);
+/// Address space limit of each run.
+const MEMORY_LIMIT: u64 = 2 << 30;
+
+fn env_u64(name: &str, default: u64) -> u64 {
+    std::env::var(name)
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(default)
+}
+
+fn config(salt: u64) -> Config {
+    Config {
+        cases: env_u64("ORCL_FUZZ_CASES", 200) as u32,
+        rng_seed: RngSeed::Fixed(env_u64("ORCL_FUZZ_SEED", 15).wrapping_add(salt)),
+        failure_persistence: None,
+        max_shrink_iters: 300,
+        max_shrink_time: 60_000,
+        ..Config::default()
+    }
+}
+
+fn deadline() -> Instant {
+    static START: std::sync::OnceLock<Instant> = std::sync::OnceLock::new();
+    *START.get_or_init(Instant::now) + Duration::from_secs(env_u64("ORCL_FUZZ_SECONDS", 150))
+}
+
+fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// Run `orcl check` on `bytes` and check the property; the error says what broke and where the
+/// input was saved.
+fn check_property(bytes: &[u8]) -> Result<(), TestCaseError> {
+    static N: AtomicUsize = AtomicUsize::new(0);
+    let dir = tempfile::Builder::new()
+        .prefix("orcl-fuzz-")
+        .tempdir()
+        .unwrap();
+    let file = dir.path().join("fuzz.c");
+    std::fs::write(&file, bytes).unwrap();
+    let mut cmd = Command::new(ORCL);
+    cmd.arg("check")
+        .arg(&file)
+        .current_dir(dir.path())
+        .env("ORCL_CACHE_DIR", dir.path().join("cache"))
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped());
+    // SAFETY: setrlimit is async-signal-safe; nothing else runs between fork and exec.
+    unsafe {
+        use std::os::unix::process::CommandExt;
+        cmd.pre_exec(|| {
+            let lim = libc::rlimit {
+                rlim_cur: MEMORY_LIMIT,
+                rlim_max: MEMORY_LIMIT,
+            };
+            libc::setrlimit(libc::RLIMIT_AS, &lim);
+            Ok(())
+        });
+    }
+    let start = Instant::now();
+    let mut child = cmd.spawn().expect("spawn orcl");
+    let stderr = child.stderr.take().unwrap();
+    let reader = std::thread::spawn(move || {
+        use std::io::Read;
+        let mut s = Vec::new();
+        let _ = stderr.take(1 << 20).read_to_end(&mut s);
+        s
+    });
+    let status = loop {
+        if let Some(s) = child.try_wait().unwrap() {
+            break Some(s);
+        }
+        if start.elapsed() > CASE_LIMIT {
+            let _ = child.kill();
+            let _ = child.wait();
+            break None;
+        }
+        std::thread::sleep(Duration::from_millis(2));
+    };
+    let stderr = String::from_utf8_lossy(&reader.join().unwrap()).into_owned();
+    let code = status.and_then(|s| s.code());
+    let located = stderr.lines().any(|l| {
+        l.find("fuzz.c:").is_some_and(|p| {
+            let rest = &l[p + "fuzz.c:".len()..];
+            let mut parts = rest.splitn(3, ':');
+            let num = |s: Option<&str>| {
+                s.is_some_and(|s| {
+                    let d: String = s.chars().take_while(|c| c.is_ascii_digit()).collect();
+                    !d.is_empty()
+                })
+            };
+            num(parts.next()) && num(parts.next())
+        })
+    });
+    let why = match code {
+        _ if status.is_none() => Some(format!("ran longer than {CASE_LIMIT:?}")),
+        _ if stderr.contains("panicked") => Some("panicked".to_string()),
+        Some(0) => None,
+        Some(2) if located => None,
+        Some(2) => Some("exit 2 without a located `file:line:col` error".to_string()),
+        Some(c) => Some(format!("exit {c}")),
+        None => Some(format!("killed by a signal ({:?})", status)),
+    };
+    match why {
+        None => Ok(()),
+        Some(why) => {
+            let out = root().join("target/fuzz-failures");
+            std::fs::create_dir_all(&out).unwrap();
+            let saved = out.join(format!(
+                "case-{}-{}.c",
+                std::process::id(),
+                N.fetch_add(1, Ordering::Relaxed)
+            ));
+            std::fs::write(&saved, bytes).unwrap();
+            let tail: String = stderr
+                .chars()
+                .rev()
+                .take(1500)
+                .collect::<Vec<_>>()
+                .into_iter()
+                .rev()
+                .collect();
+            Err(TestCaseError::fail(format!(
+                "orcl check {}: {why}\n{tail}",
+                saved.display()
+            )))
+        }
+    }
+}
+
+fn run_property(name: &str, salt: u64, strategy: impl Strategy<Value = Vec<u8>>) {
+    let mut runner = TestRunner::new(config(salt));
+    let done = AtomicUsize::new(0);
+    let r = runner.run(&strategy, |bytes| {
+        if Instant::now() > deadline() {
+            return Ok(());
+        }
+        done.fetch_add(1, Ordering::Relaxed);
+        check_property(&bytes)
+    });
+    eprintln!("{name}: {} inputs checked", done.load(Ordering::Relaxed));
+    if let Err(e) = r {
+        panic!("{name}: {e}");
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Grammar
+// ---------------------------------------------------------------------------------------------
+
+fn pick(items: &'static [&'static str]) -> BoxedStrategy<String> {
+    proptest::sample::select(items)
+        .prop_map(str::to_string)
+        .boxed()
+}
+
+/// Literals at the edges of what the languages accept.
+const NUMBERS: &[&str] = &[
+    "0",
+    "1",
+    "2",
+    "-1",
+    "4096",
+    "2.5",
+    "1e309",
+    "1e-400",
+    "9223372036854775807",
+    "9223372036854775808",
+    "18446744073709551616",
+    "0x7fffffffffffffff",
+    "0x",
+    "09",
+    "017",
+    "1.5f",
+    "1e39f",
+    "3.",
+    ".5",
+    "1_000",
+    "1__0",
+    "12abc",
+];
+
+/// A spec-language expression.
+fn spec_expr() -> BoxedStrategy<String> {
+    let leaf = prop_oneof![
+        pick(NUMBERS),
+        pick(&["WI", "UI", "N", "M", "L0", "True", "False", "'abc'", "''", "'\\n'", "random", "x"]),
+        (0i64..20, 0i64..50).prop_map(|(a, b)| format!("range({a}, {b})")),
+        any::<i64>().prop_map(|v| v.to_string()),
+    ];
+    leaf.prop_recursive(6, 64, 4, |inner| {
+        prop_oneof![
+            (
+                inner.clone(),
+                pick(&[
+                    "+", "-", "*", "/", "//", "%", "**", "==", "!=", "<", "<=", "and", "or", "in",
+                    "not in"
+                ]),
+                inner.clone()
+            )
+                .prop_map(|(a, o, b)| format!("{a} {o} {b}")),
+            (pick(&["-", "not ", "+"]), inner.clone()).prop_map(|(o, a)| format!("{o}{a}")),
+            inner.clone().prop_map(|a| format!("({a})")),
+            proptest::collection::vec(inner.clone(), 0..4)
+                .prop_map(|v| format!("[{}]", v.join(", "))),
+            (
+                pick(&["len", "min", "max", "abs", "int", "float", "str", "range", "foo"]),
+                proptest::collection::vec(inner.clone(), 0..3)
+            )
+                .prop_map(|(f, v)| format!("{f}({})", v.join(", "))),
+            (inner.clone(), inner.clone(), inner.clone())
+                .prop_map(|(e, l, c)| format!("[{e} for x in {l} if {c}]")),
+            (inner.clone(), inner.clone(), inner.clone())
+                .prop_map(|(a, c, b)| format!("{a} if {c} else {b}")),
+        ]
+    })
+    .boxed()
+}
+
+/// A C expression of the loop language (and some outside it).
+fn c_expr() -> BoxedStrategy<String> {
+    let leaf = prop_oneof![
+        pick(&["x[i]", "y[i]", "a", "i", "n", "x[i+1]", "x[n-1-i]", "t", "q", "1.0/0.0"]),
+        pick(NUMBERS),
+    ];
+    leaf.prop_recursive(6, 64, 4, |inner| {
+        prop_oneof![
+            (
+                inner.clone(),
+                pick(&["+", "-", "*", "/", "%", "<", "<=", "==", "!=", "&&", "||", "&", "<<", ","]),
+                inner.clone()
+            )
+                .prop_map(|(a, o, b)| format!("{a} {o} {b}")),
+            (pick(&["-", "!", "+", "~", "*", "&", "++"]), inner.clone())
+                .prop_map(|(o, a)| format!("{o}{a}")),
+            inner.clone().prop_map(|a| format!("({a})")),
+            (
+                pick(&["(double)", "(float)", "(int)", "(long)", "(char*)"]),
+                inner.clone()
+            )
+                .prop_map(|(t, a)| format!("{t}{a}")),
+            (inner.clone(), inner.clone(), inner.clone())
+                .prop_map(|(c, a, b)| format!("{c} ? {a} : {b}")),
+            (pick(&["sqrt", "fabs", "exp", "foo", "fmax"]), inner.clone())
+                .prop_map(|(f, a)| format!("{f}({a})")),
+            (inner.clone(), inner.clone()).prop_map(|(a, b)| format!("fmax({a}, {b})")),
+            inner.clone().prop_map(|a| format!("x[{a}]")),
+        ]
+    })
+    .boxed()
+}
+
+/// A statement of the loop body.
+fn c_stmt() -> BoxedStrategy<String> {
+    let leaf = prop_oneof![
+        (
+            pick(&["y[i]", "t", "q", "a", "x[i]", "y[0]", "(y[i])"]),
+            pick(&["=", "+=", "-=", "*=", "/=", "%="]),
+            c_expr()
+        )
+            .prop_map(|(l, o, e)| format!("{l} {o} {e};")),
+        c_expr().prop_map(|e| format!("double t = {e};")),
+        pick(&["y[i]++;", ";", "break;", "return;", "q = 0;", "goto l;"]),
+    ];
+    leaf.prop_recursive(4, 24, 3, |inner| {
+        prop_oneof![
+            (c_expr(), inner.clone()).prop_map(|(c, s)| format!("if ({c}) {s}")),
+            (c_expr(), inner.clone(), inner.clone())
+                .prop_map(|(c, s, t)| format!("if ({c}) {s} else {t}")),
+            proptest::collection::vec(inner.clone(), 0..3)
+                .prop_map(|v| format!("{{ {} }}", v.join(" "))),
+            (
+                pick(&[
+                    "j=0; j<n; j++",
+                    "j=0; j<4; j+=2",
+                    "int j=0; j<=n-1; ++j",
+                    "j=n; j>0; j--"
+                ]),
+                inner.clone()
+            )
+                .prop_map(|(h, s)| format!("for ({h}) {s}")),
+            (c_expr(), inner.clone()).prop_map(|(c, s)| format!("while ({c}) {s}")),
+        ]
+    })
+    .boxed()
+}
+
+/// A whole file: a PerfTuning region around a Loop annotation, every part generated.
+fn grammar_file() -> impl Strategy<Value = Vec<u8>> {
+    let param = (pick(&["WI", "UI", "CB", "Z", "N", "L0"]), spec_expr())
+        .prop_map(|(n, e)| format!("param {n}[] = {e};"));
+    // Each part is valid three times in four, so that whole files get through the front end
+    // (and reach the later checks) about one time in five.
+    let perf = proptest::collection::vec(
+        prop_oneof![
+            3 => param,
+            1 => spec_expr().prop_map(|e| format!("constraint c = {e};")),
+            1 => spec_expr().prop_map(|e| format!("let L0 = {e};")),
+        ],
+        0..4,
+    );
+    let perf = prop_oneof![
+        3 => Just(vec!["param UI[] = [1, 2];".to_string()]),
+        1 => perf,
+    ];
+    let inputs = prop_oneof![
+        3 => Just("param N[] = [1000];".to_string()),
+        1 => spec_expr().prop_map(|e| format!("param N[] = {e};")),
+    ];
+    let args = proptest::collection::vec(
+        (
+            pick(&[
+                "repetitions",
+                "timeout",
+                "algorithm",
+                "total_runs",
+                "build_command",
+                "bogus",
+            ]),
+            spec_expr(),
+        )
+            .prop_map(|(a, e)| format!("arg {a} = {e};")),
+        0..3,
+    );
+    let args = prop_oneof![3 => Just(vec![]), 1 => args];
+    let transform = proptest::collection::vec(
+        (
+            pick(&[
+                "workItemsPerGroup",
+                "unrollInner",
+                "workGroups",
+                "cacheBlocks",
+                "vecWidth",
+                "tile",
+                "device",
+                "bogus",
+            ]),
+            spec_expr(),
+        )
+            .prop_map(|(a, e)| format!("{a}={e}")),
+        0..3,
+    );
+    let transform = prop_oneof![3 => Just(vec!["unrollInner=UI".to_string()]), 1 => transform];
+    let header = prop_oneof![3 => Just("for (i=0; i<=n-1; i++)".to_string()), 1 => pick(&[
+        "for (i=0; i<=n-1; i++)",
+        "for (i=0; i<n; i++)",
+        "for (int i=0; i<n; i+=2)",
+        "for (i=n; i>0; i--)",
+        "for (i=0; i<n; )",
+    ])];
+    let body = prop_oneof![
+        3 => Just(vec!["y[i] += a*x[i];".to_string()]),
+        1 => proptest::collection::vec(c_stmt(), 1..4),
+    ];
+    (perf, inputs, args, transform, header, body).prop_map(
+        |(perf, inputs, args, transform, header, body)| {
+            let mut t = vec!["workItemsPerGroup=WI".to_string()];
+            t.extend(transform);
+            let loop_text = format!("{header} {{\n        {}\n    }}", body.join("\n        "));
+            format!(
+                "void f(int n, double a, double *x, double *y) {{\n    int i, j; double t, q;\n    /*@ begin PerfTuning(\n        def performance_params {{\n            param WI[] = [16, 64];\n            {}\n        }}\n        def build {{ arg build_command = 'cc -O2'; }}\n        def input_params {{ {} }}\n        def input_vars {{\n            decl int n = N;\n            decl double a = random;\n            decl static double x[N] = random;\n            decl static double y[N] = random;\n        }}\n        def performance_counter {{ {} }}\n    ) @*/\n    /*@ begin Loop(transform OpenCL({})\n    {}\n    ) @*/\n    {}\n    /*@ end @*/\n    /*@ end @*/\n}}\n",
+                perf.join("\n            "),
+                inputs,
+                args.join(" "),
+                t.join(", "),
+                loop_text,
+                loop_text,
+            )
+            .into_bytes()
+        },
+    )
+}
+
+// ---------------------------------------------------------------------------------------------
+// Mutation
+// ---------------------------------------------------------------------------------------------
+
+/// Seeds for mutation: the examples, the test inputs and the corpus.
+fn seeds() -> Vec<Vec<u8>> {
+    let mut files = Vec::new();
+    for dir in [
+        "examples",
+        "tests/inputs/ok",
+        "tests/inputs/bad",
+        "tests/inputs/orio",
+        "tests/fuzz/corpus",
+    ] {
+        let Ok(rd) = std::fs::read_dir(root().join(dir)) else {
+            continue;
+        };
+        for e in rd.flatten() {
+            let p = e.path();
+            if p.extension().is_some_and(|x| x == "c")
+                && !p.file_name().unwrap().to_string_lossy().starts_with('_')
+            {
+                files.push(p);
+            }
+        }
+    }
+    files.sort();
+    files
+        .iter()
+        .filter_map(|p| std::fs::read(p).ok())
+        .filter(|b| b.len() < 200_000)
+        .collect()
+}
+
+/// Tokens inserted by mutations: delimiters, keywords, edge-case literals, hostile bytes.
+const DICTIONARY: &[&str] = &[
+    "(",
+    ")",
+    "[",
+    "]",
+    "{",
+    "}",
+    ";",
+    ",",
+    "=",
+    "'",
+    "\"",
+    "\\",
+    "\n",
+    "/*",
+    "*/",
+    "/*@",
+    "@*/",
+    "//",
+    "#define X(",
+    "begin",
+    "end",
+    "Loop",
+    "PerfTuning",
+    "transform",
+    "OpenCL",
+    "CUDA",
+    "def",
+    "param",
+    "constraint",
+    "decl",
+    "arg",
+    "let",
+    "for",
+    "if",
+    "else",
+    "range(",
+    "[[[[",
+    "((((",
+    "}}}}",
+    "0",
+    "-1",
+    "1e309",
+    "18446744073709551616",
+    "09",
+    "/0",
+    "%0",
+    "é",
+    "\u{0}",
+    "\u{1b}]0;x\u{7}",
+    "\u{feff}",
+    "\t",
+    "  ",
+    "i++",
+    "x[i]",
+    "@",
+    "$",
+    "?",
+    ":",
+    "...",
+];
+
+#[derive(Debug, Clone)]
+enum Mutation {
+    Delete(f64, usize),
+    Duplicate(f64, usize),
+    Insert(f64, usize),
+    Byte(f64, u8),
+    Swap(f64, f64, usize),
+}
+
+fn mutation() -> impl Strategy<Value = Mutation> {
+    let at = 0.0f64..1.0;
+    let len = prop_oneof![3 => 1usize..8, 1 => 8usize..400];
+    prop_oneof![
+        (at.clone(), len.clone()).prop_map(|(a, l)| Mutation::Delete(a, l)),
+        (at.clone(), len.clone()).prop_map(|(a, l)| Mutation::Duplicate(a, l)),
+        (at.clone(), 0..DICTIONARY.len()).prop_map(|(a, k)| Mutation::Insert(a, k)),
+        (at.clone(), any::<u8>()).prop_map(|(a, b)| Mutation::Byte(a, b)),
+        (at.clone(), at, len).prop_map(|(a, b, l)| Mutation::Swap(a, b, l)),
+    ]
+}
+
+fn apply(mut v: Vec<u8>, ms: &[Mutation]) -> Vec<u8> {
+    let pos = |v: &Vec<u8>, a: f64| ((v.len() as f64) * a) as usize;
+    for m in ms {
+        match *m {
+            Mutation::Delete(a, l) => {
+                let p = pos(&v, a);
+                let e = (p + l).min(v.len());
+                v.drain(p..e);
+            }
+            Mutation::Duplicate(a, l) => {
+                let p = pos(&v, a);
+                let e = (p + l).min(v.len());
+                let chunk = v[p..e].to_vec();
+                v.splice(e..e, chunk);
+            }
+            Mutation::Insert(a, k) => {
+                let p = pos(&v, a);
+                v.splice(p..p, DICTIONARY[k].bytes());
+            }
+            Mutation::Byte(a, b) => {
+                let p = pos(&v, a);
+                if p < v.len() {
+                    v[p] = b;
+                }
+            }
+            Mutation::Swap(a, b, l) => {
+                let (p, q) = (pos(&v, a.min(b)), pos(&v, a.max(b)));
+                let l = l.min(q - p).min(v.len() - q);
+                for k in 0..l {
+                    v.swap(p + k, q + k);
+                }
+            }
+        }
+    }
+    v
+}
+
+fn mutated_file() -> impl Strategy<Value = Vec<u8>> {
+    let seeds = seeds();
+    assert!(!seeds.is_empty(), "no seed files");
+    (0..seeds.len(), proptest::collection::vec(mutation(), 1..6))
+        .prop_map(move |(k, ms)| apply(seeds[k].clone(), &ms))
+}
+
+// ---------------------------------------------------------------------------------------------
+// The checks
+// ---------------------------------------------------------------------------------------------
+
+/// Every corpus file satisfies the property (these once broke it).
+#[test]
+fn corpus() {
+    let dir = root().join("tests/fuzz/corpus");
+    let mut n = 0;
+    let mut entries: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .unwrap()
+        .flatten()
+        .map(|e| e.path())
+        .collect();
+    entries.sort();
+    for p in entries {
+        if p.extension().is_none_or(|x| x != "c") {
+            continue;
+        }
+        let bytes = std::fs::read(&p).unwrap();
+        if let Err(e) = check_property(&bytes) {
+            panic!("{}: {e}", p.display());
+        }
+        n += 1;
+    }
+    assert!(n > 0, "no corpus files in {}", dir.display());
+}
+
+/// Generated over the grammar.
+#[test]
+fn grammar() {
+    run_property("grammar", 1, grammar_file());
+}
+
+/// Mutated examples and test inputs.
+#[test]
+fn mutations() {
+    run_property("mutations", 2, mutated_file());
+}
+
+/// The generators themselves reach both outcomes (a front end that rejected everything would
+/// pass the property vacuously).
+#[test]
+fn generated_inputs_reach_both_outcomes() {
+    let mut runner = TestRunner::new(config(3));
+    let mut codes = std::collections::BTreeSet::new();
+    let s = grammar_file();
+    for _ in 0..200 {
+        let bytes = s.new_tree(&mut runner).unwrap().current();
+        let dir = tempfile::tempdir().unwrap();
+        let f = dir.path().join("fuzz.c");
+        std::fs::write(&f, &bytes).unwrap();
+        let out = Command::new(ORCL)
+            .arg("check")
+            .arg(&f)
+            .env("ORCL_CACHE_DIR", dir.path().join("cache"))
+            .output()
+            .unwrap();
+        codes.insert(out.status.code());
+        if codes.len() >= 2 {
+            break;
+        }
+    }
+    assert!(
+        codes.contains(&Some(0)) && codes.contains(&Some(2)),
+        "{codes:?}"
+    );
+    let _ = Path::new(ORCL);
+}

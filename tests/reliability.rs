@@ -3,8 +3,10 @@
 //! stdout stops nothing (F2), a deleted database stops the tune (F11), SIGTERM/SIGINT mark the
 //! experiment `interrupted` and no worker outlives orcl, even after `kill -9` (F6, F18), build
 //! steps time out and leave no scratch files (F7, F14), the skeleton cache is per user and
-//! verified (F5), exit codes (F12), escaped diagnostics (F15), `--repetitions 0` (F17) and
-//! reading a database while another process creates it (F19).
+//! verified (F5), exit codes (F12), escaped diagnostics (F15), `--repetitions 0` (F17),
+//! reading a database while another process creates it (F19), and the front end's limits on
+//! generated inputs: nesting depth (F1), input size and linear time (F13), invalid constants
+//! (F16). The front end's property check is `tests/fuzz.rs`.
 //!
 //! Every tune runs `tests/inputs/ok/axpy_faults.c` (4 configurations, N = 1000) on the local
 //! OpenCL device (PoCL in CI), in its own temp dir with its own database and cache.

@@ -1,5 +1,5 @@
 //! Per input size, the tuned loop's array references stay inside the arrays `input_vars` declares,
-//! and a written subscript that mixes inner loop variables into the parallel one
+//! every `int` loop variable holds the values it takes (issue 15 F10), and a written subscript that mixes inner loop variables into the parallel one
 //! (`C[i*n + j]`) gives distinct iterations distinct elements.
 //!
 //! The loop's own dependence test (`lower`) trusts the hand-flattened idiom `C[i*n + j]` because
@@ -54,7 +54,9 @@ pub fn check(
                 .ok()
                 .and_then(|e| e.eval(&known).ok())
                 .and_then(|x| x.as_i64());
-            if let Some(x) = value {
+            // A value its `int` cannot hold is reported by `prepare` at the input parameter.
+            let fits = p.ty != ScalarType::Int || i32::try_from(value.unwrap_or(0)).is_ok();
+            if let (Some(x), true) = (value, fits) {
                 scalars.insert(p.name.clone(), x);
             }
         }
@@ -180,6 +182,29 @@ impl Cx<'_> {
         let (first, last) = (lo.0, if l.inclusive { hi.1 } else { hi.1 - 1 });
         if last < first {
             return Ok(()); // no iteration at this size
+        }
+        // The loop variable must hold every value it takes, the one that ends the loop included
+        // (issue 15 F10: `int i` up to a `long n` of 3·10^9 overflows in the reference run).
+        let is_int = self
+            .kernel
+            .symbols
+            .get(&l.var)
+            .is_some_and(|s| s.ty == ScalarType::Int);
+        let end = last.checked_add(l.step.max(1));
+        if is_int && (first < i32::MIN as i64 || end.is_none_or(|e| e > i32::MAX as i64)) {
+            return Err(Diagnostic::new(
+                l.var_span,
+                format!(
+                    "at input {} the loop variable `{}` runs from {first} to {last}, which `int` cannot hold (at most {})",
+                    self.sizes(),
+                    l.var,
+                    i32::MAX
+                ),
+            )
+            .with_help(format!(
+                "declare `{}` as `long`, or exclude such sizes from `input_params`",
+                l.var
+            )));
         }
         vars.insert(l.var.clone(), (first, last));
         let r = self.stmts(&l.body, vars);

@@ -721,6 +721,20 @@ fn input_value_overflows_its_c_type() {
 }
 
 #[test]
+fn loop_variable_overflows_its_c_type() {
+    check_fails(
+        "loop_variable_overflow",
+        at(
+            "at input N=3000000000 the loop variable `i` runs from 0 to 2999999999, which `int` cannot hold (at most 2147483647)",
+            21,
+            10,
+        )
+        .under("i")
+        .help("declare `i` as `long`"),
+    );
+}
+
+#[test]
 fn preamble_value_overflows_its_c_type() {
     check_fails(
         "preamble_value_overflow",

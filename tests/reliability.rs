@@ -882,7 +882,8 @@ fn input_values_fit_their_c_type_and_the_memory() {
     let text = text
         .replace("param N[] = [1000];", "param N[] = [1000, 68719476736];")
         .replace("decl int n = N;", "decl long n = N;")
-        .replace("void VecAXPY(int n,", "void VecAXPY(long n,");
+        .replace("void VecAXPY(int n,", "void VecAXPY(long n,")
+        .replace("    int i;", "    long i;");
     std::fs::write(&big.input, text).unwrap();
     let r = big.tune(&[]);
     assert_no_panic(&r);

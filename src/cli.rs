@@ -71,6 +71,12 @@ enum Command {
         /// `device`).
         #[arg(long)]
         device: Option<usize>,
+        /// Measure on several identical devices at once: `0,1,3` (OpenCL device indices within
+        /// --platform, or CUDA ordinals) or `all`; one measuring worker per device, results pooled
+        /// into one experiment, each evaluation recording its device. Devices that differ are
+        /// refused (tune them separately and compare).
+        #[arg(long, value_name = "LIST|all")]
+        devices: Option<String>,
         /// Target: opencl or cuda (default: the annotation's first transform). A backend the
         /// annotation has no transform for takes the other transform's shared arguments.
         #[arg(long)]
@@ -548,6 +554,7 @@ fn run(cli: Cli) -> Result<i32, Failure> {
             max_idle,
             platform,
             device,
+            devices,
             backend,
             top,
             size,
@@ -566,6 +573,16 @@ fn run(cli: Cli) -> Result<i32, Failure> {
                 // As the spec's `repetitions = 0` (issue 15 F17).
                 return Err(Failure::Usage(
                     "invalid --repetitions 0: at least one timed repetition is needed".into(),
+                ));
+            }
+            let devices = devices
+                .as_deref()
+                .map(tune::Devices::parse)
+                .transpose()
+                .map_err(Failure::Usage)?;
+            if devices.is_some() && device.is_some() {
+                return Err(Failure::Usage(
+                    "--device and --devices both given: use --devices alone (its first device is the one the tuned file names)".into(),
                 ));
             }
             if let Some(t) = build_timeout {
@@ -601,6 +618,7 @@ fn run(cli: Cli) -> Result<i32, Failure> {
                 jobs,
                 no_kernel_cache,
                 max_idle,
+                devices,
             };
             let results = tune::tune(&path, &text, prepared, &opts).map_err(|e| match e {
                 TuneError::Input(i) => Failure::Input(i),
@@ -709,6 +727,14 @@ fn print_result(path: &str, r: &tune::RegionResult, i: &tune::InputResult, top: 
         i.elapsed.as_secs_f64(),
         i.experiment_id
     );
+    if !i.per_device.is_empty() {
+        let each: Vec<String> = i
+            .per_device
+            .iter()
+            .map(|(d, n)| format!("device {d}: {n}"))
+            .collect();
+        crate::outln!("measured per device: {}", each.join(", "));
+    }
     let mut t = Table::new();
     t.load_preset(UTF8_FULL_CONDENSED);
     t.set_header(vec![

@@ -124,9 +124,14 @@ CREATE TABLE experiment_metadata (
 );
 ";
 
+/// Version 1 → 2 (issue 14, `--devices`): the device that measured an evaluation, as its index
+/// (OpenCL device index within the experiment's platform, CUDA ordinal). NULL: the experiment's
+/// own device (every row of a single-device tune, and rows of older orcl versions and imports).
+const MIGRATION_2: &str = "ALTER TABLE evaluation ADD COLUMN device_index INTEGER";
+
 /// Forward migrations: `MIGRATIONS[i]` takes the schema from version `i` to `i + 1`.
 /// Append, never edit.
-const MIGRATIONS: &[&str] = &[MIGRATION_1];
+const MIGRATIONS: &[&str] = &[MIGRATION_1, MIGRATION_2];
 
 const UPSERT_DEVICE: &str = "
 INSERT INTO device (backend, platform, name, vendor, driver_version, device_version,
@@ -190,8 +195,10 @@ const SELECT_METADATA: &str =
 
 const INSERT_EVALUATION: &str = "
 INSERT INTO evaluation (experiment_id, config_key, config_json, kernel_hash, status, build_ms,
-    samples_ms_json, median_ms, transfer_ms, max_error, message, created_at)
-VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)";
+    samples_ms_json, median_ms, transfer_ms, max_error, message, created_at, device_index)
+VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13)";
+const SELECT_EVALUATION_DEVICES: &str =
+    "SELECT config_key, device_index FROM evaluation WHERE experiment_id = ?1 ORDER BY id";
 macro_rules! evaluation_columns {
     () => {
         "id, config_key, config_json, kernel_hash, status, build_ms, samples_ms_json, median_ms, \
@@ -218,7 +225,11 @@ const SELECT_BEST: &str = concat!(
 pub const HALF_CREATED_WAIT: Duration = Duration::from_secs(2);
 
 /// The schema version this orcl writes and reads (stored in `meta.schema_version`).
-pub const SCHEMA_VERSION: i64 = 1;
+pub const SCHEMA_VERSION: i64 = 2;
+/// The oldest schema a read-only opening accepts: the migrations after version 1 only add nullable
+/// columns that no reader of an older file needs (`evaluation.device_index`), so `orcl db`,
+/// `plot`, `replay` and `export` read version-1 files (e.g. `bench/data/*.db`) without writing.
+pub const READ_COMPATIBLE_VERSION: i64 = 1;
 const _: () = assert!(MIGRATIONS.len() == SCHEMA_VERSION as usize);
 
 /// How long a writer waits for another process's write lock before failing.
@@ -450,8 +461,8 @@ impl Db {
         }
     }
 
-    /// Opens an existing database read-only. The schema must be exactly [`SCHEMA_VERSION`]:
-    /// [`DbError::NewerSchema`] or [`DbError::OlderSchema`] otherwise.
+    /// Opens an existing database read-only. The schema must be from [`READ_COMPATIBLE_VERSION`]
+    /// to [`SCHEMA_VERSION`]: [`DbError::NewerSchema`] or [`DbError::OlderSchema`] otherwise.
     ///
     /// A file another process is creating right now (no schema yet, or a version below this
     /// one) is waited for, up to [`HALF_CREATED_WAIT`], before it counts as older (issue 15 F19).
@@ -462,7 +473,9 @@ impl Db {
         let start = std::time::Instant::now();
         let found = loop {
             match stored_version(&conn) {
-                Ok(v) if v >= SCHEMA_VERSION || start.elapsed() >= HALF_CREATED_WAIT => break v,
+                Ok(v) if v >= READ_COMPATIBLE_VERSION || start.elapsed() >= HALF_CREATED_WAIT => {
+                    break v
+                }
                 Ok(_) => {}
                 Err(DbError::Sqlite(e))
                     if e.sqlite_error_code() == Some(rusqlite::ErrorCode::DatabaseBusy)
@@ -477,7 +490,7 @@ impl Db {
                 supported: SCHEMA_VERSION,
             });
         }
-        if found < SCHEMA_VERSION {
+        if found < READ_COMPATIBLE_VERSION {
             return Err(DbError::OlderSchema {
                 found,
                 supported: SCHEMA_VERSION,
@@ -677,6 +690,18 @@ impl Db {
     /// [`DbError::NoSuchExperiment`], [`DbError::Invalid`] for an unknown status, invalid
     /// `config_json` or a non-finite sample.
     pub fn insert_evaluation(&self, experiment_id: i64, e: &EvaluationRow) -> Result<i64> {
+        self.insert_evaluation_on(experiment_id, e, None)
+    }
+
+    /// [`Db::insert_evaluation`], recording the device that measured it (`device_index`: OpenCL
+    /// device index within the experiment's platform, CUDA ordinal; `None`: the experiment's
+    /// device). `orcl tune --devices` records it for every row.
+    pub fn insert_evaluation_on(
+        &self,
+        experiment_id: i64,
+        e: &EvaluationRow,
+        device_index: Option<usize>,
+    ) -> Result<i64> {
         check_one_of("evaluation.status", &e.status, &EVALUATION_STATUSES)?;
         check_json("evaluation.config_json", &e.config_json)?;
         if let Some(bad) = e.samples_ms.iter().find(|s| !s.is_finite()) {
@@ -702,7 +727,8 @@ impl Db {
                 e.transfer_ms,
                 e.max_error,
                 e.message,
-                now_utc()
+                now_utc(),
+                device_index.and_then(|d| i64::try_from(d).ok())
             ],
         )
         .map_err(|err| classify(err, experiment_id, Some(&e.config_key)))?;
@@ -715,6 +741,14 @@ impl Db {
     pub fn evaluations(&self, experiment_id: i64) -> Result<Vec<EvaluationRow>> {
         let mut stmt = self.conn.prepare_cached(SELECT_EVALUATIONS)?;
         let rows = stmt.query_map([experiment_id], evaluation_from_row)?;
+        Ok(rows.collect::<rusqlite::Result<_>>()?)
+    }
+
+    /// (config_key, device_index) of every evaluation of the experiment, in insertion order: the
+    /// device that measured it (`None`: the experiment's device; see [`Db::insert_evaluation_on`]).
+    pub fn evaluation_devices(&self, experiment_id: i64) -> Result<Vec<(String, Option<i64>)>> {
+        let mut stmt = self.conn.prepare_cached(SELECT_EVALUATION_DEVICES)?;
+        let rows = stmt.query_map([experiment_id], |r| Ok((r.get(0)?, r.get(1)?)))?;
         Ok(rows.collect::<rusqlite::Result<_>>()?)
     }
 
@@ -1379,7 +1413,8 @@ impl Db {
                     ev.transfer_ms,
                     ev.max_error,
                     ev.message,
-                    created
+                    created,
+                    None::<i64>
                 ])
                 .map_err(|err| classify(err, id, Some(&ev.config_key)))?;
             }

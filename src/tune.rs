@@ -64,6 +64,45 @@ pub struct TuneOptions {
     /// Proposals in a row that measure nothing new before the search of a space too large to
     /// enumerate stops (`--max-idle`; default [`MAX_IDLE_PROPOSALS`]).
     pub max_idle: Option<u64>,
+    /// Measure on several identical devices at once (`--devices 0,1 | all`): one worker per
+    /// device, configurations handed out from one queue. `None`: the one device of `device`.
+    pub devices: Option<Devices>,
+}
+
+/// The devices of `--devices`: OpenCL device indices within the platform, or CUDA ordinals.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Devices {
+    /// Every device of the platform (OpenCL) or every CUDA device.
+    All,
+    /// These indices, in order, distinct; the first one is the experiment's device (its tuned
+    /// file names it, the finalists are re-measured on it).
+    List(Vec<usize>),
+}
+
+impl Devices {
+    /// Parses `all` or a comma-separated list of distinct indices (`0,1,3`). Errors: a usage
+    /// message naming the bad element.
+    pub fn parse(s: &str) -> Result<Devices, String> {
+        if s.trim().eq_ignore_ascii_case("all") {
+            return Ok(Devices::All);
+        }
+        let mut list = Vec::new();
+        for part in s.split(',') {
+            let d: usize = part.trim().parse().map_err(|_| {
+                format!(
+                    "invalid --devices `{s}`: `{}` is not a device index; use e.g. `0,1` or `all`",
+                    part.trim()
+                )
+            })?;
+            if list.contains(&d) {
+                return Err(format!(
+                    "invalid --devices `{s}`: device {d} is listed twice"
+                ));
+            }
+            list.push(d);
+        }
+        Ok(Devices::List(list))
+    }
 }
 
 /// Why a tune stopped without a result.
@@ -123,6 +162,9 @@ pub struct InputResult {
     /// budget was spent (the idle-proposal limit), when it did.
     pub stopped: Option<String>,
     pub elapsed: Duration,
+    /// `--devices`: (device index, configurations it measured in this run), in index order;
+    /// empty without `--devices`.
+    pub per_device: Vec<(usize, usize)>,
 }
 
 impl InputResult {
@@ -266,6 +308,86 @@ pub fn variant_for(
             cuda::generate(&p.kernel, &o, objective_is_total(p), fault)
         }
     }
+}
+
+/// What identifies a measurement: kernel source, build options, NDRange, device and skeleton
+/// build plan (two configurations with the same key are measured once).
+fn variant_key(v: &Variant, plan: &skeleton::BuildPlan) -> String {
+    sha(&[
+        &v.source,
+        &v.build_options,
+        &format!(
+            "{:?}|{}|{}|{}|{:?}|{:?}",
+            v.global_size, v.local_size, v.platform, v.device, plan, v.grid
+        ),
+    ])
+}
+
+/// Measure `jobs` (variant key, variant, skeleton binary) on the runners of `--devices`, each
+/// runner on its own thread taking the next job from one queue, so a faster device takes more.
+/// Returns each key's outcome and the device index that measured it. A signal stops the hand-out
+/// (the tune then stops before recording anything of this batch).
+fn measure_on_devices(
+    runners: Vec<(usize, &mut Runner)>,
+    jobs: Vec<(String, Variant, PathBuf)>,
+    total: bool,
+) -> HashMap<String, (Outcome, usize)> {
+    let queue = std::sync::Mutex::new(std::collections::VecDeque::from(jobs));
+    let out = std::sync::Mutex::new(HashMap::new());
+    std::thread::scope(|s| {
+        for (device, runner) in runners {
+            let (queue, out) = (&queue, &out);
+            s.spawn(move || loop {
+                if crate::interrupt::requested().is_some() {
+                    break;
+                }
+                let next = queue.lock().unwrap_or_else(|e| e.into_inner()).pop_front();
+                let Some((key, mut v, exe)) = next else {
+                    break;
+                };
+                v.device = device;
+                runner.use_skeleton(exe);
+                let o = measure_objective(runner, &v, total);
+                out.lock()
+                    .unwrap_or_else(|e| e.into_inner())
+                    .insert(key, (o, device));
+            });
+        }
+    });
+    out.into_inner().unwrap_or_else(|e| e.into_inner())
+}
+
+/// The device indices `sel` names on OpenCL platform `platform` (CUDA: ordinals), checked to
+/// exist. Errors: a device that does not exist ([`device::DeviceError`]), `all` finding none.
+fn device_indices(
+    sel: &Devices,
+    backend: Backend,
+    platform: usize,
+) -> Result<Vec<usize>, TuneError> {
+    let list = match sel {
+        Devices::List(l) => l.clone(),
+        Devices::All => match backend {
+            Backend::OpenCl => device::opencl_devices()?
+                .iter()
+                .filter(|d| d.platform_index == platform)
+                .map(|d| d.device_index)
+                .collect(),
+            Backend::Cuda => device::cuda_devices()?
+                .iter()
+                .map(|d| d.device_index)
+                .collect(),
+        },
+    };
+    if list.is_empty() {
+        return Err(TuneError::Usage(format!(
+            "--devices all: no device found on {}",
+            match backend {
+                Backend::OpenCl => format!("OpenCL platform {platform}"),
+                Backend::Cuda => "CUDA".into(),
+            }
+        )));
+    }
+    Ok(list)
 }
 
 /// Measure `v`. Under the `total` objective the OpenCL skeleton times the kernel alone, so the
@@ -526,26 +648,50 @@ pub fn tune(
                 Backend::OpenCl => device::opencl_device(pl, d),
                 Backend::Cuda => device::cuda_device(d),
             };
+            // `--devices`: the experiment's identity names the user's selection, so identical
+            // devices pool their results with a plain tune of the same device kind.
+            let selection = format!("{:?}/{:?}", opts.platform, opts.device);
             let fallback;
-            let (dev, opts) = match lookup(v0.platform, v0.device) {
-                Ok(d) => (d, opts),
-                Err(
-                    e @ (device::DeviceError::NoSuchDevice { .. }
-                    | device::DeviceError::NoSuchPlatform { .. }
-                    | device::DeviceError::NoCudaDevice { .. }),
-                ) if opts.device.is_none() && opts.platform.is_none() => {
-                    let pl = match e {
-                        device::DeviceError::NoSuchDevice { platform, .. } => platform,
-                        _ => 0,
-                    };
-                    let d = lookup(pl, 0)?;
-                    let args = p.transform_args(backend);
-                    let at = args
-                        .iter()
-                        .find(|a| a.name == "device" || a.name == "platform")
-                        .map(|a| a.expr.span)
-                        .unwrap_or(raw.loop_ann.begin_span);
-                    eprintln!(
+            let multi_opts;
+            let mut device_list: Vec<usize> = Vec::new();
+            let (dev, opts) = if let Some(sel) = &opts.devices {
+                let list = device_indices(sel, backend, v0.platform)?;
+                let first = lookup(v0.platform, list[0])?;
+                for &other in &list[1..] {
+                    let d = lookup(v0.platform, other)?;
+                    if d.fingerprint() != first.fingerprint() {
+                        return Err(TuneError::Usage(format!(
+                            "--devices: device {other} `{}` ({}, driver {}) is not identical to device {} `{}` ({}, driver {}); only identical devices pool into one experiment: tune each with --device N and compare the experiments (`orcl db list`, `orcl db best`)",
+                            d.name, d.platform, d.driver_version, list[0], first.name, first.platform, first.driver_version
+                        )));
+                    }
+                }
+                device_list = list;
+                multi_opts = TuneOptions {
+                    device: Some(device_list[0]),
+                    ..opts.clone()
+                };
+                (first, &multi_opts)
+            } else {
+                match lookup(v0.platform, v0.device) {
+                    Ok(d) => (d, opts),
+                    Err(
+                        e @ (device::DeviceError::NoSuchDevice { .. }
+                        | device::DeviceError::NoSuchPlatform { .. }
+                        | device::DeviceError::NoCudaDevice { .. }),
+                    ) if opts.device.is_none() && opts.platform.is_none() => {
+                        let pl = match e {
+                            device::DeviceError::NoSuchDevice { platform, .. } => platform,
+                            _ => 0,
+                        };
+                        let d = lookup(pl, 0)?;
+                        let args = p.transform_args(backend);
+                        let at = args
+                            .iter()
+                            .find(|a| a.name == "device" || a.name == "platform")
+                            .map(|a| a.expr.span)
+                            .unwrap_or(raw.loop_ann.begin_span);
+                        eprintln!(
                         "{}",
                         crate::diag::render_warning(
                             path,
@@ -559,14 +705,15 @@ pub fn tune(
                             )
                         )
                     );
-                    fallback = TuneOptions {
-                        platform: (backend == Backend::OpenCl).then_some(pl),
-                        device: Some(0),
-                        ..opts.clone()
-                    };
-                    (d, &fallback)
+                        fallback = TuneOptions {
+                            platform: (backend == Backend::OpenCl).then_some(pl),
+                            device: Some(0),
+                            ..opts.clone()
+                        };
+                        (d, &fallback)
+                    }
+                    Err(e) => return Err(e.into()),
                 }
-                Err(e) => return Err(e.into()),
             };
             // Adaptive strategies never propose a configuration whose variant exceeds the
             // device's limits (the HPL paper's genetic search discards them before evaluation).
@@ -657,7 +804,11 @@ pub fn tune(
                 &input_json,
                 &dev.fingerprint(),
                 backend.as_str(),
-                &format!("{:?}/{:?}", opts.platform, opts.device),
+                &if device_list.is_empty() {
+                    format!("{:?}/{:?}", opts.platform, opts.device)
+                } else {
+                    selection
+                },
                 &std::env::var("ORCL_TEST_FAULT").unwrap_or_default(),
             ]);
             let options_json = serde_json::to_string(
@@ -692,6 +843,7 @@ pub fn tune(
                 .map(|e| (e.config_key.clone(), e))
                 .collect();
 
+            let runner_exe = exe.clone();
             let mut runner = Runner::new(exe, warmups, reps, policy);
             // Start the worker now: a skeleton that cannot start is an error of the whole experiment.
             let v0 =
@@ -718,14 +870,26 @@ pub fn tune(
                     (!opts.no_kernel_cache).then(skeleton::cache_dir),
                 ));
             }
+            // `--devices`: one more runner (worker process) per device, sharing the build pool
+            // (identical devices load the same binaries).
+            let mut extra: Vec<(usize, Runner)> = Vec::new();
+            for &d in device_list.iter().skip(1) {
+                let mut r = Runner::new(runner_exe.clone(), warmups, reps, policy);
+                r.worker(v0.platform, d)?;
+                r.share_pool(runner.pool());
+                extra.push((d, r));
+            }
+            let mut per_device: BTreeMap<usize, usize> =
+                device_list.iter().map(|&d| (d, 0)).collect();
             // Exhaustive and Random propose the same sequence whatever the batch size: a larger
             // batch lets the build pool run further ahead. Adaptive strategies keep 16.
             let batch_size = match algorithm.to_ascii_lowercase().as_str() {
-                "exhaustive" | "random" => 16.max(4 * jobs),
+                "exhaustive" | "random" => 16.max(4 * jobs).max(4 * device_list.len()),
                 _ => 16,
             };
             let mut evaluations: Vec<Evaluated> = Vec::new();
-            let mut by_variant: HashMap<String, Outcome> = HashMap::new();
+            // Outcome of each variant key measured, and the `--devices` device that measured it.
+            let mut by_variant: HashMap<String, (Outcome, Option<usize>)> = HashMap::new();
             let mut measured = 0usize;
             let mut reused = 0usize;
             // Every proposal counts (issue 15 F8): constraint rejections are counted, not stored,
@@ -778,6 +942,46 @@ pub fn tune(
                         }
                     }
                 }
+                // `--devices`: measure the batch's new variants on all devices at once, in the
+                // order the loop below takes them, within the budget; the loop then records them
+                // in proposal order as if measured there.
+                let mut premeasured: HashMap<String, (Outcome, usize)> = HashMap::new();
+                if !extra.is_empty() && time_limit.is_none_or(|t| start.elapsed() < t) {
+                    let left = total_runs.map(|t| t.saturating_sub(measured as u64));
+                    let mut jobs_q: Vec<(String, Variant, PathBuf)> = Vec::new();
+                    for cand in batch.iter().filter(|c| c.violated.is_none()) {
+                        if left.is_some_and(|l| jobs_q.len() as u64 >= l) {
+                            break;
+                        }
+                        if stored.contains_key(&cand.config.key()) {
+                            continue;
+                        }
+                        let f = fault_for(&cand.config, &fault);
+                        let (Ok(v), Ok(plan)) = (
+                            variant_for(&p, &space, &cand.config, opts, f),
+                            plan_for(&cand.config),
+                        ) else {
+                            continue;
+                        };
+                        let vkey = variant_key(&v, &plan);
+                        if device_limit(&v, &dev).is_some()
+                            || by_variant.contains_key(&vkey)
+                            || jobs_q.iter().any(|(k, _, _)| k == &vkey)
+                        {
+                            continue;
+                        }
+                        let exe = skeletons
+                            .entry(plan.clone())
+                            .or_insert_with(|| build_with(&plan).map_err(|e| e.to_string()))
+                            .clone();
+                        if let Ok(exe) = exe {
+                            jobs_q.push((vkey, v, exe));
+                        }
+                    }
+                    let mut all: Vec<(usize, &mut Runner)> = vec![(device_list[0], &mut runner)];
+                    all.extend(extra.iter_mut().map(|(d, r)| (*d, r)));
+                    premeasured = measure_on_devices(all, jobs_q, objective_is_total(&p));
+                }
                 for cand in batch {
                     if let Some(signal) = crate::interrupt::requested() {
                         counts(&db, proposals, rejected)?;
@@ -824,6 +1028,8 @@ pub fn tune(
                         continue;
                     }
                     let measured_before = measured;
+                    // The `--devices` device that measured it (`None` without `--devices`).
+                    let mut measured_on: Option<usize> = None;
                     let (outcome, was_stored, kernel_hash) = if let Some(row) = stored_row {
                         (outcome_from_row(row), true, row.kernel_hash.clone())
                     } else {
@@ -835,19 +1041,7 @@ pub fn tune(
                             ),
                             Ok(v) => {
                                 let plan = plan_for(&cfg).map_err(|d| located(text, path, d))?;
-                                let vkey = sha(&[
-                                    &v.source,
-                                    &v.build_options,
-                                    &format!(
-                                        "{:?}|{}|{}|{}|{:?}|{:?}",
-                                        v.global_size,
-                                        v.local_size,
-                                        v.platform,
-                                        v.device,
-                                        plan,
-                                        v.grid
-                                    ),
-                                ]);
+                                let vkey = variant_key(&v, &plan);
                                 let khash = Some(sha(&[&v.source])[..16].to_string());
                                 let exe = skeletons
                                     .entry(plan.clone())
@@ -855,17 +1049,35 @@ pub fn tune(
                                     .clone();
                                 if let Some(msg) = device_limit(&v, &dev) {
                                     (Outcome::failure(Status::DeviceLimit, msg), false, khash)
-                                } else if let Some(o) = by_variant.get(&vkey) {
+                                } else if let Some((o, on)) = by_variant.get(&vkey) {
                                     // The same kernel, options, NDRange and build as a configuration already measured.
+                                    measured_on = *on;
                                     (o.clone(), false, khash)
                                 } else if let Err(msg) = exe {
                                     (Outcome::failure(Status::CompileError, msg), false, khash)
                                 } else {
-                                    runner.use_skeleton(exe.expect("checked above"));
-                                    let o =
-                                        measure_objective(&mut runner, &v, objective_is_total(&p));
+                                    let o = match premeasured.remove(&vkey) {
+                                        Some((o, d)) => {
+                                            measured_on = Some(d);
+                                            o
+                                        }
+                                        None => {
+                                            runner.use_skeleton(exe.expect("checked above"));
+                                            measured_on = device_list.first().copied();
+                                            measure_objective(
+                                                &mut runner,
+                                                &v,
+                                                objective_is_total(&p),
+                                            )
+                                        }
+                                    };
                                     measured += 1;
-                                    by_variant.insert(vkey, o.clone());
+                                    if let Some(n) =
+                                        measured_on.and_then(|d| per_device.get_mut(&d))
+                                    {
+                                        *n += 1;
+                                    }
+                                    by_variant.insert(vkey, (o.clone(), measured_on));
                                     (o, false, khash)
                                 }
                             }
@@ -892,9 +1104,10 @@ pub fn tune(
                     if was_stored {
                         reused += 1;
                     } else {
-                        match db.insert_evaluation(
+                        match db.insert_evaluation_on(
                             experiment_id,
                             &row_from_outcome(&cfg, &outcome, kernel_hash),
+                            measured_on,
                         ) {
                             // Another orcl process tuning the same experiment stored it first:
                             // keep its row (one evaluation per configuration), use ours here.
@@ -1049,6 +1262,7 @@ pub fn tune(
                 rejected,
                 stopped,
                 elapsed: start.elapsed(),
+                per_device: per_device.into_iter().collect(),
             });
         }
         results.push(RegionResult {

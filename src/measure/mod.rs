@@ -130,7 +130,8 @@ pub struct Runner {
     slowest_ok: Duration,
     next_id: i64,
     /// OpenCL builds ahead of measurement (`--jobs`); `None`: the worker builds from source.
-    pool: Option<BuildPool>,
+    /// Shared by the runners of identical devices under `--devices` (one pool, one cache key).
+    pool: Option<std::sync::Arc<BuildPool>>,
     /// Pool keys whose build time was already reported (the first variant of a kernel pays it).
     reported: HashSet<String>,
 }
@@ -152,7 +153,18 @@ impl Runner {
 
     /// Build OpenCL kernels on `pool` (ahead of measurement) instead of in the worker.
     pub fn set_pool(&mut self, pool: BuildPool) {
-        self.pool = Some(pool);
+        self.pool = Some(std::sync::Arc::new(pool));
+    }
+
+    /// Use another runner's pool (`--devices`: identical devices run the same binaries, so one
+    /// pool builds for all of them); `None` leaves this runner building in its worker.
+    pub fn share_pool(&mut self, pool: Option<std::sync::Arc<BuildPool>>) {
+        self.pool = pool;
+    }
+
+    /// This runner's build pool, for [`Runner::share_pool`].
+    pub fn pool(&self) -> Option<std::sync::Arc<BuildPool>> {
+        self.pool.clone()
     }
 
     /// Queue the build of `v` on the pool, so it is ready when `measure` comes to it (no-op

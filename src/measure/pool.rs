@@ -45,8 +45,9 @@ struct State {
     results: HashMap<String, Option<Built>>,
     /// Builds running now.
     building: usize,
-    /// A measurement is running (or waiting to run) and the pool is gated.
-    measuring: bool,
+    /// Measurements running (or waiting to run) on a gated pool (count; several with
+    /// `--devices`, one per measuring worker).
+    measuring: usize,
     shutdown: bool,
     /// Builds done (fresh) and cache hits, for the progress display.
     built: usize,
@@ -82,7 +83,7 @@ impl Drop for Gate<'_> {
             .state
             .lock()
             .unwrap_or_else(|e| e.into_inner());
-        s.measuring = false;
+        s.measuring = s.measuring.saturating_sub(1);
         self.pool.shared.cv.notify_all();
     }
 }
@@ -176,7 +177,7 @@ impl BuildPool {
             return None;
         }
         let mut s = self.shared.state.lock().unwrap_or_else(|e| e.into_inner());
-        s.measuring = true;
+        s.measuring += 1;
         while s.building > 0 {
             s = self.shared.cv.wait(s).unwrap_or_else(|e| e.into_inner());
         }
@@ -234,7 +235,7 @@ fn build_thread(sh: Arc<Shared>, platform: usize, device: usize) {
                 if s.shutdown {
                     return;
                 }
-                if !s.measuring && !s.queue.is_empty() {
+                if s.measuring == 0 && !s.queue.is_empty() {
                     break;
                 }
                 s = sh.cv.wait(s).unwrap_or_else(|e| e.into_inner());

@@ -14,7 +14,8 @@
 //! The generation is seeded (`ORCL_FUZZ_SEED`, default fixed) so that CI is reproducible.
 //! `ORCL_FUZZ_CASES` sets the inputs per source (default 200, a smoke run in `make test`;
 //! `make fuzz` runs 5000) and `ORCL_FUZZ_SECONDS` bounds the time (default 150: later cases are
-//! skipped); the README shows a longer run. A failing input is written to
+//! skipped); `ORCL_FUZZ_COMMAND=emit` checks the same property through code generation; the
+//! README shows a longer run. A failing input is written to
 //! `target/fuzz-failures/` and named in the failure message.
 
 use std::path::{Path, PathBuf};
@@ -70,7 +71,8 @@ fn check_property(bytes: &[u8]) -> Result<(), TestCaseError> {
     let file = dir.path().join("fuzz.c");
     std::fs::write(&file, bytes).unwrap();
     let mut cmd = Command::new(ORCL);
-    cmd.arg("check")
+    // `ORCL_FUZZ_COMMAND=emit` runs the same property through code generation (no device).
+    cmd.arg(std::env::var("ORCL_FUZZ_COMMAND").unwrap_or_else(|_| "check".into()))
         .arg(&file)
         .current_dir(dir.path())
         .env("ORCL_CACHE_DIR", dir.path().join("cache"))

@@ -1,8 +1,8 @@
-//! The CUDA backend without a GPU: golden files of the generated CUDA kernels, host code and
-//! timing skeleton (`tests/golden_cuda/`, `UPDATE_GOLDEN=1` rewrites them); the skeleton compiled
-//! with the C compiler and started; `orcl tune --backend cuda` and `orcl compare` where no CUDA
-//! driver exists (one line saying why, never a silent pass); located errors of `transform CUDA`.
-//! Where a CUDA driver is present the same tests tune on it instead.
+//! The CUDA backend without a GPU: the skeleton compiled with the C compiler and started;
+//! `orcl tune --backend cuda` and `orcl compare` where no CUDA driver exists (one line saying
+//! why, never a silent pass); located errors of `transform CUDA`. Where a CUDA driver is present
+//! the same tests tune on it instead. The generated CUDA kernels, host code and skeleton are
+//! golden files of `tests/golden.rs` (`tests/out/*.cu`, `*.host.cu`, `*.skeleton.cuda.c`).
 
 mod common;
 
@@ -24,93 +24,6 @@ fn cuda_present() -> bool {
     ["libcuda.so.1", "libcuda.so"]
         .iter()
         .any(|l| unsafe { libloading::Library::new(l) }.is_ok())
-}
-
-fn golden(name: &str, args: &[&str]) {
-    let mut c = orcl();
-    c.args(args);
-    let r = run(c, Duration::from_secs(60));
-    r.assert_code(0);
-    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/golden_cuda")
-        .join(format!("{name}.txt"));
-    if std::env::var_os("UPDATE_GOLDEN").is_some() {
-        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
-        std::fs::write(&path, &r.stdout).unwrap();
-        return;
-    }
-    let want = std::fs::read_to_string(&path)
-        .unwrap_or_else(|e| panic!("{}: {e} (UPDATE_GOLDEN=1 creates it)", path.display()));
-    if want != r.stdout {
-        let (w, g): (Vec<&str>, Vec<&str>) = (want.lines().collect(), r.stdout.lines().collect());
-        let k = w
-            .iter()
-            .zip(&g)
-            .position(|(a, b)| a != b)
-            .unwrap_or(w.len().min(g.len()));
-        panic!(
-            "{name}: generated code differs from {} at line {}:\n  want: {:?}\n  got:  {:?}\n(UPDATE_GOLDEN=1 accepts the change)",
-            path.display(),
-            k + 1,
-            w.get(k),
-            g.get(k)
-        );
-    }
-}
-
-#[test]
-fn golden_cuda_reduction() {
-    golden(
-        "vec_dot",
-        &["emit", "examples/vecDot.c", "--backend", "cuda"],
-    );
-}
-
-#[test]
-fn golden_cuda_nested_loop() {
-    golden(
-        "mat_vec",
-        &["emit", "examples/matVec.c", "--backend", "cuda"],
-    );
-}
-
-#[test]
-fn golden_cuda_stencil() {
-    golden(
-        "ex14_fj",
-        &["emit", "examples/ex14FJ.c", "--backend", "cuda"],
-    );
-}
-
-#[test]
-fn golden_cuda_transform_arguments() {
-    golden(
-        "axpy_compare",
-        &[
-            "emit",
-            "examples/axpy_compare.c",
-            "--backend",
-            "cuda",
-            "--set",
-            "CF='-use_fast_math -Xptxas -dlcm=cg'",
-            "--set",
-            "UI=4",
-        ],
-    );
-}
-
-#[test]
-fn golden_cuda_skeleton() {
-    golden(
-        "vec_dot_skeleton",
-        &[
-            "emit",
-            "examples/vecDot.c",
-            "--backend",
-            "cuda",
-            "--skeleton",
-        ],
-    );
 }
 
 /// The CUDA skeleton is plain C: it compiles warning-free with the host compiler and, started,

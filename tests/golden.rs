@@ -1,222 +1,105 @@
-//! Golden files of generated code: the output of `orcl emit FILE --set NAME=VALUE ...` (kernel and
-//! host code of one configuration) and of `orcl emit --skeleton` (the timing skeleton), compared
-//! exactly with `tests/golden/NAME.txt`. No device is needed.
+//! Golden files of generated code, in naga's style: each case names one input file (an example
+//! in `examples/`, a test-only input in `tests/in/`) and the `orcl emit` arguments of one
+//! configuration; each generated artefact is compared exactly with its own file in `tests/out/`:
 //!
-//! To accept a change in the generated code, regenerate the files and review the diff:
+//! | part           | file                        | produced by                                         |
+//! |----------------|-----------------------------|-----------------------------------------------------|
+//! | `OpenCl`       | `CASE.cl`, `CASE.host.c`    | `orcl emit --backend opencl`, split at the host marker |
+//! | `Cuda`         | `CASE.cu`, `CASE.host.cu`   | `orcl emit --backend cuda`, split at the host marker   |
+//! | `Skeleton`     | `CASE.skeleton.c`           | `orcl emit --backend opencl --skeleton`             |
+//! | `CudaSkeleton` | `CASE.skeleton.cuda.c`      | `orcl emit --backend cuda --skeleton` (plain C)     |
+//!
+//! `orcl emit` prints the configuration comments and `/* ---- OpenCL kernel ---- */` (or
+//! `CUDA kernel`) before the kernel, then `/* ---- host code ---- */` and the host code; the
+//! kernel file holds everything before the host marker line, the host file the rest, so the two
+//! concatenated are `orcl emit`'s output byte for byte. No device is needed.
+//!
+//! To accept a change in the generated code, regenerate every file and review the diff:
 //!
 //! ```sh
-//! UPDATE_GOLDEN=1 cargo test --test golden
-//! git diff tests/golden/
+//! UPDATE_GOLDEN=1 cargo test --release --test golden
+//! git diff tests/out/
 //! ```
 //!
-//! With `UPDATE_GOLDEN=1` set, each test rewrites its file instead of comparing, and
-//! `no_stale_golden_files` deletes files that no case produces.
+//! With `UPDATE_GOLDEN=1` set, each test rewrites its files instead of comparing, and
+//! `no_stale_golden_files` deletes files in `tests/out/` that no case produces (without it, such a
+//! file fails that test).
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
 const ORCL: &str = env!("CARGO_BIN_EXE_orcl");
 
-/// Every golden case: (name of `tests/golden/NAME.txt`, arguments of `orcl emit`). Paths are
-/// relative to the crate root, which is the working directory (they appear in the output).
-const CASES: &[(&str, &[&str])] = &[
-    // Every example at its first configuration (the kernels of the OrCL paper).
-    ("example_vec_dot", &["examples/vecDot.c"]),
-    ("example_vec_norm2", &["examples/vecNorm2.c"]),
-    ("example_vec_sum", &["examples/vecSum.c"]),
-    ("example_vec_waxpy", &["examples/vecWAXPY.c"]),
-    ("example_vec_maxpy", &["examples/vecMAXPY.c"]),
-    ("example_vec_scale", &["examples/vecScale.c"]),
-    ("example_mat_vec", &["examples/matVec.c"]),
-    ("example_ex14_ff", &["examples/ex14FF.c"]),
-    ("example_ex14_fj", &["examples/ex14FJ.c"]),
-    ("example_vec_axpy_float", &["examples/vecAXPY_float.c"]),
-    ("example_mat_vec_float", &["examples/matVec_float.c"]),
-    (
-        "example_vec_dot_skeleton",
-        &["examples/vecDot.c", "--skeleton"],
-    ),
-    ("axpy_quick_default", &["examples/axpy_quick.c"]),
-    (
-        "axpy_quick_cb_false_ui1",
-        &[
-            "examples/axpy_quick.c",
-            "--set",
-            "CB=False",
-            "--set",
-            "UI=1",
-        ],
-    ),
-    (
-        "axpy_quick_wi64_ui4_n1000000",
-        &[
-            "examples/axpy_quick.c",
-            "--set",
-            "WI=64",
-            "--set",
-            "WG=64",
-            "--set",
-            "UI=4",
-            "--size",
-            "N=1000000",
-        ],
-    ),
-    // Quotes and a backslash in the build options: escaped once in the C string.
-    (
-        "axpy_quick_cl_quotes",
-        &[
-            "examples/axpy_quick.c",
-            "--set",
-            r#"CL=-DSCALE=2 -DNAME="a\b""#,
-        ],
-    ),
-    (
-        "axpy_quick_skeleton",
-        &["examples/axpy_quick.c", "--skeleton"],
-    ),
-    ("vecaxpy_default", &["examples/vecAXPY.c"]),
-    (
-        "vecaxpy_all_transforms",
-        &[
-            "examples/vecAXPY.c",
-            "--set",
-            "WI=64",
-            "--set",
-            "WG=128",
-            "--set",
-            "CB=True",
-            "--set",
-            "SH=True",
-            "--set",
-            "VH=2",
-            "--set",
-            "UI=3",
-            "--set",
-            "CL='-cl-fast-relaxed-math'",
-        ],
-    ),
-    (
-        "vecaxpy_cb_false_ui1",
-        &["examples/vecAXPY.c", "--set", "CB=False", "--set", "UI=1"],
-    ),
-    ("vecaxpy_skeleton", &["examples/vecAXPY.c", "--skeleton"]),
-    // for (i=3; i<n; i+=2) with if/else and math calls.
-    ("strided_default", &["tests/inputs/ok/strided.c"]),
-    (
-        "strided_cb_ui2_mad",
-        &[
-            "tests/inputs/ok/strided.c",
-            "--set",
-            "WI=64",
-            "--set",
-            "WG=16",
-            "--set",
-            "CB=True",
-            "--set",
-            "UI=2",
-            "--set",
-            "CL=-cl-mad-enable",
-        ],
-    ),
-    (
-        "strided_cb_false_n5001",
-        &[
-            "tests/inputs/ok/strided.c",
-            "--set",
-            "CB=False",
-            "--size",
-            "N=5001",
-        ],
-    ),
-    (
-        "strided_skeleton",
-        &["tests/inputs/ok/strided.c", "--skeleton"],
-    ),
-    // An inner sequential loop (one work-item per row), float data, two size variables.
-    ("matvec_ui4", &["tests/inputs/ok/matvec.c", "--set", "UI=4"]),
-    (
-        "matvec_skeleton",
-        &["tests/inputs/ok/matvec.c", "--skeleton"],
-    ),
-    // innerThreads (8 lanes per row) with cacheBlocks staging x of the inner loop in tiles, in
-    // OpenCL and CUDA; cacheBlocks alone; innerThreads on float data with idle lanes (64 % 24).
-    (
-        "example_mat_vec_it8_cb",
-        &["examples/matVec.c", "--set", "IT=8", "--set", "CB=True"],
-    ),
-    (
-        "example_mat_vec_it8_cb_cuda",
-        &[
-            "examples/matVec.c",
-            "--set",
-            "IT=8",
-            "--set",
-            "CB=True",
-            "--backend",
-            "cuda",
-        ],
-    ),
-    (
-        "example_mat_vec_cb_wi64",
-        &["examples/matVec.c", "--set", "CB=True", "--set", "WI=64"],
-    ),
-    (
-        "example_mat_vec_float_it24_wi64",
-        &[
-            "examples/matVec_float.c",
-            "--set",
-            "IT=24",
-            "--set",
-            "WI=64",
-        ],
-    ),
-    // `y[i] +=` in the inner loop (lanes accumulate privately), offsets x[j-1], x[j+1], a `<=`
-    // bound from 1, incrementType 'local'.
-    (
-        "matvec_lanes_it16_cb_local",
-        &[
-            "tests/inputs/ok/matvec_lanes.c",
-            "--set",
-            "IT=16",
-            "--set",
-            "CB=True",
-            "--set",
-            "INC=local",
-        ],
-    ),
-    // vecWidth: double4 with incrementType 'local'; float16 with reductions, `?:` and offsets.
-    (
-        "example_vec_waxpy_vec_vw4_local",
-        &[
-            "examples/vecWAXPY_vec.c",
-            "--set",
-            "VW=4",
-            "--set",
-            "INC=local",
-        ],
-    ),
-    (
-        "vec_mix_vw16",
-        &["tests/inputs/ok/vec_mix.c", "--set", "VW=16"],
-    ),
-    // 2-D arrays flattened to row-major offsets: C99 variable-length parameters (row length n);
-    // a macro row length passed as the extent arguments orcl_A_dim1, orcl_B_dim1; a 3-D array.
-    ("jacobi2d_default", &["examples/jacobi2d.c"]),
-    ("jacobi2d_skeleton", &["examples/jacobi2d.c", "--skeleton"]),
-    ("rows2d_default", &["tests/inputs/ok/rows2d.c"]),
-    (
-        "rows2d_skeleton",
-        &["tests/inputs/ok/rows2d.c", "--skeleton"],
-    ),
-    ("grid3d_default", &["tests/inputs/ok/grid3d.c"]),
-];
+/// The line `orcl emit` prints between the kernel and the host code.
+const HOST_MARKER: &str = "/* ---- host code ---- */\n";
+
+/// A generated artefact a case compares (see the table in the module documentation).
+#[derive(Clone, Copy, Debug)]
+enum Part {
+    /// The OpenCL kernel and the OpenCL host code of the configuration.
+    OpenCl,
+    /// The CUDA kernel and the CUDA host code of the configuration.
+    Cuda,
+    /// The OpenCL timing skeleton of the input size.
+    Skeleton,
+    /// The CUDA timing skeleton of the input size.
+    CudaSkeleton,
+}
+
+impl Part {
+    /// The `orcl emit` arguments that select this part.
+    fn args(self) -> &'static [&'static str] {
+        match self {
+            Part::OpenCl => &["--backend", "opencl"],
+            Part::Cuda => &["--backend", "cuda"],
+            Part::Skeleton => &["--backend", "opencl", "--skeleton"],
+            Part::CudaSkeleton => &["--backend", "cuda", "--skeleton"],
+        }
+    }
+
+    /// The suffixes of this part's files after `CASE`: (kernel or skeleton, host code if any).
+    fn suffixes(self) -> (&'static str, Option<&'static str>) {
+        match self {
+            Part::OpenCl => (".cl", Some(".host.c")),
+            Part::Cuda => (".cu", Some(".host.cu")),
+            Part::Skeleton => (".skeleton.c", None),
+            Part::CudaSkeleton => (".skeleton.cuda.c", None),
+        }
+    }
+}
+
+/// One golden case: `orcl emit INPUT ARGS...` in each part's backend.
+struct Case {
+    /// The stem of the case's files in `tests/out/` (and the name of its test).
+    name: &'static str,
+    /// The input file, relative to the crate root, which is the working directory (the path
+    /// appears in the generated code).
+    input: &'static str,
+    /// Further `orcl emit` arguments: `--set NAME=VALUE`, `--size NAME=VALUE`.
+    args: &'static [&'static str],
+    /// The artefacts compared.
+    parts: &'static [Part],
+}
+
+impl Case {
+    /// The file names (in `tests/out/`) this case produces.
+    fn files(&self) -> Vec<String> {
+        let mut v = Vec::new();
+        for p in self.parts {
+            let (a, b) = p.suffixes();
+            v.push(format!("{}{a}", self.name));
+            v.extend(b.map(|b| format!("{}{b}", self.name)));
+        }
+        v
+    }
+}
 
 fn root() -> &'static Path {
     Path::new(env!("CARGO_MANIFEST_DIR"))
 }
 
-fn golden_dir() -> PathBuf {
-    root().join("tests/golden")
+fn out_dir() -> PathBuf {
+    root().join("tests/out")
 }
 
 fn updating() -> bool {
@@ -248,14 +131,11 @@ fn first_difference(want: &str, got: &str) -> String {
     )
 }
 
-fn check(name: &str) {
-    let (_, args) = CASES
-        .iter()
-        .find(|(n, _)| *n == name)
-        .expect("a listed case");
+/// `orcl emit` with `args`, which must succeed without a warning; its standard output.
+fn emit(args: &[&str]) -> String {
     let out = Command::new(ORCL)
         .arg("emit")
-        .args(*args)
+        .args(args)
         .current_dir(root())
         .env_remove("ORCL_TEST_FAULT")
         .output()
@@ -268,96 +148,215 @@ fn check(name: &str) {
         out.status
     );
     assert!(stderr.is_empty(), "orcl emit {args:?} warned:\n{stderr}");
-    let path = golden_dir().join(format!("{name}.txt"));
+    stdout
+}
+
+/// `text` split before its one host-marker line: (kernel part, host part).
+fn split_host(text: &str, args: &[&str]) -> (String, String) {
+    let at: Vec<usize> = text
+        .match_indices(HOST_MARKER)
+        .map(|(i, _)| i)
+        .filter(|&i| i == 0 || text.as_bytes()[i - 1] == b'\n')
+        .collect();
+    assert_eq!(
+        at.len(),
+        1,
+        "`orcl emit {}` printed the line {HOST_MARKER:?} {} times, expected once",
+        args.join(" "),
+        at.len()
+    );
+    let (kernel, host) = text.split_at(at[0]);
+    (kernel.to_string(), host.to_string())
+}
+
+/// Compares (or, when updating, writes) `tests/out/FILE`; a difference is appended to `errors`.
+fn compare(file: &str, got: &str, args: &[&str], errors: &mut Vec<String>) {
+    let path = out_dir().join(file);
     if updating() {
-        std::fs::create_dir_all(golden_dir()).unwrap();
-        std::fs::write(&path, &stdout).unwrap();
+        std::fs::create_dir_all(out_dir()).unwrap();
+        std::fs::write(&path, got).unwrap();
         return;
     }
-    let want = std::fs::read_to_string(&path)
-        .unwrap_or_else(|e| panic!("{}: {e} (create it with UPDATE_GOLDEN=1)", path.display()));
-    if want != stdout {
-        panic!(
-            "`orcl emit {}` differs from {}; if the change is intended, run UPDATE_GOLDEN=1 cargo test --test golden\n{}",
+    match std::fs::read_to_string(&path) {
+        Err(e) => errors.push(format!(
+            "tests/out/{file}: {e} (create it with UPDATE_GOLDEN=1 cargo test --release --test golden)"
+        )),
+        Ok(want) if want != got => errors.push(format!(
+            "`orcl emit {}` differs from tests/out/{file}; if the change is intended, run UPDATE_GOLDEN=1 cargo test --release --test golden\n{}",
             args.join(" "),
-            path.display(),
-            first_difference(&want, &stdout)
-        );
+            first_difference(&want, got)
+        )),
+        Ok(_) => {}
     }
 }
 
+/// Runs every part of the case `name` and compares each file; all differences in one failure.
+fn check(name: &str) {
+    let case = CASES
+        .iter()
+        .find(|c| c.name == name)
+        .expect("a listed case");
+    let mut errors = Vec::new();
+    for &part in case.parts {
+        let mut args = vec![case.input];
+        args.extend_from_slice(case.args);
+        args.extend_from_slice(part.args());
+        let text = emit(&args);
+        match part.suffixes() {
+            (k, Some(h)) => {
+                let (kernel, host) = split_host(&text, &args);
+                compare(&format!("{name}{k}"), &kernel, &args, &mut errors);
+                compare(&format!("{name}{h}"), &host, &args, &mut errors);
+            }
+            (s, None) => compare(&format!("{name}{s}"), &text, &args, &mut errors),
+        }
+    }
+    assert!(errors.is_empty(), "{}", errors.join("\n"));
+}
+
+/// Declares the cases: `NAME(INPUT, ARGS...) => [PARTS]` gives an entry of `CASES` and a test
+/// `NAME` that checks it (a name used twice does not compile).
 macro_rules! golden {
-    ($($name:ident),* $(,)?) => {
+    ($($name:ident($input:expr $(, $arg:expr)* $(,)?) => [$($part:ident),+ $(,)?]),* $(,)?) => {
+        const CASES: &[Case] = &[$(Case {
+            name: stringify!($name),
+            input: $input,
+            args: &[$($arg),*],
+            parts: &[$(Part::$part),+],
+        }),*];
+
         $(
             #[test]
             fn $name() {
                 check(stringify!($name));
             }
         )*
-
-        /// Every case has a test and every file in tests/golden/ has a case.
-        #[test]
-        fn no_stale_golden_files() {
-            let tested = [$(stringify!($name)),*];
-            for (n, _) in CASES {
-                assert!(tested.contains(n), "case `{n}` has no test in the golden! list");
-            }
-            if updating() {
-                std::fs::create_dir_all(golden_dir()).unwrap();
-            }
-            for e in std::fs::read_dir(golden_dir()).unwrap().flatten() {
-                let file = e.file_name().to_string_lossy().into_owned();
-                let stem = file.strip_suffix(".txt").unwrap_or(&file).to_string();
-                if !CASES.iter().any(|(n, _)| *n == stem) {
-                    if updating() {
-                        std::fs::remove_file(e.path()).unwrap();
-                    } else {
-                        panic!("tests/golden/{file} belongs to no case (UPDATE_GOLDEN=1 removes it)");
-                    }
-                }
-            }
-        }
     };
 }
 
-golden!(
-    example_vec_dot,
-    example_vec_norm2,
-    example_vec_sum,
-    example_vec_waxpy,
-    example_vec_maxpy,
-    example_vec_scale,
-    example_mat_vec,
-    example_ex14_ff,
-    example_ex14_fj,
-    example_vec_axpy_float,
-    example_mat_vec_float,
-    example_vec_dot_skeleton,
-    axpy_quick_default,
-    axpy_quick_cb_false_ui1,
-    axpy_quick_wi64_ui4_n1000000,
-    axpy_quick_cl_quotes,
-    axpy_quick_skeleton,
-    vecaxpy_default,
-    vecaxpy_all_transforms,
-    vecaxpy_cb_false_ui1,
-    vecaxpy_skeleton,
-    strided_default,
-    strided_cb_ui2_mad,
-    strided_cb_false_n5001,
-    strided_skeleton,
-    matvec_ui4,
-    matvec_skeleton,
-    example_mat_vec_it8_cb,
-    example_mat_vec_it8_cb_cuda,
-    example_mat_vec_cb_wi64,
-    example_mat_vec_float_it24_wi64,
-    matvec_lanes_it16_cb_local,
-    example_vec_waxpy_vec_vw4_local,
-    vec_mix_vw16,
-    jacobi2d_default,
-    jacobi2d_skeleton,
-    rows2d_default,
-    rows2d_skeleton,
-    grid3d_default,
-);
+/// Every file in tests/out/ belongs to a case (`UPDATE_GOLDEN=1` deletes the others).
+#[test]
+fn no_stale_golden_files() {
+    let expected: Vec<String> = CASES.iter().flat_map(Case::files).collect();
+    if updating() {
+        std::fs::create_dir_all(out_dir()).unwrap();
+    }
+    let mut stale = Vec::new();
+    for e in std::fs::read_dir(out_dir()).unwrap().flatten() {
+        let file = e.file_name().to_string_lossy().into_owned();
+        if !expected.contains(&file) {
+            if updating() {
+                std::fs::remove_file(e.path()).unwrap();
+            } else {
+                stale.push(format!("tests/out/{file}"));
+            }
+        }
+    }
+    assert!(
+        stale.is_empty(),
+        "{} belong(s) to no case in tests/golden.rs (UPDATE_GOLDEN=1 removes them)",
+        stale.join(", ")
+    );
+}
+
+golden! {
+    // Every example at its first configuration (the kernels of the OrCL paper), in OpenCL and
+    // CUDA; vecDot's timing skeletons of both backends.
+    example_vec_dot("examples/vecDot.c") => [OpenCl, Cuda, Skeleton, CudaSkeleton],
+    example_vec_norm2("examples/vecNorm2.c") => [OpenCl, Cuda],
+    example_vec_sum("examples/vecSum.c") => [OpenCl, Cuda],
+    example_vec_waxpy("examples/vecWAXPY.c") => [OpenCl, Cuda],
+    example_vec_maxpy("examples/vecMAXPY.c") => [OpenCl, Cuda],
+    example_vec_scale("examples/vecScale.c") => [OpenCl, Cuda],
+    example_mat_vec("examples/matVec.c") => [OpenCl, Cuda],
+    example_ex14_ff("examples/ex14FF.c") => [OpenCl, Cuda],
+    example_ex14_fj("examples/ex14FJ.c") => [OpenCl, Cuda],
+    example_vec_axpy_float("examples/vecAXPY_float.c") => [OpenCl, Cuda],
+    example_mat_vec_float("examples/matVec_float.c") => [OpenCl, Cuda],
+    // CUDA-only transform arguments (nvcc-style flags translated for NVRTC, launch bounds, the
+    // L1/shared split); the OpenCL transform of the same file ignores CF.
+    example_axpy_compare_cf_ui4(
+        "examples/axpy_compare.c",
+        "--set",
+        "CF='-use_fast_math -Xptxas -dlcm=cg'",
+        "--set",
+        "UI=4",
+    ) => [OpenCl, Cuda],
+    axpy_quick_default("examples/axpy_quick.c") => [OpenCl, Cuda, Skeleton],
+    axpy_quick_cb_false_ui1("examples/axpy_quick.c", "--set", "CB=False", "--set", "UI=1") => [OpenCl, Cuda],
+    axpy_quick_wi64_ui4_n1000000(
+        "examples/axpy_quick.c",
+        "--set",
+        "WI=64",
+        "--set",
+        "WG=64",
+        "--set",
+        "UI=4",
+        "--size",
+        "N=1000000",
+    ) => [OpenCl, Cuda],
+    // Quotes and a backslash in the build options: escaped once in the C string.
+    axpy_quick_cl_quotes("examples/axpy_quick.c", "--set", r#"CL=-DSCALE=2 -DNAME="a\b""#) => [OpenCl, Cuda],
+    vecaxpy_default("examples/vecAXPY.c") => [OpenCl, Cuda, Skeleton],
+    vecaxpy_all_transforms(
+        "examples/vecAXPY.c",
+        "--set",
+        "WI=64",
+        "--set",
+        "WG=128",
+        "--set",
+        "CB=True",
+        "--set",
+        "SH=True",
+        "--set",
+        "VH=2",
+        "--set",
+        "UI=3",
+        "--set",
+        "CL='-cl-fast-relaxed-math'",
+    ) => [OpenCl, Cuda],
+    vecaxpy_cb_false_ui1("examples/vecAXPY.c", "--set", "CB=False", "--set", "UI=1") => [OpenCl, Cuda],
+    // for (i=3; i<n; i+=2) with if/else and math calls.
+    strided_default("tests/inputs/ok/strided.c") => [OpenCl, Cuda, Skeleton],
+    strided_cb_ui2_mad(
+        "tests/inputs/ok/strided.c",
+        "--set",
+        "WI=64",
+        "--set",
+        "WG=16",
+        "--set",
+        "CB=True",
+        "--set",
+        "UI=2",
+        "--set",
+        "CL=-cl-mad-enable",
+    ) => [OpenCl, Cuda],
+    strided_cb_false_n5001("tests/inputs/ok/strided.c", "--set", "CB=False", "--size", "N=5001") => [OpenCl, Cuda],
+    // An inner sequential loop (one work-item per row), float data, two size variables.
+    matvec_ui4("tests/inputs/ok/matvec.c", "--set", "UI=4") => [OpenCl, Cuda],
+    matvec_default("tests/inputs/ok/matvec.c") => [Skeleton],
+    // innerThreads (8 lanes per row) with cacheBlocks staging x of the inner loop in tiles;
+    // cacheBlocks alone; innerThreads on float data with idle lanes (64 % 24).
+    example_mat_vec_it8_cb("examples/matVec.c", "--set", "IT=8", "--set", "CB=True") => [OpenCl, Cuda],
+    example_mat_vec_cb_wi64("examples/matVec.c", "--set", "CB=True", "--set", "WI=64") => [OpenCl, Cuda],
+    example_mat_vec_float_it24_wi64("examples/matVec_float.c", "--set", "IT=24", "--set", "WI=64") => [OpenCl, Cuda],
+    // `y[i] +=` in the inner loop (lanes accumulate privately), offsets x[j-1], x[j+1], a `<=`
+    // bound from 1, incrementType 'local'.
+    matvec_lanes_it16_cb_local(
+        "tests/inputs/ok/matvec_lanes.c",
+        "--set",
+        "IT=16",
+        "--set",
+        "CB=True",
+        "--set",
+        "INC=local",
+    ) => [OpenCl, Cuda],
+    // vecWidth: double4 with incrementType 'local'; float16 with reductions, `?:` and offsets.
+    example_vec_waxpy_vec_vw4_local("examples/vecWAXPY_vec.c", "--set", "VW=4", "--set", "INC=local") => [OpenCl, Cuda],
+    vec_mix_vw16("tests/inputs/ok/vec_mix.c", "--set", "VW=16") => [OpenCl, Cuda],
+    // 2-D arrays flattened to row-major offsets: C99 variable-length parameters (row length n);
+    // a macro row length passed as the extent arguments orcl_A_dim1, orcl_B_dim1; a 3-D array.
+    jacobi2d_default("examples/jacobi2d.c") => [OpenCl, Cuda, Skeleton],
+    rows2d_default("tests/inputs/ok/rows2d.c") => [OpenCl, Cuda, Skeleton],
+    grid3d_default("tests/inputs/ok/grid3d.c") => [OpenCl, Cuda],
+}

@@ -1,0 +1,80 @@
+/* ---- host code ---- */
+/* orcl: CUDA kernels and host code for the tuned loop of VecAXPY() (examples/axpy_quick.c:5).
+ * Variants (one per tuned input size), chosen at run time on the size variable:
+ *   [0] N=1000000: WI=64 WG=64 CB=True UI=4 CL=''
+ * Returns 0 on success; non-zero if CUDA fails (the caller then runs the original loop). */
+#define ORCL_TILE 64
+extern "C" __global__ void orcl_VecAXPY_region0_k0(const int n, double *y, const double a, const double *x)
+{
+    /* iterations of `for (i = 0; i <= n - 1; i++)` */
+    const long orcl_trip = (n - 1) >= 0 ? (long)(n - 1) + 1 : 0;
+    __shared__ double orcl_tile_x[ORCL_TILE];
+    /* each work-group stages ORCL_TILE consecutive iterations' inputs through local memory */
+    #pragma unroll 4
+    for (long orcl_base = (long)blockIdx.x * ORCL_TILE; orcl_base < orcl_trip; orcl_base += ((long)gridDim.x * blockDim.x)) {
+        const long orcl_k = orcl_base + threadIdx.x;
+        if (orcl_k < orcl_trip) {
+            const int i = (int)orcl_k;
+            orcl_tile_x[threadIdx.x] = x[i];
+        }
+        __syncthreads();
+        if (orcl_k < orcl_trip) {
+            const int i = (int)orcl_k;
+            y[i] += a * orcl_tile_x[threadIdx.x];
+        }
+        __syncthreads();
+    }
+}
+#undef ORCL_TILE
+
+static int orcl_VecAXPY_region0(int n, double *y, double a, const double *x)
+{
+    /* threads per block; blocks (0 = one thread per iteration) */
+    static const unsigned int orcl_block[1] = { 64 };
+    static const unsigned long long orcl_threads[1] = { 4096 };
+    /* multi-dimensional grid: {dimensions, then per dimension (x, y, z): nest loop, iterations and threads per block} */
+    static const long orcl_griddims[1][10] = { {0, 0, 1, 1, 0, 1, 1, 0, 1, 1} };
+    static const int orcl_device[1] = { 0 };
+    int v = 0;
+
+    const long orcl_trip = (n - 1) >= 0 ? (long)(n - 1) + 1 : 0;
+    if (orcl_trip <= 0) return 0;
+    if (cudaSetDevice(orcl_device[v]) != cudaSuccess) return -1;
+    const unsigned long long orcl_grid_ll = orcl_threads[v] ? orcl_threads[v] / orcl_block[v] : ((unsigned long long)orcl_trip + orcl_block[v] - 1) / orcl_block[v];
+    const unsigned int orcl_grid = orcl_grid_ll > 0 ? (unsigned int)orcl_grid_ll : 1u;
+    const long orcl_nest_trip[] = { (n - 1) >= 0 ? (long)(n - 1) + 1 : 0 };
+    dim3 orcl_gdim(orcl_grid, 1, 1), orcl_bdim(orcl_block[v], 1, 1);
+    (void)orcl_nest_trip;
+    for (long d = 0; d < orcl_griddims[v][0]; d++) {
+        long t = orcl_nest_trip[orcl_griddims[v][1 + 3 * d]], per = orcl_griddims[v][2 + 3 * d];
+        unsigned int n = (unsigned int)(t > 0 ? (t + per - 1) / per : 1);
+        unsigned int b = (unsigned int)orcl_griddims[v][3 + 3 * d];
+        if (d == 0) { orcl_gdim.x = n; orcl_bdim.x = b; } else if (d == 1) { orcl_gdim.y = n; orcl_bdim.y = b; } else { orcl_gdim.z = n; orcl_bdim.z = b; }
+    }
+    double *orcl_d_y = NULL;
+    double *orcl_d_x = NULL;
+    int rc = -1;
+    cudaError_t err = cudaSuccess;
+    err = cudaMalloc((void **)&orcl_d_y, ((size_t)(n) > 0 ? (size_t)(n) : 1) * sizeof(double));
+    if (err != cudaSuccess) goto done;
+    if ((size_t)(n) > 0) err = cudaMemcpy(orcl_d_y, y, (size_t)(n) * sizeof(double), cudaMemcpyHostToDevice);
+    if (err != cudaSuccess) goto done;
+    err = cudaMalloc((void **)&orcl_d_x, ((size_t)(n) > 0 ? (size_t)(n) : 1) * sizeof(double));
+    if (err != cudaSuccess) goto done;
+    if ((size_t)(n) > 0) err = cudaMemcpy(orcl_d_x, x, (size_t)(n) * sizeof(double), cudaMemcpyHostToDevice);
+    if (err != cudaSuccess) goto done;
+    switch (v) {
+    case 0:
+        orcl_VecAXPY_region0_k0<<<orcl_gdim, orcl_bdim>>>(n, orcl_d_y, a, orcl_d_x);
+        break;
+    }
+    err = cudaGetLastError();
+    if (err != cudaSuccess) goto done;
+    if ((size_t)(n) > 0) err = cudaMemcpy(y, orcl_d_y, (size_t)(n) * sizeof(double), cudaMemcpyDeviceToHost);
+    if (err != cudaSuccess) goto done;
+    rc = cudaDeviceSynchronize() == cudaSuccess ? 0 : -1;
+done:
+    if (orcl_d_y) cudaFree(orcl_d_y);
+    if (orcl_d_x) cudaFree(orcl_d_x);
+    return rc;
+}

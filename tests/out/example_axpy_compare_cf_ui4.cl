@@ -1,0 +1,15 @@
+/* configuration: WI=64 WG=8 UI=4 CF='-use_fast_math -Xptxas -dlcm=cg' */
+/* input: N=100000 */
+/* NDRange: global size 512 work-items, local size 64 work-items; build options: "" */
+/* ---- OpenCL kernel ---- */
+#pragma OPENCL EXTENSION cl_khr_fp64 : enable
+__kernel void orcl_kernel(const int n, __global double *y, const double a, __global const double *x)
+{
+    /* iterations of `for (i = 0; i <= n - 1; i++)` */
+    const long orcl_trip = (n - 1) >= 0 ? (long)(n - 1) + 1 : 0;
+    #pragma unroll 4
+    for (long orcl_k = (long)get_global_id(0); orcl_k < orcl_trip; orcl_k += (long)get_global_size(0)) {
+        const int i = (int)orcl_k;
+        y[i] = y[i] + a * x[i];
+    }
+}

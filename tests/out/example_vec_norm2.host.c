@@ -1,0 +1,133 @@
+/* ---- host code ---- */
+/* orcl: OpenCL host code for the tuned loop of VecNorm2() (examples/vecNorm2.c:8).
+ * Variants (one per tuned input size), chosen at run time on the size variable:
+ *   [0] N=100000: WI=64 WG=16 CB=False UI=1
+ * Returns 0 on success; non-zero if OpenCL fails (the caller then runs the original loop). */
+static int orcl_VecNorm2_region0(int n, double *s, const double *x)
+{
+    static const char *const orcl_source_0 =
+        "#pragma OPENCL EXTENSION cl_khr_fp64 : enable\n"
+        "#define ORCL_WG 64\n"
+        "__kernel void orcl_kernel(const int n, __global double *orcl_partial_s, __global const double *x)\n"
+        "{\n"
+        "    /* iterations of `for (i = 0; i <= n - 1; i++)` */\n"
+        "    const long orcl_trip = (n - 1) >= 0 ? (long)(n - 1) + 1 : 0;\n"
+        "    double orcl_acc_s = 0;\n"
+        "    __local double orcl_red_s[ORCL_WG];\n"
+        "    for (long orcl_k = (long)get_global_id(0); orcl_k < orcl_trip; orcl_k += (long)get_global_size(0)) {\n"
+        "        const int i = (int)orcl_k;\n"
+        "        orcl_acc_s = orcl_acc_s + x[i] * x[i];\n"
+        "    }\n"
+        "    /* reduction: tree over the work-group in local memory (barriers, no lock-step assumption),\n"
+        "       one partial result per work-group, combined on the host */\n"
+        "    {\n"
+        "        const unsigned int orcl_lid = get_local_id(0);\n"
+        "        orcl_red_s[orcl_lid] = orcl_acc_s;\n"
+        "        barrier(CLK_LOCAL_MEM_FENCE);\n"
+        "        for (unsigned int orcl_w = 64 / 2; orcl_w > 0; orcl_w >>= 1) {\n"
+        "            if (orcl_lid < orcl_w && orcl_lid + orcl_w < ORCL_WG) {\n"
+        "                orcl_red_s[orcl_lid] = orcl_red_s[orcl_lid] + orcl_red_s[orcl_lid + orcl_w];\n"
+        "            }\n"
+        "            barrier(CLK_LOCAL_MEM_FENCE);\n"
+        "        }\n"
+        "        if (orcl_lid == 0) {\n"
+        "            orcl_partial_s[(long)get_group_id(0)] = orcl_red_s[0];\n"
+        "        }\n"
+        "    }\n"
+        "}\n";
+    static const char *orcl_sources[1] = { orcl_source_0 };
+    static const char *const orcl_options[1] = { "" };
+    static const size_t orcl_local[1] = { 64 };
+    /* work-items; 0 = one per iteration, rounded up to a multiple of the local size */
+    static const size_t orcl_global[1] = { 1024 };
+    /* multi-dimensional NDRange: {dimensions, then per dimension: nest loop, iterations and work-items per work-group} */
+    static const long orcl_grid[1][10] = { {0, 0, 1, 1, 0, 1, 1, 0, 1, 1} };
+    static const cl_uint orcl_platform[1] = { 0 };
+    static const cl_uint orcl_device[1] = { 0 };
+    static cl_context orcl_ctx[1];
+    static cl_command_queue orcl_queue[1];
+    static cl_kernel orcl_kernel[1];
+    cl_int err = CL_SUCCESS;
+    int v = 0;
+
+    if (!orcl_kernel[v]) {
+        cl_platform_id platforms[16];
+        cl_uint nplatforms = 0;
+        cl_device_id devices[64];
+        cl_uint ndevices = 0;
+        cl_program program;
+        if (clGetPlatformIDs(16, platforms, &nplatforms) != CL_SUCCESS || orcl_platform[v] >= nplatforms) return -1;
+        if (clGetDeviceIDs(platforms[orcl_platform[v]], CL_DEVICE_TYPE_ALL, 64, devices, &ndevices) != CL_SUCCESS || orcl_device[v] >= ndevices) return -1;
+        orcl_ctx[v] = clCreateContext(NULL, 1, &devices[orcl_device[v]], NULL, NULL, &err);
+        if (err != CL_SUCCESS) return -1;
+        orcl_queue[v] = clCreateCommandQueue(orcl_ctx[v], devices[orcl_device[v]], 0, &err);
+        if (err != CL_SUCCESS) return -1;
+        program = clCreateProgramWithSource(orcl_ctx[v], 1, &orcl_sources[v], NULL, &err);
+        if (err != CL_SUCCESS) return -1;
+        if (clBuildProgram(program, 1, &devices[orcl_device[v]], orcl_options[v], NULL, NULL) != CL_SUCCESS) {
+            clReleaseProgram(program);
+            return -1;
+        }
+        orcl_kernel[v] = clCreateKernel(program, "orcl_kernel", &err);
+        clReleaseProgram(program);
+        if (err != CL_SUCCESS) { orcl_kernel[v] = NULL; return -1; }
+    }
+    {
+        const long orcl_trip = (n - 1) >= 0 ? (long)(n - 1) + 1 : 0;
+        size_t local = orcl_local[v];
+        size_t global = orcl_global[v] ? orcl_global[v] : (size_t)((orcl_trip + (long)local - 1) / (long)local) * local;
+        const long orcl_nest_trip[] = { (n - 1) >= 0 ? (long)(n - 1) + 1 : 0 };
+        cl_uint work_dim = 1;
+        size_t gws[3] = {global, 1, 1}, lws[3] = {local, 1, 1};
+        (void)orcl_nest_trip;
+        if (orcl_grid[v][0] > 0) {
+            work_dim = (cl_uint)orcl_grid[v][0];
+            for (long d = 0; d < orcl_grid[v][0]; d++) {
+                long t = orcl_nest_trip[orcl_grid[v][1 + 3 * d]], per = orcl_grid[v][2 + 3 * d];
+                lws[d] = (size_t)orcl_grid[v][3 + 3 * d];
+                gws[d] = (size_t)(t > 0 ? (t + per - 1) / per : 1) * lws[d];
+            }
+        }
+        const size_t orcl_groups = global / local;
+        cl_mem orcl_buf_x = NULL;
+        cl_mem orcl_buf_orcl_partial_s = NULL;
+        double *orcl_host_orcl_partial_s = NULL;
+        int rc = -1;
+        if (orcl_trip <= 0) return 0;
+        /* an empty array still needs a (never accessed) buffer: OpenCL refuses size 0 */
+        orcl_buf_x = (size_t)(n) > 0
+            ? clCreateBuffer(orcl_ctx[v], CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, (size_t)(n) * sizeof(double), (void *)x, &err)
+            : clCreateBuffer(orcl_ctx[v], CL_MEM_READ_WRITE, sizeof(double), NULL, &err);
+        if (err != CL_SUCCESS) goto done;
+        /* one partial result per work-group */
+        orcl_buf_orcl_partial_s = clCreateBuffer(orcl_ctx[v], CL_MEM_READ_WRITE, orcl_groups * sizeof(double), NULL, &err);
+        if (err != CL_SUCCESS) goto done;
+        orcl_host_orcl_partial_s = (double *)malloc(orcl_groups * sizeof(double));
+        if (!orcl_host_orcl_partial_s) goto done;
+        err = clSetKernelArg(orcl_kernel[v], 0, sizeof(int), &n);
+        if (err != CL_SUCCESS) goto done;
+        err = clSetKernelArg(orcl_kernel[v], 1, sizeof(cl_mem), &orcl_buf_orcl_partial_s);
+        if (err != CL_SUCCESS) goto done;
+        err = clSetKernelArg(orcl_kernel[v], 2, sizeof(cl_mem), &orcl_buf_x);
+        if (err != CL_SUCCESS) goto done;
+        err = clEnqueueNDRangeKernel(orcl_queue[v], orcl_kernel[v], work_dim, NULL, gws, lws, 0, NULL, NULL);
+        if (err != CL_SUCCESS) goto done;
+        err = clEnqueueReadBuffer(orcl_queue[v], orcl_buf_orcl_partial_s, CL_TRUE, 0, orcl_groups * sizeof(double), orcl_host_orcl_partial_s, 0, NULL, NULL);
+        if (err != CL_SUCCESS) goto done;
+        rc = clFinish(orcl_queue[v]) == CL_SUCCESS ? 0 : -1;
+        if (rc == 0) {
+            /* finish the reduction: the initial value combined with every work-group's partial */
+            double orcl_a = *s;
+            for (size_t orcl_g = 0; orcl_g < orcl_groups; orcl_g++) {
+                double orcl_b = orcl_host_orcl_partial_s[orcl_g];
+                orcl_a = orcl_a + orcl_b;
+            }
+            *s = orcl_a;
+        }
+    done:
+        if (orcl_buf_x) clReleaseMemObject(orcl_buf_x);
+        if (orcl_buf_orcl_partial_s) clReleaseMemObject(orcl_buf_orcl_partial_s);
+        free(orcl_host_orcl_partial_s);
+        return rc;
+    }
+}

@@ -1,0 +1,28 @@
+/* configuration: WI=32 CB=True UI=1 CL='' */
+/* input: N=1000 */
+/* NDRange: global size one work-item per iteration, local size 32 work-items; build options: "" */
+/* ---- OpenCL kernel ---- */
+#pragma OPENCL EXTENSION cl_khr_fp64 : enable
+#define ORCL_TILE 32
+__kernel void orcl_kernel(const int n, __global double *w, __global const double *y, const double a, __global const double *x)
+{
+    /* iterations of `for (i = 0; i <= n - 1; i++)` */
+    const long orcl_trip = (n - 1) >= 0 ? (long)(n - 1) + 1 : 0;
+    __local double orcl_tile_y[ORCL_TILE];
+    __local double orcl_tile_x[ORCL_TILE];
+    /* each work-group stages ORCL_TILE consecutive iterations' inputs through local memory */
+    for (long orcl_base = (long)get_group_id(0) * ORCL_TILE; orcl_base < orcl_trip; orcl_base += (long)get_global_size(0)) {
+        const long orcl_k = orcl_base + get_local_id(0);
+        if (orcl_k < orcl_trip) {
+            const int i = (int)orcl_k;
+            orcl_tile_y[get_local_id(0)] = y[i];
+            orcl_tile_x[get_local_id(0)] = x[i];
+        }
+        barrier(CLK_LOCAL_MEM_FENCE);
+        if (orcl_k < orcl_trip) {
+            const int i = (int)orcl_k;
+            w[i] = orcl_tile_y[get_local_id(0)] + a * orcl_tile_x[get_local_id(0)];
+        }
+        barrier(CLK_LOCAL_MEM_FENCE);
+    }
+}

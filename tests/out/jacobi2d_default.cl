@@ -1,0 +1,16 @@
+/* configuration: WI=16 WG=4 UI=1 */
+/* input: M=40 N=30 */
+/* NDRange: global size 64 work-items, local size 16 work-items; build options: "" */
+/* ---- OpenCL kernel ---- */
+#pragma OPENCL EXTENSION cl_khr_fp64 : enable
+__kernel void orcl_kernel(const int m, const int n, __global double *B, __global const double *A)
+{
+    /* iterations of `for (i = 1; i <= m - 2; i++)` */
+    const long orcl_trip = (m - 2) >= (1) ? ((long)(m - 2) - (long)(1)) / 1 + 1 : 0;
+    for (long orcl_k = (long)get_global_id(0); orcl_k < orcl_trip; orcl_k += (long)get_global_size(0)) {
+        const int i = (int)((1) + orcl_k);
+        for (int j = 1; j <= n - 2; j++) {
+            B[i * n + j] = 0.2 * (A[i * n + j] + A[(i - 1) * n + j] + A[(i + 1) * n + j] + A[i * n + (j - 1)] + A[i * n + (j + 1)]);
+        }
+    }
+}

@@ -1,0 +1,68 @@
+/* ---- host code ---- */
+/* orcl: CUDA kernels and host code for the tuned loop of Jacobi2D() (examples/jacobi2d.c:9).
+ * Variants (one per tuned input size), chosen at run time on the size variable:
+ *   [0] M=40 N=30: WI=16 WG=4 UI=1
+ * Returns 0 on success; non-zero if CUDA fails (the caller then runs the original loop). */
+extern "C" __global__ void orcl_Jacobi2D_region0_k0(const int m, const int n, double *B, const double *A)
+{
+    /* iterations of `for (i = 1; i <= m - 2; i++)` */
+    const long orcl_trip = (m - 2) >= (1) ? ((long)(m - 2) - (long)(1)) / 1 + 1 : 0;
+    for (long orcl_k = ((long)blockIdx.x * blockDim.x + threadIdx.x); orcl_k < orcl_trip; orcl_k += ((long)gridDim.x * blockDim.x)) {
+        const int i = (int)((1) + orcl_k);
+        for (int j = 1; j <= n - 2; j++) {
+            B[i * n + j] = 0.2 * (A[i * n + j] + A[(i - 1) * n + j] + A[(i + 1) * n + j] + A[i * n + (j - 1)] + A[i * n + (j + 1)]);
+        }
+    }
+}
+
+static int orcl_Jacobi2D_region0(int m, int n, double *B, const double *A)
+{
+    /* threads per block; blocks (0 = one thread per iteration) */
+    static const unsigned int orcl_block[1] = { 16 };
+    static const unsigned long long orcl_threads[1] = { 64 };
+    /* multi-dimensional grid: {dimensions, then per dimension (x, y, z): nest loop, iterations and threads per block} */
+    static const long orcl_griddims[1][10] = { {0, 0, 1, 1, 0, 1, 1, 0, 1, 1} };
+    static const int orcl_device[1] = { 0 };
+    int v = 0;
+
+    const long orcl_trip = (m - 2) >= (1) ? ((long)(m - 2) - (long)(1)) / 1 + 1 : 0;
+    if (orcl_trip <= 0) return 0;
+    if (cudaSetDevice(orcl_device[v]) != cudaSuccess) return -1;
+    const unsigned long long orcl_grid_ll = orcl_threads[v] ? orcl_threads[v] / orcl_block[v] : ((unsigned long long)orcl_trip + orcl_block[v] - 1) / orcl_block[v];
+    const unsigned int orcl_grid = orcl_grid_ll > 0 ? (unsigned int)orcl_grid_ll : 1u;
+    const long orcl_nest_trip[] = { (m - 2) >= (1) ? ((long)(m - 2) - (long)(1)) / 1 + 1 : 0, (n - 2) >= (1) ? ((long)(n - 2) - (long)(1)) / 1 + 1 : 0 };
+    dim3 orcl_gdim(orcl_grid, 1, 1), orcl_bdim(orcl_block[v], 1, 1);
+    (void)orcl_nest_trip;
+    for (long d = 0; d < orcl_griddims[v][0]; d++) {
+        long t = orcl_nest_trip[orcl_griddims[v][1 + 3 * d]], per = orcl_griddims[v][2 + 3 * d];
+        unsigned int n = (unsigned int)(t > 0 ? (t + per - 1) / per : 1);
+        unsigned int b = (unsigned int)orcl_griddims[v][3 + 3 * d];
+        if (d == 0) { orcl_gdim.x = n; orcl_bdim.x = b; } else if (d == 1) { orcl_gdim.y = n; orcl_bdim.y = b; } else { orcl_gdim.z = n; orcl_bdim.z = b; }
+    }
+    double *orcl_d_B = NULL;
+    double *orcl_d_A = NULL;
+    int rc = -1;
+    cudaError_t err = cudaSuccess;
+    err = cudaMalloc((void **)&orcl_d_B, ((size_t)((long)m * n) > 0 ? (size_t)((long)m * n) : 1) * sizeof(double));
+    if (err != cudaSuccess) goto done;
+    if ((size_t)((long)m * n) > 0) err = cudaMemcpy(orcl_d_B, B, (size_t)((long)m * n) * sizeof(double), cudaMemcpyHostToDevice);
+    if (err != cudaSuccess) goto done;
+    err = cudaMalloc((void **)&orcl_d_A, ((size_t)((long)m * n) > 0 ? (size_t)((long)m * n) : 1) * sizeof(double));
+    if (err != cudaSuccess) goto done;
+    if ((size_t)((long)m * n) > 0) err = cudaMemcpy(orcl_d_A, A, (size_t)((long)m * n) * sizeof(double), cudaMemcpyHostToDevice);
+    if (err != cudaSuccess) goto done;
+    switch (v) {
+    case 0:
+        orcl_Jacobi2D_region0_k0<<<orcl_gdim, orcl_bdim>>>(m, n, orcl_d_B, orcl_d_A);
+        break;
+    }
+    err = cudaGetLastError();
+    if (err != cudaSuccess) goto done;
+    if ((size_t)((long)m * n) > 0) err = cudaMemcpy(B, orcl_d_B, (size_t)((long)m * n) * sizeof(double), cudaMemcpyDeviceToHost);
+    if (err != cudaSuccess) goto done;
+    rc = cudaDeviceSynchronize() == cudaSuccess ? 0 : -1;
+done:
+    if (orcl_d_B) cudaFree(orcl_d_B);
+    if (orcl_d_A) cudaFree(orcl_d_A);
+    return rc;
+}

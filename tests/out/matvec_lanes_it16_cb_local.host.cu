@@ -1,0 +1,126 @@
+/* ---- host code ---- */
+/* orcl: CUDA kernels and host code for the tuned loop of MatVecLanes() (tests/inputs/ok/matvec_lanes.c:6).
+ * Variants (one per tuned input size), chosen at run time on the size variable:
+ *   [0] M=301 N=199: WI=48 IT=16 CB=True INC='local'
+ * Returns 0 on success; non-zero if CUDA fails (the caller then runs the original loop). */
+#define ORCL_TILE 48
+#define ORCL_WG 48
+extern "C" __global__ void orcl_MatVecLanes_region0_k0(const int m, const int n, double *y, const double *A, const double *x)
+{
+    /* iterations of `for (i = 0; i < m; i++)` */
+    const long orcl_trip = (m) > 0 ? (long)(m) : 0;
+    /* incrementType 'local': each work-group owns one contiguous chunk of iterations */
+    const long orcl_chunk = (orcl_trip + (long)gridDim.x - 1) / (long)gridDim.x;
+    const long orcl_begin = (long)blockIdx.x * orcl_chunk;
+    const long orcl_end = orcl_begin + orcl_chunk < orcl_trip ? orcl_begin + orcl_chunk : orcl_trip;
+    /* group-uniform passes: every work-item of the work-group takes part in every pass and barrier;
+       3 iteration(s) per work-group and pass, 16 lanes (work-items) each */
+    const unsigned int orcl_tid = threadIdx.x;
+    const unsigned int orcl_slot = orcl_tid / 16;
+    const unsigned int orcl_lane = orcl_tid % 16;
+    __shared__ double orcl_tile_x_j_m1[ORCL_TILE];
+    __shared__ double orcl_tile_x_j_p1[ORCL_TILE];
+    __shared__ double orcl_part_y[ORCL_WG];
+    for (long orcl_base = orcl_begin; orcl_base < orcl_end; orcl_base += 3) {
+        const long orcl_k = orcl_base + orcl_slot;
+        const int orcl_active = orcl_k < orcl_end;
+        const int i = (int)orcl_k;
+        double orcl_lacc_y;
+        /* cacheBlocks: the work-group stages the shared operands of `for (j = 1; j <= n; j++)` through local memory,
+           ORCL_TILE iterations at a time; the lanes split each tile, lane-strided */
+        {
+            if (orcl_active) {
+                orcl_lacc_y = 0;
+            }
+            const long orcl_trip_j = (n) >= (1) ? ((long)(n) - (long)(1)) / 1 + 1 : 0;
+            for (long orcl_jb = 0; orcl_jb < orcl_trip_j; orcl_jb += ORCL_TILE) {
+                if (orcl_jb + orcl_tid < orcl_trip_j) {
+                    const int j = (int)((1) + (orcl_jb + orcl_tid));
+                    orcl_tile_x_j_m1[orcl_tid] = x[j - 1];
+                    orcl_tile_x_j_p1[orcl_tid] = x[j + 1];
+                }
+                __syncthreads();
+                if (orcl_active) {
+                    const long orcl_n = orcl_trip_j - orcl_jb < ORCL_TILE ? orcl_trip_j - orcl_jb : ORCL_TILE;
+                    for (long orcl_q = orcl_lane; orcl_q < orcl_n; orcl_q += 16) {
+                        const int j = (int)((1) + (orcl_jb + orcl_q));
+                        orcl_lacc_y += A[i * (n + 2) + j] * (orcl_tile_x_j_m1[orcl_q] + orcl_tile_x_j_p1[orcl_q]);
+                    }
+                }
+                __syncthreads();
+            }
+        }
+        /* innerThreads: combine the lanes' partial results in local memory (a tree with barriers; no lock-step assumption) */
+        orcl_part_y[orcl_tid] = orcl_active ? orcl_lacc_y : 0;
+        __syncthreads();
+        for (unsigned int orcl_w = 16 / 2; orcl_w > 0; orcl_w >>= 1) {
+            if (orcl_lane < orcl_w && orcl_lane + orcl_w < 16) {
+                orcl_part_y[orcl_tid] = orcl_part_y[orcl_tid] + orcl_part_y[orcl_tid + orcl_w];
+            }
+            __syncthreads();
+        }
+        if (orcl_active && orcl_lane == 0) {
+            y[i] = y[i] + orcl_part_y[orcl_tid];
+        }
+    }
+}
+#undef ORCL_TILE
+#undef ORCL_WG
+
+static int orcl_MatVecLanes_region0(int m, int n, double *y, const double *A, const double *x)
+{
+    /* threads per block; blocks (0 = one thread per iteration) */
+    static const unsigned int orcl_block[1] = { 48 };
+    static const unsigned long long orcl_threads[1] = { 0 };
+    /* multi-dimensional grid: {dimensions, then per dimension (x, y, z): nest loop, iterations and threads per block} */
+    static const long orcl_griddims[1][10] = { {0, 0, 1, 1, 0, 1, 1, 0, 1, 1} };
+    static const int orcl_device[1] = { 0 };
+    int v = 0;
+
+    const long orcl_trip = (m) > 0 ? (long)(m) : 0;
+    if (orcl_trip <= 0) return 0;
+    if (cudaSetDevice(orcl_device[v]) != cudaSuccess) return -1;
+    const unsigned long long orcl_grid_ll = orcl_threads[v] ? orcl_threads[v] / orcl_block[v] : ((unsigned long long)orcl_trip + orcl_block[v] - 1) / orcl_block[v];
+    const unsigned int orcl_grid = orcl_grid_ll > 0 ? (unsigned int)orcl_grid_ll : 1u;
+    const long orcl_nest_trip[] = { (m) > 0 ? (long)(m) : 0, (n) >= (1) ? ((long)(n) - (long)(1)) / 1 + 1 : 0 };
+    dim3 orcl_gdim(orcl_grid, 1, 1), orcl_bdim(orcl_block[v], 1, 1);
+    (void)orcl_nest_trip;
+    for (long d = 0; d < orcl_griddims[v][0]; d++) {
+        long t = orcl_nest_trip[orcl_griddims[v][1 + 3 * d]], per = orcl_griddims[v][2 + 3 * d];
+        unsigned int n = (unsigned int)(t > 0 ? (t + per - 1) / per : 1);
+        unsigned int b = (unsigned int)orcl_griddims[v][3 + 3 * d];
+        if (d == 0) { orcl_gdim.x = n; orcl_bdim.x = b; } else if (d == 1) { orcl_gdim.y = n; orcl_bdim.y = b; } else { orcl_gdim.z = n; orcl_bdim.z = b; }
+    }
+    double *orcl_d_y = NULL;
+    double *orcl_d_A = NULL;
+    double *orcl_d_x = NULL;
+    int rc = -1;
+    cudaError_t err = cudaSuccess;
+    err = cudaMalloc((void **)&orcl_d_y, ((size_t)(m) > 0 ? (size_t)(m) : 1) * sizeof(double));
+    if (err != cudaSuccess) goto done;
+    if ((size_t)(m) > 0) err = cudaMemcpy(orcl_d_y, y, (size_t)(m) * sizeof(double), cudaMemcpyHostToDevice);
+    if (err != cudaSuccess) goto done;
+    err = cudaMalloc((void **)&orcl_d_A, ((size_t)(m*(n+2)) > 0 ? (size_t)(m*(n+2)) : 1) * sizeof(double));
+    if (err != cudaSuccess) goto done;
+    if ((size_t)(m*(n+2)) > 0) err = cudaMemcpy(orcl_d_A, A, (size_t)(m*(n+2)) * sizeof(double), cudaMemcpyHostToDevice);
+    if (err != cudaSuccess) goto done;
+    err = cudaMalloc((void **)&orcl_d_x, ((size_t)(n+2) > 0 ? (size_t)(n+2) : 1) * sizeof(double));
+    if (err != cudaSuccess) goto done;
+    if ((size_t)(n+2) > 0) err = cudaMemcpy(orcl_d_x, x, (size_t)(n+2) * sizeof(double), cudaMemcpyHostToDevice);
+    if (err != cudaSuccess) goto done;
+    switch (v) {
+    case 0:
+        orcl_MatVecLanes_region0_k0<<<orcl_gdim, orcl_bdim>>>(m, n, orcl_d_y, orcl_d_A, orcl_d_x);
+        break;
+    }
+    err = cudaGetLastError();
+    if (err != cudaSuccess) goto done;
+    if ((size_t)(m) > 0) err = cudaMemcpy(y, orcl_d_y, (size_t)(m) * sizeof(double), cudaMemcpyDeviceToHost);
+    if (err != cudaSuccess) goto done;
+    rc = cudaDeviceSynchronize() == cudaSuccess ? 0 : -1;
+done:
+    if (orcl_d_y) cudaFree(orcl_d_y);
+    if (orcl_d_A) cudaFree(orcl_d_A);
+    if (orcl_d_x) cudaFree(orcl_d_x);
+    return rc;
+}

@@ -415,6 +415,7 @@ fn seeds() -> Vec<Vec<u8>> {
     for dir in [
         "examples",
         "tests/inputs/ok",
+        "tests/in",
         "tests/inputs/bad",
         "tests/inputs/orio",
         "tests/fuzz/corpus",

@@ -1,5 +1,5 @@
 /* orcl timing skeleton (OpenCL) — generated from skeletons/opencl_skeleton.c.tera.
- * Region: tests/inputs/ok/matvec.c region 0; input: M=300 N=200.
+ * Region: tests/in/matvec.c region 0; input: M=300 N=200.
  *
  * Usage: skeleton PLATFORM DEVICE. Prints one JSON "hello" line, then reads requests on stdin:
  *   RUN <id> <global work-items, 0 = cover the loop> <local work-items> <source bytes> <option bytes> <warm-ups> <repetitions>\n

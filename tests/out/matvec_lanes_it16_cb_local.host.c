@@ -1,5 +1,5 @@
 /* ---- host code ---- */
-/* orcl: OpenCL host code for the tuned loop of MatVecLanes() (tests/inputs/ok/matvec_lanes.c:6).
+/* orcl: OpenCL host code for the tuned loop of MatVecLanes() (tests/in/matvec_lanes.c:6).
  * Variants (one per tuned input size), chosen at run time on the size variable:
  *   [0] M=301 N=199: WI=48 IT=16 CB=True INC='local'
  * Returns 0 on success; non-zero if OpenCL fails (the caller then runs the original loop). */

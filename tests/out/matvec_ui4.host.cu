@@ -1,5 +1,5 @@
 /* ---- host code ---- */
-/* orcl: CUDA kernels and host code for the tuned loop of MatVec() (tests/inputs/ok/matvec.c:5).
+/* orcl: CUDA kernels and host code for the tuned loop of MatVec() (tests/in/matvec.c:5).
  * Variants (one per tuned input size), chosen at run time on the size variable:
  *   [0] M=300 N=200: WI=32 UI=4
  * Returns 0 on success; non-zero if CUDA fails (the caller then runs the original loop). */

@@ -1,5 +1,5 @@
 /* ---- host code ---- */
-/* orcl: OpenCL host code for the tuned loop of Strided() (tests/inputs/ok/strided.c:7).
+/* orcl: OpenCL host code for the tuned loop of Strided() (tests/in/strided.c:7).
  * Variants (one per tuned input size), chosen at run time on the size variable:
  *   [0] N=5001: WI=32 WG=8 CB=False UI=1 CL=''
  * Returns 0 on success; non-zero if OpenCL fails (the caller then runs the original loop). */

@@ -1,5 +1,5 @@
 /* ---- host code ---- */
-/* orcl: CUDA kernels and host code for the tuned loop of Strided() (tests/inputs/ok/strided.c:7).
+/* orcl: CUDA kernels and host code for the tuned loop of Strided() (tests/in/strided.c:7).
  * Variants (one per tuned input size), chosen at run time on the size variable:
  *   [0] N=1000: WI=32 WG=8 CB=False UI=1 CL=''
  * Returns 0 on success; non-zero if CUDA fails (the caller then runs the original loop). */

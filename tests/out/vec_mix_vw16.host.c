@@ -1,5 +1,5 @@
 /* ---- host code ---- */
-/* orcl: OpenCL host code for the tuned loop of Mix() (tests/inputs/ok/vec_mix.c:7).
+/* orcl: OpenCL host code for the tuned loop of Mix() (tests/in/vec_mix.c:7).
  * Variants (one per tuned input size), chosen at run time on the size variable:
  *   [0] N=1009: WI=24 WG=3 VW=16 INC='global'
  * Returns 0 on success; non-zero if OpenCL fails (the caller then runs the original loop). */

@@ -431,4 +431,36 @@ mod tests {
         assert_eq!(build_ms, 0.0);
         assert_eq!(pool.counts().0, 0);
     }
+
+    /// `--devices`: two workers measure at once on a gated (CPU) pool; no build may start until
+    /// both measurements are done, not merely the first (the gate was a flag before).
+    #[test]
+    fn gate_holds_until_every_measurement_is_done() {
+        let Ok(devs) = crate::device::opencl_devices() else {
+            eprintln!("no OpenCL runtime: skipped");
+            return;
+        };
+        let Some(d) = devs
+            .first()
+            .filter(|d| is_cpu(d.platform_index, d.device_index))
+        else {
+            eprintln!("no CPU OpenCL device: skipped");
+            return;
+        };
+        let pool = BuildPool::new(1, d.platform_index, d.device_index, &d.fingerprint(), None);
+        assert!(pool.gated());
+        let first = pool.measuring().expect("gated");
+        let second = pool.measuring().expect("gated");
+        drop(first);
+        pool.submit(K, "");
+        std::thread::sleep(std::time::Duration::from_millis(300));
+        assert_eq!(
+            pool.counts(),
+            (0, 0, 1),
+            "a build started while a measurement was running"
+        );
+        drop(second);
+        let (_, built) = pool.get(K, "");
+        assert!(matches!(built, Built::Binary { .. }), "{built:?}");
+    }
 }

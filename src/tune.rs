@@ -1141,8 +1141,16 @@ pub fn tune(
                         .build_counts()
                         .map(|(b, h, q)| format!("builds {b} (+{h} cached, {q} queued)  "))
                         .unwrap_or_default();
+                    // `--devices`: measurements per device so far.
+                    let devices = if per_device.is_empty() {
+                        String::new()
+                    } else {
+                        let each: Vec<String> =
+                            per_device.iter().map(|(d, n)| format!("{d}:{n}")).collect();
+                        format!("measured on devices {}  ", each.join(" "))
+                    };
                     bar.set_message(format!(
-                        "{builds}failures {fails}  best {}",
+                        "{builds}{devices}failures {fails}  best {}",
                         best.map(|(_, b)| format!("{b:.4} ms"))
                             .unwrap_or_else(|| "-".into())
                     ));

@@ -4,7 +4,7 @@
 
 use crate::diag::{did_you_mean, Diagnostic, Span};
 use crate::frontend::annotation::RawRegion;
-use crate::frontend::loop_lang::{declarator_layers, parse_expr, DeclLayer};
+use crate::frontend::loop_lang::{declarator_layers_in, parse_c_file, parse_expr, DeclLayer};
 use crate::frontend::spec::TuningSpec;
 use crate::ir::{
     extent_arg_name, AssignOp, BinaryOp, Expr, ExprKind, ExtentArg, Kernel, KernelArg, Loop,
@@ -39,6 +39,7 @@ pub fn lower(region: &RawRegion, spec: &TuningSpec, file: &str) -> Result<Kernel
         preamble: &preamble,
         implicit: Vec::new(),
         file,
+        file_tree: std::cell::OnceCell::new(),
         symbols: BTreeMap::new(),
         first_use: Vec::new(),
         scopes: vec![BTreeSet::new()],
@@ -141,6 +142,8 @@ struct Cx<'a> {
     implicit: Vec<crate::preamble::PreVar>,
     /// The whole input file (for the C declarators of multi-dimensional arrays).
     file: &'a str,
+    /// `file` parsed as C, once for all arrays (parsing per array was arrays × file size).
+    file_tree: std::cell::OnceCell<Option<tree_sitter::Tree>>,
     symbols: BTreeMap<String, Symbol>,
     /// Kernel-argument names with the byte offset of each use (sorted for first appearance).
     first_use: Vec<(usize, String)>,
@@ -496,9 +499,10 @@ impl Cx<'_> {
     /// expressions, from its C declarator; rejects arrays whose rows are not contiguous.
     fn shape(&mut self, name: &str, at: Span, rank: usize) -> Result<(), Diagnostic> {
         let c = self.region.decls.get(name).cloned();
-        let layers = c
-            .as_ref()
-            .and_then(|c| declarator_layers(self.file, c.span));
+        let layers = c.as_ref().and_then(|c| {
+            let tree = self.file_tree.get_or_init(|| parse_c_file(self.file));
+            declarator_layers_in(tree.as_ref()?, self.file, c.span)
+        });
         if let (Some(c), Some((layers, dspan))) = (&c, &layers) {
             let written = self.file.get(dspan.start..dspan.end).unwrap_or(name);
             let declared = format!("{} {written}", c.ty);

@@ -185,9 +185,22 @@ pub enum DeclLayer {
 /// `annotation::CDecl`), and the span of the whole declarator (`**A`, `A[m][n]`); `None` when no
 /// declarator is there.
 pub fn declarator_layers(file: &str, name: Span) -> Option<(Vec<DeclLayer>, Span)> {
+    declarator_layers_in(&parse_c_file(file)?, file, name)
+}
+
+/// `file` parsed as C, for [`declarator_layers_in`] (parse once, look up many declarators).
+pub fn parse_c_file(file: &str) -> Option<tree_sitter::Tree> {
     let mut parser = Parser::new();
     parser.set_language(&tree_sitter_c::LANGUAGE.into()).ok()?;
-    let tree = parser.parse(file, None)?;
+    parser.parse(file, None)
+}
+
+/// [`declarator_layers`] in the tree of `file` from [`parse_c_file`].
+pub fn declarator_layers_in(
+    tree: &tree_sitter::Tree,
+    file: &str,
+    name: Span,
+) -> Option<(Vec<DeclLayer>, Span)> {
     // The path from the root down to the name, walked downwards: `Node::parent` costs a walk
     // from the root per call, quadratic in the nesting depth of the file.
     let root = tree.root_node();

@@ -746,7 +746,15 @@ impl Db {
 
     /// (config_key, device_index) of every evaluation of the experiment, in insertion order: the
     /// device that measured it (`None`: the experiment's device; see [`Db::insert_evaluation_on`]).
+    /// A schema-1 file (read-only, not migrated) has no such column: every device is `None`.
     pub fn evaluation_devices(&self, experiment_id: i64) -> Result<Vec<(String, Option<i64>)>> {
+        if self.schema_version()? < 2 {
+            return Ok(self
+                .evaluations(experiment_id)?
+                .into_iter()
+                .map(|e| (e.config_key, None))
+                .collect());
+        }
         let mut stmt = self.conn.prepare_cached(SELECT_EVALUATION_DEVICES)?;
         let rows = stmt.query_map([experiment_id], |r| Ok((r.get(0)?, r.get(1)?)))?;
         Ok(rows.collect::<rusqlite::Result<_>>()?)

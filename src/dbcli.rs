@@ -188,6 +188,13 @@ pub fn show(db: &Path, id: i64, top: usize, json: bool) -> anyhow::Result<()> {
     let device = conn.device(e.device_id).with_context(ctx)?;
     let best = conn.best(id, top).with_context(ctx)?;
     let stored = conn.status_counts(id).with_context(ctx)?;
+    // `orcl tune --devices`: configurations measured by each device (empty otherwise).
+    let mut per_device: BTreeMap<String, usize> = BTreeMap::new();
+    for (_, d) in conn.evaluation_devices(id).with_context(ctx)? {
+        if let Some(d) = d {
+            *per_device.entry(d.to_string()).or_insert(0) += 1;
+        }
+    }
     let counts: Vec<(&str, i64)> = EVALUATION_STATUSES
         .iter()
         .map(|s| (*s, stored.get(*s).copied().unwrap_or(0)))
@@ -233,6 +240,9 @@ pub fn show(db: &Path, id: i64, top: usize, json: bool) -> anyhow::Result<()> {
             device: &'a Json,
             top: Vec<Json>,
             failures: Counts<'a>,
+            /// `orcl tune --devices`: device index → evaluations it measured.
+            #[serde(skip_serializing_if = "BTreeMap::is_empty")]
+            measured_per_device: &'a BTreeMap<String, usize>,
         }
         print_json(&Show {
             experiment: &experiment,
@@ -241,6 +251,7 @@ pub fn show(db: &Path, id: i64, top: usize, json: bool) -> anyhow::Result<()> {
             device: &device_json,
             top: top_json,
             failures: Counts(&counts),
+            measured_per_device: &per_device,
         })?;
         return Ok(());
     }
@@ -307,6 +318,13 @@ pub fn show(db: &Path, id: i64, top: usize, json: bool) -> anyhow::Result<()> {
             crate::outln!("{}", key_value_table(rows.iter().map(|(k, v)| (k, v))));
         }
         _ => crate::outln!("(device {} is missing)", e.device_id),
+    }
+    if !per_device.is_empty() {
+        let each: Vec<String> = per_device
+            .iter()
+            .map(|(d, n)| format!("device {d}: {n}"))
+            .collect();
+        crate::outln!("measured per device (--devices): {}", each.join(", "));
     }
 
     crate::outln!("\ntop {} ok configurations by median", best.len());

@@ -138,6 +138,19 @@ fn two_identical_devices_pool_and_resume() {
         r.dump()
     );
     check_tuned(dir.path(), &db.with_extension("c"), &file);
+    let mut c = Command::new(ORCL);
+    c.arg("db").arg("--db").arg(&db).args(["show", "1"]);
+    let show = run(c, Duration::from_secs(30));
+    show.assert_code(0);
+    assert!(
+        show.stdout.contains(&format!(
+            "measured per device (--devices): device 0: {}, device 1: {}",
+            on(0),
+            on(1)
+        )),
+        "{}",
+        show.dump()
+    );
 
     // kill -9 once some evaluations are recorded, then resume.
     let killed = dir.path().join("killed.db");
@@ -281,6 +294,9 @@ fn schema_1_database_reads_and_migrates() {
     let ro = orcl::db::Db::open_read_only(&db).expect("a read-only opening reads schema 1");
     let n = ro.evaluations(1).unwrap().len();
     assert!(n > 0);
+    let devs = ro.evaluation_devices(1).unwrap();
+    assert_eq!(devs.len(), n);
+    assert!(devs.iter().all(|(_, d)| d.is_none()));
     drop(ro);
     let rw = orcl::db::Db::open(&db).unwrap();
     assert_eq!(rw.schema_version().unwrap(), orcl::db::SCHEMA_VERSION);

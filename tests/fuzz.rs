@@ -7,7 +7,8 @@
 //! - the corpus `tests/fuzz/corpus/*.c` (inputs that once broke a promise, kept as seeds);
 //! - generation over the grammar (proptest strategies for spec expressions, C expressions,
 //!   loop statements, transform arguments, composed into a PerfTuning region);
-//! - mutation of the example files and test inputs (`examples/`, `tests/inputs/`, the corpus):
+//! - mutation of the example files and test inputs (`examples/`, `tests/inputs/`, `tests/in/`,
+//!   the corpus):
 //!   byte ranges deleted, duplicated or swapped, tokens from a dictionary of the grammar's
 //!   delimiters, keywords and edge-case literals inserted, bytes replaced.
 //!
@@ -418,6 +419,7 @@ fn seeds() -> Vec<Vec<u8>> {
         "tests/in",
         "tests/inputs/bad",
         "tests/inputs/orio",
+        "tests/in",
         "tests/fuzz/corpus",
     ] {
         let Ok(rd) = std::fs::read_dir(root().join(dir)) else {

@@ -1139,22 +1139,21 @@ pub fn build(
             .map(|c| c.into_owned())
             .unwrap_or_default()
     };
-    let command = format!(
-        "{build_command} -o {} {} {libs} -lOpenCL -lm",
-        q(&tmp),
-        q(&tmp_src)
-    );
+    let command_with = |flags: &str| {
+        format!(
+            "{build_command}{flags} -o {} {} {libs} -lOpenCL -lm",
+            q(&tmp),
+            q(&tmp_src)
+        )
+    };
+    let command = command_with("");
     // A reference loop proven parallel is compiled with OpenMP when the compiler has it; a
     // compiler without (clang without libomp, a loop outside OpenMP's canonical form) falls back
     // to the serial build: the pragma is under `#ifdef _OPENMP`. OMP_NUM_THREADS bounds it.
     let mut built = None;
     if source.contains(OMP_MARKER) {
-        let omp = format!(
-            "{build_command} -fopenmp -o {} {} {libs} -lOpenCL -lm",
-            q(&tmp),
-            q(&tmp_src)
-        );
-        built = Some(sh(&omp).map_err(run_err("build_command"))?).filter(|o| o.status.success());
+        built = Some(sh(&command_with(" -fopenmp")).map_err(run_err("build_command"))?)
+            .filter(|o| o.status.success());
     }
     let o = match built {
         Some(o) => o,

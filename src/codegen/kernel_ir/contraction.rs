@@ -85,8 +85,9 @@ impl Cx<'_> {
             vec![Self::each("orcl_r0", self.s.dims[0].per_item, body)],
         )
     }
-    fn red_var(&self) -> KStmt {
-        self.var(&self.c.red_var, "orcl_klo + orcl_k0 + orcl_kk".into())
+    /// The reduction loop's variable at step `orcl_kk` of the slab starting at offset `k0` (C text).
+    fn red_var_at(&self, k0: &str) -> KStmt {
+        self.var(&self.c.red_var, format!("orcl_klo + {k0} + orcl_kk"))
     }
     /// The local tile of staged operand `n` (with `doubleBuffer`, buffer `buf`, C text).
     fn tile(&self, n: usize, buf: &str) -> String {
@@ -144,7 +145,7 @@ impl Cx<'_> {
             match dst {
                 Some(dst) => {
                     body.push(self.var(&s.dims[d].var, format!("orcl_base{d} + orcl_t")));
-                    body.push(self.var(&c.red_var, format!("orcl_klo + {k0} + orcl_kk")));
+                    body.push(self.red_var_at(k0));
                     body.push(KStmt::Store {
                         target: dst(n),
                         value: format!(
@@ -211,7 +212,7 @@ impl Cx<'_> {
         if staged {
             out.push(KStmt::Barrier);
         }
-        out.extend(self.compute(term, bound, "orcl_buf"));
+        out.extend(self.compute(term, bound, ""));
         if staged {
             out.push(KStmt::Barrier);
         }
@@ -280,7 +281,7 @@ impl Cx<'_> {
         let (c, s) = (self.c, self.s);
         let mut out = Vec::new();
         // One reduction step: the operands' register fragments, then every output's sum.
-        let mut step = vec![self.red_var()];
+        let mut step = vec![self.red_var_at("orcl_k0")];
         for (n, o) in c.operands.iter().enumerate() {
             let Some(d) = o.dim else { continue };
             let r = s.dims[d].per_item;

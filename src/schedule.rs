@@ -33,6 +33,10 @@ pub struct NestArgs {
     /// next slab's loads issued into registers before the current slab is computed (one barrier
     /// per slab instead of two). No effect when nothing is staged.
     pub double_buffer: bool,
+    /// `vecLoad`: a contraction's cooperative global→local slab loads read this many elements
+    /// adjacent along each staged operand's contiguous dimension as one vector (`float4`,
+    /// `double2`), falling back to scalar loads at edges and unaligned addresses (1 = scalar).
+    pub vec_load: u32,
 }
 
 /// One NDRange dimension of a schedule.
@@ -126,6 +130,8 @@ pub struct ContractionSchedule {
     /// Two local buffers per staged operand, the next slab prefetched into registers
     /// (`doubleBuffer`; only when every operand with a dimension is staged).
     pub double_buffer: bool,
+    /// Elements per vector of the global→local slab loads (`vecLoad`; 1 = scalar loads).
+    pub load_vec: u64,
     pub operands: Vec<Operand>,
 }
 
@@ -497,6 +503,32 @@ fn contraction_schedule(
             red_fast,
         });
     }
+    let load_vec = u64::from(a.vec_load.max(1));
+    if load_vec > 1 {
+        for o in operands.iter().filter(|o| o.staged) {
+            let bytes = load_vec * o.ty.size_bytes() as u64;
+            if bytes > 16 {
+                return Err(format!(
+                    "vecLoad {load_vec} of {} is {bytes} bytes (a vector load reads at most 16)",
+                    o.ty.c_name()
+                ));
+            }
+            let d = o.dim.expect("staged operands have a dimension");
+            let (extent, what) = if o.red_fast {
+                (tk, format!("the k-slab of `{}`", c.red.var))
+            } else {
+                (
+                    dims[d].per_group,
+                    format!("the tile along `{}`", dims[d].var),
+                )
+            };
+            if extent % load_vec != 0 {
+                return Err(format!(
+                    "vecLoad {load_vec} does not divide {what} ({extent}), the contiguous dimension of a staged operand"
+                ));
+            }
+        }
+    }
     let s = Schedule {
         dims,
         staged: Vec::new(),
@@ -510,6 +542,7 @@ fn contraction_schedule(
             double_buffer: a.double_buffer
                 && !operands.is_empty()
                 && operands.iter().all(|o| o.staged),
+            load_vec,
             operands,
         }),
     };

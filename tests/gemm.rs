@@ -213,6 +213,149 @@ fn double_buffered_slabs() {
     }
 }
 
+/// `vecLoad`: the global→local slab loads read float4/float2/double2 along each operand's
+/// contiguous dimension (k for a row-major A, stored transposed; j for a row-major B, stored as one
+/// vector), falling back element by element at the edges and at unaligned addresses. Tuned at
+/// 33×17×9 (most rows unaligned, partial slabs), with and without `doubleBuffer` (the prefetch
+/// registers hold whole vectors), then the tuned file from the driver at every odd shape and at
+/// 64³ (every row aligned: the vector path only).
+#[test]
+fn vector_global_loads() {
+    for (name, ty, a, b, vl, db) in [
+        ("s_nn", "float", "A[i*k+l]", "B[l*n+j]", "2, 4", false),
+        ("s_tt_db", "float", "A[l*m+i]", "B[j*k+l]", "4", true),
+        ("d_nt", "double", "A[i*k+l]", "B[j*k+l]", "2", false),
+        ("d_tn_db", "double", "A[l*m+i]", "B[l*n+j]", "2", true),
+    ] {
+        let extra = if db {
+            "padLocal=PAD, vecLoad=VL, doubleBuffer=True,"
+        } else {
+            "padLocal=PAD, vecLoad=VL,"
+        };
+        let mut text = example("sgemm.c")
+            .replace("A[i*k+l]", a)
+            .replace("B[l*n+j]", b)
+            .replace("param TI[] = [16, 32];", "param TI[] = [16];")
+            .replace("param RI[] = [2, 4];", "param RI[] = [2];")
+            .replace("param CB[] = [False, True];", "param CB[] = [True];")
+            .replace(
+                "param PAD[] = [0];",
+                &format!("param PAD[] = [0];\n            param VL[] = [{vl}];"),
+            )
+            .replace("padLocal=PAD,", extra);
+        if ty == "double" {
+            text = text.replace("float", "double").replace("0.0f", "0.0");
+        }
+        assert_eq!(text.matches("vecLoad=VL").count(), 2);
+        let file = format!("vl_{name}.c");
+        let configs = 2 * vl.split(',').count();
+        let tmp = tune(&file, &text, configs, &[]);
+        let dir = tmp.path();
+        let w = if ty == "float" && vl.contains('4') {
+            4
+        } else {
+            2
+        };
+        let vty = format!("{ty}{w}");
+        for backend in ["opencl", "cuda"] {
+            let e = orcl(
+                dir,
+                &[
+                    "emit",
+                    &file,
+                    "--backend",
+                    backend,
+                    "--set",
+                    "VW=2",
+                    "--set",
+                    &format!("VL={w}"),
+                ],
+            );
+            e.assert_code(0);
+            let kernel = &e.stdout[..e.stdout.find("/* ---- host").unwrap_or(e.stdout.len())];
+            let (global, local) = if backend == "opencl" {
+                (
+                    format!("*(__global const {vty} *)&"),
+                    format!("*(__local {vty} *)&orcl_tile"),
+                )
+            } else {
+                (
+                    format!("*(const {vty} *)&"),
+                    format!("*({vty} *)&orcl_tile"),
+                )
+            };
+            // Both operands' loads are vectors; an operand contiguous along its tile's dimension
+            // (B in NN and TN, A in TN and TT) is stored into local memory as one vector.
+            let loads = ["A[", "B["]
+                .iter()
+                .map(|x| kernel.matches(&format!("{global}{x}")).count())
+                .sum::<usize>();
+            assert_eq!(loads, 4, "{kernel}");
+            let stored_whole = [a, b]
+                .iter()
+                .filter(|x| x.ends_with("+i]") || x.ends_with("+j]"))
+                .count();
+            if !db {
+                assert_eq!(kernel.matches(&local).count(), 2 * stored_whole, "{kernel}");
+            }
+            assert!(e
+                .stdout
+                .contains(&format!("% {} == 0", w * if ty == "float" { 4 } else { 8 })));
+        }
+        let (tol, func) = if ty == "float" {
+            ("1e-4", "Sgemm")
+        } else {
+            ("1e-12", "Sgemm")
+        };
+        run_driver(
+            dir,
+            &format!("_{file}"),
+            &file,
+            func,
+            &blas_driver(func, ty, tol),
+            Duration::from_secs(120),
+        );
+    }
+}
+
+/// `vecLoad` values that cannot work are pruned before anything is built (a device-limit
+/// outcome): 4 elements of a 2-wide k-slab, a double4 (32 bytes); a value other than 1, 2, 4 is
+/// a located error.
+#[test]
+fn vector_loads_that_cannot_work_are_pruned() {
+    let text = example("sgemm.c")
+        .replace("param TI[] = [16, 32];", "param TI[] = [16];")
+        .replace("param RI[] = [2, 4];", "param RI[] = [2];")
+        .replace(
+            "param TK[] = [8];",
+            "param TK[] = [2, 8];\n            param VL[] = [1, 4];",
+        )
+        .replace("param CB[] = [False, True];", "param CB[] = [True];")
+        .replace("padLocal=PAD,", "padLocal=PAD, vecLoad=VL,");
+    // TK=2 with VL=4: A's slab (contiguous along k) is 2 wide.
+    let _ = tune(
+        "p.c",
+        &text,
+        4 * 2,
+        &[("\"TK\":2,\"VL\":4", "device_limit")],
+    );
+    let d = text.replace("float", "double").replace("0.0f", "0.0");
+    let _ = tune("pd.c", &d, 8, &[("\"VL\":4", "device_limit")]);
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join("b.c"),
+        text.replace("param VL[] = [1, 4];", "param VL[] = [3];"),
+    )
+    .unwrap();
+    let r = orcl(dir.path(), &["check", "b.c"]);
+    r.assert_code(2);
+    assert!(
+        r.stderr.contains("`vecLoad` must be 1, 2 or 4, found 3"),
+        "{}",
+        r.stderr
+    );
+}
+
 /// Orio's form: a perfect 3-loop nest over 2-D arrays, the p loop a reduction into C[i][j],
 /// A transposed (A[p][i]), double.
 const ORIO: &str = r#"

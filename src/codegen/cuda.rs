@@ -28,6 +28,7 @@ pub const CUDA_ARGS: &[(&str, &str)] = &[
     ("regTile", "with tile: [('i',RI),('j',RJ)] iterations per thread along each tiled loop (the block has TI/RI × TJ/RJ threads)"),
     ("padLocal", "with tile on a matrix product: elements of padding per local tile row against bank conflicts (0 = none)"),
     ("doubleBuffer", "with tile and cacheBlocks on a matrix product: two shared buffers per staged operand, the next k-slab loaded into registers while the current one is computed, one barrier per slab (bool; no effect when nothing is staged)"),
+    ("vecLoad", "with tile and cacheBlocks on a matrix product: the global-to-shared k-slab loads read 1 (default), 2 or 4 elements adjacent along each staged operand's contiguous dimension as one vector (float4, double2; at most 16 bytes), falling back to scalar loads at the edges and at unaligned addresses; it must divide the slab's contiguous extent (TK for a row-major A, TI or TJ otherwise)"),
     ("vecWidth", "with tile on a matrix product: 1, 2 or 4 adjacent outputs per thread along each dimension, read from the shared tiles as one vector"),
     ("device", "CUDA device ordinal"),
     ("pinHostMem", "Orio: page-locked host buffers (bool); accepted without effect: the skeleton's host buffers are pageable and the 'kernel' objective does not time copies"),
@@ -115,6 +116,16 @@ pub fn options(
             "regTile" => o.nest.reg_tile = crate::schedule::loop_list(&v, a)?,
             "padLocal" => o.nest.pad_local = int_arg(&v, a, 0)?.min(64) as u64,
             "doubleBuffer" => o.nest.double_buffer = bool_arg(&v, a)?,
+            "vecLoad" => {
+                let w = int_arg(&v, a, 1)?;
+                if ![1, 2, 4].contains(&w) {
+                    return Err(Diagnostic::new(
+                        a.expr.span,
+                        format!("`vecLoad` must be 1, 2 or 4, found {w}"),
+                    ));
+                }
+                o.nest.vec_load = w as u32;
+            }
             "vecWidth" => {
                 let w = int_arg(&v, a, 1)?;
                 if ![1, 2, 4].contains(&w) {

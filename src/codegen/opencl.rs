@@ -29,6 +29,7 @@ pub const OPENCL_ARGS: &[(&str, &str)] = &[
     ("regTile", "with tile: [('i',RI),('j',RJ)] iterations per work-item along each tiled loop (the work-group has TI/RI × TJ/RJ work-items)"),
     ("padLocal", "with tile on a matrix product: elements of padding per local tile row against bank conflicts (0 = none)"),
     ("doubleBuffer", "with tile and cacheBlocks on a matrix product: two local buffers per staged operand, the next k-slab loaded into registers while the current one is computed, one barrier per slab (bool; no effect when nothing is staged)"),
+    ("vecLoad", "with tile and cacheBlocks on a matrix product: the global-to-local k-slab loads read 1 (default), 2 or 4 elements adjacent along each staged operand's contiguous dimension as one vector (float4, double2; at most 16 bytes), falling back to scalar loads at the edges and at unaligned addresses; it must divide the slab's contiguous extent (TK for a row-major A, TI or TJ otherwise)"),
     ("device", "device index within the platform"),
     ("platform", "OpenCL platform index"),
     ("threadCount", "Orio's CUDA spelling of workItemsPerGroup, taken as it (Orio's OpenCL module does the same)"),
@@ -159,6 +160,16 @@ pub fn options(
             "regTile" => o.nest.reg_tile = crate::schedule::loop_list(&v, a)?,
             "padLocal" => o.nest.pad_local = int_arg(&v, a, 0)?.min(64) as u64,
             "doubleBuffer" => o.nest.double_buffer = bool_arg(&v, a)?,
+            "vecLoad" => {
+                let w = int_arg(&v, a, 1)?;
+                if ![1, 2, 4].contains(&w) {
+                    return Err(Diagnostic::new(
+                        a.expr.span,
+                        format!("`vecLoad` must be 1, 2 or 4, found {w}"),
+                    ));
+                }
+                o.nest.vec_load = w as u32;
+            }
             "device" => o.device = int_arg(&v, a, 0)? as usize,
             "platform" => o.platform = int_arg(&v, a, 0)? as usize,
             _ => {

@@ -10,11 +10,22 @@
 //! work-group; loads outside the iteration space store 0 and their sums are never stored (any m,
 //! n, k); the last, partial slab runs a loop of the remaining length.
 
-use super::{KExpr, KParam, KStmt, KernelFn};
+use super::{KExpr, KParam, KStmt, KernelFn, VecDst};
 use crate::analysis::{contraction, perfect_nest, ContractionForm};
 use crate::codegen::{c_expr, StmtWriter};
 use crate::ir::{Expr, ExprKind, Kernel, ScalarType};
 use crate::schedule::{ContractionSchedule, Schedule};
+
+/// Where [`Cx::loads`] puts each loaded element.
+#[derive(Clone, Copy)]
+enum Load<'b> {
+    /// Into the (single-buffered) local tile.
+    ToTile,
+    /// Into the prefetch registers `orcl_p{n}` (`doubleBuffer`).
+    ToRegs,
+    /// From the prefetch registers into local buffer `buf` (C text).
+    RegsToTile(&'b str),
+}
 
 /// Names and texts shared by the parts of one contraction kernel.
 struct Cx<'a> {
@@ -99,37 +110,34 @@ impl Cx<'_> {
     }
 
     /// The cooperative loads of the staged operands for the slab starting at reduction offset
-    /// `k0` (C text): each work-item takes elements `orcl_lin + q·(local size)` of the slab. The
-    /// value (0 outside the iteration space, or past `bound` reduction steps when given; with
-    /// `k_guard`, past the reduction loop's end) goes to `dst(n, q)` (C lvalue); `dst = None`
-    /// instead stores register `orcl_p{n}[q]` into the tile (the second half of a prefetch).
-    fn loads(
-        &self,
-        k0: &str,
-        bound: Option<&str>,
-        k_guard: bool,
-        dst: Option<&dyn Fn(usize) -> String>,
-        buf: &str,
-    ) -> Vec<KStmt> {
+    /// `k0` (C text). The slab of an operand is cut into groups of `vecLoad` (`W`) elements
+    /// adjacent along its contiguous dimension (the reduction loop's for a row-major A, the tile's
+    /// otherwise); each work-item takes groups `orcl_lin + q·(local size)`, so consecutive
+    /// work-items read consecutive addresses. A value (0 outside the iteration space, or past
+    /// `bound` reduction steps when given; with `k_guard`, past the reduction loop's end) goes
+    /// where `mode` says. With `W > 1` a group whose elements are all inside and whose address is
+    /// aligned to the vector is read as one vector, any other element by element.
+    fn loads(&self, k0: &str, bound: Option<&str>, k_guard: bool, mode: Load) -> Vec<KStmt> {
         let (c, s) = (self.c, self.s);
+        let w = c.load_vec;
         let mut out = Vec::new();
         let nt = s.local_size();
         for (n, o) in c.operands.iter().enumerate().filter(|(_, o)| o.staged) {
             let d = o.dim.expect("staged operands have a dimension");
             let p = s.dims[d].per_group;
-            let total = c.tk * p;
-            let (kk, t) = if o.red_fast {
-                (format!("orcl_e % {}", c.tk), format!("orcl_e / {}", c.tk))
-            } else {
-                (format!("orcl_e / {p}"), format!("orcl_e % {p}"))
+            let groups = c.tk * p / w;
+            let (kk, t) = match (o.red_fast, w) {
+                (true, 1) => (format!("orcl_e % {}", c.tk), format!("orcl_e / {}", c.tk)),
+                (false, 1) => (format!("orcl_e / {p}"), format!("orcl_e % {p}")),
+                (true, _) => (
+                    format!("(orcl_e % {}) * {w}", c.tk / w),
+                    format!("orcl_e / {}", c.tk / w),
+                ),
+                (false, _) => (
+                    format!("orcl_e / {}", p / w),
+                    format!("(orcl_e % {}) * {w}", p / w),
+                ),
             };
-            let mut cond = vec![self.in_range(d, &s.dims[d].var)];
-            if let Some(b) = bound {
-                cond.insert(0, format!("orcl_kk < {b}"));
-            }
-            if k_guard {
-                cond.insert(0, format!("{k0} + orcl_kk < orcl_kn"));
-            }
             let mut body = vec![
                 KStmt::Let {
                     ty: "long",
@@ -142,27 +150,111 @@ impl Cx<'_> {
                     value: KExpr::Text(t),
                 },
             ];
-            match dst {
-                Some(dst) => {
-                    body.push(self.var(&s.dims[d].var, format!("orcl_base{d} + orcl_t")));
-                    body.push(self.red_var_at(k0));
-                    body.push(KStmt::Store {
-                        target: dst(n),
-                        value: format!(
-                            "({}) ? {} : 0",
-                            cond.join(" && "),
-                            c_expr(&o.expr, &|_| None)
-                        ),
+            // The register of element `v` (C text) of the group.
+            let reg = |v: &str| match w {
+                1 => "orcl_q".to_string(),
+                _ => format!("orcl_q * {w} + {v}"),
+            };
+            // Element `v` of the group: its tile row and column (C text).
+            let at = |v: &str| match (w, o.red_fast) {
+                (1, _) => ("orcl_kk".to_string(), "orcl_t".to_string()),
+                (_, true) => (format!("orcl_kk + {v}"), "orcl_t".to_string()),
+                (_, false) => ("orcl_kk".to_string(), format!("orcl_t + {v}")),
+            };
+            let lvalue = |v: &str| -> String {
+                let (kk, t) = at(v);
+                match mode {
+                    Load::ToTile => format!("orcl_tile{n}[{kk}][{t}]"),
+                    Load::ToRegs => format!("orcl_p{n}[{}]", reg(v)),
+                    Load::RegsToTile(_) => unreachable!("stores read registers"),
+                }
+            };
+            // The loop variables of element `v` and its guard.
+            let element = |v: &str, out: &mut Vec<KStmt>| -> String {
+                let (kk, t) = at(v);
+                out.push(self.var(&s.dims[d].var, format!("orcl_base{d} + {t}")));
+                out.push(self.var(&c.red_var, format!("orcl_klo + {k0} + {kk}")));
+                let mut cond = vec![self.in_range(d, &s.dims[d].var)];
+                if let Some(b) = bound {
+                    cond.insert(0, format!("{kk} < {b}"));
+                }
+                if k_guard {
+                    cond.insert(0, format!("{k0} + {kk} < orcl_kn"));
+                }
+                cond.join(" && ")
+            };
+            let value = c_expr(&o.expr, &|_| None);
+            match mode {
+                Load::RegsToTile(buf) => {
+                    let store = |v: &str| {
+                        let (kk, t) = at(v);
+                        KStmt::Store {
+                            target: format!("{}[{kk}][{t}]", self.tile(n, buf)),
+                            value: format!("orcl_p{n}[{}]", reg(v)),
+                        }
+                    };
+                    body.push(match w {
+                        1 => store("0"),
+                        _ => Self::each("orcl_w", w, vec![store("orcl_w")]),
                     });
                 }
-                None => body.push(KStmt::Store {
-                    target: format!("{}[orcl_kk][orcl_t]", self.tile(n, buf)),
-                    value: format!("orcl_p{n}[orcl_q]"),
-                }),
+                _ if w == 1 => {
+                    let cond = element("0", &mut body);
+                    body.push(KStmt::Store {
+                        target: lvalue("0"),
+                        value: format!("({cond}) ? {value} : 0"),
+                    });
+                }
+                _ => {
+                    // The first element's variables; the group's guard is the last element's.
+                    let last = format!("{}", w - 1);
+                    let (vk, _) = at(&last);
+                    body.push(self.var(&s.dims[d].var, format!("orcl_base{d} + orcl_t")));
+                    body.push(self.var(&c.red_var, format!("orcl_klo + {k0} + orcl_kk")));
+                    let var = &s.dims[d].var;
+                    let mut cond = vec![if o.red_fast {
+                        self.in_range(d, var)
+                    } else {
+                        self.in_range(d, &format!("{var} + {last}"))
+                    }];
+                    if let Some(b) = bound {
+                        cond.push(format!("{vk} < {b}"));
+                    }
+                    if k_guard {
+                        cond.push(format!("{k0} + {vk} < orcl_kn"));
+                    }
+                    cond.push(format!(
+                        "(size_t)&{value} % {} == 0",
+                        w * o.ty.size_bytes() as u64
+                    ));
+                    let whole = matches!(mode, Load::ToTile) && !o.red_fast && (p + c.pad) % w == 0;
+                    let vector = KStmt::VecLoad {
+                        ty: o.ty,
+                        width: w,
+                        src: value.clone(),
+                        global: true,
+                        dst: if whole {
+                            VecDst::Local(lvalue("0"))
+                        } else {
+                            VecDst::Elements((0..w).map(|v| lvalue(&v.to_string())).collect())
+                        },
+                    };
+                    let mut each = Vec::new();
+                    let cond_w = element("orcl_w", &mut each);
+                    each.push(KStmt::Store {
+                        target: lvalue("orcl_w"),
+                        value: format!("({cond_w}) ? {value} : 0"),
+                    });
+                    body.push(KStmt::IfElse {
+                        cond: cond.join(" && "),
+                        then: vec![vector],
+                        otherwise: vec![Self::each("orcl_w", w, each)],
+                    });
+                }
             }
-            if total % nt != 0 {
+            if groups % nt != 0 {
                 body = vec![KStmt::If {
-                    cond: format!("orcl_e < {total}"),
+                    cond: format!("orcl_e < {groups}"),
                     then: body,
                 }];
             }
@@ -174,7 +266,7 @@ impl Cx<'_> {
                     value: KExpr::Text(format!("orcl_lin + orcl_q * {nt}")),
                 },
             );
-            out.push(Self::each("orcl_q", total.div_ceil(nt), body));
+            out.push(Self::each("orcl_q", groups.div_ceil(nt), body));
         }
         out
     }
@@ -188,10 +280,11 @@ impl Cx<'_> {
             .filter(|(_, o)| o.staged)
             .map(|(n, o)| {
                 let d = o.dim.expect("staged operands have a dimension");
+                let groups = c.tk * s.dims[d].per_group / c.load_vec;
                 KStmt::PrivateArray {
                     ty: o.ty,
                     name: format!("orcl_p{n}"),
-                    dims: vec![(c.tk * s.dims[d].per_group).div_ceil(s.local_size())],
+                    dims: vec![groups.div_ceil(s.local_size()) * c.load_vec],
                 }
             })
             .collect()
@@ -201,13 +294,7 @@ impl Cx<'_> {
     /// (`None`: the whole slab, a constant trip count).
     fn slab(&self, term: &Expr, bound: Option<&str>) -> Vec<KStmt> {
         let c = self.c;
-        let mut out = self.loads(
-            "orcl_k0",
-            bound,
-            false,
-            Some(&|n| format!("orcl_tile{n}[orcl_kk][orcl_t]")),
-            "",
-        );
+        let mut out = self.loads("orcl_k0", bound, false, Load::ToTile);
         let staged = c.operands.iter().any(|o| o.staged);
         if staged {
             out.push(KStmt::Barrier);
@@ -227,8 +314,8 @@ impl Cx<'_> {
     fn double_buffered(&self, term: &Expr) -> Vec<KStmt> {
         let tk = self.c.tk;
         let mut out = self.prefetch_regs();
-        out.extend(self.loads("0", None, true, Some(&|n| format!("orcl_p{n}[orcl_q]")), ""));
-        out.extend(self.loads("0", None, false, None, "0"));
+        out.extend(self.loads("0", None, true, Load::ToRegs));
+        out.extend(self.loads("0", None, false, Load::RegsToTile("0")));
         out.push(KStmt::Barrier);
         let mut slab = vec![
             KStmt::Let {
@@ -243,13 +330,7 @@ impl Cx<'_> {
             },
             KStmt::If {
                 cond: "orcl_next".into(),
-                then: self.loads(
-                    &format!("orcl_k0 + {tk}"),
-                    None,
-                    true,
-                    Some(&|n| format!("orcl_p{n}[orcl_q]")),
-                    "",
-                ),
+                then: self.loads(&format!("orcl_k0 + {tk}"), None, true, Load::ToRegs),
             },
             KStmt::If {
                 cond: format!("orcl_k0 + {tk} <= orcl_kn"),
@@ -261,7 +342,7 @@ impl Cx<'_> {
             },
             KStmt::If {
                 cond: "orcl_next".into(),
-                then: self.loads("orcl_k0", None, false, None, "orcl_buf ^ 1"),
+                then: self.loads("orcl_k0", None, false, Load::RegsToTile("orcl_buf ^ 1")),
             },
         ];
         slab.push(KStmt::Barrier);
@@ -304,8 +385,12 @@ impl Cx<'_> {
                             self.tile(n, buf),
                             s.dims[d].items
                         ),
-                        dst: frag,
-                        offset: format!("orcl_q * {v}"),
+                        global: false,
+                        dst: VecDst::Elements(
+                            (0..v)
+                                .map(|c| format!("{frag}[orcl_q * {v} + {c}]"))
+                                .collect(),
+                        ),
                     }],
                 ));
             } else if o.staged {
@@ -434,10 +519,9 @@ pub(super) fn lower(k: &Kernel, s: &Schedule, c: &ContractionSchedule) -> Kernel
             } else {
                 vec![c.tk, s.dims[d].per_group + c.pad]
             },
-            align: if c.vec > 1 {
-                c.vec * o.ty.size_bytes() as u64
-            } else {
-                0
+            align: match c.vec.max(c.load_vec) {
+                1 => 0,
+                v => v * o.ty.size_bytes() as u64,
             },
         });
     }

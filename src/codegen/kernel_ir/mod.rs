@@ -53,18 +53,25 @@ pub enum KStmt {
         name: String,
         dims: Vec<u64>,
     },
-    /// `WIDTH` consecutive elements of a local tile, starting at element `src` (C lvalue text,
-    /// aligned to the vector), read as one vector into `dst[offset + 0 ..]`.
+    /// `WIDTH` consecutive elements starting at element `src` (C lvalue text, aligned to the
+    /// vector: `WIDTH` × the element size in bytes) of a local tile, or of a global array when
+    /// `global`, read as one vector and written to `dst`.
     VecLoad {
         ty: ScalarType,
         width: u64,
         src: String,
-        dst: String,
-        offset: String,
+        global: bool,
+        dst: VecDst,
     },
     If {
         cond: String,
         then: Vec<KStmt>,
+    },
+    /// `if (COND) { THEN } else { OTHERWISE }`.
+    IfElse {
+        cond: String,
+        then: Vec<KStmt>,
+        otherwise: Vec<KStmt>,
     },
     /// `TARGET = VALUE;`
     Store {
@@ -75,6 +82,16 @@ pub enum KStmt {
     Barrier,
     /// Loop-language statements already written as C (the nest body), one per line.
     Lines(String),
+}
+
+/// Where a [`KStmt::VecLoad`] writes its vector.
+#[derive(Debug, Clone, PartialEq)]
+pub enum VecDst {
+    /// One C lvalue per component, in order.
+    Elements(Vec<String>),
+    /// `WIDTH` consecutive elements of a local tile starting at this element (C lvalue text,
+    /// aligned to the vector), written as one vector.
+    Local(String),
 }
 
 /// A kernel parameter.
@@ -490,19 +507,27 @@ fn write_stmt(out: &mut String, s: &KStmt, depth: usize, w: &Words) {
             ty,
             width,
             src,
+            global,
             dst,
-            offset,
         } => {
             let vty = format!("{}{width}", ty.c_name());
-            let q = if w.opencl { "__local const " } else { "const " };
+            let q = match (w.opencl, global) {
+                (true, true) => "__global const ",
+                (true, false) => "__local const ",
+                (false, _) => "const ",
+            };
             let _ = writeln!(out, "{pad}{{");
             let _ = writeln!(out, "{pad}    const {vty} orcl_v = *({q}{vty} *)&{src};");
-            for (c, f) in ["x", "y", "z", "w"]
-                .iter()
-                .take(*width as usize)
-                .enumerate()
-            {
-                let _ = writeln!(out, "{pad}    {dst}[{offset} + {c}] = orcl_v.{f};");
+            match dst {
+                VecDst::Elements(lvalues) => {
+                    for (l, f) in lvalues.iter().zip(["x", "y", "z", "w"]) {
+                        let _ = writeln!(out, "{pad}    {l} = orcl_v.{f};");
+                    }
+                }
+                VecDst::Local(first) => {
+                    let q = if w.opencl { "__local " } else { "" };
+                    let _ = writeln!(out, "{pad}    *({q}{vty} *)&{first} = orcl_v;");
+                }
             }
             let _ = writeln!(out, "{pad}}}");
         }
@@ -535,6 +560,21 @@ fn write_stmt(out: &mut String, s: &KStmt, depth: usize, w: &Words) {
         KStmt::If { cond, then } => {
             let _ = writeln!(out, "{pad}if ({cond}) {{");
             for b in then {
+                write_stmt(out, b, depth + 1, w);
+            }
+            let _ = writeln!(out, "{pad}}}");
+        }
+        KStmt::IfElse {
+            cond,
+            then,
+            otherwise,
+        } => {
+            let _ = writeln!(out, "{pad}if ({cond}) {{");
+            for b in then {
+                write_stmt(out, b, depth + 1, w);
+            }
+            let _ = writeln!(out, "{pad}}} else {{");
+            for b in otherwise {
                 write_stmt(out, b, depth + 1, w);
             }
             let _ = writeln!(out, "{pad}}}");

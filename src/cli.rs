@@ -201,7 +201,8 @@ enum Command {
         /// Strategy name, or `all`.
         #[arg(long, default_value = "all")]
         algorithm: String,
-        /// Evaluations allowed: a count (`50`) or a share of the space (`5%`).
+        /// Evaluations allowed: a count (`50`) or a share of the space (`5%`), or a comma-separated
+        /// list of them (`1%,3%,5%,100`: one row per budget and strategy).
         #[arg(long, default_value = "5%")]
         budget: String,
         /// Number of seeds (0..seeds).

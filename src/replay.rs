@@ -48,8 +48,9 @@ use std::sync::Arc;
 /// Most configurations proposed per `propose` call (as `orcl tune` does).
 const BATCH: u64 = 16;
 
-/// Replay `algorithm` (or `all`) on `experiment` with `budget` evaluations over `seeds` seeds, and
-/// print the summary: a table, or JSON (one object, or an array for `all`).
+/// Replay `algorithm` (or `all`) on `experiment` with each of the comma-separated `budget`s over
+/// `seeds` seeds, and print the summaries: a table (one row per budget and algorithm), or JSON (one
+/// object, or an array for `all` or several budgets, budget by budget).
 pub fn run(
     db: &Path,
     experiment: i64,
@@ -63,7 +64,8 @@ pub fn run(
         crate::errln!("note: {note}");
     }
     if json {
-        crate::outln!("{}", render_json(&summaries, is_all(algorithm)));
+        let list = is_all(algorithm) || budget.contains(',');
+        crate::outln!("{}", render_json(&summaries, list));
     } else {
         crate::outln!("{}", recorded.describe());
         crate::outln!("{}", render_table(&summaries));
@@ -71,7 +73,8 @@ pub fn run(
     Ok(())
 }
 
-/// Validate the arguments, load the experiment and replay every selected algorithm.
+/// Validate the arguments, load the experiment and replay every selected algorithm with each
+/// budget of the comma-separated list `budget` (summaries budget by budget, algorithms in order).
 pub fn replay(
     db: &Path,
     experiment: i64,
@@ -80,16 +83,18 @@ pub fn replay(
     seeds: u64,
 ) -> Result<(Recorded, Vec<Summary>)> {
     let algorithms = resolve_algorithms(algorithm)?;
-    let budget = Budget::parse(budget)?;
+    let budgets = Budget::parse_list(budget)?;
     if seeds == 0 {
         bail!("--seeds must be at least 1");
     }
     let recorded = Recorded::load(db, experiment)?;
-    let budget = budget.evaluations(recorded.space_size);
-    let summaries = algorithms
-        .iter()
-        .map(|a| recorded.summarize(a, budget, seeds))
-        .collect::<Result<Vec<_>>>()?;
+    let mut summaries = Vec::with_capacity(budgets.len() * algorithms.len());
+    for b in budgets {
+        let budget = b.evaluations(recorded.space_size);
+        for a in &algorithms {
+            summaries.push(recorded.summarize(a, budget, seeds)?);
+        }
+    }
     Ok((recorded, summaries))
 }
 
@@ -155,6 +160,13 @@ impl Budget {
             Ok(n) => Ok(Budget::Evaluations(n)),
             Err(_) => bail!("invalid budget `{s}`: {usage}"),
         }
+    }
+
+    /// A comma-separated list of budgets (`1%,3%,5%,100`), in the order given.
+    ///
+    /// Errors: an element that [`Budget::parse`] refuses (an empty one included).
+    pub fn parse_list(s: &str) -> Result<Vec<Budget>> {
+        s.split(',').map(Budget::parse).collect()
     }
 
     /// The number of evaluations for a space of `space_size` measurements: at least 1 and at

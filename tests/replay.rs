@@ -202,6 +202,42 @@ fn all_algorithms_json_and_table() {
     }
 }
 
+/// `--budget 25%,50%,8`: one summary per budget and algorithm, budget by budget, each the same as
+/// the single-budget replay (the issue-13 report: 1%, 3%, 5% and 100 evaluations in one command).
+#[test]
+fn several_budgets_in_one_command() {
+    let v = json(&replay(&["--budget", "25%,50%,8", "--json"]));
+    let rows = v.as_array().expect("an array for several budgets");
+    assert_eq!(rows.len(), 3 * ALGORITHMS.len(), "{v}");
+    for (k, budget) in ["25%", "50%", "8"].iter().enumerate() {
+        let single = json(&replay(&["--budget", budget, "--json"]));
+        assert_eq!(
+            &rows[k * ALGORITHMS.len()..(k + 1) * ALGORITHMS.len()],
+            single.as_array().unwrap().as_slice(),
+            "--budget {budget}"
+        );
+    }
+    let evals: Vec<u64> = rows.iter().map(|r| r["budget"].as_u64().unwrap()).collect();
+    assert_eq!(evals[0], 2);
+    assert_eq!(evals[ALGORITHMS.len()], 4);
+    assert_eq!(evals[2 * ALGORITHMS.len()], 8);
+    // One algorithm with several budgets is a list too; the table has a row per budget.
+    let v = json(&replay(&[
+        "--algorithm",
+        "Random",
+        "--budget",
+        "1,2",
+        "--json",
+    ]));
+    assert_eq!(v.as_array().map(Vec::len), Some(2), "{v}");
+    let o = replay(&["--algorithm", "Random", "--budget", "1,2"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert_eq!(stdout(&o).matches("Random").count(), 2, "{}", stdout(&o));
+    let o = replay(&["--budget", "5%,,10"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("invalid budget ``"), "{}", stderr(&o));
+}
+
 #[test]
 fn every_strategy_by_any_alias_finds_the_optimum_with_the_whole_space() {
     let f = fixture();

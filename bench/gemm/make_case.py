@@ -5,7 +5,8 @@ issue 13, C = alpha*op(A)*op(B) + beta*C, row-major 1-D arrays).
 usage: make_case.py TYPE FORM M N K SPACE > file.c
   TYPE  s | d            float | double
   FORM  NN | NT | TN | TT   A (m x k) and/or B (k x n) stored transposed
-  SPACE full (132 configurations) | fullvl (full x vecLoad 1/4, 264) | small (16) | tiny (4) | tinydb (tiny x doubleBuffer, 8) | "TI=128 TJ=128 TK=16 RI=8 RJ=8 VW=4 PAD=0 VL=4" (one configuration;
+  SPACE full (132 configurations) | fullvl (full x vecLoad 1/4, 264) | big (10,824, the recorded
+        space of bench/gemm/record_space.sh) | small (16) | tiny (4) | tinydb (tiny x doubleBuffer, 8) | "TI=128 TJ=128 TK=16 RI=8 RJ=8 VW=4 PAD=0 VL=4" (one configuration;
         VL (vecLoad) and DB (doubleBuffer) optional)
 """
 import sys
@@ -22,6 +23,13 @@ if space == "full":
 elif space == "fullvl":
     params = {"TI": [64, 128], "TJ": [64, 128], "TK": [8, 16, 32], "RI": [4, 8], "RJ": [4, 8],
               "VW": [1, v], "PAD": [0, v], "VL": [1, v]}
+elif space == "big":
+    # The recorded space of issue 13 (bench/gemm/record_space.sh): 10,824 configurations satisfy
+    # the constraints below (work-group 64-256, VW <= RI and RJ, RI*RJ <= 64 accumulators, local
+    # tiles within 48 KiB).
+    params = {"TI": [32, 64, 128, 256], "TJ": [32, 64, 128, 256], "TK": [4, 8, 16, 32],
+              "RI": [2, 4, 8, 16], "RJ": [2, 4, 8, 16], "VW": [1, 2, v], "PAD": [0, v],
+              "VL": [1, 2, v], "DB": [False, True]}
 elif space == "small":
     params = {"TI": [64, 128], "TJ": [64, 128], "TK": [16, 32], "RI": [8], "RJ": [8], "VW": [v],
               "PAD": [0, v]}
@@ -32,6 +40,12 @@ elif space in ("tiny", "tinydb"):
 else:
     params = {kv.split("=")[0]: [kv.split("=")[1] == "True" if kv.split("=")[1] in ("True", "False") else int(kv.split("=")[1])]
               for kv in space.split()}
+constraints = ["wg = ((TI / RI) * (TJ / RJ) >= 64 and (TI / RI) * (TJ / RJ) <= 256)"]
+if space == "big":
+    size = 4 if T == "float" else 8
+    constraints += ["vw = (VW <= RI and VW <= RJ)", "acc = (RI * RJ <= 64)",
+                    f"lmem = ((TI + TJ + 2 * PAD) * TK * {size} <= 24576 or "
+                    f"(not DB and (TI + TJ + 2 * PAD) * TK * {size} <= 49152))"]
 lines = "\n".join(f"            param {p}[] = [{', '.join(str(x) for x in vals)}];" for p, vals in params.items())
 loop = f"""    for (i=0; i<=m-1; i++)
         for (j=0; j<=n-1; j++) {{
@@ -40,6 +54,7 @@ loop = f"""    for (i=0; i<=m-1; i++)
                 s += {a}*{b};
             C[i*n+j] = alpha*s + beta*C[i*n+j];
         }}"""
+cons = "\n".join(f"            constraint {c};" for c in constraints)
 args = ("tile=[('i',TI),('j',TJ),('l',TK)], regTile=[('i',RI),('j',RJ)], cacheBlocks=True, "
         "vecWidth=VW, padLocal=PAD" + (", vecLoad=VL" if "VL" in params else "")
         + (", doubleBuffer=DB" if "DB" in params else ""))
@@ -49,7 +64,7 @@ void Gemm(int m, int n, int k, {T} alpha, const {T} *A, const {T} *B, {T} beta, 
     /*@ begin PerfTuning(
         def performance_params {{
 {lines}
-            constraint wg = ((TI / RI) * (TJ / RJ) >= 64 and (TI / RI) * (TJ / RJ) <= 256);
+{cons}
         }}
         def build {{ arg build_command = 'cc -O2'; }}
         def input_params {{ param M[] = [{m}]; param N[] = [{n}]; param K[] = [{k}]; }}

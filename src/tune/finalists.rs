@@ -1,0 +1,80 @@
+//! The finalists: the few fastest distinct variants of an experiment re-measured with three times
+//! the repetitions before the winner is chosen, so that a single noisy sample does not decide the
+//! tuned file.
+
+use super::pipeline::{measure_objective, variant_for, Skeletons, Workers};
+use super::settings::objective_is_total;
+use super::{Evaluated, TuneError, TuneOptions, FINALISTS};
+use crate::db::Db;
+use crate::prepare::Prepared;
+use crate::space::SearchSpace;
+use std::collections::HashSet;
+
+/// Re-measures up to [`FINALISTS`] distinct variants (by source, build options, NDRange and
+/// skeleton plan), fastest first, on the first device with `3 × reps` repetitions; records them
+/// as the experiment's `final_remeasurement` and `winner` metadata. Returns the winner's index
+/// into `evaluations` and its re-measured median (ms), or `None` when none could be re-measured.
+#[allow(clippy::too_many_arguments)]
+pub(super) fn confirm(
+    db: &Db,
+    experiment_id: i64,
+    p: &Prepared,
+    space: &SearchSpace,
+    opts: &TuneOptions,
+    skeletons: &Skeletons,
+    workers: &mut Workers,
+    reps: u32,
+    evaluations: &[Evaluated],
+) -> Result<Option<(usize, f64)>, TuneError> {
+    let mut ranked: Vec<(usize, f64)> = evaluations
+        .iter()
+        .enumerate()
+        .filter_map(|(i, e)| e.outcome.median_ms().map(|m| (i, m)))
+        .collect();
+    ranked.sort_by(|a, b| a.1.total_cmp(&b.1));
+    let mut seen = HashSet::new();
+    let mut finals = Vec::new();
+    let runner = &mut workers.runner;
+    runner.repetitions = reps.saturating_mul(3).max(reps);
+    for (i, _) in ranked {
+        if finals.len() >= FINALISTS {
+            break;
+        }
+        let Ok(v) = variant_for(p, space, &evaluations[i].config, opts, None) else {
+            continue;
+        };
+        let Ok(plan) = skeletons.plan_for(space, &evaluations[i].config) else {
+            continue;
+        };
+        let Some(exe) = skeletons.built(&plan) else {
+            continue;
+        };
+        if !seen.insert((
+            v.source.clone(),
+            v.build_options.clone(),
+            format!("{:?}|{plan:?}", v.global_size),
+            v.local_size,
+        )) {
+            continue;
+        }
+        runner.use_skeleton(exe);
+        let o = measure_objective(runner, &v, objective_is_total(p));
+        if let Some(m) = o.median_ms() {
+            finals.push((i, m));
+        }
+    }
+    let Some(&(i, m)) = finals.iter().min_by(|a, b| a.1.total_cmp(&b.1)) else {
+        return Ok(None);
+    };
+    let json: Vec<serde_json::Value> = finals
+        .iter()
+        .map(|(i, m)| serde_json::json!({"config": evaluations[*i].config.key(), "median_ms": m, "repetitions": runner.repetitions}))
+        .collect();
+    db.set_metadata(
+        experiment_id,
+        "final_remeasurement",
+        &serde_json::Value::Array(json).to_string(),
+    )?;
+    db.set_metadata(experiment_id, "winner", &evaluations[i].config.key())?;
+    Ok(Some((i, m)))
+}

@@ -1,0 +1,530 @@
+//! The tuning driver: for each region and input size, builds the timing skeleton once, lets the
+//! search strategy propose configurations, generates and measures each variant (or reuses its
+//! stored evaluation), records everything in the database, and picks the fastest correct variant.
+//!
+//! One module per stage (issue 14 step 5): `settings` (command line over spec, the device or
+//! `--devices` list), `experiment` (database identity and resume), `pipeline` (variants,
+//! skeletons, measuring workers and the build pool), `search_loop` (proposals → measurements →
+//! rows), `finalists` (re-measurement of the fastest), `progress` (the bar). This file holds the
+//! public types and the order in which the stages meet.
+
+mod experiment;
+mod finalists;
+mod pipeline;
+mod progress;
+mod search_loop;
+mod settings;
+
+pub use pipeline::{device_limit, variant_for};
+pub use settings::{backend_of, objective_is_total};
+
+use crate::codegen::{Backend, Variant};
+use crate::db::Db;
+use crate::device::{self, DeviceInfo};
+use crate::diag::{Diagnostic, InputError};
+use crate::frontend::expr::Value;
+use crate::measure::skeleton;
+use crate::measure::{Outcome, Status};
+use crate::prepare::Prepared;
+use crate::space::{Configuration, SearchSpace};
+use sha2::{Digest, Sha256};
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+use std::time::{Duration, Instant};
+
+/// How many of the fastest distinct variants are re-measured (3× the repetitions) at the end.
+pub const FINALISTS: usize = 3;
+
+/// Default of `--max-idle`: on a space too large to enumerate (more than
+/// [`crate::prepare::FEASIBILITY_LIMIT`] configurations), the search stops after this many
+/// proposals in a row that measured nothing new (rejected by a constraint, over a device limit,
+/// a kernel identical to one already measured, a generation error). Each such proposal costs
+/// microseconds (a constraint) to a millisecond (a generated kernel), so this bounds the work
+/// between two measurements to seconds or minutes, and `--total-runs T` bounds a whole tune to
+/// about `T × (MAX_IDLE_PROPOSALS + 1)` proposals (issue 15 F8).
+pub const MAX_IDLE_PROPOSALS: u64 = 1_000_000;
+
+/// Command-line overrides and settings of one `orcl tune` run.
+#[derive(Debug, Clone, Default)]
+pub struct TuneOptions {
+    /// The tuning database file.
+    pub db: PathBuf,
+    /// Search algorithm (overrides the spec's `algorithm`).
+    pub algorithm: Option<String>,
+    pub seed: Option<u64>,
+    /// Budget: configurations measured (database hits are free).
+    pub total_runs: Option<u64>,
+    /// Budget: wall time per (region, input size).
+    pub time_limit: Option<Duration>,
+    /// Per-variant timeout (default: adaptive, 10× the slowest good variant, at least 10 s).
+    pub timeout: Option<Duration>,
+    pub repetitions: Option<u32>,
+    pub warmups: Option<u32>,
+    /// The backend to tune (default: the annotation's first transform).
+    pub backend: Option<Backend>,
+    /// Run every variant on this OpenCL platform / device (CUDA device ordinal) instead of the
+    /// transform's.
+    pub platform: Option<usize>,
+    pub device: Option<usize>,
+    /// Show a progress bar (only when stdout is a terminal).
+    pub progress: bool,
+    /// Tune only the input sizes with these input-parameter values (all when empty).
+    pub sizes: Vec<(String, Value)>,
+    /// OpenCL build threads ahead of measurement (`--jobs`; default: the machine's cores on a GPU,
+    /// 0 on a CPU device; 0: build in the measuring worker). See `measure::pool`.
+    pub jobs: Option<usize>,
+    /// Do not read or write the kernel-binary cache (`--no-kernel-cache`).
+    pub no_kernel_cache: bool,
+    /// Proposals in a row that measure nothing new before the search of a space too large to
+    /// enumerate stops (`--max-idle`; default [`MAX_IDLE_PROPOSALS`]).
+    pub max_idle: Option<u64>,
+    /// Measure on several identical devices at once (`--devices 0,1 | all`): one worker per
+    /// device, configurations handed out from one queue. `None`: the one device of `device`.
+    pub devices: Option<Devices>,
+}
+
+/// The devices of `--devices`: OpenCL device indices within the platform, or CUDA ordinals.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Devices {
+    /// Every device of the platform (OpenCL) or every CUDA device.
+    All,
+    /// These indices, in order, distinct; the first one is the experiment's device (its tuned
+    /// file names it, the finalists are re-measured on it).
+    List(Vec<usize>),
+}
+
+impl Devices {
+    /// Parses `all` or a comma-separated list of distinct indices (`0,1,3`). Errors: a usage
+    /// message naming the bad element.
+    pub fn parse(s: &str) -> Result<Devices, String> {
+        if s.trim().eq_ignore_ascii_case("all") {
+            return Ok(Devices::All);
+        }
+        let mut list = Vec::new();
+        for part in s.split(',') {
+            let d: usize = part.trim().parse().map_err(|_| {
+                format!(
+                    "invalid --devices `{s}`: `{}` is not a device index; use e.g. `0,1` or `all`",
+                    part.trim()
+                )
+            })?;
+            if list.contains(&d) {
+                return Err(format!(
+                    "invalid --devices `{s}`: device {d} is listed twice"
+                ));
+            }
+            list.push(d);
+        }
+        Ok(Devices::List(list))
+    }
+}
+
+/// Why a tune stopped without a result.
+#[derive(Debug, thiserror::Error)]
+pub enum TuneError {
+    #[error("{0}")]
+    Input(#[from] InputError),
+    #[error("{0}")]
+    Device(#[from] device::DeviceError),
+    #[error("{0}")]
+    Build(#[from] skeleton::BuildError),
+    #[error("tuning database: {0}")]
+    Db(#[from] crate::db::DbError),
+    #[error("cannot start the timing skeleton: {0}")]
+    Worker(#[from] crate::measure::worker::SpawnError),
+    /// SIGINT/SIGTERM (the number) arrived before the experiment was opened (during the skeleton
+    /// build): nothing was recorded.
+    #[error("interrupted by {} before anything was measured ({what}); nothing recorded", crate::interrupt::name(*.signal))]
+    InterruptedEarly { signal: i32, what: String },
+    #[error("{0}")]
+    Usage(String),
+    /// SIGINT/SIGTERM (the number) arrived; the experiment was marked `interrupted`.
+    #[error("interrupted by {}: experiment {experiment} marked `interrupted`; run the same command again to resume it", crate::interrupt::name(*.signal))]
+    Interrupted { signal: i32, experiment: i64 },
+}
+
+/// One evaluated configuration.
+#[derive(Debug, Clone)]
+pub struct Evaluated {
+    pub config: Configuration,
+    pub outcome: Outcome,
+    /// Whether it came from the database (resume) rather than a new measurement.
+    pub reused: bool,
+}
+
+/// The result of tuning one region at one input size.
+#[derive(Debug, Clone)]
+pub struct InputResult {
+    pub input: BTreeMap<String, Value>,
+    pub experiment_id: i64,
+    pub device: DeviceInfo,
+    pub evaluations: Vec<Evaluated>,
+    /// Index into `evaluations` of the fastest correct variant, and its generated code.
+    pub best: Option<(usize, Variant)>,
+    /// Median (ms) of the winner when re-measured with more repetitions at the end.
+    pub winner_ms: Option<f64>,
+    pub measured: usize,
+    pub reused: usize,
+    /// Configurations proposed by the search in this run (count), feasible or not: database
+    /// hits, measurements, identical kernels, device limits and constraint rejections.
+    pub proposals: u64,
+    /// Configurations of this run rejected by a constraint (count). They are counted, not stored
+    /// as evaluations (metadata `constraint_rejected`); legacy `constraint` rows of an older
+    /// orcl, read back from the database, are in `evaluations` instead.
+    pub rejected: u64,
+    /// Why the search stopped before its strategy ran out of configurations and before its
+    /// budget was spent (the idle-proposal limit), when it did.
+    pub stopped: Option<String>,
+    pub elapsed: Duration,
+    /// `--devices`: (device index, configurations it measured in this run), in index order;
+    /// empty without `--devices`.
+    pub per_device: Vec<(usize, usize)>,
+}
+
+impl InputResult {
+    /// Correct variants sorted by median time (ms), fastest first.
+    pub fn ranking(&self) -> Vec<&Evaluated> {
+        let mut v: Vec<&Evaluated> = self
+            .evaluations
+            .iter()
+            .filter(|e| e.outcome.status == Status::Ok)
+            .collect();
+        v.sort_by(|a, b| {
+            a.outcome
+                .median_ms()
+                .unwrap_or(f64::MAX)
+                .total_cmp(&b.outcome.median_ms().unwrap_or(f64::MAX))
+        });
+        v
+    }
+    /// Number of evaluations per failure class.
+    pub fn failures(&self) -> BTreeMap<&'static str, usize> {
+        let mut m = BTreeMap::new();
+        for e in &self.evaluations {
+            if e.outcome.status != Status::Ok {
+                *m.entry(e.outcome.status.as_str()).or_insert(0) += 1;
+            }
+        }
+        if self.rejected > 0 {
+            *m.entry(Status::Constraint.as_str()).or_insert(0) += self.rejected as usize;
+        }
+        m
+    }
+}
+
+/// The results of one region.
+#[derive(Debug, Clone)]
+pub struct RegionResult {
+    pub prepared: Prepared,
+    pub inputs: Vec<InputResult>,
+}
+
+fn hex(bytes: &[u8]) -> String {
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+fn sha(parts: &[&str]) -> String {
+    let mut h = Sha256::new();
+    for p in parts {
+        h.update(p.as_bytes());
+        h.update([0]);
+    }
+    hex(&h.finalize()[..16])
+}
+
+fn located(text: &str, path: &str, d: Diagnostic) -> TuneError {
+    TuneError::Input(InputError {
+        path: path.to_string(),
+        source: text.to_string(),
+        diagnostics: vec![d],
+    })
+}
+
+/// Tune every prepared region of `path` (whose text is `text`). Progress goes to stderr.
+pub fn tune(
+    path: &str,
+    text: &str,
+    prepared: Vec<Prepared>,
+    opts: &TuneOptions,
+) -> Result<Vec<RegionResult>, TuneError> {
+    let db = Db::open(&opts.db)?;
+    let fault = pipeline::test_fault();
+    let host = std::fs::read_to_string("/proc/sys/kernel/hostname")
+        .map(|s| s.trim().to_string())
+        .unwrap_or_default();
+    let mut results = Vec::new();
+    for p in prepared {
+        let region = experiment::upsert_region(&db, &p, path, text)?;
+        let settings = settings::Settings::resolve(&p.region.spec, opts);
+        let mut inputs = Vec::new();
+        let mut memory_checked = false;
+        for input in p.inputs.iter().filter(|i| settings::selected(opts, i)) {
+            let ctx = InputContext {
+                path,
+                text,
+                p: &p,
+                opts,
+                db: &db,
+                fault: &fault,
+                host: &host,
+                region: &region,
+                settings: &settings,
+            };
+            inputs.push(tune_input(&ctx, input, &mut memory_checked)?);
+        }
+        results.push(RegionResult {
+            prepared: p,
+            inputs,
+        });
+    }
+    Ok(results)
+}
+
+/// What every input size of one region shares.
+struct InputContext<'a> {
+    path: &'a str,
+    text: &'a str,
+    p: &'a Prepared,
+    opts: &'a TuneOptions,
+    db: &'a Db,
+    fault: &'a pipeline::TestFault,
+    host: &'a str,
+    region: &'a experiment::RegionKey,
+    settings: &'a settings::Settings,
+}
+
+/// Tunes one region at one input size: device, skeleton, experiment, workers, search, finalists.
+/// `memory_checked`: whether every selected size's arrays were already checked against the
+/// device (done once, at the first size, so that no size is tuned before a later one is refused).
+fn tune_input(
+    ctx: &InputContext,
+    input: &BTreeMap<String, Value>,
+    memory_checked: &mut bool,
+) -> Result<InputResult, TuneError> {
+    let (path, text, p, settings) = (ctx.path, ctx.text, ctx.p, ctx.settings);
+    let spec = &p.region.spec;
+    let raw = &p.region.raw;
+    let start = Instant::now();
+    let space = SearchSpace::new(spec, input);
+    let mut strategy = settings.strategy(spec, ctx.opts, text, path)?;
+    // The device: the transform's platform/device of the first configuration (or the override).
+    let first = space.config_at(0);
+    let v0 = variant_for(p, &space, &first, ctx.opts, None).map_err(|d| located(text, path, d))?;
+    let backend = v0.backend;
+    let selection = format!("{:?}/{:?}", ctx.opts.platform, ctx.opts.device);
+    let settings::Target {
+        device: dev,
+        opts,
+        device_list,
+    } = settings::select_target(p, ctx.opts, backend, v0.platform, v0.device, text, path)?;
+    let opts = &opts;
+    // Adaptive strategies never propose a configuration whose variant exceeds the device's
+    // limits (the HPL paper's genetic search discards them before evaluation).
+    let space = {
+        let (p2, s2, o2, d2) = (p.clone(), space.clone(), opts.clone(), dev.clone());
+        space.with_prefilter(move |cfg: &Configuration| {
+            let v = variant_for(&p2, &s2, cfg, &o2, None).ok()?;
+            device_limit(&v, &d2).map(crate::space::Rejection::DeviceLimit)
+        })
+    };
+    let device_id = experiment::upsert_device(ctx.db, backend, &dev)?;
+    let label = format!(
+        "{path}:{line} {}()",
+        raw.function
+            .as_ref()
+            .map(|f| f.name.as_str())
+            .unwrap_or("?"),
+        line = crate::diag::line_col(text, raw.span.start).0
+    );
+    let mut skeletons =
+        pipeline::Skeletons::new(p, input, backend, &label).map_err(|d| located(text, path, d))?;
+    let plan0 = skeletons
+        .plan_for(&space, &first)
+        .map_err(|d| located(text, path, d))?;
+    // Refuse an input size whose arrays cannot fit, before anything is built or allocated
+    // (issue 15 F10): every selected size at the first one, since they all run on this device.
+    if !*memory_checked {
+        for other in p.inputs.iter().filter(|i| settings::selected(opts, i)) {
+            pipeline::check_memory(p, other, &dev, backend).map_err(|d| located(text, path, d))?;
+        }
+        *memory_checked = true;
+    }
+    // The first configuration's skeleton failing to build is an error of the experiment; a later
+    // plan that fails records its configurations as compile errors.
+    let exe = skeletons
+        .build(&plan0)
+        .map_err(|e| match crate::interrupt::requested() {
+            // A signal killed the build: an interruption (exit 128 + signal), not a build failure
+            // (exit 3); found by tests/faults.sh.
+            Some(signal) => TuneError::InterruptedEarly {
+                signal,
+                what: "building the timing skeleton".into(),
+            },
+            None => TuneError::Build(e),
+        })?;
+    skeletons.insert(plan0.clone(), exe.clone());
+    let exp = experiment::open(
+        ctx.db,
+        p,
+        &experiment::Identity {
+            region: ctx.region,
+            input,
+            device: &dev,
+            device_id,
+            backend,
+            opts,
+            device_list: &device_list,
+            selection,
+        },
+        &settings.algorithm,
+        settings.seed,
+        ctx.host,
+        &plan0.command,
+        &[
+            ("repetitions", settings.reps.to_string()),
+            ("warmups", settings.warmups.to_string()),
+            ("skeleton", exe.display().to_string()),
+        ],
+    )?;
+    // Start the workers now: a skeleton that cannot start is an error of the whole experiment.
+    let v0 = variant_for(p, &space, &first, opts, None).map_err(|d| located(text, path, d))?;
+    let mut workers = pipeline::Workers::start(exe, settings, &v0, &dev, opts, &device_list)?;
+    // Exhaustive and Random propose the same sequence whatever the batch size: a larger batch
+    // lets the build pool run further ahead. Adaptive strategies keep 16.
+    let batch_size = match settings.algorithm.to_ascii_lowercase().as_str() {
+        "exhaustive" | "random" => 16.max(4 * workers.jobs).max(4 * device_list.len()),
+        _ => 16,
+    };
+    // On a space too large to enumerate, `--max-idle` proposals in a row that measure nothing
+    // new end the search (issue 15 F8).
+    let max_idle = (space.size() > crate::prepare::FEASIBILITY_LIMIT)
+        .then(|| opts.max_idle.unwrap_or(MAX_IDLE_PROPOSALS));
+    let bar = progress::progress_bar(
+        opts.progress,
+        settings
+            .total_runs
+            .unwrap_or(space.size())
+            .min(space.size()),
+        &label,
+        input,
+    );
+    if exp.resumed {
+        bar.println(format!(
+            "resuming experiment {}: {} evaluation(s) already in the database",
+            exp.id,
+            exp.stored.len()
+        ));
+    }
+    let env = search_loop::Env {
+        p,
+        space: &space,
+        opts,
+        settings,
+        dev: &dev,
+        fault: ctx.fault,
+        db: ctx.db,
+        experiment_id: exp.id,
+        stored: &exp.stored,
+        device_list: &device_list,
+        total: objective_is_total(p),
+        max_idle,
+        text,
+        path,
+    };
+    let st = search_loop::run(
+        &env,
+        strategy.as_mut(),
+        &mut skeletons,
+        &mut workers,
+        &bar,
+        start,
+        batch_size,
+    )?;
+    bar.finish_and_clear();
+    let search_loop::SearchState {
+        evaluations,
+        measured,
+        reused,
+        proposals,
+        rejected,
+        mut stopped,
+        best,
+        per_device,
+        ..
+    } = st;
+    if let Some(why) = &stopped {
+        ctx.db.set_metadata(exp.id, "stopped", why)?;
+    }
+    if evaluations.is_empty() && stopped.is_none() {
+        stopped = Some(if proposals == 0 {
+            // An adaptive strategy skips infeasible configurations without proposing them.
+            format!(
+                "no feasible configuration found: the {} search proposed none of the {} configurations",
+                strategy.name(),
+                space.size()
+            )
+        } else {
+            format!(
+                "no feasible configuration found: all {proposals} configurations proposed were rejected by constraints{}",
+                if proposals == space.size() {
+                    " (the whole space)"
+                } else {
+                    ""
+                }
+            )
+        });
+    }
+    // Re-measure the few fastest distinct variants with more repetitions before choosing the
+    // winner: a single noisy sample should not decide the output.
+    let mut confirmed = None;
+    if measured == 0 {
+        // Nothing new was measured: keep the winner chosen when the experiment last finished.
+        confirmed = experiment::stored_winner(ctx.db, exp.id, &evaluations)?;
+    }
+    if best.is_some() && confirmed.is_none() {
+        confirmed = finalists::confirm(
+            ctx.db,
+            exp.id,
+            p,
+            &space,
+            opts,
+            &skeletons,
+            &mut workers,
+            settings.reps,
+            &evaluations,
+        )?;
+    }
+    let best = confirmed.map(|(i, _)| (i, 0.0)).or(best);
+    if let Some(signal) = crate::interrupt::requested() {
+        ctx.db.finish_experiment(exp.id, "interrupted")?;
+        return Err(TuneError::Interrupted {
+            signal,
+            experiment: exp.id,
+        });
+    }
+    let status = if best.is_some() { "done" } else { "failed" };
+    ctx.db.finish_experiment(exp.id, status)?;
+    let best = match best {
+        Some((i, _)) => {
+            let v = variant_for(p, &space, &evaluations[i].config, opts, None)
+                .map_err(|d| located(text, path, d))?;
+            Some((i, v))
+        }
+        None => None,
+    };
+    Ok(InputResult {
+        input: input.clone(),
+        experiment_id: exp.id,
+        device: dev,
+        evaluations,
+        best,
+        winner_ms: confirmed.map(|(_, m)| m),
+        measured,
+        reused,
+        proposals,
+        rejected,
+        stopped,
+        elapsed: start.elapsed(),
+        per_device: per_device.into_iter().collect(),
+    })
+}

@@ -1,0 +1,415 @@
+//! The evaluation pipeline of one experiment: a configuration's variant (generated code), the
+//! timing skeletons it runs in (one per build plan), the measuring workers (one per device,
+//! sharing the OpenCL build pool) and the measurement of a variant on them.
+
+use super::settings::{backend_of, objective_is_total, Settings};
+use super::{sha, TuneError, TuneOptions};
+use crate::codegen::opencl::{self, Fault};
+use crate::codegen::{cuda, Backend, GlobalSize, Variant};
+use crate::device::DeviceInfo;
+use crate::diag::Diagnostic;
+use crate::frontend::expr::Value;
+use crate::measure::skeleton;
+use crate::measure::{Outcome, Runner};
+use crate::prepare::{env_for, Prepared};
+use crate::space::{Configuration, SearchSpace};
+use std::collections::{BTreeMap, HashMap};
+use std::path::PathBuf;
+
+/// A test-only fault and the parameter values of the configurations it applies to.
+pub(super) type TestFault = Option<(Fault, Vec<(String, String)>)>;
+
+/// A test-only fault from `ORCL_TEST_FAULT=KIND:NAME=VALUE[,NAME=VALUE]` (KIND: hang, crash,
+/// wrong): configurations whose values match get a deliberately broken kernel.
+pub(super) fn test_fault() -> TestFault {
+    let v = std::env::var("ORCL_TEST_FAULT").ok()?;
+    let (kind, rest) = v.split_once(':')?;
+    let fault = match kind {
+        "hang" => Fault::Hang,
+        "crash" => Fault::Crash,
+        "wrong" => Fault::Wrong,
+        _ => return None,
+    };
+    let conds = rest
+        .split(',')
+        .filter_map(|c| c.split_once('='))
+        .map(|(a, b)| (a.trim().to_string(), b.trim().to_string()))
+        .collect();
+    Some((fault, conds))
+}
+
+pub(super) fn fault_for(cfg: &Configuration, fault: &TestFault) -> Option<Fault> {
+    let (f, conds) = fault.as_ref()?;
+    let matches = conds.iter().all(|(n, v)| {
+        cfg.get(n).is_some_and(|x| match x {
+            Value::Str(s) => s == v,
+            other => &other.to_string() == v,
+        })
+    });
+    matches.then_some(*f)
+}
+
+/// Generate the variant of one configuration (transform evaluated with the configuration's params).
+pub fn variant_for(
+    p: &Prepared,
+    space: &SearchSpace,
+    cfg: &Configuration,
+    opts: &TuneOptions,
+    fault: Option<Fault>,
+) -> Result<Variant, Diagnostic> {
+    let env = env_for(space, cfg);
+    let backend = backend_of(p, opts);
+    let args = p.transform_args(backend);
+    match backend {
+        Backend::OpenCl => {
+            let mut o = opencl::options(&args, &env)?;
+            if let Some(pl) = opts.platform {
+                o.platform = pl;
+            }
+            if let Some(d) = opts.device {
+                o.device = d;
+            }
+            opencl::generate(&p.kernel, &o, fault)
+        }
+        Backend::Cuda => {
+            let mut o = cuda::options(&args, &env)?;
+            if let Some(d) = opts.device {
+                o.device = d;
+            }
+            // Orio's `nvcc ... @CFLAGS` build command: its device flags are NVRTC options of the
+            // kernel, ahead of the transform's own `cudaFlags`.
+            let plan = skeleton::build_plan(&p.region.spec, &env)?;
+            if !plan.nvcc_flags.is_empty() {
+                let flags = format!("{} {}", plan.nvcc_flags, o.cuda_flags);
+                cuda::nvrtc_flags(&flags).map_err(|m| {
+                    let span = p
+                        .region
+                        .spec
+                        .build
+                        .build_command
+                        .as_ref()
+                        .map(|c| c.span)
+                        .unwrap_or(p.region.spec.span);
+                    Diagnostic::new(span, format!("in the nvcc build command: {m}"))
+                })?;
+                o.cuda_flags = flags.trim().to_string();
+            }
+            cuda::generate(&p.kernel, &o, objective_is_total(p), fault)
+        }
+    }
+}
+
+/// What identifies a measurement: kernel source, build options, NDRange, device and skeleton
+/// build plan (two configurations with the same key are measured once).
+pub(super) fn variant_key(v: &Variant, plan: &skeleton::BuildPlan) -> String {
+    sha(&[
+        &v.source,
+        &v.build_options,
+        &format!(
+            "{:?}|{}|{}|{}|{:?}|{:?}",
+            v.global_size, v.local_size, v.platform, v.device, plan, v.grid
+        ),
+    ])
+}
+
+/// Measure `jobs` (variant key, variant, skeleton binary) on the runners of `--devices`, each
+/// runner on its own thread taking the next job from one queue, so a faster device takes more.
+/// Returns each key's outcome and the device index that measured it. A signal stops the hand-out
+/// (the tune then stops before recording anything of this batch).
+pub(super) fn measure_on_devices(
+    runners: Vec<(usize, &mut Runner)>,
+    jobs: Vec<(String, Variant, PathBuf)>,
+    total: bool,
+) -> HashMap<String, (Outcome, usize)> {
+    let queue = std::sync::Mutex::new(std::collections::VecDeque::from(jobs));
+    let out = std::sync::Mutex::new(HashMap::new());
+    std::thread::scope(|s| {
+        for (device, runner) in runners {
+            let (queue, out) = (&queue, &out);
+            s.spawn(move || loop {
+                if crate::interrupt::requested().is_some() {
+                    break;
+                }
+                let next = queue.lock().unwrap_or_else(|e| e.into_inner()).pop_front();
+                let Some((key, mut v, exe)) = next else {
+                    break;
+                };
+                v.device = device;
+                runner.use_skeleton(exe);
+                let o = measure_objective(runner, &v, total);
+                out.lock()
+                    .unwrap_or_else(|e| e.into_inner())
+                    .insert(key, (o, device));
+            });
+        }
+    });
+    out.into_inner().unwrap_or_else(|e| e.into_inner())
+}
+
+/// Measure `v`. Under the `total` objective the OpenCL skeleton times the kernel alone, so the
+/// host↔device copies of the validation run are added to every sample (the CUDA skeleton times
+/// copies + kernel itself, split over `streamCount` streams).
+pub(super) fn measure_objective(runner: &mut Runner, v: &Variant, total: bool) -> Outcome {
+    let mut o = runner.measure(v);
+    if total && v.backend == Backend::OpenCl {
+        if let Some(t) = o.transfer_ms {
+            o.samples_ms.iter_mut().for_each(|s| *s += t);
+        }
+    }
+    o
+}
+
+/// A reason the variant cannot run on the device, checked before it is built.
+pub fn device_limit(v: &Variant, d: &DeviceInfo) -> Option<String> {
+    if let Some(why) = &v.invalid {
+        return Some(format!("invalid schedule: {why}"));
+    }
+    if let Some(g) = &v.grid {
+        for (k, (&l, &max)) in g.local.iter().zip(&d.max_work_item_sizes).enumerate() {
+            if l as usize > max {
+                return Some(format!(
+                    "{l} work-items along NDRange dimension {k} exceed the device's {max}"
+                ));
+            }
+        }
+    }
+    let max_local = d
+        .max_work_item_sizes
+        .first()
+        .copied()
+        .unwrap_or(d.max_work_group_size)
+        .min(d.max_work_group_size);
+    if v.local_size as usize > max_local {
+        return Some(format!(
+            "local size {} exceeds the device's maximum work-group size {max_local}",
+            v.local_size
+        ));
+    }
+    if v.local_mem_bytes > d.local_mem_bytes {
+        return Some(format!(
+            "{} bytes of local memory exceed the device's {} bytes",
+            v.local_mem_bytes, d.local_mem_bytes
+        ));
+    }
+    if let GlobalSize::Fixed(g) = v.global_size {
+        match d.max_grid_size.first() {
+            Some(&max_blocks) if v.backend == Backend::Cuda => {
+                let blocks = g / v.local_size.max(1);
+                if blocks > max_blocks {
+                    return Some(format!(
+                        "{blocks} thread blocks exceed the device's maximum grid size {max_blocks}"
+                    ));
+                }
+            }
+            _ if g > u32::MAX as u64 => {
+                return Some(format!("global size {g} exceeds 2^32 work-items"));
+            }
+            _ => {}
+        }
+    }
+    None
+}
+
+/// The arrays of input size `input` fit the device (each buffer within
+/// `CL_DEVICE_MAX_MEM_ALLOC_SIZE`, all of them within its global memory) and the host's
+/// available memory; otherwise a diagnostic at the largest array with the figures.
+pub(super) fn check_memory(
+    p: &Prepared,
+    input: &BTreeMap<String, Value>,
+    dev: &DeviceInfo,
+    backend: Backend,
+) -> Result<(), Diagnostic> {
+    use skeleton::human_bytes as h;
+    let need = skeleton::memory_need(&p.kernel, &p.region.spec, input, backend == Backend::OpenCl)?;
+    let Some((name, largest, span)) = need.largest.clone() else {
+        return Ok(());
+    };
+    let host = skeleton::host_available_bytes();
+    let mut over = Vec::new();
+    if dev.max_alloc_bytes > 0 && largest > dev.max_alloc_bytes {
+        over.push(format!(
+            "`{name}` alone needs a buffer of {} but the device allows at most {} per buffer (CL_DEVICE_MAX_MEM_ALLOC_SIZE)",
+            h(largest),
+            h(dev.max_alloc_bytes)
+        ));
+    }
+    if dev.global_mem_bytes > 0 && need.device_bytes > dev.global_mem_bytes {
+        over.push(format!(
+            "the device buffers need {} but the device has {} of global memory",
+            h(need.device_bytes),
+            h(dev.global_mem_bytes)
+        ));
+    }
+    if let Some(avail) = host.filter(|&a| need.host_bytes > a) {
+        over.push(format!(
+            "the host copies (3 per array) need {} but the host has {} available",
+            h(need.host_bytes),
+            h(avail)
+        ));
+    }
+    if over.is_empty() {
+        return Ok(());
+    }
+    let sizes: Vec<String> = input.iter().map(|(k, v)| format!("{k}={v}")).collect();
+    Err(Diagnostic::new(
+        span,
+        format!(
+            "at input size {} the arrays do not fit on `{}`: {}",
+            sizes.join(" "),
+            dev.name,
+            over.join("; ")
+        ),
+    )
+    .with_help("tune at smaller input sizes (leave this one out of the input params, or choose others with --size)"))
+}
+
+/// The timing skeletons of one experiment: one per build plan (a tuning parameter in the build
+/// section, Orio's `CFLAGS`, gives one skeleton per distinct plan, built when a configuration
+/// first needs it; issue 15 F9), cached by plan.
+pub(super) struct Skeletons<'a> {
+    p: &'a Prepared,
+    backend: Backend,
+    /// The skeleton's C source for this region and input size.
+    source: String,
+    built: HashMap<skeleton::BuildPlan, Result<PathBuf, String>>,
+}
+
+impl<'a> Skeletons<'a> {
+    /// Renders the skeleton source of `p` at `input` (nothing is built yet). Errors: a
+    /// diagnostic of the spec (located by the caller).
+    pub fn new(
+        p: &'a Prepared,
+        input: &BTreeMap<String, Value>,
+        backend: Backend,
+        label: &str,
+    ) -> Result<Skeletons<'a>, Diagnostic> {
+        let spec = &p.region.spec;
+        let source = match backend {
+            Backend::OpenCl => skeleton::render_opencl(&p.kernel, spec, input, label),
+            Backend::Cuda => skeleton::render_cuda(&p.kernel, spec, input, label),
+        }?;
+        Ok(Skeletons {
+            p,
+            backend,
+            source,
+            built: HashMap::new(),
+        })
+    }
+
+    /// The build plan of configuration `cfg` (its `@PARAM@`s substituted).
+    pub fn plan_for(
+        &self,
+        space: &SearchSpace,
+        cfg: &Configuration,
+    ) -> Result<skeleton::BuildPlan, Diagnostic> {
+        let mut plan = skeleton::build_plan(&self.p.region.spec, &env_for(space, cfg))?;
+        if self.backend == Backend::Cuda {
+            // The CUDA skeleton loads libcuda and libnvrtc with dlopen.
+            plan.libs.push_str(" -ldl");
+        }
+        Ok(plan)
+    }
+
+    /// Builds the skeleton of `plan` now (cached on disk by source and commands).
+    pub fn build(&self, plan: &skeleton::BuildPlan) -> Result<PathBuf, skeleton::BuildError> {
+        skeleton::build(
+            &self.source,
+            &plan.command,
+            &plan.libs,
+            plan.prebuild.as_deref(),
+            plan.postbuild.as_deref(),
+            &skeleton::cache_dir(),
+        )
+    }
+
+    /// Records the first plan's skeleton, built by the caller (its failure is the experiment's).
+    pub fn insert(&mut self, plan: skeleton::BuildPlan, exe: PathBuf) {
+        self.built.insert(plan, Ok(exe));
+    }
+
+    /// The skeleton of `plan`, built on first use; a failed build is remembered as its message.
+    pub fn exe(&mut self, plan: &skeleton::BuildPlan) -> Result<PathBuf, String> {
+        if let Some(r) = self.built.get(plan) {
+            return r.clone();
+        }
+        let r = self.build(plan).map_err(|e| e.to_string());
+        self.built.insert(plan.clone(), r.clone());
+        r
+    }
+
+    /// The skeleton of `plan` if it was built successfully.
+    pub fn built(&self, plan: &skeleton::BuildPlan) -> Option<PathBuf> {
+        match self.built.get(plan) {
+            Some(Ok(exe)) => Some(exe.clone()),
+            _ => None,
+        }
+    }
+}
+
+/// The measuring workers of one experiment: the first device's runner (which owns the OpenCL
+/// build pool) and, under `--devices`, one more runner per device sharing that pool.
+pub(super) struct Workers {
+    pub runner: Runner,
+    pub extra: Vec<(usize, Runner)>,
+    /// OpenCL build threads (`--jobs`, or its default).
+    pub jobs: usize,
+}
+
+impl Workers {
+    /// Starts the worker of every device (a skeleton that cannot start is an error of the
+    /// whole experiment) and the build pool. `jobs` defaults to the machine's cores on a GPU
+    /// and to 0 on a CPU device (PoCL), where a build can only run between measurements and
+    /// PoCL generates the code at the first launch anyway (docs/THROUGHPUT.md).
+    pub fn start(
+        exe: PathBuf,
+        settings: &Settings,
+        v0: &Variant,
+        dev: &DeviceInfo,
+        opts: &TuneOptions,
+        device_list: &[usize],
+    ) -> Result<Workers, TuneError> {
+        let mut runner = Runner::new(
+            exe.clone(),
+            settings.warmups,
+            settings.reps,
+            settings.policy,
+        );
+        runner.worker(v0.platform, v0.device)?;
+        let backend = v0.backend;
+        let jobs = opts.jobs.unwrap_or_else(|| {
+            if backend == Backend::OpenCl && crate::measure::pool::is_cpu(v0.platform, v0.device) {
+                0
+            } else {
+                crate::measure::pool::default_jobs()
+            }
+        });
+        if backend == Backend::OpenCl && jobs > 0 {
+            runner.set_pool(crate::measure::pool::BuildPool::new(
+                jobs,
+                v0.platform,
+                v0.device,
+                &dev.fingerprint(),
+                (!opts.no_kernel_cache).then(skeleton::cache_dir),
+            ));
+        }
+        // `--devices`: one more runner (worker process) per device, sharing the build pool
+        // (identical devices load the same binaries).
+        let mut extra = Vec::new();
+        for &d in device_list.iter().skip(1) {
+            let mut r = Runner::new(
+                exe.clone(),
+                settings.warmups,
+                settings.reps,
+                settings.policy,
+            );
+            r.worker(v0.platform, d)?;
+            r.share_pool(runner.pool());
+            extra.push((d, r));
+        }
+        Ok(Workers {
+            runner,
+            extra,
+            jobs,
+        })
+    }
+}

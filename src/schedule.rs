@@ -37,6 +37,10 @@ pub struct NestArgs {
     /// adjacent along each staged operand's contiguous dimension as one vector (`float4`,
     /// `double2`), falling back to scalar loads at edges and unaligned addresses (1 = scalar).
     pub vec_load: u32,
+    /// `loadItems=[('i',MA),('j',NB)]`: work-items side by side along the contiguous dimension of
+    /// the staged operand that varies with each named loop, when loading its slab (CLBlast's
+    /// MDIMA / NDIMB); an unnamed loop's operand is loaded as one linearised slab.
+    pub load_items: Vec<(String, u64, Span)>,
 }
 
 /// One NDRange dimension of a schedule.
@@ -114,6 +118,10 @@ pub struct Operand {
     /// Contiguous in memory along the reduction loop (then consecutive work-items load
     /// consecutive reduction indices, so the loads coalesce).
     pub red_fast: bool,
+    /// `loadItems` of its dimension's loop: work-items side by side along the contiguous
+    /// dimension when loading the slab (`None`: the slab linearised, which is the same as the
+    /// whole contiguous extent).
+    pub load_items: Option<u64>,
 }
 
 /// The k-slab schedule of a contraction (see `analysis::Contraction`): each work-item keeps
@@ -277,6 +285,15 @@ pub fn check(k: &Kernel, a: &NestArgs) -> Result<(), Diagnostic> {
                 *span,
                 format!("`regTile` names loop `{name}`, which `tile` does not name"),
             ));
+        }
+    }
+    for (name, _, span) in &a.load_items {
+        if !a.tile.iter().any(|(t, _, _)| t == name) {
+            return Err(Diagnostic::new(
+                *span,
+                format!("`loadItems` names loop `{name}`, which `tile` does not name as a parallel loop"),
+            )
+            .with_help("name the loop an operand varies with: ('i',MA) for A[i*k+l], ('j',NB) for B[l*n+j]"));
         }
     }
     Ok(())
@@ -501,6 +518,7 @@ fn contraction_schedule(
             dim,
             staged: a.cache_blocks && dim.is_some(),
             red_fast,
+            load_items: None,
         });
     }
     let load_vec = u64::from(a.vec_load.max(1));
@@ -528,6 +546,30 @@ fn contraction_schedule(
                 ));
             }
         }
+    }
+    let nt: u64 = dims.iter().map(|d| d.items).product();
+    for o in operands.iter_mut().filter(|o| o.staged) {
+        let d = o.dim.expect("staged operands have a dimension");
+        let Some(&(_, items, _)) = a.load_items.iter().find(|l| l.0 == dims[d].var) else {
+            continue;
+        };
+        let extent = if o.red_fast { tk } else { dims[d].per_group };
+        let groups = extent / load_vec;
+        if groups % items != 0 {
+            return Err(format!(
+                "loadItems {items} along `{}` does not divide the {groups} {} of a slab row",
+                dims[d].var,
+                if load_vec > 1 { "vectors" } else { "elements" }
+            ));
+        }
+        if nt % items != 0 {
+            return Err(format!(
+                "loadItems {items} along `{}` does not divide the work-group's {nt} work-items",
+                dims[d].var
+            ));
+        }
+        // The whole row side by side is the linearised slab: the same kernel.
+        o.load_items = (items != groups).then_some(items);
     }
     let s = Schedule {
         dims,

@@ -318,6 +318,84 @@ fn vector_global_loads() {
     }
 }
 
+/// `loadItems=[('i',LA),('j',LB)]` (CLBlast's MDIMA/NDIMB): LA/LB work-items side by side along
+/// each operand's contiguous dimension while loading its slab, the rest of the work-group across
+/// rows; 1 puts consecutive work-items on consecutive tile columns (the transposed store of a
+/// row-major A then writes consecutive local addresses). With vecLoad and doubleBuffer, blocks
+/// that reach past the slab guarded; a value that does not divide a row is pruned. Float NN and
+/// double TN, PoCL + C driver at odd shapes.
+#[test]
+fn load_layouts() {
+    for (name, ty, a) in [
+        ("s_nn", "float", "A[i*k+l]"),
+        ("d_tn", "double", "A[l*m+i]"),
+    ] {
+        let mut text = example("sgemm.c")
+            .replace("A[i*k+l]", a)
+            .replace("param TI[] = [16, 32];", "param TI[] = [16];")
+            .replace("param RI[] = [2, 4];", "param RI[] = [2];")
+            .replace("param CB[] = [False, True];", "param CB[] = [True];")
+            .replace("param VW[] = [1, 2];", "param VW[] = [2];")
+            .replace(
+                "param PAD[] = [0];",
+                "param PAD[] = [0];\n            param LA[] = [1, 2, 3];\n            param LB[] = [1, 8];\n            param DB[] = [False, True];",
+            )
+            .replace(
+                "padLocal=PAD,",
+                "padLocal=PAD, vecLoad=2, doubleBuffer=DB, loadItems=[('i',LA),('j',LB)],",
+            );
+        if ty == "double" {
+            text = text.replace("float", "double").replace("0.0f", "0.0");
+        }
+        assert_eq!(text.matches("loadItems=").count(), 2);
+        let file = format!("li_{name}.c");
+        let tmp = tune(&file, &text, 12, &[("\"LA\":3", "device_limit")]);
+        let dir = tmp.path();
+        let e = orcl(
+            dir,
+            &[
+                "emit", &file, "--set", "LA=1", "--set", "LB=1", "--set", "DB=False",
+            ],
+        );
+        e.assert_code(0);
+        let kernel = &e.stdout[..e.stdout.find("/* ---- host").unwrap_or(e.stdout.len())];
+        // A 16-row (TI) or 8-row (TK) slab walked by 64 work-items, one per row: guarded.
+        let guards = ["orcl_t < 16", "orcl_kk < 8"];
+        assert!(guards.iter().any(|g| kernel.contains(g)), "{kernel}");
+        assert!(kernel.contains("orcl_lin / 1 + "), "{kernel}");
+        let (tol, func) = if ty == "float" {
+            ("1e-4", "Sgemm")
+        } else {
+            ("1e-12", "Sgemm")
+        };
+        run_driver(
+            dir,
+            &format!("_{file}"),
+            &file,
+            func,
+            &blas_driver(func, ty, tol),
+            Duration::from_secs(120),
+        );
+    }
+    // A loop that `tile` does not name: located.
+    let dir = tempfile::tempdir().unwrap();
+    let text = example("sgemm.c").replace(
+        "padLocal=PAD, device=0, platform=0",
+        "padLocal=PAD, loadItems=[('q',2)], device=0, platform=0",
+    );
+    assert!(text.contains("loadItems"));
+    std::fs::write(dir.path().join("a.c"), text).unwrap();
+    let r = orcl(dir.path(), &["check", "a.c"]);
+    r.assert_code(2);
+    assert!(r.stderr.contains("a.c:42:"), "{}", r.stderr);
+    assert!(
+        r.stderr
+            .contains("`loadItems` names loop `q`, which `tile` does not name"),
+        "{}",
+        r.stderr
+    );
+}
+
 /// `vecLoad` values that cannot work are pruned before anything is built (a device-limit
 /// outcome): 4 elements of a 2-wide k-slab, a double4 (32 bytes); a value other than 1, 2, 4 is
 /// a located error.

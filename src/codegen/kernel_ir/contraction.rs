@@ -27,6 +27,20 @@ enum Load<'b> {
     RegsToTile(&'b str),
 }
 
+/// How a work-group walks one staged operand's slab, in groups of `vecLoad` elements along its
+/// contiguous dimension.
+struct LoadPlan {
+    /// `loadItems`: work-items side by side along the contiguous dimension (`None`: the whole
+    /// slab linearised, consecutive work-items on consecutive groups).
+    items: Option<u64>,
+    /// Blocks of `items` groups along the contiguous dimension.
+    blocks_c: u64,
+    /// Loads per work-item (the unrolled `orcl_q` loop's trip count).
+    iterations: u64,
+    /// Whether the last block of rows reaches past the slab (then guarded).
+    guard: bool,
+}
+
 /// Names and texts shared by the parts of one contraction kernel.
 struct Cx<'a> {
     k: &'a Kernel,
@@ -126,6 +140,7 @@ impl Cx<'_> {
             let d = o.dim.expect("staged operands have a dimension");
             let p = s.dims[d].per_group;
             let groups = c.tk * p / w;
+            let plan = self.load_plan(o);
             let (kk, t) = match (o.red_fast, w) {
                 (true, 1) => (format!("orcl_e % {}", c.tk), format!("orcl_e / {}", c.tk)),
                 (false, 1) => (format!("orcl_e / {p}"), format!("orcl_e % {p}")),
@@ -137,6 +152,21 @@ impl Cx<'_> {
                     format!("orcl_e / {}", p / w),
                     format!("(orcl_e % {}) * {w}", p / w),
                 ),
+            };
+            // `loadItems`: `a` work-items side by side along the contiguous dimension, the
+            // work-group a block of `a` × (local size / a) groups, blocks contiguous-first.
+            let (kk, t) = match plan.items {
+                None => (kk, t),
+                Some(a) => {
+                    let cg = format!("(orcl_lin % {a} + (orcl_q % {}) * {a})", plan.blocks_c);
+                    let cg = if w == 1 { cg } else { format!("{cg} * {w}") };
+                    let r = format!("orcl_lin / {a} + (orcl_q / {}) * {}", plan.blocks_c, nt / a);
+                    if o.red_fast {
+                        (cg, r)
+                    } else {
+                        (r, cg)
+                    }
+                }
             };
             let mut body = vec![
                 KStmt::Let {
@@ -252,40 +282,90 @@ impl Cx<'_> {
                     });
                 }
             }
-            if groups % nt != 0 {
-                body = vec![KStmt::If {
-                    cond: format!("orcl_e < {groups}"),
-                    then: body,
-                }];
+            match plan.items {
+                None => {
+                    if groups % nt != 0 {
+                        body = vec![KStmt::If {
+                            cond: format!("orcl_e < {groups}"),
+                            then: body,
+                        }];
+                    }
+                    body.insert(
+                        0,
+                        KStmt::Let {
+                            ty: "long",
+                            name: "orcl_e".into(),
+                            value: KExpr::Text(format!("orcl_lin + orcl_q * {nt}")),
+                        },
+                    );
+                }
+                Some(_) if plan.guard => {
+                    // The rows of the last block past the slab's other extent.
+                    let (row, extent) = if o.red_fast {
+                        ("orcl_t", p)
+                    } else {
+                        ("orcl_kk", c.tk)
+                    };
+                    let (lets, rest) = body.split_at(2);
+                    body = [
+                        lets.to_vec(),
+                        vec![KStmt::If {
+                            cond: format!("{row} < {extent}"),
+                            then: rest.to_vec(),
+                        }],
+                    ]
+                    .concat();
+                }
+                Some(_) => {}
             }
-            body.insert(
-                0,
-                KStmt::Let {
-                    ty: "long",
-                    name: "orcl_e".into(),
-                    value: KExpr::Text(format!("orcl_lin + orcl_q * {nt}")),
-                },
-            );
-            out.push(Self::each("orcl_q", groups.div_ceil(nt), body));
+            out.push(Self::each("orcl_q", plan.iterations, body));
         }
         out
     }
 
+    /// How the work-group walks the slab of staged operand `o` (see [`LoadPlan`]).
+    fn load_plan(&self, o: &crate::schedule::Operand) -> LoadPlan {
+        let (c, s) = (self.c, self.s);
+        let w = c.load_vec;
+        let nt = s.local_size();
+        let d = o.dim.expect("staged operands have a dimension");
+        let p = s.dims[d].per_group;
+        // Groups of `w` along the contiguous dimension, and rows across it.
+        let (cols, rows) = if o.red_fast {
+            (c.tk / w, p)
+        } else {
+            (p / w, c.tk)
+        };
+        match o.load_items {
+            Some(a) => {
+                let per_block = nt / a;
+                LoadPlan {
+                    items: Some(a),
+                    blocks_c: cols / a,
+                    iterations: cols / a * rows.div_ceil(per_block),
+                    guard: rows % per_block != 0,
+                }
+            }
+            None => LoadPlan {
+                items: None,
+                blocks_c: 1,
+                iterations: (cols * rows).div_ceil(nt),
+                guard: false,
+            },
+        }
+    }
+
     /// Registers `orcl_p{n}[q]` for one slab's loads of each staged operand (`doubleBuffer`).
     fn prefetch_regs(&self) -> Vec<KStmt> {
-        let (c, s) = (self.c, self.s);
+        let c = self.c;
         c.operands
             .iter()
             .enumerate()
             .filter(|(_, o)| o.staged)
-            .map(|(n, o)| {
-                let d = o.dim.expect("staged operands have a dimension");
-                let groups = c.tk * s.dims[d].per_group / c.load_vec;
-                KStmt::PrivateArray {
-                    ty: o.ty,
-                    name: format!("orcl_p{n}"),
-                    dims: vec![groups.div_ceil(s.local_size()) * c.load_vec],
-                }
+            .map(|(n, o)| KStmt::PrivateArray {
+                ty: o.ty,
+                name: format!("orcl_p{n}"),
+                dims: vec![self.load_plan(o).iterations * c.load_vec],
             })
             .collect()
     }

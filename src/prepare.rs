@@ -38,6 +38,7 @@ const SHARED_ARGS: &[(&str, &str)] = &[
     ("doubleBuffer", "doubleBuffer"),
     ("vecLoad", "vecLoad"),
     ("loadItems", "loadItems"),
+    ("warpTile", "warpTile"),
 ];
 
 impl Prepared {
@@ -56,7 +57,7 @@ impl Prepared {
     /// for it, or else those of the other backend's transform that have a counterpart
     /// ([`SHARED_ARGS`]: workGroups ↔ blockCount, workItemsPerGroup ↔ threadCount, sizeHint ↔
     /// launchBounds, cacheBlocks, unrollInner, innerThreads, incrementType, device, tile, regTile,
-    /// padLocal, doubleBuffer, vecLoad, loadItems; and vecWidth when the transform has `tile`, where it is a matrix
+    /// padLocal, doubleBuffer, vecLoad, loadItems, warpTile; and vecWidth when the transform has `tile`, where it is a matrix
     /// product's vector width on both backends), so that one annotation can be tuned for both
     /// targets. Backend-specific arguments (clFlags, vecHint, a 1-D loop's vecWidth, platform;
     /// cudaFlags, streamCount, preferL1Size) are not carried over.

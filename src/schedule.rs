@@ -41,6 +41,9 @@ pub struct NestArgs {
     /// the staged operand that varies with each named loop, when loading its slab (CLBlast's
     /// MDIMA / NDIMB); an unnamed loop's operand is loaded as one linearised slab.
     pub load_items: Vec<(String, u64, Span)>,
+    /// `warpTile=[('i',WI),('j',WJ)]`: each run of WI·WJ consecutive work-items (a warp when it
+    /// is 32) computes a WI × WJ block of a contraction's work-item grid instead of a row of it.
+    pub warp_tile: Vec<(String, u64, Span)>,
 }
 
 /// One NDRange dimension of a schedule.
@@ -140,6 +143,9 @@ pub struct ContractionSchedule {
     pub double_buffer: bool,
     /// Elements per vector of the global→local slab loads (`vecLoad`; 1 = scalar loads).
     pub load_vec: u64,
+    /// `warpTile`: (work-items along dimension 1, along dimension 0) of each block of consecutive
+    /// work-items; `None`: the hardware layout (rows of dimension 0).
+    pub warp: Option<(u64, u64)>,
     pub operands: Vec<Operand>,
 }
 
@@ -284,6 +290,16 @@ pub fn check(k: &Kernel, a: &NestArgs) -> Result<(), Diagnostic> {
             return Err(Diagnostic::new(
                 *span,
                 format!("`regTile` names loop `{name}`, which `tile` does not name"),
+            ));
+        }
+    }
+    for (name, _, span) in &a.warp_tile {
+        if !a.tile.iter().any(|(t, _, _)| t == name) {
+            return Err(Diagnostic::new(
+                *span,
+                format!(
+                    "`warpTile` names loop `{name}`, which `tile` does not name as a parallel loop"
+                ),
             ));
         }
     }
@@ -571,6 +587,23 @@ fn contraction_schedule(
         // The whole row side by side is the linearised slab: the same kernel.
         o.load_items = (items != groups).then_some(items);
     }
+    let warp_of = |d: usize| {
+        a.warp_tile
+            .iter()
+            .find(|w| w.0 == dims[d].var)
+            .map_or(1, |w| w.1)
+    };
+    let (wi, wj) = (warp_of(1), warp_of(0));
+    for (d, w) in [(0, wj), (1, wi)] {
+        if dims[d].items % w != 0 {
+            return Err(format!(
+                "warpTile {w} along `{}` does not divide the work-group's {} work-items along it",
+                dims[d].var, dims[d].items
+            ));
+        }
+    }
+    // A block as wide as the work-group, or of one work-item, is the hardware layout.
+    let warp = (wj != dims[0].items && wi * wj > 1).then_some((wi, wj));
     let s = Schedule {
         dims,
         staged: Vec::new(),
@@ -585,6 +618,7 @@ fn contraction_schedule(
                 && !operands.is_empty()
                 && operands.iter().all(|o| o.staged),
             load_vec,
+            warp,
             operands,
         }),
     };

@@ -396,6 +396,77 @@ fn load_layouts() {
     );
 }
 
+/// `warpTile=[('i',WI),('j',WJ)]` (warp-level tiling): each run of WI·WJ consecutive work-items
+/// computes a WI × WJ block of the work-item grid; the slab loads keep the hardware linear id. A
+/// value that does not divide the work-items along its loop is pruned. Float NN and double TT with
+/// vecLoad, PoCL + C driver at odd shapes.
+#[test]
+fn warp_tiles() {
+    for (name, ty, a, b) in [
+        ("s_nn", "float", "A[i*k+l]", "B[l*n+j]"),
+        ("d_tt", "double", "A[l*m+i]", "B[j*k+l]"),
+    ] {
+        let mut text = example("sgemm.c")
+            .replace("A[i*k+l]", a)
+            .replace("B[l*n+j]", b)
+            .replace("param TI[] = [16, 32];", "param TI[] = [16];")
+            .replace("param RI[] = [2, 4];", "param RI[] = [2];")
+            .replace("param CB[] = [False, True];", "param CB[] = [True];")
+            .replace(
+                "param PAD[] = [0];",
+                "param PAD[] = [0];\n            param WI[] = [2, 3];\n            param WJ[] = [2, 4];",
+            )
+            .replace(
+                "padLocal=PAD,",
+                "padLocal=PAD, vecLoad=2, warpTile=[('i',WI),('j',WJ)],",
+            );
+        if ty == "double" {
+            text = text.replace("float", "double").replace("0.0f", "0.0");
+        }
+        assert_eq!(text.matches("warpTile=").count(), 2);
+        let file = format!("wt_{name}.c");
+        let tmp = tune(&file, &text, 8, &[("\"WI\":3", "device_limit")]);
+        let dir = tmp.path();
+        for backend in ["opencl", "cuda"] {
+            let e = orcl(
+                dir,
+                &[
+                    "emit",
+                    &file,
+                    "--backend",
+                    backend,
+                    "--set",
+                    "WI=2",
+                    "--set",
+                    "WJ=4",
+                ],
+            );
+            e.assert_code(0);
+            // 8 × 8 work-items: runs of 8 cover 2 × 4 blocks, two blocks across.
+            for want in [
+                "const long orcl_lin = orcl_h0 + 8 * orcl_h1;",
+                "const long orcl_l0 = (orcl_run % 2) * 4 + orcl_lane % 4;",
+                "const long orcl_l1 = (orcl_run / 2) * 2 + orcl_lane / 4;",
+            ] {
+                assert!(e.stdout.contains(want), "{want}\n{}", e.stdout);
+            }
+        }
+        let (tol, func) = if ty == "float" {
+            ("1e-4", "Sgemm")
+        } else {
+            ("1e-12", "Sgemm")
+        };
+        run_driver(
+            dir,
+            &format!("_{file}"),
+            &file,
+            func,
+            &blas_driver(func, ty, tol),
+            Duration::from_secs(120),
+        );
+    }
+}
+
 /// `vecLoad` values that cannot work are pruned before anything is built (a device-limit
 /// outcome): 4 elements of a 2-wide k-slab, a double4 (32 bytes); a value other than 1, 2, 4 is
 /// a located error.

@@ -30,6 +30,7 @@ pub const CUDA_ARGS: &[(&str, &str)] = &[
     ("doubleBuffer", "with tile and cacheBlocks on a matrix product: two shared buffers per staged operand, the next k-slab loaded into registers while the current one is computed, one barrier per slab (bool; no effect when nothing is staged)"),
     ("vecLoad", "with tile and cacheBlocks on a matrix product: the global-to-shared k-slab loads read 1 (default), 2 or 4 elements adjacent along each staged operand's contiguous dimension as one vector (float4, double2; at most 16 bytes), falling back to scalar loads at the edges and at unaligned addresses; it must divide the slab's contiguous extent (TK for a row-major A, TI or TJ otherwise)"),
     ("loadItems", "with tile, cacheBlocks and a k-slab on a matrix product: [('i',MA),('j',NB)] work-items side by side along the contiguous dimension of the staged operand that varies with each named loop while loading its slab (CLBlast's MDIMA/NDIMB; 1 puts consecutive work-items across rows, which makes the transposed shared store of a row-major A conflict-free); it must divide the row's vecLoad groups and the work-group; default: the slab linearised"),
+    ("warpTile", "with tile on a matrix product: [('i',WI),('j',WJ)] each run of WI×WJ consecutive work-items (a warp when 32) computes a WI × WJ block of the (TI/RI) × (TJ/RJ) work-item grid instead of a row of it, so fewer distinct shared addresses are read per warp (warp-level tiling); each must divide the work-items along its loop; default: rows"),
     ("vecWidth", "with tile on a matrix product: 1, 2 or 4 adjacent outputs per thread along each dimension, read from the shared tiles as one vector"),
     ("device", "CUDA device ordinal"),
     ("pinHostMem", "Orio: page-locked host buffers (bool); accepted without effect: the skeleton's host buffers are pageable and the 'kernel' objective does not time copies"),
@@ -116,6 +117,7 @@ pub fn options(
             "tile" => o.nest.tile = crate::schedule::loop_list(&v, a)?,
             "regTile" => o.nest.reg_tile = crate::schedule::loop_list(&v, a)?,
             "loadItems" => o.nest.load_items = crate::schedule::loop_list(&v, a)?,
+            "warpTile" => o.nest.warp_tile = crate::schedule::loop_list(&v, a)?,
             "padLocal" => o.nest.pad_local = int_arg(&v, a, 0)?.min(64) as u64,
             "doubleBuffer" => o.nest.double_buffer = bool_arg(&v, a)?,
             "vecLoad" => {

@@ -571,7 +571,7 @@ pub(super) fn lower(k: &Kernel, s: &Schedule, c: &ContractionSchedule) -> Kernel
         });
         body.push(KStmt::Let {
             ty: "long",
-            name: format!("orcl_l{d}"),
+            name: format!("orcl_{}{d}", if c.warp.is_some() { "h" } else { "l" }),
             value: KExpr::LocalId(d),
         });
         body.push(KStmt::Let {
@@ -584,11 +584,39 @@ pub(super) fn lower(k: &Kernel, s: &Schedule, c: &ContractionSchedule) -> Kernel
             )),
         });
     }
-    body.push(KStmt::Let {
-        ty: "long",
-        name: "orcl_lin".into(),
-        value: KExpr::Text(format!("orcl_l0 + {} * orcl_l1", s.dims[0].items)),
-    });
+    let items0 = s.dims[0].items;
+    match c.warp {
+        None => body.push(KStmt::Let {
+            ty: "long",
+            name: "orcl_lin".into(),
+            value: KExpr::Text(format!("orcl_l0 + {items0} * orcl_l1")),
+        }),
+        Some((wi, wj)) => {
+            // `warpTile`: the hardware linear id (the slab loads keep it, so they coalesce) cut
+            // into runs of wi·wj work-items, each run a wi × wj block of the work-item grid.
+            let g = wi * wj;
+            let across = items0 / wj;
+            for (name, value) in [
+                ("orcl_lin", format!("orcl_h0 + {items0} * orcl_h1")),
+                ("orcl_lane", format!("orcl_lin % {g}")),
+                ("orcl_run", format!("orcl_lin / {g}")),
+                (
+                    "orcl_l0",
+                    format!("(orcl_run % {across}) * {wj} + orcl_lane % {wj}"),
+                ),
+                (
+                    "orcl_l1",
+                    format!("(orcl_run / {across}) * {wi} + orcl_lane / {wj}"),
+                ),
+            ] {
+                body.push(KStmt::Let {
+                    ty: "long",
+                    name: name.into(),
+                    value: KExpr::Text(value),
+                });
+            }
+        }
+    }
     for (n, o) in c.operands.iter().enumerate().filter(|(_, o)| o.staged) {
         let d = o.dim.expect("staged operands have a dimension");
         body.push(KStmt::LocalArray {

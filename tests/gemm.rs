@@ -467,6 +467,84 @@ fn warp_tiles() {
     }
 }
 
+/// The recorded-space pipeline of issue 13 on the local device: `bench/gemm/make_case.py`'s `big`
+/// space has at least 10,000 configurations that satisfy its constraints; `bench/gemm/record_space.sh`
+/// records a space in chunks (here 5 measurements each: exit 75 until the last, then 0), each
+/// chunk resuming the same experiment; `orcl replay --budget 25%,50%` replays the result.
+#[test]
+fn recorded_space_in_chunks_and_its_replay() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path();
+    let mut py = Command::new("python3");
+    py.arg(root.join("bench/gemm/make_case.py"))
+        .args(["s", "NN", "2048", "2048", "2048", "big"]);
+    let big = run(py, Duration::from_secs(60));
+    assert_eq!(big.code(), Some(0), "{}", big.dump());
+    std::fs::write(dir.join("big.c"), &big.stdout).unwrap();
+    let c = orcl(dir, &["check", "big.c"]);
+    c.assert_code(0);
+    let want = "36864 configurations, 10824 satisfy the constraints";
+    assert!(c.stdout.contains(want), "{}", c.stdout);
+
+    let rec = dir.join("rec");
+    let mut codes = Vec::new();
+    for _ in 0..8 {
+        let mut sh = Command::new("bash");
+        sh.arg(root.join("bench/gemm/record_space.sh"))
+            .arg(&rec)
+            .current_dir(dir)
+            .env("ORCL", ORCL)
+            .env("ORCL_CACHE_DIR", dir.join("cache"))
+            .env("SPACE", "small")
+            .env("M", "24")
+            .env("N", "20")
+            .env("K", "9")
+            .env("RUNS", "5")
+            .env_remove("OUT");
+        let r = run(sh, Duration::from_secs(300));
+        codes.push(r.code());
+        if r.code() != Some(75) {
+            assert_eq!(r.code(), Some(0), "{}", r.dump());
+            assert!(
+                r.stdout.contains("16 of 16 configurations recorded"),
+                "{}",
+                r.dump()
+            );
+            break;
+        }
+    }
+    assert_eq!(codes, [Some(75), Some(75), Some(75), Some(0)]);
+    let progress = std::fs::read_to_string(rec.join("progress.txt")).unwrap();
+    for n in [5, 10, 15, 16] {
+        assert!(
+            progress.contains(&format!("experiment 1: {n} of 16 configurations")),
+            "{progress}"
+        );
+    }
+    let db = rec.join("small.db");
+    let r = orcl(
+        dir,
+        &[
+            "replay",
+            "--db",
+            db.to_str().unwrap(),
+            "--experiment",
+            "1",
+            "--budget",
+            "25%,50%",
+            "--json",
+        ],
+    );
+    r.assert_code(0);
+    let v: serde_json::Value = serde_json::from_str(&r.stdout).unwrap();
+    let rows = v.as_array().unwrap();
+    assert_eq!(rows.len(), 10, "{v}");
+    assert_eq!(rows[0]["space_size"], 16, "{v}");
+    assert_eq!(rows[0]["budget"], 4, "{v}");
+    assert_eq!(rows[9]["budget"], 8, "{v}");
+}
+
 /// `vecLoad` values that cannot work are pruned before anything is built (a device-limit
 /// outcome): 4 elements of a 2-wide k-slab, a double4 (32 bytes); a value other than 1, 2, 4 is
 /// a located error.

@@ -11,7 +11,8 @@
 #
 # Env (defaults): SPACE=big (bench/gemm/make_case.py; big = 10,824 configurations), TYPE=s,
 # FORM=NN, M=N=K=2048, CHUNK=420s (orcl's --time-limit: a chunk ends after the batch in flight,
-# so leave a minute or two of margin under the command limit), DEVICES=all (orcl --devices:
+# so leave a minute or two of margin under the command limit), RUNS (optional: also stop a chunk
+# after this many new measurements, orcl's --total-runs), DEVICES=all (orcl --devices:
 # one measuring worker per identical GPU), ORCL=./target/release/orcl, PLATFORM (OpenCL
 # platform index; default: the NVIDIA one).
 #
@@ -42,14 +43,15 @@ python3 "$here/make_case.py" "$ty" "$form" "$m" "$n" "$k" "$space" >"$case"
 # The number of configurations that satisfy the constraints, as `orcl check` counts them.
 want=$("$orcl" check "$case" | sed -n 's/.*configurations, \([0-9]*\) satisfy the constraints.*/\1/p' | head -1)
 [ -n "$want" ] || { echo "record_space: could not count the space of $case" >&2; exit 1; }
-devices=()
-[ "${DEVICES:-all}" != none ] && devices=(--devices "${DEVICES:-all}")
+extra=()
+[ "${DEVICES:-all}" != none ] && extra+=(--devices "${DEVICES:-all}")
+[ -n "${RUNS:-}" ] && extra+=(--total-runs "$RUNS")
 logs=("$dir"/chunk-*.log)
 [ -e "${logs[0]}" ] || logs=()
 log="$dir/chunk-$((${#logs[@]} + 1)).log"
 t0=$(date +%s)
 rc=0
-"$orcl" tune "$case" --backend opencl --platform "$platform" "${devices[@]}" --db "$db" \
+"$orcl" tune "$case" --backend opencl --platform "$platform" "${extra[@]}" --db "$db" \
   --search Exhaustive --time-limit "$chunk" -o "$dir/_$(basename "$case")" >"$log" 2>&1 || rc=$?
 t1=$(date +%s)
 if [ "$rc" -ne 0 ]; then

@@ -12,14 +12,18 @@
 # Env (defaults): SPACE=big (bench/gemm/make_case.py; big = 10,824 configurations), TYPE=s,
 # FORM=NN, M=N=K=2048, CHUNK=420s (orcl's --time-limit: a chunk ends after the batch in flight,
 # so leave a minute or two of margin under the command limit), RUNS (optional: also stop a chunk
-# after this many new measurements, orcl's --total-runs), DEVICES=all (orcl --devices:
+# after this many new measurements, orcl's --total-runs), JOBS (optional: orcl's --jobs, kernel
+# builds at a time; default the host's cores: NVIDIA OpenCL takes seconds per GEMM kernel, so
+# the builds bound a chunk and a host with more cores records faster), DEVICES=all (orcl --devices:
 # one measuring worker per identical GPU), ORCL=./target/release/orcl, PLATFORM (OpenCL
 # platform index; default: the NVIDIA one).
 #
 # Exit status: 0 when every configuration that satisfies the constraints has a row (the space is
-# complete), 75 when more chunks are needed, anything else on failure (orcl tune's status). Run every chunk on the
-# same kind of machine with the same DEVICES: the experiment's identity includes the device and
-# the device selection, so a different one starts a new experiment.
+# complete), 75 when more chunks are needed, anything else on failure (orcl tune's status).
+# Resuming needs the same DIR (the region is keyed by the file's path), the same SPACE, TYPE,
+# FORM, M, N, K and the same device model and driver (the experiment's identity holds the device
+# fingerprint and the --platform selection, not the --devices list): chunks may run on one, two or
+# eight identical GPUs, but an H200 after an H100 starts a new experiment.
 set -euo pipefail
 dir=${1:?usage: record_space.sh DIR}
 space=${SPACE:-big}
@@ -46,6 +50,7 @@ want=$("$orcl" check "$case" | sed -n 's/.*configurations, \([0-9]*\) satisfy th
 extra=()
 [ "${DEVICES:-all}" != none ] && extra+=(--devices "${DEVICES:-all}")
 [ -n "${RUNS:-}" ] && extra+=(--total-runs "$RUNS")
+[ -n "${JOBS:-}" ] && extra+=(--jobs "$JOBS")
 logs=("$dir"/chunk-*.log)
 [ -e "${logs[0]}" ] || logs=()
 log="$dir/chunk-$((${#logs[@]} + 1)).log"

@@ -20,7 +20,7 @@ import json, sys
 d = json.load(sys.stdin)
 d = d.get("devices", d) if isinstance(d, dict) else d
 print(next((x["platform_index"] for x in d if x.get("backend") == "opencl" and "NVIDIA" in x.get("platform", "")), 0))')}
-printf 'run\tconfigurations\twall_s\tconfigs_per_s\n' >"$out/throughput.tsv"
+printf 'run\tconfigurations\twall_s\tconfigs_per_s\tvalidation\tbytes_moved_per_variant\n' >"$out/throughput.tsv"
 
 # run NAME FILE SIZE CACHE_DIR ARGS...: a fresh database, the given kernel cache.
 run() {
@@ -35,10 +35,15 @@ run() {
   t1=$(date +%s.%N)
   local n
   n=$(python3 -c "import sqlite3; print(sqlite3.connect('$db').execute('select count(*) from evaluation').fetchone()[0])")
-  python3 - "$name" "$n" "$t0" "$t1" <<'PY' | tee -a "$out/throughput.tsv"
-import sys
+  python3 - "$name" "$n" "$t0" "$t1" "$db" <<'PY' | tee -a "$out/throughput.tsv"
+import json, sqlite3, sys
 name, n, t0, t1 = sys.argv[1], int(sys.argv[2]), float(sys.argv[3]), float(sys.argv[4])
-print(f"{name}\t{n}\t{t1 - t0:.1f}\t{n / (t1 - t0):.1f}")
+# the `transfers` metadata (docs/DATABASE.md): where outputs were validated, bytes a variant moved
+row = sqlite3.connect(sys.argv[5]).execute(
+    "select value from experiment_metadata where key = 'transfers'").fetchone()
+t = json.loads(row[0]) if row else {}
+per = (t.get("variant_h2d_bytes", 0) + t.get("variant_d2h_bytes", 0)) / max(1, t.get("variants", 0))
+print(f"{name}\t{n}\t{t1 - t0:.1f}\t{n / (t1 - t0):.1f}\t{t.get('validation', '-')}\t{per:.0f}")
 PY
 }
 

@@ -106,3 +106,208 @@ fn pool_compile_errors_are_recorded() {
     assert_eq!(rows.len(), 4, "{rows:?}");
     assert!(rows.iter().all(|(_, s)| s == "compile_error"), "{rows:?}");
 }
+
+/// `input(dir, "axpy_faults.c")` at another input size `n` (its 4 configurations).
+fn axpy_at(dir: &Path, n: u64) -> PathBuf {
+    let text = std::fs::read_to_string(input(dir, "axpy_faults.c")).unwrap();
+    let file = dir.join(format!("axpy_{n}.c"));
+    let text = text.replace("param N[] = [1000];", &format!("param N[] = [{n}];"));
+    assert!(
+        text.contains(&format!("[{n}]")),
+        "the input size was not replaced"
+    );
+    std::fs::write(&file, text).unwrap();
+    file
+}
+
+/// A metadata value of the only experiment of `db`.
+fn metadata(db: &Path, key: &str) -> Option<String> {
+    let conn = rusqlite::Connection::open(db).unwrap();
+    conn.query_row(
+        "SELECT value FROM experiment_metadata WHERE key = ?1",
+        [key],
+        |r| r.get(0),
+    )
+    .ok()
+}
+
+/// The run's host↔device traffic (`transfers` metadata, docs/DATABASE.md).
+fn transfers(db: &Path) -> serde_json::Value {
+    let t = metadata(db, "transfers").expect("no `transfers` metadata");
+    serde_json::from_str(&t).unwrap()
+}
+
+/// At an input size where copies dominate (2^21 doubles: 16 MiB per array), the inputs are
+/// uploaded once per worker and a variant moves only a few bytes: written arrays are reset on the
+/// device and outputs compared there (before: 32 MiB in and 16 MiB out per variant).
+#[test]
+fn inputs_move_once_and_variants_move_a_few_bytes() {
+    let dir = tempfile::tempdir().unwrap();
+    let n: u64 = 1 << 21;
+    let file = axpy_at(dir.path(), n);
+    let db = dir.path().join("t.db");
+    let r = tune(&file, &db, &dir.path().join("cache"), &["--jobs", "0"]);
+    r.assert_code(0);
+    assert_each_once_ok(&db, 4);
+    let t = transfers(&db);
+    let array = n * 8;
+    assert_eq!(t["validation"], "device", "{t}");
+    assert_eq!(t["workers"], 1, "{t}");
+    // x and y in, and the reference y for the comparison; y out once, to time the copies out.
+    assert_eq!(t["setup_h2d_bytes"], 3 * array, "{t}");
+    assert_eq!(t["setup_d2h_bytes"], array, "{t}");
+    // 4 configurations and 2 finalists re-measured.
+    let variants = t["variants"].as_u64().unwrap();
+    assert!(variants >= 4, "{t}");
+    assert_eq!(t["variant_h2d_bytes"], 0, "{t}");
+    let d2h = t["variant_d2h_bytes"].as_u64().unwrap();
+    assert!(
+        d2h <= 16 * variants,
+        "{d2h} bytes came back for {variants} variants (an output is {array} bytes): {t}"
+    );
+    // transfer_ms is the copies of one call, timed once: the same for every variant.
+    let conn = rusqlite::Connection::open(&db).unwrap();
+    let distinct: i64 = conn
+        .query_row(
+            "SELECT count(DISTINCT transfer_ms) FROM evaluation",
+            [],
+            |r| r.get(0),
+        )
+        .unwrap();
+    assert_eq!(distinct, 1);
+}
+
+/// A deliberately wrong variant is caught by the comparison on the device, and the message names
+/// the first mismatching element with the value the kernel wrote and the reference value.
+#[test]
+fn wrong_variant_is_caught_on_the_device_with_the_first_mismatch() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = input(dir.path(), "axpy_faults.c");
+    let db = dir.path().join("t.db");
+    let mut c = Command::new(ORCL);
+    c.arg("tune")
+        .arg(&file)
+        .arg("--db")
+        .arg(&db)
+        .arg("-o")
+        .arg(db.with_extension("c"))
+        .env("ORCL_CACHE_DIR", dir.path().join("cache"))
+        .env("ORCL_TEST_FAULT", "wrong:WI=16,UI=1");
+    let r = run(c, Duration::from_secs(120));
+    r.assert_code(0);
+    assert_eq!(transfers(&db)["validation"], "device");
+    let conn = rusqlite::Connection::open(&db).unwrap();
+    let (status, message, max_error): (String, String, f64) = conn
+        .query_row(
+            "SELECT status, message, max_error FROM evaluation WHERE config_key = '{\"WI\":16,\"UI\":1}'",
+            [],
+            |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)),
+        )
+        .unwrap();
+    assert_eq!(status, "wrong_result", "{}", r.dump());
+    // The fault adds 1 to y[i] for every i: the first mismatch is y[0].
+    let rest = message
+        .strip_prefix("y[0] = ")
+        .unwrap_or_else(|| panic!("{message}"));
+    let (got, rest) = rest.split_once(", expected ").expect(&message);
+    let (want, rest) = rest.split_once(" (relative error ").expect(&message);
+    let (err, tol) = rest.split_once(" > tolerance ").expect(&message);
+    let (got, want, err): (f64, f64, f64) = (
+        got.parse().unwrap(),
+        want.parse().unwrap(),
+        err.parse().unwrap(),
+    );
+    assert_eq!(tol, "1e-9)", "{message}");
+    assert!((got - want - 1.0).abs() < 1e-12, "{message}");
+    assert!((err - 1.0 / want.abs()).abs() < 1e-2 * err, "{message}");
+    assert!(
+        (max_error - 1.0 / want.abs()).abs() < 1e-3 * max_error,
+        "{message} {max_error}"
+    );
+    for (key, status) in statuses(&db) {
+        let want = if key == r#"{"WI":16,"UI":1}"# {
+            "wrong_result"
+        } else {
+            "ok"
+        };
+        assert_eq!(status, want, "{key}");
+    }
+}
+
+/// Run the timing skeleton `exe` (platform 0, device 0) on OpenCL kernels given as (source, build
+/// options); returns the hello line and one reply per kernel, as JSON.
+fn skeleton_replies(
+    exe: &Path,
+    kernels: &[(&str, &str)],
+) -> (serde_json::Value, Vec<serde_json::Value>) {
+    use std::io::{BufRead, BufReader, Write};
+    let mut child = Command::new(exe)
+        .args(["0", "0"])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    let mut lines = BufReader::new(child.stdout.take().unwrap()).lines();
+    let hello: serde_json::Value = serde_json::from_str(&lines.next().unwrap().unwrap()).unwrap();
+    let mut replies = Vec::new();
+    for (id, (src, opts)) in kernels.iter().enumerate() {
+        write!(
+            stdin,
+            "RUN {id} 0 64 {} {} 0 1\n{src}{opts}",
+            src.len(),
+            opts.len()
+        )
+        .unwrap();
+        stdin.flush().unwrap();
+        replies.push(serde_json::from_str(&lines.next().unwrap().unwrap()).unwrap());
+    }
+    writeln!(stdin, "QUIT").unwrap();
+    drop(stdin);
+    assert!(child.wait().unwrap().success());
+    (hello, replies)
+}
+
+/// The comparison kernels find the first mismatch across work-groups (2^20 elements: 1024
+/// work-groups of comparison), a NaN where a number is expected, and nothing in a correct kernel;
+/// each answer reports the few bytes it moved.
+#[test]
+fn device_comparison_finds_the_first_mismatch_across_work_groups() {
+    let dir = tempfile::tempdir().unwrap();
+    let n: u64 = 1 << 20;
+    let file = axpy_at(dir.path(), n);
+    let db = dir.path().join("t.db");
+    tune(&file, &db, &dir.path().join("cache"), &["--jobs", "0"]).assert_code(0);
+    let exe = PathBuf::from(metadata(&db, "skeleton").unwrap());
+    // The generated kernels' signature for this loop (arguments in order of first appearance).
+    let kernel = "#pragma OPENCL EXTENSION cl_khr_fp64 : enable\n\
+        __kernel void orcl_kernel(const int n, __global double *y, const double a, __global const double *x) {\n\
+            int i = get_global_id(0);\n\
+            if (i < n) { y[i] += a * x[i]; if (i == BAD1 || i == BAD2) y[i] = BADV; }\n\
+        }\n";
+    let (hello, r) = skeleton_replies(
+        &exe,
+        &[
+            (kernel, "-DBAD1=-1 -DBAD2=-1 -DBADV=0"),
+            (kernel, "-DBAD1=700001 -DBAD2=300007 -DBADV=-5.0"),
+            (kernel, "-DBAD1=1048575 -DBAD2=-1 -DBADV=NAN"),
+        ],
+    );
+    assert_eq!(hello["validation"], "device", "{hello}");
+    assert_eq!(hello["setup_h2d_bytes"], 3 * 8 * n, "{hello}");
+    assert_eq!(r[0]["status"], "ok", "{}", r[0]);
+    assert!(r[0]["max_error"].as_f64().unwrap() < 1e-12, "{}", r[0]);
+    assert_eq!(r[0]["h2d_bytes"], 0, "{}", r[0]);
+    assert_eq!(r[0]["d2h_bytes"], 16, "{}", r[0]);
+    assert_eq!(r[1]["status"], "wrong_result", "{}", r[1]);
+    let m = r[1]["message"].as_str().unwrap();
+    assert!(m.starts_with("y[300007] = -5, expected "), "{m}");
+    assert_eq!(r[2]["status"], "wrong_result", "{}", r[2]);
+    let m = r[2]["message"].as_str().unwrap();
+    assert!(m.starts_with("y[1048575] = nan, expected "), "{m}");
+    assert!(m.ends_with("(relative error inf > tolerance 1e-9)"), "{m}");
+    assert!(r[2]["max_error"].is_null(), "{}", r[2]);
+    // A wrong result uploads the arrays again (in case an earlier variant overwrote an input) and
+    // validates once more: x, y and y's pristine copy.
+    assert_eq!(r[2]["h2d_bytes"], 3 * 8 * n, "{}", r[2]);
+}

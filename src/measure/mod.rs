@@ -68,7 +68,9 @@ pub struct Outcome {
     pub build_ms: Option<f64>,
     /// Kernel time of each timed repetition (ms, OpenCL profiling events).
     pub samples_ms: Vec<f64>,
-    /// Host↔device transfer time of the validation run (ms).
+    /// Host↔device copies of one call of the tuned code: every array in, the written ones out
+    /// (ms), timed once per worker at its start (CUDA `-orcl-total`: in the validation run); the
+    /// variant itself copies only what [`Traffic`] counts.
     pub transfer_ms: Option<f64>,
     /// Largest relative error against the original loop.
     pub max_error: Option<f64>,
@@ -109,6 +111,54 @@ pub fn median(xs: &[f64]) -> Option<f64> {
     })
 }
 
+/// Bytes copied between host and device by a runner's workers, as their skeletons report them.
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+pub struct Traffic {
+    /// Worker processes started (each uploads the inputs once).
+    pub workers: u64,
+    /// Host-to-device at the workers' start-up: every array, and the reference outputs when
+    /// validation is on the device (bytes).
+    pub setup_h2d_bytes: u64,
+    /// Device-to-host at the workers' start-up: the written arrays once, to time the copies out
+    /// (bytes).
+    pub setup_d2h_bytes: u64,
+    /// Variants that got an answer from a worker.
+    pub variants: u64,
+    /// Host-to-device while running those variants (bytes).
+    pub variant_h2d_bytes: u64,
+    /// Device-to-host while running those variants (bytes).
+    pub variant_d2h_bytes: u64,
+    /// `device` when every worker validated on the device; otherwise `host: ` and the last reason.
+    pub validation: String,
+}
+
+impl Traffic {
+    /// Add a started worker's start-up copies.
+    fn started(&mut self, h: &worker::Hello) {
+        self.workers += 1;
+        self.setup_h2d_bytes += h.setup_h2d_bytes;
+        self.setup_d2h_bytes += h.setup_d2h_bytes;
+        if h.validation != "device" {
+            self.validation = format!("host: {}", h.validation_note);
+        } else if self.validation.is_empty() {
+            self.validation = "device".into();
+        }
+    }
+
+    /// The sum of `self` and `o` (the runners of `--devices`).
+    pub fn add(&mut self, o: &Traffic) {
+        self.workers += o.workers;
+        self.setup_h2d_bytes += o.setup_h2d_bytes;
+        self.setup_d2h_bytes += o.setup_d2h_bytes;
+        self.variants += o.variants;
+        self.variant_h2d_bytes += o.variant_h2d_bytes;
+        self.variant_d2h_bytes += o.variant_d2h_bytes;
+        if self.validation.is_empty() || o.validation.starts_with("host") {
+            self.validation = o.validation.clone();
+        }
+    }
+}
+
 /// How long a variant may run before it is cut.
 #[derive(Debug, Clone, Copy)]
 pub enum TimeoutPolicy {
@@ -134,6 +184,8 @@ pub struct Runner {
     pool: Option<std::sync::Arc<BuildPool>>,
     /// Pool keys whose build time was already reported (the first variant of a kernel pays it).
     reported: HashSet<String>,
+    /// Host↔device bytes of this runner's workers.
+    traffic: Traffic,
 }
 
 impl Runner {
@@ -148,7 +200,13 @@ impl Runner {
             next_id: 1,
             pool: None,
             reported: HashSet::new(),
+            traffic: Traffic::default(),
         }
+    }
+
+    /// The bytes this runner's workers copied between host and device so far.
+    pub fn traffic(&self) -> &Traffic {
+        &self.traffic
     }
 
     /// Build OpenCL kernels on `pool` (ahead of measurement) instead of in the worker.
@@ -199,6 +257,7 @@ impl Runner {
         let key = (self.exe.clone(), platform, device);
         if !self.workers.contains_key(&key) {
             let w = Worker::spawn(&self.exe, platform, device, Duration::from_secs(300))?;
+            self.traffic.started(&w.hello);
             self.workers.insert(key.clone(), w);
         }
         Ok(&self.workers[&key].hello)
@@ -257,6 +316,9 @@ impl Runner {
         drop(gate);
         match result {
             Ok(r) => {
+                self.traffic.variants += 1;
+                self.traffic.variant_h2d_bytes += r.h2d_bytes;
+                self.traffic.variant_d2h_bytes += r.d2h_bytes;
                 let status = match r.status.as_str() {
                     "ok" => Status::Ok,
                     "compile_error" => Status::CompileError,

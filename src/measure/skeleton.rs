@@ -126,7 +126,9 @@ pub struct MemoryNeed {
     /// run's results), bytes.
     pub host_bytes: u64,
     /// Device memory: one buffer per array the kernel uses, plus (OpenCL) a pristine copy of
-    /// each array it writes, bytes.
+    /// each array it writes, bytes. Not counted: the device copy of the reference outputs that
+    /// validation on the device uses; the skeleton allocates it when it fits and otherwise
+    /// validates on the host.
     pub device_bytes: u64,
     /// The largest single device buffer: (array, bytes, span of its declaration).
     pub largest: Option<(String, u64, crate::diag::Span)>,
@@ -454,6 +456,7 @@ fn context(
     ctx.insert("outputs", &outputs);
     ctx.insert("reductions", &reductions);
     ctx.insert("n_reductions", &reductions.len());
+    ctx.insert("n_outputs", &outputs.len());
     ctx.insert("defines", &defines);
     // The preamble sees the input params and the lets as `#define`s, as in Orio's skeleton.
     let pre_defines: Vec<Define> = input
@@ -492,7 +495,6 @@ fn context(
     ctx.insert("reference", &indent(&kernel.source, 4));
     ctx.insert("trip", &crate::codegen::opencl::trip_expr(kernel));
     ctx.insert("nest_trips", &crate::analysis::nest_trips(kernel));
-    ctx.insert("n_arrays", &args.iter().filter(|a| a.is_array).count());
     Ok(ctx)
 }
 

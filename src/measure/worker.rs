@@ -10,7 +10,7 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 /// The skeleton's first line.
-#[derive(Debug, Clone, Deserialize)]
+#[derive(Debug, Clone, Default, Deserialize)]
 pub struct Hello {
     pub ready: bool,
     #[serde(default)]
@@ -22,6 +22,23 @@ pub struct Hello {
     /// Iterations of the parallel loop at this input size.
     #[serde(default)]
     pub trip: i64,
+    /// Where the outputs are validated: `device` (comparison kernels) or `host` (read back whole).
+    #[serde(default)]
+    pub validation: String,
+    /// Why not on the device, when `validation` is `host`.
+    #[serde(default)]
+    pub validation_note: String,
+    /// Bytes copied host-to-device at start-up: every array once, and the reference outputs for
+    /// validation on the device.
+    #[serde(default)]
+    pub setup_h2d_bytes: u64,
+    /// Bytes copied device-to-host at start-up: the written arrays once, to time the copies out.
+    #[serde(default)]
+    pub setup_d2h_bytes: u64,
+    /// The host↔device copies of one call of the tuned code (every array in, the written ones
+    /// out), timed once at start-up (ms).
+    #[serde(default)]
+    pub transfer_ms: f64,
 }
 
 /// The skeleton's answer to one variant.
@@ -34,10 +51,21 @@ pub struct Reply {
     pub build_ms: f64,
     /// Kernel time per timed repetition (ms, from profiling events).
     pub kernel_ms: Vec<f64>,
-    /// Host↔device copies of the validation run (ms).
+    /// The host↔device copies of one call of the tuned code (every array in, the written ones
+    /// out), ms: timed once when the worker started (CUDA `-orcl-total`: those of the validation
+    /// run). Not a copy this request made.
     pub transfer_ms: f64,
     pub max_error: Option<f64>,
     pub message: String,
+    /// Bytes copied host-to-device while answering this request (resets of written arrays from
+    /// the host where no pristine device copy fits, `-orcl-total` copies, re-uploads after a wrong
+    /// result).
+    #[serde(default)]
+    pub h2d_bytes: u64,
+    /// Bytes copied device-to-host while answering this request (reduction partials, the
+    /// comparison's results and a mismatching element, or whole outputs under host validation).
+    #[serde(default)]
+    pub d2h_bytes: u64,
 }
 
 /// One variant to run.
@@ -145,13 +173,7 @@ impl Worker {
             stdin,
             lines,
             stderr,
-            hello: Hello {
-                ready: false,
-                error: None,
-                platform: String::new(),
-                device: String::new(),
-                trip: 0,
-            },
+            hello: Hello::default(),
         };
         match w.lines.recv_timeout(startup) {
             Ok(line) => {

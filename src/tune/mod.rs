@@ -494,6 +494,12 @@ fn tune_input(
             &evaluations,
         )?;
     }
+    // What this run copied between host and device (docs/DATABASE.md `transfers`).
+    ctx.db.set_metadata(
+        exp.id,
+        "transfers",
+        &serde_json::to_string(&workers.traffic()).unwrap_or_default(),
+    )?;
     let best = confirmed.map(|(i, _)| (i, 0.0)).or(best);
     if let Some(signal) = crate::interrupt::requested() {
         ctx.db.finish_experiment(exp.id, "interrupted")?;

@@ -147,8 +147,9 @@ pub(super) fn measure_on_devices(
 }
 
 /// Measure `v`. Under the `total` objective the OpenCL skeleton times the kernel alone, so the
-/// host↔device copies of the validation run are added to every sample (the CUDA skeleton times
-/// copies + kernel itself, split over `streamCount` streams).
+/// host↔device copies of one call (`transfer_ms`: every array in, the written ones out, timed once
+/// when the worker started) are added to every sample (the CUDA skeleton times copies + kernel
+/// itself, split over `streamCount` streams).
 pub(super) fn measure_objective(runner: &mut Runner, v: &Variant, total: bool) -> Outcome {
     let mut o = runner.measure(v);
     if total && v.backend == Backend::OpenCl {
@@ -411,5 +412,12 @@ impl Workers {
             extra,
             jobs,
         })
+    }
+
+    /// What every worker copied between host and device so far (the `transfers` metadata).
+    pub fn traffic(&self) -> crate::measure::Traffic {
+        let mut t = self.runner.traffic().clone();
+        self.extra.iter().for_each(|(_, r)| t.add(r.traffic()));
+        t
     }
 }

@@ -8,10 +8,14 @@
  *   followed by a cache key, a program binary built by orcl's build pool, and the build options;
  *   or QUIT\n.
  * Answers one JSON line per request: id, status (ok | compile_error | launch_error | wrong_result),
- * build_ms, kernel_ms (one per timed repetition, from profiling events), transfer_ms (host<->device
- * copies of the validation run), max_error, message. Exits on end of input.
- * Written arrays are reset before every run: from the host for the first (validation) run, then by a
- * device-to-device copy from a pristine buffer. */
+ * build_ms, kernel_ms (one per timed repetition, from profiling events), transfer_ms (the host<->device
+ * copies one call of the tuned code makes, every array in and the written ones out, timed once when
+ * the worker starts), max_error, h2d_bytes and d2h_bytes (what answering this request copied between
+ * host and device), message. Exits on end of input.
+ * Data movement: every array is uploaded once, at start-up; a device copy of each written array (the
+ * pristine copy) restores it before every run (device-to-device); the first run of each variant is
+ * validated on the device against the reference outputs, uploaded once (skeleton_validate.c.tera), so
+ * only the largest error, the first mismatching index and that element come back. */
 #define CL_TARGET_OPENCL_VERSION 120
 #define CL_USE_DEPRECATED_OPENCL_1_2_APIS
 #include <CL/cl.h>
@@ -114,7 +118,15 @@ static cl_device_id device;
 static cl_mem buf_y;
 static cl_mem pristine_y; /* device copy of the initial values: resets are device-to-device copies */
 static cl_mem buf_x;
-
+static cl_mem ref_y; /* the reference outputs, uploaded once (validation on the device) */
+static cl_kernel cmp_y;
+__attribute__((unused)) static cl_kernel cmp_finish;
+__attribute__((unused)) static cl_mem cmp_err, cmp_idx, cmp_res_err, cmp_res_idx; /* per-work-group partials, one result per output */
+__attribute__((unused)) static size_t cmp_l; /* work-group size of the comparison kernels */
+static int cmp_ok;        /* 1: outputs are validated on the device */
+static char cmp_why[512]; /* why not, when not */
+static double setup_transfer_ms; /* the copies of one call (every array in, the outputs out), ms, timed at start-up */
+static unsigned long long setup_h2d, setup_d2h; /* bytes copied at start-up */
 #define ORCL_CACHE 256
 static struct { uint64_t hash; char *src; char *opts; cl_program program; cl_kernel kernel; double build_ms; } cache[ORCL_CACHE];
 static int ncache;
@@ -166,12 +178,16 @@ static void json_str(const char *s, size_t max) {
     putchar('"');
 }
 
+/* Bytes copied host-to-device and device-to-host while answering the current request (reset per
+ * request; reported by reply() as h2d_bytes and d2h_bytes). */
+static unsigned long long orcl_h2d_bytes, orcl_d2h_bytes;
+
 static void reply(long id, const char *status, double build_ms, const double *ms, int nms, double transfer_ms, double max_error, const char *msg) {
     printf("{\"id\":%ld,\"status\":\"%s\",\"build_ms\":%.6f,\"kernel_ms\":[", id, status, build_ms);
     for (int i = 0; i < nms; i++) printf("%s%.6f", i ? "," : "", ms[i]);
     printf("],\"transfer_ms\":%.6f,\"max_error\":", transfer_ms);
     if (isfinite(max_error)) printf("%.6e", max_error); else printf("null");
-    printf(",\"message\":");
+    printf(",\"h2d_bytes\":%llu,\"d2h_bytes\":%llu,\"message\":", orcl_h2d_bytes, orcl_d2h_bytes);
     json_str(msg, 4000);
     printf("}\n");
     fflush(stdout);
@@ -261,31 +277,219 @@ static int get_kernel_bin(const char *key, const unsigned char *bin, size_t binl
     return slot;
 }
 
-/* Compare the outputs with the reference. Returns the largest relative error; sets *bad and a message
- * on a NaN/Inf mismatch or an error over the tolerance. Relative error is |got - ref| / max(|ref|,
- * 1e-3 * max|ref|, DBL_MIN); integers must match exactly. */
-static double validate(int *bad, char *msg, size_t msgsize) {
+#define ORCL_CMP_PRELUDE \
+    "#pragma OPENCL EXTENSION cl_khr_fp64 : enable\n" \
+    "#define ORCL_KERNEL __kernel\n" \
+    "#define ORCL_GLOBAL __global\n" \
+    "#define ORCL_LOCAL __local\n" \
+    "#define ORCL_LID ((long)get_local_id(0))\n" \
+    "#define ORCL_GID ((long)get_global_id(0))\n" \
+    "#define ORCL_GSIZE ((long)get_global_size(0))\n" \
+    "#define ORCL_GROUP ((long)get_group_id(0))\n" \
+    "#define ORCL_BARRIER barrier(CLK_LOCAL_MEM_FENCE)\n"
+/* ---- validation: the outputs against the reference loop's ----
+ * Rule: relative error |got - ref| / max(|ref|, 1e-3 * max|ref|, DBL_MIN), max|ref| over the finite
+ * reference values; a NaN or an infinity must match exactly; integers must match exactly (tolerance 0).
+ * On the device (the comparison kernels below, one per output array, compiled once per worker): each
+ * work-group folds its share of the array into the largest error and the first index over the
+ * tolerance, orcl_cmp_finish folds the work-groups' partials into one (error, index) per output, and
+ * only those bytes come back, plus the one mismatching element for the message. Where the comparison
+ * kernels cannot build or their buffers do not fit, the outputs are read back and compared here on
+ * the host (validate_host), by the same rule. Reductions are finished and compared on the host from
+ * their per-work-group partials (one value per work-group). */
+static double orcl_floor_y; /* 1e-3 * max|reference of y|, at least DBL_MIN */
+
+/* Once, after the reference run: the floors of the relative error. */
+static void validation_setup(void) {
+    {
+        double scale = 0.0;
+        for (size_t k = 0; k < (size_t)100000; k++) { double r = fabs((double)orcl_ref_y[k]); if (isfinite(r) && r > scale) scale = r; }
+        orcl_floor_y = scale * 1e-3 > DBL_MIN ? scale * 1e-3 : DBL_MIN;
+    }
+}
+
+__attribute__((unused)) static double rel_error(double g, double r, double floor_) {
+    if (isnan(g) || isnan(r)) return INFINITY;
+    if (isinf(g) || isinf(r)) return g == r ? 0.0 : INFINITY;
+    return fabs(g - r) / (fabs(r) > floor_ ? fabs(r) : floor_);
+}
+
+/* The reductions (finished on the host from the partials): largest error into *worst; the first
+ * mismatch sets *bad and the message unless one is already set. */
+static void validate_reductions(double *worst, int *bad, char *msg, size_t msgsize) {
+    (void)worst; (void)bad; (void)msg; (void)msgsize;
+}
+
+/* Compare the outputs read back into orcl_v_* with the reference on the host. Returns the largest
+ * relative error; sets *bad and a message at the first mismatch (first output, lowest index). */
+__attribute__((unused)) static double validate_host(int *bad, char *msg, size_t msgsize) {
     double worst = 0.0;
     *bad = 0;
-    {
-        const size_t n = (size_t)100000;
-        double scale = 0.0;
-        for (size_t k = 0; k < n; k++) { double r = fabs((double)orcl_ref_y[k]); if (isfinite(r) && r > scale) scale = r; }
-        double floor_ = scale * 1e-3 > DBL_MIN ? scale * 1e-3 : DBL_MIN;
-        for (size_t k = 0; k < n; k++) {
-            double g = (double)orcl_v_y[k], r = (double)orcl_ref_y[k];
-            double e;
-            if (isnan(g) || isnan(r)) e = INFINITY;
-            else if (isinf(g) || isinf(r)) e = g == r ? 0.0 : INFINITY;
-            else e = fabs(g - r) / (fabs(r) > floor_ ? fabs(r) : floor_);
-            if (!(e <= 1e-9) && !*bad) {
-                *bad = 1;
-                snprintf(msg, msgsize, "y[%zu] = %.17g, expected %.17g (relative error %.3g > tolerance 1e-9)", k, g, r, e);
-            }
-            if (!(e <= worst)) worst = e;
+    for (size_t k = 0; k < (size_t)100000; k++) {
+        double g = (double)orcl_v_y[k], r = (double)orcl_ref_y[k];
+        double e = rel_error(g, r, orcl_floor_y);
+        if (!(e <= 1e-9) && !*bad) {
+            *bad = 1;
+            snprintf(msg, msgsize, "y[%zu] = %.17g, expected %.17g (relative error %.3g > tolerance 1e-9)", k, g, r, e);
         }
+        if (!(e <= worst)) worst = e;
     }
+    validate_reductions(&worst, bad, msg, msgsize);
     return worst;
+}
+
+/* Element k of output o (in `outputs` order) read back from the device into *g; 0 on success. */
+__attribute__((unused)) static int fetch_output(int o, long k, double *g);
+
+/* Validation from the comparison kernels' results: err[o], the largest error of output o, and idx[o],
+ * its first index over the tolerance (its element count if none). The first mismatching element is
+ * read back (fetch_output) for the message, which reads as validate_host's. */
+__attribute__((unused)) static double validate_device(const double *err, const long *idx, int *bad, char *msg, size_t msgsize) {
+    double worst = 0.0;
+    int o = 0;
+    *bad = 0;
+    (void)err; (void)idx; (void)o;
+    if (!(err[o] <= worst)) worst = err[o];
+    if (idx[o] < (long)100000 && !*bad) {
+        long k = idx[o];
+        double g = NAN, r = (double)orcl_ref_y[k];
+        *bad = 1;
+        if (fetch_output(o, k, &g) != 0)
+            snprintf(msg, msgsize, "y[%ld] differs from the reference %.17g by more than tolerance 1e-9 (the element could not be read back)", k, r);
+        else
+            snprintf(msg, msgsize, "y[%ld] = %.17g, expected %.17g (relative error %.3g > tolerance 1e-9)", k, g, r, rel_error(g, r, orcl_floor_y));
+    }
+    o++;
+    validate_reductions(&worst, bad, msg, msgsize);
+    return worst;
+}
+
+/* The comparison kernels' source (OpenCL C or CUDA C++ through ORCL_CMP_PRELUDE; ORCL_CMP_L, the
+ * work-group size, a power of two, is given when it is compiled). orcl_cmp_NAME(got, ref, n, floor,
+ * inf, err, idx): per work-group, the largest relative error and the first index over the tolerance
+ * (n if none) into err[group], idx[group]; orcl_cmp_finish folds `groups` partials into res_*[slot]
+ * (one work-group). Arithmetic as in rel_error(), without library calls. */
+__attribute__((unused)) static const char orcl_cmp_source[] = ORCL_CMP_PRELUDE
+    "ORCL_KERNEL void orcl_cmp_y(ORCL_GLOBAL const double *got, ORCL_GLOBAL const double *ref, long n, double floor_, double inf,\n"
+    "                                      ORCL_GLOBAL double *err, ORCL_GLOBAL long *idx) {\n"
+    "    ORCL_LOCAL double le[ORCL_CMP_L];\n"
+    "    ORCL_LOCAL long li[ORCL_CMP_L];\n"
+    "    long lid = ORCL_LID, first = n;\n"
+    "    double worst = 0.0;\n"
+    "    for (long k = ORCL_GID; k < n; k += ORCL_GSIZE) {\n"
+    "        double g = (double)got[k], r = (double)ref[k], e;\n"
+    "        if (g != g || r != r) e = inf;\n"
+    "        else if (g == inf || g == -inf || r == inf || r == -inf) e = g == r ? 0.0 : inf;\n"
+    "        else { double a = r < 0.0 ? -r : r, d = g - r; e = (d < 0.0 ? -d : d) / (a > floor_ ? a : floor_); }\n"
+    "        if (!(e <= 1e-9) && first == n) first = k;\n"
+    "        if (!(e <= worst)) worst = e;\n"
+    "    }\n"
+    "    le[lid] = worst;\n"
+    "    li[lid] = first;\n"
+    "    ORCL_BARRIER;\n"
+    "    for (long w = ORCL_CMP_L / 2; w > 0; w /= 2) {\n"
+    "        if (lid < w) {\n"
+    "            if (!(le[lid + w] <= le[lid])) le[lid] = le[lid + w];\n"
+    "            if (li[lid + w] < li[lid]) li[lid] = li[lid + w];\n"
+    "        }\n"
+    "        ORCL_BARRIER;\n"
+    "    }\n"
+    "    if (lid == 0) { err[ORCL_GROUP] = le[0]; idx[ORCL_GROUP] = li[0]; }\n"
+    "}\n"
+    "ORCL_KERNEL void orcl_cmp_finish(ORCL_GLOBAL const double *err, ORCL_GLOBAL const long *idx, long groups,\n"
+    "                                 ORCL_GLOBAL double *res_err, ORCL_GLOBAL long *res_idx, long slot) {\n"
+    "    ORCL_LOCAL double le[ORCL_CMP_L];\n"
+    "    ORCL_LOCAL long li[ORCL_CMP_L];\n"
+    "    long lid = ORCL_LID, first = idx[0];\n"
+    "    double worst = 0.0;\n"
+    "    for (long g = lid; g < groups; g += ORCL_CMP_L) {\n"
+    "        if (!(err[g] <= worst)) worst = err[g];\n"
+    "        if (idx[g] < first) first = idx[g];\n"
+    "    }\n"
+    "    le[lid] = worst;\n"
+    "    li[lid] = first;\n"
+    "    ORCL_BARRIER;\n"
+    "    for (long w = ORCL_CMP_L / 2; w > 0; w /= 2) {\n"
+    "        if (lid < w) {\n"
+    "            if (!(le[lid + w] <= le[lid])) le[lid] = le[lid + w];\n"
+    "            if (li[lid + w] < li[lid]) li[lid] = li[lid + w];\n"
+    "        }\n"
+    "        ORCL_BARRIER;\n"
+    "    }\n"
+    "    if (lid == 0) { res_err[slot] = le[0]; res_idx[slot] = li[0]; }\n"
+    "}\n";
+
+/* Work-groups of a comparison kernel over n elements with work-groups of l: enough for the device
+ * to stream the arrays, at most ORCL_CMP_GROUPS (the partial buffers' length). */
+#define ORCL_CMP_GROUPS 1024
+__attribute__((unused)) static size_t cmp_groups(size_t n, size_t l) {
+    size_t g = (n + l - 1) / l;
+    return g < 1 ? 1 : g > ORCL_CMP_GROUPS ? ORCL_CMP_GROUPS : g;
+}
+
+static int fetch_output(int o, long k, double *g) {
+    (void)k;
+    (void)g;
+    switch (o) {
+    case 0: {
+        double v;
+        if (clEnqueueReadBuffer(queue, buf_y, CL_TRUE, (size_t)k * sizeof v, sizeof v, &v, 0, NULL, NULL) != CL_SUCCESS) return -1;
+        orcl_d2h_bytes += sizeof v;
+        *g = (double)v;
+        return 0;
+    }
+    default: return -1;
+    }
+}
+
+/* Build the comparison kernels and upload the reference outputs (once). On failure cmp_ok stays 0,
+ * cmp_why says why, and validation reads the outputs back to the host instead. */
+static void cmp_setup(void) {
+    cl_int err;
+    size_t maxwg = 0, kwg = 0;
+    char opts[64];
+    clGetDeviceInfo(device, CL_DEVICE_MAX_WORK_GROUP_SIZE, sizeof maxwg, &maxwg, NULL);
+    for (cmp_l = 256; cmp_l > 1 && cmp_l > maxwg; cmp_l /= 2) { }
+    snprintf(opts, sizeof opts, "-DORCL_CMP_L=%zu", cmp_l);
+    const char *src = orcl_cmp_source;
+    cl_program p = clCreateProgramWithSource(ctx, 1, &src, NULL, &err);
+    if (err != CL_SUCCESS) { snprintf(cmp_why, sizeof cmp_why, "comparison kernels: clCreateProgramWithSource: %s (%d)", cl_error_name(err), err); return; }
+    if ((err = clBuildProgram(p, 1, &device, opts, NULL, NULL)) != CL_SUCCESS) {
+        int w = snprintf(cmp_why, sizeof cmp_why, "comparison kernels: clBuildProgram: %s (%d): ", cl_error_name(err), err);
+        clGetProgramBuildInfo(p, device, CL_PROGRAM_BUILD_LOG, sizeof cmp_why - (size_t)w - 1, cmp_why + w, NULL);
+        cmp_why[sizeof cmp_why - 1] = 0;
+        return;
+    }
+    cmp_y = clCreateKernel(p, "orcl_cmp_y", &err);
+    if (err != CL_SUCCESS) { snprintf(cmp_why, sizeof cmp_why, "comparison kernels: clCreateKernel: %s (%d)", cl_error_name(err), err); return; }
+    if (clGetKernelWorkGroupInfo(cmp_y, device, CL_KERNEL_WORK_GROUP_SIZE, sizeof kwg, &kwg, NULL) == CL_SUCCESS && kwg < cmp_l) { snprintf(cmp_why, sizeof cmp_why, "comparison kernels: work-groups of %zu work-items, the device allows %zu", cmp_l, kwg); return; }
+    cmp_finish = clCreateKernel(p, "orcl_cmp_finish", &err);
+    if (err != CL_SUCCESS) { snprintf(cmp_why, sizeof cmp_why, "comparison kernels: clCreateKernel: %s (%d)", cl_error_name(err), err); return; }
+    if (clGetKernelWorkGroupInfo(cmp_finish, device, CL_KERNEL_WORK_GROUP_SIZE, sizeof kwg, &kwg, NULL) == CL_SUCCESS && kwg < cmp_l) { snprintf(cmp_why, sizeof cmp_why, "comparison kernels: work-groups of %zu work-items, the device allows %zu", cmp_l, kwg); return; }
+    cmp_err = clCreateBuffer(ctx, CL_MEM_READ_WRITE, ORCL_CMP_GROUPS * sizeof(cl_double), NULL, &err);
+    if (err == CL_SUCCESS) cmp_idx = clCreateBuffer(ctx, CL_MEM_READ_WRITE, ORCL_CMP_GROUPS * sizeof(cl_long), NULL, &err);
+    if (err == CL_SUCCESS) cmp_res_err = clCreateBuffer(ctx, CL_MEM_READ_WRITE, 1 * sizeof(cl_double), NULL, &err);
+    if (err == CL_SUCCESS) cmp_res_idx = clCreateBuffer(ctx, CL_MEM_READ_WRITE, 1 * sizeof(cl_long), NULL, &err);
+    if (err != CL_SUCCESS) { snprintf(cmp_why, sizeof cmp_why, "comparison kernels: clCreateBuffer: %s (%d)", cl_error_name(err), err); return; }
+    ref_y = clCreateBuffer(ctx, CL_MEM_READ_ONLY, (size_t)100000 * sizeof(double), NULL, &err);
+    if (err == CL_SUCCESS) err = clEnqueueWriteBuffer(queue, ref_y, CL_TRUE, 0, (size_t)100000 * sizeof(double), orcl_ref_y, 0, NULL, NULL);
+    if (err != CL_SUCCESS) {
+        snprintf(cmp_why, sizeof cmp_why, "no room on the device for the reference copy of y: %s (%d)", cl_error_name(err), err);
+        if (ref_y) { clReleaseMemObject(ref_y); ref_y = NULL; }
+        return;
+    }
+    setup_h2d += (size_t)100000 * sizeof(double);
+    cmp_ok = 1;
+}
+
+/* Upload every array (and the pristine copies) from the host again: after a wrong result, in case an
+ * earlier variant overwrote an array it only reads (out of bounds). */
+static cl_int restore_inputs(void) {
+    cl_int err = CL_SUCCESS;
+    if (err == CL_SUCCESS) { err = clEnqueueWriteBuffer(queue, buf_y, CL_TRUE, 0, (size_t)100000 * sizeof(double), orcl_init_y, 0, NULL, NULL); orcl_h2d_bytes += (size_t)100000 * sizeof(double); }
+    if (err == CL_SUCCESS && pristine_y) { err = clEnqueueWriteBuffer(queue, pristine_y, CL_TRUE, 0, (size_t)100000 * sizeof(double), orcl_init_y, 0, NULL, NULL); orcl_h2d_bytes += (size_t)100000 * sizeof(double); }
+    if (err == CL_SUCCESS) { err = clEnqueueWriteBuffer(queue, buf_x, CL_TRUE, 0, (size_t)100000 * sizeof(double), orcl_init_x, 0, NULL, NULL); orcl_h2d_bytes += (size_t)100000 * sizeof(double); }
+    return err;
 }
 
 int main(int argc, char **argv) {
@@ -299,6 +503,7 @@ int main(int argc, char **argv) {
     orcl_init();
     orcl_reference();
     memcpy(orcl_ref_y, orcl_v_y, (size_t)100000 * sizeof(double));
+    validation_setup();
 
     if (clGetPlatformIDs(16, platforms, &np) != CL_SUCCESS || np == 0) { printf("{\"ready\":false,\"error\":\"no OpenCL platform\"}\n"); return 3; }
     if (pi >= np) { printf("{\"ready\":false,\"error\":\"platform %u does not exist (%u found)\"}\n", pi, np); return 3; }
@@ -313,18 +518,53 @@ int main(int argc, char **argv) {
     if (err != CL_SUCCESS) { printf("{\"ready\":false,\"error\":\"clCreateContext: %s\"}\n", cl_error_name(err)); return 3; }
     queue = clCreateCommandQueue(ctx, device, CL_QUEUE_PROFILING_ENABLE, &err);
     if (err != CL_SUCCESS) { printf("{\"ready\":false,\"error\":\"clCreateCommandQueue: %s\"}\n", cl_error_name(err)); return 3; }
+    /* Every array once, host-to-device (timed: the copies in of one call); a pristine device copy of
+       each written array (device-to-device; where it does not fit, resets come from the host). */
+    double t_in = 0.0, t_out = 0.0;
     buf_y = clCreateBuffer(ctx, CL_MEM_READ_WRITE, (size_t)100000 * sizeof(double), NULL, &err);
     if (err != CL_SUCCESS) { printf("{\"ready\":false,\"error\":\"clCreateBuffer(y): %s\"}\n", cl_error_name(err)); return 3; }
-    pristine_y = clCreateBuffer(ctx, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, (size_t)100000 * sizeof(double), orcl_init_y, &err);
-    if (err != CL_SUCCESS) pristine_y = NULL; /* no room: reset from the host instead */
+    {
+        cl_event ev = NULL;
+        err = clEnqueueWriteBuffer(queue, buf_y, CL_TRUE, 0, (size_t)100000 * sizeof(double), orcl_init_y, 0, NULL, &ev);
+        if (err != CL_SUCCESS) { printf("{\"ready\":false,\"error\":\"uploading y: %s\"}\n", cl_error_name(err)); return 3; }
+        t_in += event_ms(ev);
+        clReleaseEvent(ev);
+        setup_h2d += (size_t)100000 * sizeof(double);
+    }
+    pristine_y = clCreateBuffer(ctx, CL_MEM_READ_WRITE, (size_t)100000 * sizeof(double), NULL, &err);
+    if (err != CL_SUCCESS) pristine_y = NULL;
+    else if (clEnqueueCopyBuffer(queue, buf_y, pristine_y, 0, 0, (size_t)100000 * sizeof(double), 0, NULL, NULL) != CL_SUCCESS || clFinish(queue) != CL_SUCCESS) {
+        clReleaseMemObject(pristine_y);
+        pristine_y = NULL; /* no room: reset from the host instead */
+    }
     buf_x = clCreateBuffer(ctx, CL_MEM_READ_WRITE, (size_t)100000 * sizeof(double), NULL, &err);
     if (err != CL_SUCCESS) { printf("{\"ready\":false,\"error\":\"clCreateBuffer(x): %s\"}\n", cl_error_name(err)); return 3; }
-
+    {
+        cl_event ev = NULL;
+        err = clEnqueueWriteBuffer(queue, buf_x, CL_TRUE, 0, (size_t)100000 * sizeof(double), orcl_init_x, 0, NULL, &ev);
+        if (err != CL_SUCCESS) { printf("{\"ready\":false,\"error\":\"uploading x: %s\"}\n", cl_error_name(err)); return 3; }
+        t_in += event_ms(ev);
+        clReleaseEvent(ev);
+        setup_h2d += (size_t)100000 * sizeof(double);
+    }
+    /* the copies out of one call, timed once: every written array device-to-host */
+    {
+        cl_event ev = NULL;
+        if (clEnqueueReadBuffer(queue, buf_y, CL_TRUE, 0, (size_t)100000 * sizeof(double), orcl_v_y, 0, NULL, &ev) == CL_SUCCESS) {
+            t_out += event_ms(ev);
+            clReleaseEvent(ev);
+            setup_d2h += (size_t)100000 * sizeof(double);
+        }
+    }
+    setup_transfer_ms = t_in + t_out;
+    cmp_setup();
     printf("{\"ready\":true,\"platform\":");
     json_str(pname, 255);
     printf(",\"device\":");
     json_str(name, 255);
-    printf(",\"trip\":%ld}\n", orcl_trip_count());
+    printf(",\"trip\":%ld,\"validation\":\"%s\",\"validation_note\":", orcl_trip_count(), cmp_ok ? "device" : "host");
+    json_str(cmp_why, sizeof cmp_why);
+    printf(",\"setup_h2d_bytes\":%llu,\"setup_d2h_bytes\":%llu,\"transfer_ms\":%.6f}\n", setup_h2d, setup_d2h, setup_transfer_ms);
     fflush(stdout);
 
     char line[512];
@@ -333,6 +573,7 @@ int main(int argc, char **argv) {
         long id = 0, gx = 0, lx = 0, srclen = 0, binlen = 0, optlen = 0, warmups = 0, reps = 0;
         long nd = 0, g[9] = {0, 1, 1, 0, 1, 1, 0, 1, 1};
         if (!strncmp(line, "QUIT", 4)) break;
+        orcl_h2d_bytes = orcl_d2h_bytes = 0;
         /* BIN: a program binary from orcl's build pool (key, binary, options) instead of the source;
            both may end with a multi-dimensional NDRange: dimensions, then (nest loop, iterations, work-items) per dimension */
         int is_bin = !strncmp(line, "BIN ", 4);
@@ -390,33 +631,61 @@ int main(int argc, char **argv) {
         if (err != CL_SUCCESS) { snprintf(log, sizeof log, "clSetKernelArg: %s (%d)", cl_error_name(err), err); reply(id, "launch_error", build_ms, NULL, 0, 0.0, NAN, log); continue; }
 
         double *ms = malloc(sizeof(double) * (size_t)reps);
-        double transfer_ms = 0.0, max_error = 0.0;
-        int nms = 0, failed = 0;
+        double max_error = 0.0;
+        double res_err[1 + 1] = {0};
+        long res_idx[1 + 1] = {0};
+        int nms = 0, failed = 0, retried = 0;
         for (long r = 0; r < warmups + reps && !failed; r++) {
-            cl_event ev_in[3], ev_k = NULL, ev_out[3];
-            int nin = 0, nout = 0;
-            /* reset: the first run copies every array in (timed as transfers); later runs reset the written ones */
-            if (r == 0) {
-                err = clEnqueueWriteBuffer(queue, buf_y, CL_FALSE, 0, (size_t)100000 * sizeof(double), orcl_init_y, 0, NULL, &ev_in[nin]);
-                if (err != CL_SUCCESS) { failed = 1; snprintf(log, sizeof log, "clEnqueueWriteBuffer(y): %s (%d)", cl_error_name(err), err); break; }
-                nin++;
-            } else {
-                err = pristine_y
-                    ? clEnqueueCopyBuffer(queue, pristine_y, buf_y, 0, 0, (size_t)100000 * sizeof(double), 0, NULL, NULL)
-                    : clEnqueueWriteBuffer(queue, buf_y, CL_FALSE, 0, (size_t)100000 * sizeof(double), orcl_init_y, 0, NULL, NULL);
-                if (err != CL_SUCCESS) { failed = 1; snprintf(log, sizeof log, "resetting y: %s (%d)", cl_error_name(err), err); break; }
+            cl_event ev_k = NULL;
+            int host_check = !cmp_ok;
+            /* reset the written arrays: device-to-device from the pristine copies (from the host where none fitted) */
+            if (pristine_y) err = clEnqueueCopyBuffer(queue, pristine_y, buf_y, 0, 0, (size_t)100000 * sizeof(double), 0, NULL, NULL);
+            else {
+                err = clEnqueueWriteBuffer(queue, buf_y, CL_FALSE, 0, (size_t)100000 * sizeof(double), orcl_init_y, 0, NULL, NULL);
+                orcl_h2d_bytes += (size_t)100000 * sizeof(double);
             }
-            if (r == 0) {
-                err = clEnqueueWriteBuffer(queue, buf_x, CL_FALSE, 0, (size_t)100000 * sizeof(double), orcl_init_x, 0, NULL, &ev_in[nin]);
-                if (err != CL_SUCCESS) { failed = 1; snprintf(log, sizeof log, "clEnqueueWriteBuffer(x): %s (%d)", cl_error_name(err), err); break; }
-                nin++;
-            }
+            if (err != CL_SUCCESS) { failed = 1; snprintf(log, sizeof log, "resetting y: %s (%d)", cl_error_name(err), err); break; }
             err = clEnqueueNDRangeKernel(queue, k, work_dim, NULL, gws, lws, 0, NULL, &ev_k);
             if (err != CL_SUCCESS) { failed = 1; snprintf(log, sizeof log, "clEnqueueNDRangeKernel(global=%zux%zux%zu, local=%zux%zux%zu): %s (%d)", gws[0], gws[1], gws[2], lws[0], lws[1], lws[2], cl_error_name(err), err); }
             if (!failed && r == 0) {
-                if (!failed) {
-                    err = clEnqueueReadBuffer(queue, buf_y, CL_FALSE, 0, (size_t)100000 * sizeof(double), orcl_v_y, 0, NULL, &ev_out[nout]);
-                    if (err != CL_SUCCESS) { failed = 1; snprintf(log, sizeof log, "clEnqueueReadBuffer(y): %s (%d)", cl_error_name(err), err); } else nout++;
+                /* the validation run: the reductions' partials come back; the outputs are compared on the device */
+                if (!failed && !host_check) {
+                    cl_long slot_c = 0;
+                    cl_double inf = INFINITY;
+                    {
+                        cl_long n = (cl_long)100000, ng = (cl_long)cmp_groups((size_t)100000, cmp_l);
+                        cl_double floor_ = orcl_floor_y;
+                        size_t gl = (size_t)ng * cmp_l;
+                        cl_int e2 = clSetKernelArg(cmp_y, 0, sizeof(cl_mem), &buf_y);
+                        if (e2 == CL_SUCCESS) e2 = clSetKernelArg(cmp_y, 1, sizeof(cl_mem), &ref_y);
+                        if (e2 == CL_SUCCESS) e2 = clSetKernelArg(cmp_y, 2, sizeof n, &n);
+                        if (e2 == CL_SUCCESS) e2 = clSetKernelArg(cmp_y, 3, sizeof floor_, &floor_);
+                        if (e2 == CL_SUCCESS) e2 = clSetKernelArg(cmp_y, 4, sizeof inf, &inf);
+                        if (e2 == CL_SUCCESS) e2 = clSetKernelArg(cmp_y, 5, sizeof(cl_mem), &cmp_err);
+                        if (e2 == CL_SUCCESS) e2 = clSetKernelArg(cmp_y, 6, sizeof(cl_mem), &cmp_idx);
+                        if (e2 == CL_SUCCESS) e2 = clEnqueueNDRangeKernel(queue, cmp_y, 1, NULL, &gl, &cmp_l, 0, NULL, NULL);
+                        if (e2 == CL_SUCCESS) e2 = clSetKernelArg(cmp_finish, 0, sizeof(cl_mem), &cmp_err);
+                        if (e2 == CL_SUCCESS) e2 = clSetKernelArg(cmp_finish, 1, sizeof(cl_mem), &cmp_idx);
+                        if (e2 == CL_SUCCESS) e2 = clSetKernelArg(cmp_finish, 2, sizeof ng, &ng);
+                        if (e2 == CL_SUCCESS) e2 = clSetKernelArg(cmp_finish, 3, sizeof(cl_mem), &cmp_res_err);
+                        if (e2 == CL_SUCCESS) e2 = clSetKernelArg(cmp_finish, 4, sizeof(cl_mem), &cmp_res_idx);
+                        if (e2 == CL_SUCCESS) e2 = clSetKernelArg(cmp_finish, 5, sizeof slot_c, &slot_c);
+                        if (e2 == CL_SUCCESS) e2 = clEnqueueNDRangeKernel(queue, cmp_finish, 1, NULL, &cmp_l, &cmp_l, 0, NULL, NULL);
+                        if (e2 != CL_SUCCESS) host_check = 1; /* compare on the host this time */
+                        slot_c++;
+                    }
+                    if (!host_check
+                        && (clEnqueueReadBuffer(queue, cmp_res_err, CL_FALSE, 0, 1 * sizeof(cl_double), res_err, 0, NULL, NULL) != CL_SUCCESS
+                            || clEnqueueReadBuffer(queue, cmp_res_idx, CL_FALSE, 0, 1 * sizeof(cl_long), res_idx, 0, NULL, NULL) != CL_SUCCESS))
+                        host_check = 1;
+                    if (!host_check) orcl_d2h_bytes += 1 * (sizeof(cl_double) + sizeof(cl_long));
+                }
+                if (!failed && host_check) {
+                    /* no comparison kernels: the outputs come back whole */
+                    if (!failed) {
+                        err = clEnqueueReadBuffer(queue, buf_y, CL_FALSE, 0, (size_t)100000 * sizeof(double), orcl_v_y, 0, NULL, NULL);
+                        if (err != CL_SUCCESS) { failed = 1; snprintf(log, sizeof log, "clEnqueueReadBuffer(y): %s (%d)", cl_error_name(err), err); } else orcl_d2h_bytes += (size_t)100000 * sizeof(double);
+                    }
                 }
             }
             if (clFinish(queue) != CL_SUCCESS && !failed) { failed = 1; snprintf(log, sizeof log, "clFinish failed"); }
@@ -425,28 +694,28 @@ int main(int argc, char **argv) {
                 clGetEventInfo(ev_k, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof st, &st, NULL);
                 if (st < 0) { failed = 1; snprintf(log, sizeof log, "kernel failed: %s (%d)", cl_error_name(st), st); }
             }
-            if (!failed) {
-                if (r == 0) {
-                    for (int i = 0; i < nin; i++) transfer_ms += event_ms(ev_in[i]);
-                    for (int i = 0; i < nout; i++) transfer_ms += event_ms(ev_out[i]);
-                }
-                if (r >= warmups) ms[nms++] = event_ms(ev_k);
-            }
-            for (int i = 0; i < nin; i++) clReleaseEvent(ev_in[i]);
-            for (int i = 0; i < nout; i++) clReleaseEvent(ev_out[i]);
+            if (!failed && r >= warmups) ms[nms++] = event_ms(ev_k);
             if (ev_k) clReleaseEvent(ev_k);
             if (!failed && r == 0) {
                 int bad = 0;
 
-                max_error = validate(&bad, log, sizeof log);
+                max_error = host_check ? validate_host(&bad, log, sizeof log) : validate_device(res_err, res_idx, &bad, log, sizeof log);
+                if (bad && !retried) {
+                    /* once: every array uploaded again, in case an earlier variant wrote into one it only reads */
+                    retried = 1;
+                    nms = 0;
+                    if ((err = restore_inputs()) != CL_SUCCESS) { failed = 1; snprintf(log, sizeof log, "uploading the inputs again: %s (%d)", cl_error_name(err), err); break; }
+                    r = -1;
+                    continue;
+                }
                 if (bad) {
-                    reply(id, "wrong_result", build_ms, NULL, 0, transfer_ms, max_error, log);
+                    reply(id, "wrong_result", build_ms, NULL, 0, setup_transfer_ms, max_error, log);
                     failed = 2;
                 }
             }
         }
         if (failed == 1) reply(id, "launch_error", build_ms, NULL, 0, 0.0, NAN, log);
-        else if (!failed) reply(id, "ok", build_ms, ms, nms, transfer_ms, max_error, "");
+        else if (!failed) reply(id, "ok", build_ms, ms, nms, setup_transfer_ms, max_error, "");
         free(ms);
     }
     return 0;

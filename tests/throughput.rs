@@ -311,3 +311,54 @@ fn device_comparison_finds_the_first_mismatch_across_work_groups() {
     // validates once more: x, y and y's pristine copy.
     assert_eq!(r[2]["h2d_bytes"], 3 * 8 * n, "{}", r[2]);
 }
+
+/// `ORCL_HOST_VALIDATION=1` makes the skeleton validate on the host, as on a device where the
+/// comparison kernels cannot run: the outputs come back whole, the wrong variant is caught with
+/// the same message as on the device, and the `transfers` metadata says why.
+#[test]
+fn host_validation_fallback_gives_the_same_verdicts_and_messages() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = input(dir.path(), "axpy_faults.c");
+    let mut messages = Vec::new();
+    for host in ["0", "1"] {
+        let db = dir.path().join(format!("host{host}.db"));
+        let mut c = Command::new(ORCL);
+        c.arg("tune")
+            .arg(&file)
+            .arg("--db")
+            .arg(&db)
+            .arg("-o")
+            .arg(db.with_extension("c"))
+            .env("ORCL_CACHE_DIR", dir.path().join("cache"))
+            .env("ORCL_TEST_FAULT", "wrong:WI=16,UI=1")
+            .env("ORCL_HOST_VALIDATION", host);
+        run(c, Duration::from_secs(120)).assert_code(0);
+        let t = transfers(&db);
+        let conn = rusqlite::Connection::open(&db).unwrap();
+        let rows: Vec<(String, String, Option<String>, Option<f64>)> = conn
+            .prepare(
+                "SELECT config_key, status, message, max_error FROM evaluation ORDER BY config_key",
+            )
+            .unwrap()
+            .query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)))
+            .unwrap()
+            .map(Result::unwrap)
+            .collect();
+        let variants = t["variants"].as_u64().unwrap();
+        let d2h = t["variant_d2h_bytes"].as_u64().unwrap();
+        if host == "1" {
+            assert_eq!(t["validation"], "host: ORCL_HOST_VALIDATION is set", "{t}");
+            // y (1000 doubles) comes back for every validation run.
+            assert!(d2h >= variants * 8000, "{t}");
+        } else {
+            assert_eq!(t["validation"], "device", "{t}");
+            assert!(d2h <= variants * 16 + 64, "{t}");
+        }
+        messages.push(rows);
+    }
+    assert_eq!(
+        messages[0], messages[1],
+        "device and host validation disagree"
+    );
+    assert!(messages[0].iter().any(|r| r.1 == "wrong_result"));
+}

@@ -26,6 +26,8 @@ struct Cli {
     command: Command,
 }
 
+// Parsed once per run: the size of `Tune`'s many options does not matter.
+#[allow(clippy::large_enum_variant)]
 #[derive(Subcommand, Debug)]
 enum Command {
     /// Tune every annotated region of FILE and write the tuned file (`_FILE` beside it).
@@ -99,6 +101,39 @@ enum Command {
         /// Largest input file read, in bytes (default 16 MiB); a larger file is an input error.
         #[arg(long, value_name = "BYTES", default_value_t = crate::frontend::DEFAULT_MAX_INPUT_SIZE)]
         max_input_size: u64,
+        /// Launch the measuring workers as Slurm job steps (`srun ... orcl worker`, one task
+        /// each) instead of local processes; this process keeps the search and the database.
+        /// Needs a filesystem shared with the compute nodes (set ORCL_CACHE_DIR on it).
+        #[arg(long)]
+        slurm: bool,
+        /// --slurm: the partition of the worker steps.
+        #[arg(long, value_name = "P", requires = "slurm")]
+        partition: Option<String>,
+        /// --slurm: GPUs per worker (each worker then sees its GPU as device 0).
+        #[arg(long, value_name = "G", requires = "slurm")]
+        gpus_per_task: Option<u32>,
+        /// --slurm: number of measuring workers (default: one per --devices entry, else the
+        /// allocation's SLURM_NTASKS inside sbatch/salloc, else 1); worker k measures the
+        /// (k mod N)-th device of --devices.
+        #[arg(long, value_name = "N", requires = "slurm")]
+        ntasks: Option<usize>,
+        /// --slurm: the srun executable (default: srun on the PATH).
+        #[arg(long, value_name = "PATH", requires = "slurm")]
+        srun: Option<PathBuf>,
+    },
+    /// A measuring worker on a compute node (started by `orcl tune --slurm` through srun; needs
+    /// no arguments from users): prints where it runs, then runs the timing skeleton, which
+    /// talks to the controller over stdin/stdout.
+    Worker {
+        /// The timing skeleton binary (on a filesystem shared with the controller).
+        #[arg(long)]
+        skeleton: PathBuf,
+        /// OpenCL platform index (ignored by CUDA skeletons).
+        #[arg(long, default_value_t = 0)]
+        platform: usize,
+        /// OpenCL device index within the platform, or CUDA device ordinal.
+        #[arg(long, default_value_t = 0)]
+        device: usize,
     },
     /// Tune FILE's loops for OpenCL and for CUDA on the same device and compare the best
     /// variants: time, achieved bandwidth (bytes read + written once), CUDA/OpenCL speedup.
@@ -531,6 +566,13 @@ fn run(cli: Cli) -> Result<i32, Failure> {
                 .map(|_| 0)
                 .map_err(classify)
         }
+        Command::Worker {
+            skeleton,
+            platform,
+            device,
+        } => Ok(crate::measure::slurm::worker_main(
+            &skeleton, platform, device,
+        )),
         Command::Replay {
             db,
             experiment,
@@ -562,8 +604,14 @@ fn run(cli: Cli) -> Result<i32, Failure> {
             jobs,
             no_kernel_cache,
             max_input_size,
+            slurm,
+            partition,
+            gpus_per_task,
+            ntasks,
+            srun,
         } => {
             set_max_input_size(max_input_size);
+            let slurm = slurm_options(slurm, partition, gpus_per_task, ntasks, srun)?;
             let backend = backend.as_deref().map(parse_backend).transpose()?;
             if max_idle == Some(0) {
                 return Err(Failure::Usage(
@@ -620,6 +668,7 @@ fn run(cli: Cli) -> Result<i32, Failure> {
                 no_kernel_cache,
                 max_idle,
                 devices,
+                slurm,
             };
             let results = tune::tune(&path, &text, prepared, &opts).map_err(|e| match e {
                 TuneError::Input(i) => Failure::Input(i),
@@ -687,6 +736,47 @@ fn run(cli: Cli) -> Result<i32, Failure> {
     }
 }
 
+/// The `--slurm` options, checked: `None` without `--slurm` (clap refuses its sub-options
+/// alone). Errors: `--ntasks 0`, `--gpus-per-task 0`, an empty partition (usage); srun not found
+/// (environment).
+fn slurm_options(
+    slurm: bool,
+    partition: Option<String>,
+    gpus_per_task: Option<u32>,
+    ntasks: Option<usize>,
+    srun: Option<PathBuf>,
+) -> Result<Option<crate::measure::slurm::Slurm>, Failure> {
+    if !slurm {
+        return Ok(None);
+    }
+    if ntasks == Some(0) {
+        return Err(Failure::Usage(
+            "invalid --ntasks 0: at least one measuring worker is needed".into(),
+        ));
+    }
+    if gpus_per_task == Some(0) {
+        return Err(Failure::Usage(
+            "invalid --gpus-per-task 0: leave it out for workers without GPUs (e.g. PoCL)".into(),
+        ));
+    }
+    if partition.as_deref().is_some_and(|p| p.trim().is_empty()) {
+        return Err(Failure::Usage(
+            "invalid --partition ``: name a partition (`sinfo` lists them) or leave it out".into(),
+        ));
+    }
+    let s = crate::measure::slurm::Slurm {
+        srun: srun.unwrap_or_else(|| "srun".into()),
+        partition,
+        gpus_per_task,
+        ntasks,
+        orcl: std::env::current_exe().map_err(|e| {
+            Failure::Env(format!("--slurm: cannot find orcl's own executable: {e}"))
+        })?,
+    };
+    s.check().map_err(Failure::Env)?;
+    Ok(Some(s))
+}
+
 /// `opencl` or `cuda` (case-insensitive), for `--backend`.
 fn parse_backend(s: &str) -> Result<Backend, Failure> {
     Backend::parse(s)
@@ -735,6 +825,22 @@ fn print_result(path: &str, r: &tune::RegionResult, i: &tune::InputResult, top: 
             .map(|(d, n)| format!("device {d}: {n}"))
             .collect();
         crate::outln!("measured per device: {}", each.join(", "));
+    }
+    if !i.slurm_workers.is_empty() {
+        let each: Vec<String> = i
+            .slurm_workers
+            .iter()
+            .enumerate()
+            .map(|(k, w)| {
+                format!(
+                    "worker {k} (device {}; {}): {}",
+                    w.device,
+                    w.steps.join(", then "),
+                    w.measured
+                )
+            })
+            .collect();
+        crate::outln!("measured per Slurm worker: {}", each.join("; "));
     }
     let mut t = Table::new();
     t.load_preset(UTF8_FULL_CONDENSED);

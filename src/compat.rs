@@ -26,6 +26,15 @@ impl Prepared {
         if let Some(d) = skeleton::site_warning(spec) {
             out.push(d);
         }
+        for a in &spec.build.orio_batch {
+            out.push(Diagnostic::new(
+                a.span,
+                format!(
+                    "`{}` is not used: orcl measures on a cluster through Slurm, with `orcl tune --slurm` run inside the job (README, \"Clusters (Slurm)\")",
+                    a.value
+                ),
+            ));
+        }
         for t in &self.region.raw.loop_ann.transforms {
             let Some(backend) = Backend::parse(&t.backend) else {
                 continue;

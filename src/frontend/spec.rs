@@ -147,6 +147,9 @@ pub struct BuildSpec {
     pub libs: Option<Located<String>>,
     pub prebuild_command: Option<Located<String>>,
     pub postbuild_command: Option<Located<String>>,
+    /// Orio's cluster arguments `batch_command`, `status_command`, `num_procs` (their names),
+    /// accepted and not used: orcl runs on a cluster with `orcl tune --slurm` (compat warning).
+    pub orio_batch: Vec<Located<String>>,
 }
 
 /// `def performance_counter { ... }`
@@ -268,6 +271,9 @@ impl Sec {
                 "libs",
                 "prebuild_command",
                 "postbuild_command",
+                "batch_command",
+                "status_command",
+                "num_procs",
             ],
             Sec::Counter => &["repetitions", "method", "warmups", "timeout", "objective"],
             Sec::TestCode => &["skeleton_code_file"],
@@ -1377,6 +1383,12 @@ fn apply_arg(spec: &mut TuningSpec, ra: &RawArg, v: Value) -> PResult<()> {
         (Sec::Build, "libs") => spec.build.libs = Some(s(v)?),
         (Sec::Build, "prebuild_command") => spec.build.prebuild_command = Some(s(v)?),
         (Sec::Build, "postbuild_command") => spec.build.postbuild_command = Some(s(v)?),
+        (Sec::Build, "batch_command" | "status_command" | "num_procs") => {
+            spec.build.orio_batch.push(Located {
+                value: name.to_string(),
+                span: ra.span,
+            })
+        }
         (Sec::Counter, "repetitions") => {
             spec.counter.repetitions = Some(loc(want_int(name, &v, vs, 1)?))
         }
@@ -1479,7 +1491,7 @@ fn apply_arg(spec: &mut TuningSpec, ra: &RawArg, v: Value) -> PResult<()> {
 /// | `performance_params`    | `param` `constraint`| —                                                       |
 /// | `input_params`          | `param` `constraint`| —                                                       |
 /// | `input_vars`            | `decl` `arg`        | `decl_file`, `init_file` (strings)                      |
-/// | `build`                 | `arg`               | `build_command`, `libs`, `prebuild_command`, `postbuild_command` (strings) |
+/// | `build`                 | `arg`               | `build_command`, `libs`, `prebuild_command`, `postbuild_command` (strings); Orio's `batch_command`, `status_command`, `num_procs` (accepted, not used: a warning) |
 /// | `performance_counter`   | `arg`               | `repetitions` (int > 0), `method` (string), `warmups` (int >= 0), `timeout` (duration, bare number = seconds), `objective` (`'kernel'` or `'total'`) |
 /// | `performance_test_code` | `arg`               | `skeleton_code_file` (string)                           |
 /// | `search`                | `arg`               | `algorithm` (string), `total_runs` (int > 0), `time_limit` (duration, bare number = minutes), `seed` (int >= 0), any `<algorithm>_<option>` (kept for the strategy) |

@@ -3,6 +3,7 @@
 
 pub mod pool;
 pub mod skeleton;
+pub mod slurm;
 pub mod worker;
 
 use crate::codegen::{GlobalSize, Variant as OpenClVariant};
@@ -186,6 +187,10 @@ pub struct Runner {
     reported: HashSet<String>,
     /// Host↔device bytes of this runner's workers.
     traffic: Traffic,
+    /// `--slurm`: workers are srun steps running `orcl worker` (see `slurm`); `None`: local.
+    launcher: Option<slurm::Slurm>,
+    /// Where each worker this runner started ran (`--slurm`: node, job and step), in order.
+    pub launched: Vec<worker::Preamble>,
 }
 
 impl Runner {
@@ -201,12 +206,19 @@ impl Runner {
             pool: None,
             reported: HashSet::new(),
             traffic: Traffic::default(),
+            launcher: None,
+            launched: Vec::new(),
         }
     }
 
     /// The bytes this runner's workers copied between host and device so far.
     pub fn traffic(&self) -> &Traffic {
         &self.traffic
+    }
+
+    /// Start this runner's workers with srun (`orcl tune --slurm`) instead of locally.
+    pub fn set_launcher(&mut self, slurm: slurm::Slurm) {
+        self.launcher = Some(slurm);
     }
 
     /// Build OpenCL kernels on `pool` (ahead of measurement) instead of in the worker.
@@ -255,8 +267,29 @@ impl Runner {
     /// Start (or reuse) the worker for a device; returns its hello (device name, trip count).
     pub fn worker(&mut self, platform: usize, device: usize) -> Result<&worker::Hello, SpawnError> {
         let key = (self.exe.clone(), platform, device);
+        // A worker that died while idle (a cancelled Slurm step, a killed process) is replaced
+        // here, so the next variant is not recorded as its crash.
+        if self.workers.get_mut(&key).is_some_and(|w| !w.alive()) {
+            self.workers.remove(&key);
+        }
         if !self.workers.contains_key(&key) {
-            let w = Worker::spawn(&self.exe, platform, device, Duration::from_secs(300))?;
+            let startup = Duration::from_secs(300);
+            let w = match &self.launcher {
+                None => Worker::spawn(&self.exe, platform, device, startup)?,
+                Some(s) => {
+                    let exe = slurm::absolute(&self.exe);
+                    let cmd = s.command(&exe, platform, device);
+                    let what = format!("{} (srun) for {}", s.srun.display(), exe.display());
+                    let w = Worker::spawn_command(
+                        cmd,
+                        &what,
+                        slurm::STARTUP,
+                        Some(slurm::absolute(&skeleton::cache_dir().join("requests"))),
+                    )?;
+                    self.launched.extend(w.preamble.clone());
+                    w
+                }
+            };
             self.traffic.started(&w.hello);
             self.workers.insert(key.clone(), w);
         }

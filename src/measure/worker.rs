@@ -9,6 +9,8 @@ use std::sync::mpsc::{channel, Receiver, RecvTimeoutError};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
+pub use super::slurm::Preamble;
+
 /// The skeleton's first line.
 #[derive(Debug, Clone, Default, Deserialize)]
 pub struct Hello {
@@ -103,6 +105,11 @@ pub struct Worker {
     lines: Receiver<String>,
     stderr: Arc<Mutex<String>>,
     pub hello: Hello,
+    /// Where the worker runs (`orcl worker`'s first line; `None` for a local skeleton).
+    pub preamble: Option<Preamble>,
+    /// `--slurm`: the process is srun, and requests go through files in this directory (see
+    /// [`Worker::spawn_command`]); `None`: a local skeleton.
+    spool: Option<std::path::PathBuf>,
 }
 
 /// Errors starting a worker.
@@ -123,15 +130,33 @@ impl Worker {
         startup: Duration,
     ) -> Result<Worker, SpawnError> {
         let mut cmd = Command::new(exe);
-        cmd.arg(platform.to_string())
-            .arg(device.to_string())
-            .stdin(Stdio::piped())
+        cmd.arg(platform.to_string()).arg(device.to_string());
+        Worker::spawn_command(cmd, &exe.display().to_string(), startup, None)
+    }
+
+    /// Start `cmd` (a skeleton, or `srun ... orcl worker ...` under `--slurm`) with piped stdio
+    /// and wait (up to `startup`) for its hello line; a [`Preamble`] line before it (printed by
+    /// `orcl worker`) is kept in [`Worker::preamble`]. `what` names the program in errors.
+    /// `spool`: the process is srun (`--slurm`), stopped with SIGTERM first (a pending job is
+    /// then revoked and a running step killed by Slurm), SIGKILL after 2 s; each request is
+    /// written to a file in `spool` (on the shared filesystem) and only `FILE ID PATH` goes
+    /// through srun, which `orcl worker` replaces by the file's bytes. srun forwards stdin in
+    /// messages of at most 1 KiB, and a request of several (a kernel's source, a program binary)
+    /// waited about 40 ms in TCP (Nagle's algorithm against delayed ACKs) between srun and
+    /// slurmstepd, per variant (docs/THROUGHPUT.md).
+    pub fn spawn_command(
+        mut cmd: Command,
+        what: &str,
+        startup: Duration,
+        spool: Option<std::path::PathBuf>,
+    ) -> Result<Worker, SpawnError> {
+        cmd.stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped());
         // A hung variant must not outlive orcl (issue 15 F6).
         crate::interrupt::tie_to_parent(&mut cmd, false);
         let mut child = cmd.spawn().map_err(|error| SpawnError::Spawn {
-            path: exe.display().to_string(),
+            path: what.to_string(),
             error,
         })?;
         let stdin = child.stdin.take().expect("piped stdin");
@@ -174,8 +199,20 @@ impl Worker {
             lines,
             stderr,
             hello: Hello::default(),
+            preamble: None,
+            spool,
         };
-        match w.lines.recv_timeout(startup) {
+        let deadline = std::time::Instant::now() + startup;
+        let mut first = w.line_before(deadline);
+        if let Some(pre) = first
+            .as_ref()
+            .ok()
+            .and_then(|l| serde_json::from_str::<Preamble>(l).ok())
+        {
+            w.preamble = Some(pre);
+            first = w.line_before(deadline);
+        }
+        match first {
             Ok(line) => {
                 let hello: Hello = serde_json::from_str(&line)
                     .map_err(|e| SpawnError::NotReady(format!("bad hello line `{line}`: {e}")))?;
@@ -200,6 +237,24 @@ impl Worker {
                     "no hello line ({status}); stderr: {}",
                     w.stderr_tail()
                 )))
+            }
+        }
+    }
+
+    /// The next stdout line, waited for until `deadline` in slices, so that SIGINT/SIGTERM stops
+    /// the wait (a Slurm worker may wait in the queue for long).
+    fn line_before(&self, deadline: std::time::Instant) -> Result<String, RecvTimeoutError> {
+        loop {
+            if crate::interrupt::requested().is_some() {
+                return Err(RecvTimeoutError::Timeout);
+            }
+            let left = deadline.saturating_duration_since(std::time::Instant::now());
+            match self
+                .lines
+                .recv_timeout(left.min(Duration::from_millis(100)))
+            {
+                Err(RecvTimeoutError::Timeout) if !left.is_zero() => continue,
+                other => return other,
             }
         }
     }
@@ -255,14 +310,45 @@ impl Worker {
                 [key.as_bytes(), bin, req.options.as_bytes()],
             ),
         };
-        let sent = self
-            .stdin
-            .write_all(header.as_bytes())
-            .and_then(|_| body.iter().try_for_each(|b| self.stdin.write_all(b)))
-            .and_then(|_| self.stdin.flush());
-        if sent.is_err() {
-            return Err(self.crashed());
+        // `--slurm`: the request goes through a file (see `spawn_command`).
+        let file = self.spool.as_ref().map(|d| {
+            d.join(format!(
+                "{}-{}-{}.req",
+                std::process::id(),
+                self.child.id(),
+                req.id
+            ))
+        });
+        let sent = match &file {
+            None => self
+                .stdin
+                .write_all(header.as_bytes())
+                .and_then(|_| body.iter().try_for_each(|b| self.stdin.write_all(b)))
+                .and_then(|_| self.stdin.flush()),
+            Some(f) => {
+                let mut bytes = header.into_bytes();
+                body.iter().for_each(|b| bytes.extend_from_slice(b));
+                let line = format!("FILE {} {}\n", req.id, f.display());
+                std::fs::create_dir_all(f.parent().unwrap_or(f))
+                    .and_then(|_| std::fs::write(f, &bytes))
+                    .and_then(|_| self.stdin.write_all(line.as_bytes()))
+                    .and_then(|_| self.stdin.flush())
+            }
+        };
+        let result = if sent.is_err() {
+            Err(self.crashed())
+        } else {
+            self.reply(req, timeout)
+        };
+        if let Some(f) = &file {
+            // `orcl worker` removes it once read; this covers a worker that died first.
+            let _ = std::fs::remove_file(f);
         }
+        result
+    }
+
+    /// Wait for the reply to `req`, up to `timeout`.
+    fn reply(&mut self, req: &Request, timeout: Duration) -> Result<Reply, WorkerFailure> {
         let deadline = std::time::Instant::now() + timeout;
         loop {
             // Waited in slices so that SIGINT/SIGTERM stops a hung variant at once.
@@ -300,6 +386,14 @@ impl Worker {
         };
         std::thread::sleep(Duration::from_millis(20));
         let tail = self.stderr_tail();
+        // Under --slurm the process is srun: say which step on which node it was.
+        let status = match &self.preamble {
+            Some(p) => format!(
+                "{status} (the Slurm worker, {}, through srun)",
+                p.describe()
+            ),
+            None => status,
+        };
         WorkerFailure::Crash(if tail.is_empty() {
             status
         } else {
@@ -307,9 +401,40 @@ impl Worker {
         })
     }
 
+    /// Whether the worker process is still running (a worker that died between variants, e.g.
+    /// a cancelled Slurm step, is replaced before the next variant rather than blamed for it).
+    pub fn alive(&mut self) -> bool {
+        matches!(self.child.try_wait(), Ok(None))
+    }
+
     fn kill(&mut self) {
+        if self.spool.is_some() {
+            // SIGTERM: srun revokes a pending job or has Slurm kill the running step.
+            unsafe {
+                libc::kill(self.child.id() as libc::pid_t, libc::SIGTERM);
+            }
+            for _ in 0..200 {
+                if let Ok(Some(_)) = self.child.try_wait() {
+                    break;
+                }
+                std::thread::sleep(Duration::from_millis(10));
+            }
+        }
         let _ = self.child.kill();
         let _ = self.child.wait();
+        // Killing srun ends its step; cancel it too, in case the node did not hear of it (a
+        // hung variant). Not waited for: scancel must not stall the tune.
+        if let Some(step) = self.preamble.as_ref().and_then(Preamble::step) {
+            if let Ok(mut c) = Command::new("scancel")
+                .args(["--quiet", &step])
+                .stdin(Stdio::null())
+                .stdout(Stdio::null())
+                .stderr(Stdio::null())
+                .spawn()
+            {
+                std::thread::spawn(move || c.wait());
+            }
+        }
     }
 }
 

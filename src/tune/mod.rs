@@ -81,6 +81,9 @@ pub struct TuneOptions {
     /// Measure on several identical devices at once (`--devices 0,1 | all`): one worker per
     /// device, configurations handed out from one queue. `None`: the one device of `device`.
     pub devices: Option<Devices>,
+    /// `--slurm`: start the measuring workers as srun steps (`measure::slurm`), worker k on the
+    /// (k mod N)-th device of `devices` (or on the one device); `None`: local workers.
+    pub slurm: Option<crate::measure::slurm::Slurm>,
 }
 
 /// The devices of `--devices`: OpenCL device indices within the platform, or CUDA ordinals.
@@ -179,6 +182,17 @@ pub struct InputResult {
     /// `--devices`: (device index, configurations it measured in this run), in index order;
     /// empty without `--devices`.
     pub per_device: Vec<(usize, usize)>,
+    /// `--slurm`: each worker's device, configurations measured in this run, and the steps it ran
+    /// as (`step J.S on HOST`; more than one when it was restarted); empty without `--slurm`.
+    pub slurm_workers: Vec<SlurmWorker>,
+}
+
+/// One `--slurm` measuring worker of a run (see [`InputResult::slurm_workers`]).
+#[derive(Debug, Clone, serde::Serialize)]
+pub struct SlurmWorker {
+    pub device: usize,
+    pub measured: usize,
+    pub steps: Vec<String>,
 }
 
 impl InputResult {
@@ -388,11 +402,25 @@ fn tune_input(
     )?;
     // Start the workers now: a skeleton that cannot start is an error of the whole experiment.
     let v0 = variant_for(p, &space, &first, opts, None).map_err(|d| located(text, path, d))?;
-    let mut workers = pipeline::Workers::start(exe, settings, &v0, &dev, opts, &device_list)?;
+    let mut workers = pipeline::Workers::start(exe, settings, &v0, &dev, opts, &device_list)
+        .map_err(|e| match (&e, crate::interrupt::requested()) {
+            // A signal while a worker starts (a Slurm worker waiting in the queue) interrupts
+            // the experiment, as it would mid-search.
+            (TuneError::Worker(_), Some(signal)) => {
+                match ctx.db.finish_experiment(exp.id, "interrupted") {
+                    Ok(()) => TuneError::Interrupted {
+                        signal,
+                        experiment: exp.id,
+                    },
+                    Err(d) => d.into(),
+                }
+            }
+            _ => e,
+        })?;
     // Exhaustive and Random propose the same sequence whatever the batch size: a larger batch
     // lets the build pool run further ahead. Adaptive strategies keep 16.
     let batch_size = match settings.algorithm.to_ascii_lowercase().as_str() {
-        "exhaustive" | "random" => 16.max(4 * workers.jobs).max(4 * device_list.len()),
+        "exhaustive" | "random" => 16.max(4 * workers.jobs).max(4 * workers.devices.len()),
         _ => 16,
     };
     // On a space too large to enumerate, `--max-idle` proposals in a row that measure nothing
@@ -425,7 +453,6 @@ fn tune_input(
         db: ctx.db,
         experiment_id: exp.id,
         stored: &exp.stored,
-        device_list: &device_list,
         total: objective_is_total(p),
         max_idle,
         text,
@@ -449,7 +476,7 @@ fn tune_input(
         rejected,
         mut stopped,
         best,
-        per_device,
+        per_worker,
         ..
     } = st;
     if let Some(why) = &stopped {
@@ -494,6 +521,15 @@ fn tune_input(
             &evaluations,
         )?;
     }
+    // `--slurm`: which worker ran where and measured what (metadata `slurm_workers`).
+    let slurm_workers = workers.slurm_workers(&per_worker);
+    if !slurm_workers.is_empty() {
+        ctx.db.set_metadata(
+            exp.id,
+            "slurm_workers",
+            &serde_json::to_string(&slurm_workers).unwrap_or_default(),
+        )?;
+    }
     // What this run copied between host and device (docs/DATABASE.md `transfers`).
     ctx.db.set_metadata(
         exp.id,
@@ -531,6 +567,7 @@ fn tune_input(
         rejected,
         stopped,
         elapsed: start.elapsed(),
-        per_device: per_device.into_iter().collect(),
+        per_device: workers.per_device(&per_worker),
+        slurm_workers,
     })
 }

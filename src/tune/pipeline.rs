@@ -112,19 +112,22 @@ pub(super) fn variant_key(v: &Variant, plan: &skeleton::BuildPlan) -> String {
     ])
 }
 
-/// Measure `jobs` (variant key, variant, skeleton binary) on the runners of `--devices`, each
-/// runner on its own thread taking the next job from one queue, so a faster device takes more.
-/// Returns each key's outcome and the device index that measured it. A signal stops the hand-out
-/// (the tune then stops before recording anything of this batch).
+/// Measure `jobs` (variant key, variant, skeleton binary) on the runners of `--devices` or
+/// `--slurm` (worker slot, device, runner), each runner on its own thread taking the next job
+/// from one queue, so a faster device takes more. Returns each key's outcome and the slot that
+/// measured it. A signal stops the hand-out (the tune then stops before recording anything of
+/// this batch). Under `--slurm` a worker that cannot be (re)started puts its job back and
+/// leaves the batch to the others (what no worker measured is measured by the caller).
 pub(super) fn measure_on_devices(
-    runners: Vec<(usize, &mut Runner)>,
+    runners: Vec<(usize, usize, &mut Runner)>,
     jobs: Vec<(String, Variant, PathBuf)>,
     total: bool,
+    slurm: bool,
 ) -> HashMap<String, (Outcome, usize)> {
     let queue = std::sync::Mutex::new(std::collections::VecDeque::from(jobs));
     let out = std::sync::Mutex::new(HashMap::new());
     std::thread::scope(|s| {
-        for (device, runner) in runners {
+        for (slot, device, runner) in runners {
             let (queue, out) = (&queue, &out);
             s.spawn(move || loop {
                 if crate::interrupt::requested().is_some() {
@@ -135,11 +138,21 @@ pub(super) fn measure_on_devices(
                     break;
                 };
                 v.device = device;
-                runner.use_skeleton(exe);
+                runner.use_skeleton(exe.clone());
+                if slurm {
+                    if let Err(e) = runner.worker(v.platform, device) {
+                        eprintln!("warning: Slurm worker {slot} could not be restarted: {e}; the other workers go on");
+                        queue
+                            .lock()
+                            .unwrap_or_else(|e| e.into_inner())
+                            .push_front((key, v, exe));
+                        break;
+                    }
+                }
                 let o = measure_objective(runner, &v, total);
                 out.lock()
                     .unwrap_or_else(|e| e.into_inner())
-                    .insert(key, (o, device));
+                    .insert(key, (o, slot));
             });
         }
     });
@@ -348,12 +361,19 @@ impl<'a> Skeletons<'a> {
 }
 
 /// The measuring workers of one experiment: the first device's runner (which owns the OpenCL
-/// build pool) and, under `--devices`, one more runner per device sharing that pool.
+/// build pool) and, under `--devices`, one more runner per device sharing that pool; under
+/// `--slurm`, one runner per srun worker.
 pub(super) struct Workers {
     pub runner: Runner,
     pub extra: Vec<(usize, Runner)>,
     /// OpenCL build threads (`--jobs`, or its default).
     pub jobs: usize,
+    /// The device of each worker slot (slot 0: `runner`, then `extra`); empty for one local
+    /// worker. Distinct under `--devices`; under `--slurm` several workers may share an index
+    /// (each on its own node or GPU).
+    pub devices: Vec<usize>,
+    /// `--slurm`.
+    pub slurm: bool,
 }
 
 impl Workers {
@@ -375,7 +395,30 @@ impl Workers {
             settings.reps,
             settings.policy,
         );
-        runner.worker(v0.platform, v0.device)?;
+        // The device of each measuring worker: `--devices`' list, or under `--slurm` one srun
+        // worker per task, worker k on the (k mod N)-th device.
+        let devices: Vec<usize> = match &opts.slurm {
+            Some(s) => s.task_devices(device_list, v0.device),
+            None => device_list.to_vec(),
+        };
+        if let Some(s) = &opts.slurm {
+            runner.set_launcher(s.clone());
+        }
+        let seen = runner.worker(v0.platform, v0.device)?.device.clone();
+        if opts.slurm.is_some() && seen.trim() != dev.name.trim() {
+            // The controller chose the device (limits, fingerprint) from what it sees here.
+            return Err(TuneError::Usage(format!(
+                "--slurm: the worker on {} measures device `{}`, but this machine's device {} is `{}`; run `orcl tune --slurm` where it sees the workers' device kind (e.g. inside the job: `sbatch`/`salloc`, see README \"Clusters (Slurm)\")",
+                runner
+                    .launched
+                    .last()
+                    .map(|p| p.describe())
+                    .unwrap_or_default(),
+                seen,
+                v0.device,
+                dev.name
+            )));
+        }
         let backend = v0.backend;
         let jobs = opts.jobs.unwrap_or_else(|| {
             if backend == Backend::OpenCl && crate::measure::pool::is_cpu(v0.platform, v0.device) {
@@ -394,15 +437,18 @@ impl Workers {
             ));
         }
         // `--devices`: one more runner (worker process) per device, sharing the build pool
-        // (identical devices load the same binaries).
+        // (identical devices load the same binaries). `--slurm`: one more per srun worker.
         let mut extra = Vec::new();
-        for &d in device_list.iter().skip(1) {
+        for &d in devices.iter().skip(1) {
             let mut r = Runner::new(
                 exe.clone(),
                 settings.warmups,
                 settings.reps,
                 settings.policy,
             );
+            if let Some(s) = &opts.slurm {
+                r.set_launcher(s.clone());
+            }
             r.worker(v0.platform, d)?;
             r.share_pool(runner.pool());
             extra.push((d, r));
@@ -411,7 +457,41 @@ impl Workers {
             runner,
             extra,
             jobs,
+            devices,
+            slurm: opts.slurm.is_some(),
         })
+    }
+
+    /// `--devices`: (device, configurations measured) per device in index order, from the
+    /// per-slot counts `per_worker`; empty without `--devices` and under `--slurm`.
+    pub fn per_device(&self, per_worker: &[usize]) -> Vec<(usize, usize)> {
+        if self.slurm {
+            return Vec::new();
+        }
+        let m: std::collections::BTreeMap<usize, usize> = self
+            .devices
+            .iter()
+            .copied()
+            .zip(per_worker.iter().copied())
+            .collect();
+        m.into_iter().collect()
+    }
+
+    /// `--slurm`: each worker's device, configurations measured (`per_worker`, by slot) and the
+    /// steps it ran as; empty otherwise.
+    pub fn slurm_workers(&self, per_worker: &[usize]) -> Vec<super::SlurmWorker> {
+        if !self.slurm {
+            return Vec::new();
+        }
+        std::iter::once(&self.runner)
+            .chain(self.extra.iter().map(|(_, r)| r))
+            .zip(self.devices.iter().zip(per_worker))
+            .map(|(r, (&device, &measured))| super::SlurmWorker {
+                device,
+                measured,
+                steps: r.launched.iter().map(|p| p.describe()).collect(),
+            })
+            .collect()
     }
 
     /// What every worker copied between host and device so far (the `transfers` metadata).

@@ -29,9 +29,11 @@ pub(super) fn progress_bar(
 }
 
 /// The bar's message: `builds B (+H cached, Q queued)` (with a build pool), `measured on devices
-/// 0:N 1:M` (with `--devices`), the failure count and the best median so far (ms).
+/// 0:N 1:M` (with `--devices`; `what` = `devices`, or `Slurm workers` under `--slurm`), the
+/// failure count and the best median so far (ms).
 pub(super) fn status_line(
     builds: Option<(usize, usize, usize)>,
+    what: &str,
     per_device: &BTreeMap<usize, usize>,
     failures: usize,
     best_ms: Option<f64>,
@@ -43,7 +45,7 @@ pub(super) fn status_line(
         String::new()
     } else {
         let each: Vec<String> = per_device.iter().map(|(d, n)| format!("{d}:{n}")).collect();
-        format!("measured on devices {}  ", each.join(" "))
+        format!("measured on {what} {}  ", each.join(" "))
     };
     format!(
         "{builds}{devices}failures {failures}  best {}",
@@ -61,12 +63,16 @@ mod tests {
     fn status_line_names_builds_devices_failures_and_best() {
         let per_device = BTreeMap::from([(0, 7), (1, 5)]);
         assert_eq!(
-            status_line(Some((3, 2, 1)), &per_device, 4, Some(0.01234)),
+            status_line(Some((3, 2, 1)), "devices", &per_device, 4, Some(0.01234)),
             "builds 3 (+2 cached, 1 queued)  measured on devices 0:7 1:5  failures 4  best 0.0123 ms"
         );
         assert_eq!(
-            status_line(None, &BTreeMap::new(), 0, None),
+            status_line(None, "devices", &BTreeMap::new(), 0, None),
             "failures 0  best -"
+        );
+        assert_eq!(
+            status_line(None, "Slurm workers", &per_device, 0, None),
+            "measured on Slurm workers 0:7 1:5  failures 0  best -"
         );
     }
 }

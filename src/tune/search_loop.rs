@@ -32,8 +32,6 @@ pub(super) struct Env<'a> {
     pub db: &'a Db,
     pub experiment_id: i64,
     pub stored: &'a HashMap<String, EvaluationRow>,
-    /// `--devices` (empty without).
-    pub device_list: &'a [usize],
     /// Whether the objective is kernel + transfers.
     pub total: bool,
     /// `--max-idle` when the space is too large to enumerate.
@@ -46,7 +44,8 @@ pub(super) struct Env<'a> {
 #[derive(Default)]
 pub(super) struct SearchState {
     pub evaluations: Vec<Evaluated>,
-    /// Outcome of each variant key measured, and the `--devices` device that measured it.
+    /// Outcome of each variant key measured, and the worker slot that measured it (`None`: the
+    /// one local worker).
     by_variant: HashMap<String, (Outcome, Option<usize>)>,
     /// New measurements of this run.
     pub measured: usize,
@@ -61,8 +60,9 @@ pub(super) struct SearchState {
     pub stopped: Option<String>,
     /// Index into `evaluations` and median (ms) of the fastest so far.
     pub best: Option<(usize, f64)>,
-    /// `--devices`: configurations each device measured in this run.
-    pub per_device: BTreeMap<usize, usize>,
+    /// `--devices`/`--slurm`: configurations each worker slot measured in this run (slot k
+    /// measures on `Workers::devices[k]`).
+    pub per_worker: Vec<usize>,
 }
 
 impl SearchState {
@@ -129,7 +129,7 @@ pub(super) fn run(
     batch_size: usize,
 ) -> Result<SearchState, TuneError> {
     let mut st = SearchState {
-        per_device: env.device_list.iter().map(|&d| (d, 0)).collect(),
+        per_worker: vec![0; workers.devices.len()],
         ..SearchState::default()
     };
     let Settings {
@@ -203,7 +203,7 @@ pub(super) fn run(
                 match env.db.insert_evaluation_on(
                     env.experiment_id,
                     &row_from_outcome(&cfg, &outcome, kernel_hash),
-                    measured_on,
+                    measured_on.map(|s| workers.devices[s]),
                 ) {
                     // Another orcl process tuning the same experiment stored it first: keep its
                     // row (one evaluation per configuration), use ours here.
@@ -234,9 +234,25 @@ pub(super) fn run(
                     e.outcome.status != Status::Ok && e.outcome.status != Status::Constraint
                 })
                 .count();
+            // Measurements per device so far (`--slurm`: per worker).
+            let per: BTreeMap<usize, usize> = if workers.slurm {
+                st.per_worker.iter().copied().enumerate().collect()
+            } else {
+                workers
+                    .devices
+                    .iter()
+                    .copied()
+                    .zip(st.per_worker.iter().copied())
+                    .collect()
+            };
             bar.set_message(status_line(
                 workers.runner.build_counts(),
-                &st.per_device,
+                if workers.slurm {
+                    "Slurm workers"
+                } else {
+                    "devices"
+                },
+                &per,
                 fails,
                 st.best.map(|(_, b)| b),
             ));
@@ -306,10 +322,16 @@ fn premeasure(
             jobs_q.push((vkey, v, exe));
         }
     }
-    let mut all: Vec<(usize, &mut crate::measure::Runner)> =
-        vec![(env.device_list[0], &mut workers.runner)];
-    all.extend(workers.extra.iter_mut().map(|(d, r)| (*d, r)));
-    measure_on_devices(all, jobs_q, env.total)
+    let mut all: Vec<(usize, usize, &mut crate::measure::Runner)> =
+        vec![(0, workers.devices[0], &mut workers.runner)];
+    all.extend(
+        workers
+            .extra
+            .iter_mut()
+            .enumerate()
+            .map(|(i, (d, r))| (i + 1, *d, r)),
+    );
+    measure_on_devices(all, jobs_q, env.total, workers.slurm)
 }
 
 /// Evaluates one proposal that is not in the database: generates its variant, and either
@@ -356,12 +378,17 @@ fn evaluate(
         Some((o, d)) => (o, Some(d)),
         None => {
             workers.runner.use_skeleton(exe);
+            if workers.slurm {
+                // A Slurm worker that cannot start is the cluster's failure, not this
+                // variant's: stop (resumable) rather than record it.
+                workers.runner.worker(v.platform, v.device)?;
+            }
             let o = measure_objective(&mut workers.runner, &v, env.total);
-            (o, env.device_list.first().copied())
+            (o, (!workers.devices.is_empty()).then_some(0))
         }
     };
     st.measured += 1;
-    if let Some(n) = measured_on.and_then(|d| st.per_device.get_mut(&d)) {
+    if let Some(n) = measured_on.and_then(|s| st.per_worker.get_mut(s)) {
         *n += 1;
     }
     st.by_variant.insert(vkey, (o.clone(), measured_on));

@@ -37,9 +37,12 @@ fn slurm_up() -> bool {
     let states = String::from_utf8_lossy(&out.stdout).into_owned();
     assert!(
         out.status.success()
-            && states
-                .lines()
-                .any(|s| s.starts_with("idle") || s.starts_with("mixed") || s.starts_with("alloc")),
+            && states.lines().any(|s| {
+                // idle, mixed, allocated, completing, planned...: not down, drained or failed.
+                !["down", "drain", "fail", "unk", "inval", "not_resp", "power"]
+                    .iter()
+                    .any(|bad| s.starts_with(bad))
+            }),
         "Slurm is installed but no node is up (sinfo: `{}` {}); run scripts/slurm-local.sh as root",
         states.trim(),
         String::from_utf8_lossy(&out.stderr).trim()

@@ -137,12 +137,12 @@ pub struct Preamble {
     pub slurm_job_id: String,
     #[serde(default)]
     pub slurm_step_id: String,
-    /// The worker's process id on its node (the skeleton, after the exec).
+    /// The process id of `orcl worker` on its node (the skeleton is its child).
     pub pid: u32,
 }
 
 impl Preamble {
-    /// `step J.S on HOST` (or `HOST pid P` outside Slurm), for messages.
+    /// `step J.S on HOST` (or `on HOST (pid P)` outside Slurm), for messages.
     pub fn describe(&self) -> String {
         if self.slurm_job_id.is_empty() {
             format!("on {} (pid {})", self.host, self.pid)

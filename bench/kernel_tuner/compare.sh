@@ -19,7 +19,15 @@ import json, sys
 d = json.load(sys.stdin)
 d = d.get("devices", d) if isinstance(d, dict) else d
 print(next((x["platform_index"] for x in d if x.get("backend") == "opencl" and "NVIDIA" in x.get("platform", "")), 0))')}
-printf 'tool\trun\tconfigurations\twall_s\tconfigs_per_s\tbest_ms\n' | tee "$out/compare.tsv"
+# Kernel Tuner gets the platform by name: pyopencl may number the platforms differently from orcl
+# (on the GPU machine it did, and Kernel Tuner silently tuned PoCL's CPU device instead).
+pname=$("$orcl" devices --json | python3 -c '
+import json, sys
+d = json.load(sys.stdin)
+d = d.get("devices", d) if isinstance(d, dict) else d
+print(next((x["platform"] for x in d if x.get("backend") == "opencl" and x["platform_index"] == int(sys.argv[1])), ""))' "$platform")
+[ -n "$pname" ] || { echo "compare.sh: no OpenCL platform $platform" >&2; exit 1; }
+printf 'tool\trun\tconfigurations\twall_s\tconfigs_per_s\tbest_ms\tdevice\n' | tee "$out/compare.tsv"
 db="$out/orcl.db"; rm -f "$db" "$db"-*
 for run in cold warm; do
   s=$(date +%s.%N)
@@ -33,15 +41,16 @@ c = sqlite3.connect(db)
 n = c.execute("select count(*) from evaluation").fetchone()[0]
 bad = c.execute("select count(*) from evaluation where status = 'wrong_result'").fetchone()[0]
 best = c.execute("select min(median_ms) from evaluation where status = 'ok'").fetchone()[0]
+dev = c.execute("select d.name from experiment x join device d on d.id = x.device_id order by x.id desc limit 1").fetchone()[0]
 assert bad == 0, f"{bad} wrong results"
-print(f"orcl\t{run}\t{n}\t{e - s:.2f}\t{n / (e - s):.2f}\t{best}")
+print(f"orcl\t{run}\t{n}\t{e - s:.2f}\t{n / (e - s):.2f}\t{best}\t{dev}")
 PY
 done
 rm -f "$out/kt_cache.json"
 for run in cold warm; do
-  python3 bench/kernel_tuner/vecaxpy_kt.py "$n" "$out/kt_cache.json" "$platform" 2>"$out/kt-$run.err" | tail -1 \
+  python3 bench/kernel_tuner/vecaxpy_kt.py "$n" "$out/kt_cache.json" "$pname" 2>"$out/kt-$run.err" | tail -1 \
     | python3 -c "
 import json, sys
 r = json.loads(sys.stdin.read())
-print(f\"kernel_tuner\t$run\t{r['configurations']}\t{r['wall_s']}\t{r['configs_per_s']}\t{r['best_ms']}\")" | tee -a "$out/compare.tsv"
+print(f\"kernel_tuner\t$run\t{r['configurations']}\t{r['wall_s']}\t{r['configs_per_s']}\t{r['best_ms']}\t{r['device']}\")" | tee -a "$out/compare.tsv"
 done

@@ -9,8 +9,8 @@ compiler options are fixed for a run), so it is a macro with no effect: the spac
 configurations and Kernel Tuner builds each one, as it always does (one program per
 configuration; orcl builds each distinct kernel once: 117 for this space).
 
-Usage: python3 vecaxpy_kt.py N CACHE_FILE [PLATFORM] ; prints one JSON line:
-{"configurations": ..., "wall_s": ..., "configs_per_s": ..., "best_ms": ..., "best": {...}}.
+Usage: python3 vecaxpy_kt.py N CACHE_FILE [PLATFORM: index or part of its name] ; prints one JSON line:
+{"configurations": ..., "wall_s": ..., "configs_per_s": ..., "best_ms": ..., "device": ..., "best": {...}}.
 Kernel Tuner: https://github.com/KernelTuner/kernel_tuner (tune_kernel, cache=, verify via answer=).
 """
 import json
@@ -67,10 +67,23 @@ void vecaxpy(const int n, __global double *y, const double a, __global const dou
 """
 
 
+def platform_index(sel):
+    """pyopencl's index of the platform `sel` names: an index, or a substring of the platform's name
+    (orcl and pyopencl may enumerate platforms in different orders, so scripts pass the name)."""
+    if sel.isdigit():
+        return int(sel)
+    import pyopencl as cl
+    names = [p.name for p in cl.get_platforms()]
+    for i, name in enumerate(names):
+        if sel.lower() in name.lower():
+            return i
+    sys.exit(f"no OpenCL platform named like {sel!r}; platforms: {names}")
+
+
 def main():
     n = int(sys.argv[1])
     cache = sys.argv[2]
-    platform = int(sys.argv[3]) if len(sys.argv) > 3 else 0
+    platform = platform_index(sys.argv[3] if len(sys.argv) > 3 else "0")
     rng = np.random.default_rng(1)
     x = rng.random(n)
     y = rng.random(n)
@@ -112,6 +125,7 @@ def main():
         "wall_s": round(wall, 2),
         "configs_per_s": round(len(results) / wall, 2) if wall > 0 else None,
         "best_ms": best["time"] if best else None,
+        "device": _env.get("device_name"),
         "best": {k: best[k] for k in tune_params} if best else None,
     }))
 

@@ -75,10 +75,90 @@ pub fn tie_to_parent(cmd: &mut std::process::Command, own_group: bool) {
     }
 }
 
+/// Spawn `cmd` tied to orcl ([`tie_to_parent`]) from one thread that lives as long as orcl.
+/// `PR_SET_PDEATHSIG` fires when the *thread* that forked the child exits, not the process: a
+/// worker started on a short-lived thread (the `--devices`/`--slurm` batch threads restart a
+/// crashed worker on their own thread; `--slurm` workers start side by side) was SIGKILLed as
+/// soon as that thread ended.
+pub fn spawn_tied(
+    mut cmd: std::process::Command,
+    own_group: bool,
+) -> std::io::Result<std::process::Child> {
+    use std::sync::mpsc::{channel, Sender};
+    type Job = (
+        std::process::Command,
+        Sender<std::io::Result<std::process::Child>>,
+    );
+    static SPAWNER: std::sync::OnceLock<std::sync::Mutex<Sender<Job>>> = std::sync::OnceLock::new();
+    tie_to_parent(&mut cmd, own_group);
+    let gone = || std::io::Error::other("orcl's process-spawning thread is gone");
+    let spawner = SPAWNER.get_or_init(|| {
+        let (tx, rx) = channel::<Job>();
+        std::thread::Builder::new()
+            .name("orcl-spawner".into())
+            .spawn(move || {
+                for (mut c, back) in rx {
+                    let _ = back.send(c.spawn());
+                }
+            })
+            .expect("cannot start a thread");
+        std::sync::Mutex::new(tx)
+    });
+    let (back, answer) = channel();
+    spawner
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .send((cmd, back))
+        .map_err(|_| gone())?;
+    answer.recv().map_err(|_| gone())?
+}
+
 /// SIGKILL the process group `pgid` (a child started with `tie_to_parent(.., true)`; its pid).
 pub fn kill_group(pgid: u32) {
     // SAFETY: kill(2) with a negative pid signals the group; an exited group gives ESRCH.
     unsafe {
         libc::kill(-(pgid as libc::pid_t), libc::SIGKILL);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::process::Command;
+    use std::time::Duration;
+
+    fn sleeper() -> Command {
+        let mut c = Command::new("sleep");
+        c.arg("30");
+        c
+    }
+
+    /// A child started on a thread that then ends: with `tie_to_parent` + `spawn` on that thread
+    /// the parent-death signal kills it; with `spawn_tied` it lives until orcl ends.
+    #[test]
+    fn children_outlive_the_thread_that_asked_for_them() {
+        let tied = std::thread::spawn(|| spawn_tied(sleeper(), false).unwrap())
+            .join()
+            .unwrap();
+        let plain = std::thread::spawn(|| {
+            let mut c = sleeper();
+            tie_to_parent(&mut c, false);
+            c.spawn().unwrap()
+        })
+        .join()
+        .unwrap();
+        std::thread::sleep(Duration::from_millis(300));
+        let (mut tied, mut plain) = (tied, plain);
+        assert!(
+            tied.try_wait().unwrap().is_none(),
+            "the child died with the thread that asked for it"
+        );
+        let _ = tied.kill();
+        let _ = tied.wait();
+        // The pitfall spawn_tied avoids (Linux PR_SET_PDEATHSIG is per thread).
+        assert!(
+            plain.try_wait().unwrap().is_some(),
+            "PR_SET_PDEATHSIG did not fire at the thread's end"
+        );
     }
 }

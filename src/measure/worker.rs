@@ -153,12 +153,12 @@ impl Worker {
         cmd.stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped());
-        // A hung variant must not outlive orcl (issue 15 F6).
-        crate::interrupt::tie_to_parent(&mut cmd, false);
-        let mut child = cmd.spawn().map_err(|error| SpawnError::Spawn {
-            path: what.to_string(),
-            error,
-        })?;
+        // A hung variant must not outlive orcl (issue 15 F6), whichever thread starts it.
+        let mut child =
+            crate::interrupt::spawn_tied(cmd, false).map_err(|error| SpawnError::Spawn {
+                path: what.to_string(),
+                error,
+            })?;
         let stdin = child.stdin.take().expect("piped stdin");
         let stdout = child.stdout.take().expect("piped stdout");
         let mut stderr_pipe = child.stderr.take().expect("piped stderr");

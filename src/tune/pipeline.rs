@@ -438,21 +438,34 @@ impl Workers {
         }
         // `--devices`: one more runner (worker process) per device, sharing the build pool
         // (identical devices load the same binaries). `--slurm`: one more per srun worker.
-        let mut extra = Vec::new();
-        for &d in devices.iter().skip(1) {
-            let mut r = Runner::new(
-                exe.clone(),
-                settings.warmups,
-                settings.reps,
-                settings.policy,
-            );
-            if let Some(s) = &opts.slurm {
-                r.set_launcher(s.clone());
-            }
-            r.worker(v0.platform, d)?;
-            r.share_pool(runner.pool());
-            extra.push((d, r));
-        }
+        // Started side by side: a Slurm worker may wait in the queue, and each skeleton
+        // initialises its device and uploads the inputs before its hello.
+        let mut extra: Vec<(usize, Runner)> = devices
+            .iter()
+            .skip(1)
+            .map(|&d| {
+                let mut r = Runner::new(
+                    exe.clone(),
+                    settings.warmups,
+                    settings.reps,
+                    settings.policy,
+                );
+                if let Some(s) = &opts.slurm {
+                    r.set_launcher(s.clone());
+                }
+                r.share_pool(runner.pool());
+                (d, r)
+            })
+            .collect();
+        std::thread::scope(|s| {
+            let started: Vec<_> = extra
+                .iter_mut()
+                .map(|(d, r)| s.spawn(move || r.worker(v0.platform, *d).map(|_| ())))
+                .collect();
+            started
+                .into_iter()
+                .try_for_each(|h| h.join().unwrap_or_else(|p| std::panic::resume_unwind(p)))
+        })?;
         Ok(Workers {
             runner,
             extra,

@@ -3,7 +3,8 @@
 //!
 //! Needs a running Slurm whose node is up: `scripts/slurm-local.sh` (as root) installs and starts
 //! a single-node one, and `.ci/run` calls it. Without `sinfo` the Slurm tests print why and pass,
-//! unless `CI` is set: under CI a missing Slurm fails. The usage checks at the end need no Slurm.
+//! unless `CI` is set: under CI a missing Slurm fails. The option and `orcl worker` checks, the
+//! Orio-argument warnings and the local counterpart of the kill test need no Slurm.
 
 mod common;
 
@@ -324,6 +325,7 @@ fn a_worker_that_cannot_be_restarted_stops_the_tune_and_loses_nothing() {
 /// A skeleton process of this test (its executable under `cache`) and its Slurm step.
 struct Skeleton {
     pid: u32,
+    /// `J.S` of its Slurm step; empty for a local worker.
     step: String,
 }
 
@@ -350,14 +352,106 @@ fn skeletons(cache: &Path) -> Vec<Skeleton> {
                 .map(|kv| String::from_utf8_lossy(kv).into_owned())
                 .find_map(|kv| kv.strip_prefix(&format!("{name}=")).map(str::to_string))
         };
-        if let (Some(j), Some(s)) = (var("SLURM_JOB_ID"), var("SLURM_STEP_ID")) {
-            out.push(Skeleton {
-                pid,
-                step: format!("{j}.{s}"),
-            });
-        }
+        out.push(Skeleton {
+            pid,
+            step: match (var("SLURM_JOB_ID"), var("SLURM_STEP_ID")) {
+                (Some(j), Some(s)) => format!("{j}.{s}"),
+                _ => String::new(),
+            },
+        });
     }
     out
+}
+
+/// The hung skeleton of the tune `child` (its skeletons under `cache`, its stderr in `log`.err):
+/// busy (at least 0.15 s of CPU in 1.5 s, on a loaded box) while the other skeleton is idle
+/// (blocked reading its next request). Fails after 100 s or when the tune exits.
+fn hung_skeleton(child: &mut std::process::Child, cache: &Path, log: &Path) -> Skeleton {
+    let start = Instant::now();
+    loop {
+        if let Some(s) = child.try_wait().unwrap() {
+            panic!(
+                "orcl tune exited ({s}) before a worker was killed\n{}",
+                std::fs::read_to_string(log.with_extension("err")).unwrap_or_default()
+            );
+        }
+        assert!(
+            start.elapsed() < Duration::from_secs(100),
+            "no hung worker found"
+        );
+        let mut sk = skeletons(cache);
+        let before: Vec<u64> = sk.iter().map(|s| cpu_ticks(s.pid)).collect();
+        std::thread::sleep(Duration::from_millis(1500));
+        let busy: Vec<(usize, u64)> = sk
+            .iter()
+            .zip(&before)
+            .map(|(s, b)| cpu_ticks(s.pid).saturating_sub(*b))
+            .enumerate()
+            .collect();
+        let hot: Vec<usize> = busy.iter().filter(|b| b.1 >= 15).map(|b| b.0).collect();
+        let idle = busy.iter().filter(|b| b.1 <= 3).count();
+        if sk.len() == 2 && hot.len() == 1 && idle == 1 {
+            return sk.swap_remove(hot[0]);
+        }
+    }
+}
+
+/// The local counterpart of the Slurm kill test (no Slurm needed): under `--devices all` (two
+/// PoCL devices, two local workers) one configuration hangs and the test kills its skeleton
+/// (`kill -9`). The run completes, that configuration is one `crash` row (signal 9), the rest are
+/// correct, and a resumed run measures nothing.
+#[test]
+fn a_killed_local_worker_loses_nothing_and_resume_measures_nothing_twice() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = input(dir.path(), "axpy_resume.c");
+    let db = dir.path().join("local.db");
+    let fault = "hang:WI=8,CB=True,UI=1";
+    let local = |db: &Path| {
+        let mut c = Command::new(ORCL);
+        c.arg("tune")
+            .arg(&file)
+            .arg("--db")
+            .arg(db)
+            .arg("-o")
+            .arg(db.with_extension("c"))
+            .args(["--devices", "all", "--timeout", "120s"])
+            .env("POCL_DEVICES", "pthread pthread")
+            .env("ORCL_CACHE_DIR", cache(db))
+            .env("ORCL_TEST_FAULT", fault);
+        c
+    };
+    let log = dir.path().join("local.log");
+    let mut child = local(&db)
+        .stdin(Stdio::null())
+        .stdout(std::fs::File::create(&log).unwrap())
+        .stderr(std::fs::File::create(log.with_extension("err")).unwrap())
+        .spawn()
+        .unwrap();
+    let start = Instant::now();
+    let hung = hung_skeleton(&mut child, &cache(&db), &log);
+    assert!(hung.step.is_empty(), "a local worker in a Slurm step");
+    unsafe {
+        libc::kill(hung.pid as libc::pid_t, libc::SIGKILL);
+    }
+    let status = child.wait().unwrap();
+    let err = std::fs::read_to_string(log.with_extension("err")).unwrap_or_default();
+    assert!(status.success(), "{status}\n{err}");
+    assert!(
+        start.elapsed() < Duration::from_secs(110),
+        "the hung variant ran into its timeout instead of being killed"
+    );
+    let rs = rows(&db);
+    assert_each_once(&rs);
+    let failed: Vec<_> = rs.iter().filter(|r| r.1 != "ok").collect();
+    assert_eq!(failed.len(), 1, "{rs:#?}");
+    assert_eq!(failed[0].0, r#"{"WI":8,"CB":true,"UI":1}"#, "{rs:#?}");
+    assert_eq!(failed[0].1, "crash", "{rs:#?}");
+    let msg = failed[0].3.as_deref().unwrap_or_default();
+    assert!(msg.contains("signal 9"), "{msg}");
+    let r = run(local(&db), Duration::from_secs(240));
+    r.assert_code(0);
+    assert_eq!(measured_reused(&r), (0, CONFIGS), "{}", r.dump());
+    assert_eq!(rows(&db), rs, "the resumed run changed the recorded rows");
 }
 
 /// CPU time (clock ticks, user + system) of process `pid`; 0 when it is gone.
@@ -394,35 +488,12 @@ fn a_killed_slurm_worker_loses_nothing_and_resume_measures_nothing_twice() {
         .stderr(std::fs::File::create(log.with_extension("err")).unwrap())
         .spawn()
         .unwrap();
-    // Find the hung skeleton: busy (at least 0.15 s of CPU in 1.5 s, on a loaded box) while the
-    // other skeleton of this test is idle (blocked reading its next request).
     let start = Instant::now();
-    let killed = loop {
-        if let Some(s) = child.try_wait().unwrap() {
-            panic!(
-                "orcl tune exited ({s}) before a worker was killed\n{}",
-                std::fs::read_to_string(log.with_extension("err")).unwrap_or_default()
-            );
-        }
-        assert!(
-            start.elapsed() < Duration::from_secs(100),
-            "no hung worker found"
-        );
-        let sk = skeletons(&cache(&db));
-        let before: Vec<u64> = sk.iter().map(|s| cpu_ticks(s.pid)).collect();
-        std::thread::sleep(Duration::from_millis(1500));
-        let busy: Vec<(usize, u64)> = sk
-            .iter()
-            .zip(&before)
-            .map(|(s, b)| cpu_ticks(s.pid).saturating_sub(*b))
-            .enumerate()
-            .collect();
-        let hot: Vec<usize> = busy.iter().filter(|b| b.1 >= 15).map(|b| b.0).collect();
-        let idle = busy.iter().filter(|b| b.1 <= 3).count();
-        if sk.len() == 2 && hot.len() == 1 && idle == 1 {
-            break sk[hot[0]].step.clone();
-        }
-    };
+    let killed = hung_skeleton(&mut child, &cache(&db), &log).step;
+    assert!(
+        !killed.is_empty(),
+        "the hung skeleton is not in a Slurm step"
+    );
     let st = Command::new("scancel").arg(&killed).status().unwrap();
     assert!(st.success(), "scancel {killed}: {st}");
     let status = loop {

@@ -575,3 +575,129 @@ pub fn accumulation<'e>(
     };
     Some((r, e))
 }
+
+/// A row reduction (the matrix-vector product's shape): each iteration of the parallel loop `i`
+/// sums `term` over an inner loop `red` into one value of its own — Orio's
+/// `for i: for j: y[i] = y[i] + A[i*n+j]*x[j]` (`y[i] += ...`; `form` is
+/// [`ContractionForm::Element`], `stmt` the accumulating statement) or the scalar-accumulator form
+/// `T s = init; for j: s += term; after...` ([`ContractionForm::Scalar`]; a scalar declared outside
+/// the loop and assigned first is made such a declaration by `preamble::privatize`).
+#[derive(Debug, Clone)]
+pub struct RowReduction<'k> {
+    pub red: &'k Loop,
+    pub term: &'k Expr,
+    pub form: ContractionForm<'k>,
+    /// The statement of `red`'s body that adds `term`.
+    pub stmt: &'k Stmt,
+}
+
+/// The row reduction of `k`'s nest, if it has the shape (see [`RowReduction`]): the parallel
+/// loop parallel, the reduction loop with a positive step and bounds that read no array and
+/// depend neither on its own index nor on the sum, `term` reading no written array and not the
+/// sum itself.
+pub fn row_reduction(k: &Kernel) -> Option<RowReduction<'_>> {
+    let nest = perfect_nest(k);
+    let kinds = classify(k, &nest);
+    if kinds[0] != LoopKind::Parallel {
+        return None;
+    }
+    let (red, stmt, term, form) = match nest.loops.len() {
+        1 => {
+            let body = nest.body;
+            let (
+                Stmt {
+                    kind:
+                        StmtKind::Decl {
+                            ty,
+                            name,
+                            init: Some(init),
+                        },
+                    ..
+                },
+                Stmt {
+                    kind: StmtKind::For(red),
+                    ..
+                },
+            ) = (body.first()?, body.get(1)?)
+            else {
+                return None;
+            };
+            let after = &body[2..];
+            if has_loop(after)
+                || init.mentions(&red.var)
+                || after.iter().any(|s| stmt_mentions(s, &red.var))
+            {
+                return None;
+            }
+            let s = only(&red.body)?;
+            let (_, term) = summand(s, &|t| matches!(&t.kind, ExprKind::Var(v) if v == name))?;
+            if term.mentions(name) {
+                return None;
+            }
+            let form = ContractionForm::Scalar {
+                name: name.clone(),
+                ty: *ty,
+                init,
+                after,
+            };
+            (red, s, term, form)
+        }
+        2 if kinds[1] == LoopKind::Reduction => {
+            let red = nest.loops[1];
+            let s = only(nest.body)?;
+            let (target, term) = summand(s, &|t| {
+                matches!(&t.kind, ExprKind::Index { .. }) && !t.mentions(&red.var)
+            })?;
+            (red, s, term, ContractionForm::Element { target })
+        }
+        _ => return None,
+    };
+    let bound_ok = |b: &Expr| {
+        !b.mentions(&red.var)
+            && !reads_array(b)
+            && match &form {
+                ContractionForm::Scalar { name, .. } => !b.mentions(name),
+                ContractionForm::Element { .. } => true,
+            }
+    };
+    if red.step < 1 || !bound_ok(&red.lower) || !bound_ok(&red.upper) {
+        return None;
+    }
+    if k.args
+        .iter()
+        .filter(|a| a.written)
+        .any(|w| term.mentions(&w.name))
+    {
+        return None;
+    }
+    Some(RowReduction {
+        red,
+        term,
+        form,
+        stmt,
+    })
+}
+
+/// Whether statement `s` mentions `name` anywhere.
+fn stmt_mentions(s: &Stmt, name: &str) -> bool {
+    match &s.kind {
+        StmtKind::Assign { target, value, .. } => target.mentions(name) || value.mentions(name),
+        StmtKind::Decl { name: n, init, .. } => {
+            n == name || init.as_ref().is_some_and(|e| e.mentions(name))
+        }
+        StmtKind::If { cond, then, other } => {
+            cond.mentions(name)
+                || then.iter().any(|s| stmt_mentions(s, name))
+                || other
+                    .as_ref()
+                    .is_some_and(|o| o.iter().any(|s| stmt_mentions(s, name)))
+        }
+        StmtKind::For(l) => {
+            l.var == name
+                || l.lower.mentions(name)
+                || l.upper.mentions(name)
+                || l.body.iter().any(|s| stmt_mentions(s, name))
+        }
+        StmtKind::Block(b) => b.iter().any(|s| stmt_mentions(s, name)),
+    }
+}

@@ -1226,10 +1226,17 @@ fn emit(
 ",
             g.loops.len(),
             (0..g.loops.len())
-                .map(|d| format!(
-                    "dimension {} (nest loop {}) {} iterations and {} work-items per work-group",
-                    names[d], g.loops[d], g.per_group[d], g.local[d]
-                ))
+                .map(|d| if g.per_group[d] == crate::codegen::Grid::ONE_GROUP {
+                    format!(
+                        "dimension {} one work-group of {} work-items (lanes)",
+                        names[d], g.local[d]
+                    )
+                } else {
+                    format!(
+                        "dimension {} (nest loop {}) {} iterations and {} work-items per work-group",
+                        names[d], g.loops[d], g.per_group[d], g.local[d]
+                    )
+                })
                 .collect::<Vec<_>>()
                 .join("; ")
         ));

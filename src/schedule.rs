@@ -105,6 +105,23 @@ pub struct Schedule {
     pub size_hint: bool,
     /// The k-slab schedule of a contraction (a matrix product), `None` for other nests.
     pub contraction: Option<ContractionSchedule>,
+    /// Lanes splitting each row's reduction loop (a matrix-vector product), `None` for other
+    /// nests; then `dims[0]` is the lane dimension and `dims[1]` the rows'.
+    pub row_reduction: Option<RowReductionSchedule>,
+}
+
+/// A row reduction's lanes (see `analysis::RowReduction`): NDRange dimension 0 has `lanes`
+/// work-items per row, one work-group along it; lane `l` sums the reduction iterations
+/// `lower + l·step`, `lower + (l + lanes)·step`, ... (consecutive lanes read consecutive
+/// elements, so the loads of a row coalesce); the partial sums combine in local memory in a tree
+/// of log2(lanes) steps with barriers, and lane 0 finishes the row as the loop does.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RowReductionSchedule {
+    pub red_var: String,
+    /// Work-items per row (a power of two).
+    pub lanes: u64,
+    /// Type of the sum (the accumulated scalar or array element).
+    pub ty: ScalarType,
 }
 
 /// One array reference of a contraction's summand.
@@ -167,17 +184,37 @@ impl Schedule {
                 .sum::<u64>()
                 * if c.double_buffer { 2 } else { 1 }
         });
-        c + self
-            .staged
-            .iter()
-            .map(|s| s.elems() * s.ty.size_bytes() as u64)
-            .sum::<u64>()
+        let r = self.row_reduction.as_ref().map_or(0, |r| {
+            if r.lanes > 1 {
+                self.local_size() * r.ty.size_bytes() as u64
+            } else {
+                0
+            }
+        });
+        c + r
+            + self
+                .staged
+                .iter()
+                .map(|s| s.elems() * s.ty.size_bytes() as u64)
+                .sum::<u64>()
     }
     /// The launch geometry.
     pub fn grid(&self) -> crate::codegen::Grid {
         crate::codegen::Grid {
             loops: self.dims.iter().map(|d| d.depth).collect(),
-            per_group: self.dims.iter().map(|d| d.per_group).collect(),
+            // A lane dimension is one work-group wide whatever the loop's trip.
+            per_group: self
+                .dims
+                .iter()
+                .enumerate()
+                .map(|(d, x)| {
+                    if d == 0 && self.row_reduction.is_some() {
+                        crate::codegen::Grid::ONE_GROUP
+                    } else {
+                        x.per_group
+                    }
+                })
+                .collect(),
             local: self.dims.iter().map(|d| d.items).collect(),
         }
     }
@@ -189,6 +226,11 @@ impl Schedule {
 ///
 /// Errors: located at the loop's name in the argument (or at the loop).
 pub fn check(k: &Kernel, a: &NestArgs) -> Result<(), Diagnostic> {
+    if let Some(r) = crate::analysis::row_reduction(k) {
+        if a.tile.iter().any(|t| t.0 == r.red.var) {
+            return check_row_reduction(k, a, &r);
+        }
+    }
     // A contraction's reduction loop is named for its k-slab, not mapped onto the NDRange.
     let con = crate::analysis::contraction(k);
     if let Some(c) = &con {
@@ -315,11 +357,135 @@ pub fn check(k: &Kernel, a: &NestArgs) -> Result<(), Diagnostic> {
     Ok(())
 }
 
+/// [`check`] for a `tile` that names a row reduction's reduction loop (its lanes): exactly the
+/// parallel loop (rows) and the reduction loop; no `regTile`, `warpTile` or `loadItems`.
+fn check_row_reduction(
+    k: &Kernel,
+    a: &NestArgs,
+    r: &crate::analysis::RowReduction,
+) -> Result<(), Diagnostic> {
+    let rows = &k.parallel;
+    let span = a.tile.iter().find(|t| t.0 == r.red.var).expect("named").2;
+    if a.tile.len() != 2 || !a.tile.iter().any(|t| t.0 == rows.var) {
+        return Err(Diagnostic::new(
+            span,
+            format!(
+                "the lanes entry ('{}', TJ) of a row reduction needs `tile` to name the rows' loop `{}` too, and nothing else",
+                r.red.var, rows.var
+            ),
+        )
+        .with_help(format!(
+            "write tile=[('{}',TI),('{}',TJ)]: TI rows per work-group, TJ work-items per row",
+            rows.var, r.red.var
+        )));
+    }
+    if rows.step != 1 || crate::analysis::nest_trips(k).is_empty() {
+        return Err(Diagnostic::new(
+            a.tile.iter().find(|t| t.0 == rows.var).expect("named").2,
+            format!(
+                "loop `{}` must have step 1 and loop-invariant bounds to be tiled",
+                rows.var
+            ),
+        ));
+    }
+    if let Some(x) = k.reductions().next() {
+        return Err(Diagnostic::new(
+            span,
+            format!(
+                "`tile` does not map loops that reduce into `{}` yet",
+                x.name
+            ),
+        ));
+    }
+    for (what, list) in [
+        ("regTile", &a.reg_tile),
+        ("warpTile", &a.warp_tile),
+        ("loadItems", &a.load_items),
+    ] {
+        if let Some((_, _, s)) = list.first() {
+            return Err(Diagnostic::new(
+                *s,
+                format!(
+                    "`{what}` does not apply to a row reduction (each work-item of a row's lanes sums a strided share of loop `{}`)",
+                    r.red.var
+                ),
+            )
+            .with_help(format!("remove `{what}`; `tile` sets the rows and lanes per work-group")));
+        }
+    }
+    Ok(())
+}
+
+/// The schedule of a row reduction: `TJ` lanes (a power of two) along dimension 0 and `TI` rows
+/// along dimension 1 per work-group.
+fn row_reduction_schedule(
+    k: &Kernel,
+    a: &NestArgs,
+    r: &crate::analysis::RowReduction,
+) -> Result<Schedule, String> {
+    let get = |v: &str| {
+        a.tile
+            .iter()
+            .find(|t| t.0 == v)
+            .map(|t| t.1)
+            .expect("checked")
+    };
+    let (rows, lanes) = (get(&k.parallel.var), get(&r.red.var));
+    let limit = i64::from(i32::MAX) as u64;
+    if rows.saturating_mul(lanes) > limit || lanes.saturating_mul(r.red.step.unsigned_abs()) > limit
+    {
+        return Err(format!(
+            "{rows} rows x {lanes} lanes per work-group exceed any device's work-group size"
+        ));
+    }
+    if !lanes.is_power_of_two() {
+        return Err(format!(
+            "{lanes} lanes along `{}` is not a power of two (the lanes' partial sums combine in a tree)",
+            r.red.var
+        ));
+    }
+    let ty = match &r.form {
+        crate::analysis::ContractionForm::Scalar { ty, .. } => *ty,
+        crate::analysis::ContractionForm::Element { target } => match &target.kind {
+            crate::ir::ExprKind::Index { array, .. } => k
+                .args
+                .iter()
+                .find(|x| &x.name == array)
+                .map_or(ScalarType::Double, |x| x.ty),
+            _ => ScalarType::Double,
+        },
+    };
+    let dim = |depth: usize, var: &str, n: u64| Dim {
+        depth,
+        var: var.to_string(),
+        per_group: n,
+        per_item: 1,
+        items: n,
+    };
+    Ok(Schedule {
+        dims: vec![dim(0, &r.red.var, lanes), dim(0, &k.parallel.var, rows)],
+        staged: Vec::new(),
+        unroll: a.unroll,
+        size_hint: a.size_hint,
+        contraction: None,
+        row_reduction: Some(RowReductionSchedule {
+            red_var: r.red.var.clone(),
+            lanes,
+            ty,
+        }),
+    })
+}
+
 /// The schedule of one configuration (`a` already passed [`check`]).
 ///
 /// Errors: why the values cannot work (a register tile that does not divide its tile, ...), as
 /// one line; `tune` records it as a device-limit outcome without building.
 pub fn for_config(k: &Kernel, a: &NestArgs) -> Result<Schedule, String> {
+    if let Some(r) = crate::analysis::row_reduction(k) {
+        if a.tile.iter().any(|t| t.0 == r.red.var) {
+            return row_reduction_schedule(k, a, &r);
+        }
+    }
     let nest = perfect_nest(k);
     let names: Vec<&str> = nest.loops.iter().map(|l| l.var.as_str()).collect();
     let con = crate::analysis::contraction(k).filter(|_| {
@@ -442,6 +608,7 @@ pub fn for_config(k: &Kernel, a: &NestArgs) -> Result<Schedule, String> {
         unroll: a.unroll,
         size_hint: a.size_hint,
         contraction: None,
+        row_reduction: None,
     };
     if s.local_size() == 0 {
         return Err("a tile of 0 work-items".into());
@@ -621,6 +788,7 @@ fn contraction_schedule(
             warp,
             operands,
         }),
+        row_reduction: None,
     };
     if s.local_size() == 0 {
         return Err("a tile of 0 work-items".into());

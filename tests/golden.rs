@@ -273,6 +273,16 @@ golden! {
     example_ex14_fj("examples/ex14FJ.c") => [OpenCl, Cuda],
     example_vec_axpy_float("examples/vecAXPY_float.c") => [OpenCl, Cuda],
     example_mat_vec_float("examples/matVec_float.c") => [OpenCl, Cuda],
+    // matVec with a 2-D mapping: 4 rows x 8 lanes per work-group, a tree of partial sums.
+    example_mat_vec_2d_ti4_tj8(
+        "examples/matVec_2d.c",
+        "--set",
+        "TI=4",
+        "--set",
+        "TJ=8",
+        "--set",
+        "UI=4",
+    ) => [OpenCl, Cuda],
     // CUDA-only transform arguments (nvcc-style flags translated for NVRTC, launch bounds, the
     // L1/shared split); the OpenCL transform of the same file ignores CF.
     example_axpy_compare_cf_ui4(

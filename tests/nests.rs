@@ -205,12 +205,180 @@ fn tile_errors_are_located() {
     std::fs::write(dir.path().join("b.c"), seq).unwrap();
     let r = orcl(dir.path(), &["check", "b.c"]);
     r.assert_code(0);
-    let row = example("transpose.c").replace("B[j][i] = A[i][j];", "B[0][i] = B[0][i] + A[i][j];");
+    // A sum into B[0][i] over j is a row reduction (rows and lanes); a maximum is not yet.
+    let row = example("transpose.c")
+        .replace("B[j][i] = A[i][j];", "B[0][i] = B[0][i] + A[i][j];")
+        .replace(" regTile=[('i',RI)],", "");
     std::fs::write(dir.path().join("c.c"), row).unwrap();
-    let r = orcl(dir.path(), &["check", "c.c"]);
+    orcl(dir.path(), &["check", "c.c"]).assert_code(0);
+    let max =
+        example("transpose.c").replace("B[j][i] = A[i][j];", "B[0][i] = fmax(B[0][i], A[i][j]);");
+    std::fs::write(dir.path().join("d.c"), max).unwrap();
+    let r = orcl(dir.path(), &["check", "d.c"]);
     r.assert_code(2);
     assert!(
         r.stderr.contains("loop `j` is not parallel"),
+        "{}",
+        r.stderr
+    );
+}
+
+/// matVec with a 2-D mapping, Orio's form (`y[i] = y[i] + A[i*n+j]*x[j]`): every configuration
+/// with a power-of-two TJ is measured and validated; TJ=3 is pruned as invalid (never built). The
+/// tuned file computes what the loop computes at sizes the tiles do not divide, 1x1 and n=0.
+#[test]
+fn matvec_rows_and_lanes() {
+    let tmp = tune(
+        "matVec_2d.c",
+        &example("matVec_2d.c"),
+        16,
+        &[("\"TJ\":3,", "device_limit")],
+    );
+    let dir = tmp.path();
+    let e = orcl(
+        dir,
+        &["emit", "matVec_2d.c", "--set", "TI=4", "--set", "TJ=8"],
+    );
+    e.assert_code(0);
+    for want in [
+        "__local float orcl_part[4][8];",
+        "get_group_id(1)",
+        "j += 8",
+        "y[i] = y[i] + (orcl_part[orcl_l1][0]);",
+        "barrier(CLK_LOCAL_MEM_FENCE);",
+    ] {
+        assert!(e.stdout.contains(want), "{want}\n{}", e.stdout);
+    }
+    let c = orcl(
+        dir,
+        &[
+            "emit",
+            "matVec_2d.c",
+            "--backend",
+            "cuda",
+            "--set",
+            "TI=4",
+            "--set",
+            "TJ=8",
+        ],
+    );
+    c.assert_code(0);
+    assert!(
+        c.stdout.contains("__shared__ float orcl_part[4][8];")
+            && c.stdout.contains("__syncthreads();"),
+        "{}",
+        c.stdout
+    );
+    // The winner may be TJ=1: the C driver runs a tuned file of one 3-row x 8-lane variant.
+    let one = example("matVec_2d.c")
+        .replace("param TI[] = [1, 4];", "param TI[] = [3];")
+        .replace("param TJ[] = [1, 3, 8, 32];", "param TJ[] = [8];")
+        .replace("param UI[] = [1, 4];", "param UI[] = [4];");
+    let tmp = tune("matVec_2d.c", &one, 1, &[]);
+    let dir = tmp.path();
+    let tuned = std::fs::read_to_string(dir.join("_matVec_2d.c")).unwrap();
+    assert!(tuned.contains("__local float orcl_part[3][8];"), "{tuned}");
+    let protos = "#define TOL 1e-5\nvoid MatVec2D(int m, int n, const float *A, const float *x, float *y);\nvoid MatVec2D_orig(int m, int n, const float *A, const float *x, float *y);";
+    let body = r#"
+    int m = s[0], n = s[1];
+    float *A = fvec((long)m * n), *x = fvec(n), *y = fvec(m), *yr = DUP(y, m);
+    MatVec2D(m, n, A, x, y);
+    MatVec2D_orig(m, n, A, x, yr);
+    cmp("y", y, yr, m);
+    free(A); free(x); free(y); free(yr);
+    return m > 0;"#;
+    let driver = driver_source(
+        protos,
+        "{37, 29, 0}, {1, 1, 0}, {5, 0, 0}, {0, 7, 0}, {3, 300, 0}, {129, 64, 0}",
+        body,
+    );
+    run_driver(
+        dir,
+        "_matVec_2d.c",
+        "matVec_2d.c",
+        "MatVec2D",
+        &driver,
+        Duration::from_secs(120),
+    );
+}
+
+/// gemv with a scalar accumulator declared outside the loop (`s = 0; for j: s += A[i][j]*x[j];
+/// y[i] = alpha*s + beta*y[i];`) on rows and lanes: tuned over TI x TJ x sizeHint, every variant
+/// validated, and the tuned file equal to the loop from a C driver.
+#[test]
+fn gemv_scalar_accumulator_rows_and_lanes() {
+    let tmp = tune("gemv_2d.c", &example("gemv_2d.c"), 12, &[]);
+    let dir = tmp.path();
+    let e = orcl(
+        dir,
+        &[
+            "emit",
+            "gemv_2d.c",
+            "--set",
+            "TI=2",
+            "--set",
+            "TJ=16",
+            "--set",
+            "HINT=True",
+        ],
+    );
+    e.assert_code(0);
+    for want in [
+        "reqd_work_group_size(16, 2, 1)",
+        "__local double orcl_part[2][16];",
+        "double s = (0.0) + orcl_part[orcl_l1][0];",
+        "y[i] = alpha * s + beta * y[i];",
+    ] {
+        assert!(e.stdout.contains(want), "{want}\n{}", e.stdout);
+    }
+    let tuned = std::fs::read_to_string(dir.join("_gemv_2d.c")).unwrap();
+    assert!(tuned.contains("__local double orcl_part["), "{tuned}");
+    let protos = "#define TOL 1e-12\nvoid Gemv2D(int m, int n, double alpha, double beta, const double A[m][n], const double *x, double *y);\nvoid Gemv2D_orig(int m, int n, double alpha, double beta, const double A[m][n], const double *x, double *y);";
+    let body = r#"
+    int m = s[0], n = s[1];
+    double *A = dvec((long)m * n), *x = dvec(n), *y = dvec(m), *yr = DUP(y, m);
+    Gemv2D(m, n, 0.75, 2.0, (const double (*)[n])A, x, y);
+    Gemv2D_orig(m, n, 0.75, 2.0, (const double (*)[n])A, x, yr);
+    cmp("y", y, yr, m);
+    free(A); free(x); free(y); free(yr);
+    return m > 0;"#;
+    let driver = driver_source(
+        protos,
+        "{37, 29, 0}, {1, 1, 0}, {6, 0, 0}, {0, 3, 0}, {17, 257, 0}, {100, 5, 0}",
+        body,
+    );
+    run_driver(
+        dir,
+        "_gemv_2d.c",
+        "gemv_2d.c",
+        "Gemv2D",
+        &driver,
+        Duration::from_secs(120),
+    );
+}
+
+/// A row reduction's `tile` must name the rows' loop and the lanes' loop, and takes no `regTile`:
+/// located errors.
+#[test]
+fn row_reduction_tile_errors_are_located() {
+    let dir = tempfile::tempdir().unwrap();
+    let lanes_only = example("matVec_2d.c").replace("tile=[('i',TI),('j',TJ)]", "tile=[('j',TJ)]");
+    std::fs::write(dir.path().join("a.c"), lanes_only).unwrap();
+    let r = orcl(dir.path(), &["check", "a.c"]);
+    r.assert_code(2);
+    assert!(r.stderr.contains("a.c:30:"), "{}", r.stderr);
+    assert!(r.stderr.contains("rows' loop `i`"), "{}", r.stderr);
+    let reg = example("matVec_2d.c").replace(
+        "tile=[('i',TI),('j',TJ)],",
+        "tile=[('i',TI),('j',TJ)], regTile=[('i',2)],",
+    );
+    std::fs::write(dir.path().join("b.c"), reg).unwrap();
+    let r = orcl(dir.path(), &["check", "b.c"]);
+    r.assert_code(2);
+    assert!(
+        r.stderr.contains("b.c:30:")
+            && r.stderr
+                .contains("`regTile` does not apply to a row reduction"),
         "{}",
         r.stderr
     );

@@ -62,6 +62,8 @@ pub enum GlobalSize {
 /// NDRange dimension `d` (0 = the fastest, CUDA's `x`) covers nest loop `loops[d]` (0 = the
 /// parallel loop) with `per_group[d]` iterations and `local[d]` work-items per work-group. The
 /// number of work-groups along `d` is ⌈trip(loops[d]) / per_group[d]⌉, computed at run time.
+/// A dimension with exactly one work-group (a row reduction's lanes, whose global size is
+/// `local[d]` whatever the loop's trip) has `per_group[d]` = [`Grid::ONE_GROUP`].
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Grid {
     pub loops: Vec<usize>,
@@ -70,6 +72,10 @@ pub struct Grid {
 }
 
 impl Grid {
+    /// `per_group` of a dimension one work-group wide: 2^62, so that the skeletons' and host
+    /// code's ⌈t / per_group⌉ (computed as `(t + per_group - 1) / per_group` in `long`, and 1
+    /// for t ≤ 0) is 1 for every trip t ≤ 2^62 — the contract needs no other change.
+    pub const ONE_GROUP: u64 = 1 << 62;
     /// The ten numbers the skeleton protocol and the host code take: dimensions, then
     /// (loop, iterations per group, work-items per group) for each of 3 dimensions.
     pub fn numbers(&self) -> [u64; 10] {

@@ -136,11 +136,15 @@ fn substitute(e: &Expr, map: &dyn Fn(&str) -> Option<String>) -> String {
 }
 
 mod contraction;
+mod rows;
 
 /// Lower a scheduled nest to kernel IR (see the module docs).
 pub fn lower(k: &Kernel, s: &Schedule) -> KernelFn {
     if let Some(c) = &s.contraction {
         return contraction::lower(k, s, c);
+    }
+    if let Some(r) = &s.row_reduction {
+        return rows::lower(k, s, r);
     }
     let nest = perfect_nest(k);
     let params = k

@@ -383,3 +383,28 @@ fn row_reduction_tile_errors_are_located() {
         r.stderr
     );
 }
+
+/// A `tile` naming only the outer loop of a nest maps it onto a 1-D NDRange and runs the inner
+/// loop whole in each work-item (it used to be dropped, leaving its index undeclared): a
+/// transpose by rows and Orio's matVec by rows tune with every variant validated.
+#[test]
+fn tile_on_the_outer_loop_keeps_the_inner_loop() {
+    let rows = example("transpose.c")
+        .replace(
+            "tile=[('i',TI),('j',TJ)], regTile=[('i',RI)],",
+            "tile=[('i',TI)],",
+        )
+        .replace("param TJ[] = [16, 32];", "param TJ[] = [16];")
+        .replace("param RI[] = [1, 4];", "param RI[] = [1];")
+        .replace("param CB[] = [False, True];", "param CB[] = [False];");
+    let _ = tune("t.c", &rows, 2, &[]);
+    let mv = example("matVec_2d.c")
+        .replace("tile=[('i',TI),('j',TJ)]", "tile=[('i',TI)]")
+        .replace("param TJ[] = [1, 3, 8, 32];", "param TJ[] = [1];");
+    let tmp = tune("m.c", &mv, 4, &[]);
+    let tuned = std::fs::read_to_string(tmp.path().join("_m.c")).unwrap();
+    assert!(
+        tuned.contains("for (int j = 0; j <= n - 1; j++)"),
+        "{tuned}"
+    );
+}

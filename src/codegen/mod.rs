@@ -463,7 +463,9 @@ impl StmtWriter<'_> {
         self.indent -= 1;
     }
 
-    fn write_loop(&mut self, l: &Loop) {
+    /// `for (...) { body }` of loop-language loop `l`, with `#pragma unroll K` (`unroll`) before
+    /// an innermost loop.
+    pub fn write_loop(&mut self, l: &Loop) {
         if let Some(k) = self.unroll.filter(|_| !l.has_inner_loops()) {
             self.line(&format!("#pragma unroll {k}"));
         }

@@ -341,7 +341,11 @@ pub fn lower(k: &Kernel, s: &Schedule) -> KernelFn {
         unroll: (s.unroll > 1).then_some(i64::from(s.unroll)),
         subst: &staged_text,
     };
-    w.write_stmts(nest.body);
+    // The nest loops `tile` does not name (the innermost ones) run whole in each work-item.
+    match nest.loops.get(s.dims.len()) {
+        Some(untiled) => w.write_loop(untiled),
+        None => w.write_stmts(nest.body),
+    }
     let guard = (0..s.dims.len())
         .map(|d| in_range(d, &s.dims[d].var))
         .collect::<Vec<_>>()

@@ -785,6 +785,55 @@ fn a_worker_on_another_device_kind_is_refused() {
     );
 }
 
+/// With two workers, the second landing on a node with another device kind (an srun wrapper
+/// gives only the second step PoCL's `basic` device) is refused too, before anything is measured
+/// (exit 2): one experiment never mixes two device kinds.
+#[test]
+fn a_second_worker_on_another_device_kind_is_refused() {
+    if !slurm_up() {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let file = input(dir.path(), "axpy_resume.c");
+    let db = dir.path().join("mixed.db");
+    let count = dir.path().join("calls");
+    let wrapper = dir.path().join("srun-mixed");
+    std::fs::write(
+        &wrapper,
+        format!(
+            "#!/bin/sh\nn=$(cat '{c}' 2>/dev/null || echo 0); n=$((n+1)); echo $n > '{c}'\n\
+             if [ $n -ge 2 ]; then export POCL_DEVICES=basic; fi\n\
+             exec srun \"$@\"\n",
+            c = count.display()
+        ),
+    )
+    .unwrap();
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(&wrapper, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let r = run(
+        tune_cmd(
+            &file,
+            &db,
+            &["--ntasks", "2", "--srun", wrapper.to_str().unwrap()],
+        ),
+        Duration::from_secs(120),
+    );
+    r.assert_code(2);
+    assert!(
+        r.stderr.contains("--slurm: the worker on step ")
+            && r.stderr.contains("measures device `basic"),
+        "{}",
+        r.dump()
+    );
+    assert_eq!(
+        Connection::open(&db)
+            .and_then(|c| c.query_row("SELECT count(*) FROM evaluation", [], |r| r
+                .get::<_, i64>(0)))
+            .unwrap_or(0),
+        0
+    );
+}
+
 /// Option errors need no Slurm: `--ntasks 0` and a sub-option without `--slurm` are usage
 /// errors (exit 2), an srun that does not exist an environment error (exit 3) naming `--srun`.
 #[test]

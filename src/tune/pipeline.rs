@@ -360,6 +360,31 @@ impl<'a> Skeletons<'a> {
     }
 }
 
+/// `--slurm`: the device `seen` that the worker `runner` just started reports must be the
+/// controller's device `device` (`dev`): the controller chose the limits and the fingerprint from
+/// what it sees here. Errors (usage): a worker on another device kind, naming its step and node.
+fn same_device_kind(
+    runner: &Runner,
+    seen: &str,
+    device: usize,
+    dev: &DeviceInfo,
+) -> Result<(), TuneError> {
+    if seen.trim() == dev.name.trim() {
+        return Ok(());
+    }
+    Err(TuneError::Usage(format!(
+        "--slurm: the worker on {} measures device `{}`, but this machine's device {} is `{}`; run `orcl tune --slurm` where it sees the workers' device kind (e.g. inside the job: `sbatch`/`salloc`, see README \"Clusters (Slurm)\")",
+        runner
+            .launched
+            .last()
+            .map(|p| p.describe())
+            .unwrap_or_default(),
+        seen,
+        device,
+        dev.name
+    )))
+}
+
 /// The measuring workers of one experiment: the first device's runner (which owns the OpenCL
 /// build pool) and, under `--devices`, one more runner per device sharing that pool; under
 /// `--slurm`, one runner per srun worker.
@@ -405,19 +430,8 @@ impl Workers {
             runner.set_launcher(s.clone());
         }
         let seen = runner.worker(v0.platform, v0.device)?.device.clone();
-        if opts.slurm.is_some() && seen.trim() != dev.name.trim() {
-            // The controller chose the device (limits, fingerprint) from what it sees here.
-            return Err(TuneError::Usage(format!(
-                "--slurm: the worker on {} measures device `{}`, but this machine's device {} is `{}`; run `orcl tune --slurm` where it sees the workers' device kind (e.g. inside the job: `sbatch`/`salloc`, see README \"Clusters (Slurm)\")",
-                runner
-                    .launched
-                    .last()
-                    .map(|p| p.describe())
-                    .unwrap_or_default(),
-                seen,
-                v0.device,
-                dev.name
-            )));
+        if opts.slurm.is_some() {
+            same_device_kind(&runner, &seen, v0.device, dev)?;
         }
         let backend = v0.backend;
         let jobs = opts.jobs.unwrap_or_else(|| {
@@ -466,6 +480,13 @@ impl Workers {
                 .into_iter()
                 .try_for_each(|h| h.join().unwrap_or_else(|p| std::panic::resume_unwind(p)))
         })?;
+        if opts.slurm.is_some() {
+            // Each step may land on another node (a partition of mixed GPUs).
+            for (d, r) in &mut extra {
+                let seen = r.worker(v0.platform, *d)?.device.clone();
+                same_device_kind(r, &seen, v0.device, dev)?;
+            }
+        }
         Ok(Workers {
             runner,
             extra,

@@ -120,26 +120,8 @@ pub fn options(
             "warpTile" => o.nest.warp_tile = crate::schedule::loop_list(&v, a)?,
             "padLocal" => o.nest.pad_local = int_arg(&v, a, 0)?.min(64) as u64,
             "doubleBuffer" => o.nest.double_buffer = bool_arg(&v, a)?,
-            "vecLoad" => {
-                let w = int_arg(&v, a, 1)?;
-                if ![1, 2, 4].contains(&w) {
-                    return Err(Diagnostic::new(
-                        a.expr.span,
-                        format!("`vecLoad` must be 1, 2 or 4, found {w}"),
-                    ));
-                }
-                o.nest.vec_load = w as u32;
-            }
-            "vecWidth" => {
-                let w = int_arg(&v, a, 1)?;
-                if ![1, 2, 4].contains(&w) {
-                    return Err(Diagnostic::new(
-                        a.expr.span,
-                        format!("`vecWidth` must be 1, 2 or 4, found {w}"),
-                    ));
-                }
-                o.nest.vec_width = w as u32;
-            }
+            "vecLoad" => o.nest.vec_load = super::width_arg(&v, a, &[1, 2, 4])?,
+            "vecWidth" => o.nest.vec_width = super::width_arg(&v, a, &[1, 2, 4])?,
             "streamCount" => {
                 // Several streams are not implemented: a warning says so (see `crate::compat`).
                 int_arg(&v, a, 1)?;

@@ -192,6 +192,25 @@ pub(crate) fn check_transform_args(
     Ok(())
 }
 
+/// A transformation argument that is a vector width, one of `allowed` (elements per vector, in
+/// increasing order): `vecWidth`, `vecLoad`. Errors: located at the argument's expression, listing
+/// the widths allowed.
+pub(crate) fn width_arg(v: &Value, a: &KeywordArg, allowed: &[i64]) -> Result<u32, Diagnostic> {
+    let w = int_arg(v, a, 1)?;
+    if allowed.contains(&w) {
+        return Ok(w as u32);
+    }
+    let list: Vec<String> = allowed.iter().map(i64::to_string).collect();
+    let list = match list.split_last() {
+        Some((last, rest)) if !rest.is_empty() => format!("{} or {last}", rest.join(", ")),
+        _ => list.join(""),
+    };
+    Err(Diagnostic::new(
+        a.expr.span,
+        format!("`{}` must be {list}, found {w}", a.name),
+    ))
+}
+
 /// A transformation argument's integer value, at least `min` (`True`/`False` count as 1/0 when
 /// `min <= 0`). Errors: located at the argument's expression.
 pub(crate) fn int_arg(v: &Value, a: &KeywordArg, min: i64) -> Result<i64, Diagnostic> {

@@ -148,32 +148,14 @@ pub fn options(
             },
             "incrementType" => o.chunked = super::increment_type_arg(&v, a)?,
             "innerThreads" => o.inner_threads = int_arg(&v, a, 1)? as u64,
-            "vecWidth" => {
-                let w = int_arg(&v, a, 1)?;
-                if ![1, 2, 4, 8, 16].contains(&w) {
-                    return Err(Diagnostic::new(
-                        a.expr.span,
-                        format!("`vecWidth` must be 1, 2, 4, 8 or 16, found {w}"),
-                    ));
-                }
-                o.vec_width = w as u32;
-            }
+            "vecWidth" => o.vec_width = super::width_arg(&v, a, &[1, 2, 4, 8, 16])?,
             "tile" => o.nest.tile = crate::schedule::loop_list(&v, a)?,
             "regTile" => o.nest.reg_tile = crate::schedule::loop_list(&v, a)?,
             "loadItems" => o.nest.load_items = crate::schedule::loop_list(&v, a)?,
             "warpTile" => o.nest.warp_tile = crate::schedule::loop_list(&v, a)?,
             "padLocal" => o.nest.pad_local = int_arg(&v, a, 0)?.min(64) as u64,
             "doubleBuffer" => o.nest.double_buffer = bool_arg(&v, a)?,
-            "vecLoad" => {
-                let w = int_arg(&v, a, 1)?;
-                if ![1, 2, 4].contains(&w) {
-                    return Err(Diagnostic::new(
-                        a.expr.span,
-                        format!("`vecLoad` must be 1, 2 or 4, found {w}"),
-                    ));
-                }
-                o.nest.vec_load = w as u32;
-            }
+            "vecLoad" => o.nest.vec_load = super::width_arg(&v, a, &[1, 2, 4])?,
             "device" => o.device = int_arg(&v, a, 0)? as usize,
             "platform" => o.platform = int_arg(&v, a, 0)? as usize,
             _ => {

@@ -1,4 +1,5 @@
-//! Command-line interface: `orcl tune | compare | check | emit | devices | db | plot | replay`. Exit codes
+//! Command-line interface: `orcl tune | compare | check | emit | devices | db | plot | replay`
+//! (and `orcl worker`, which `orcl tune --slurm` starts on the compute nodes). Exit codes
 //! (docs/RELIABILITY.md): 0 tuned, 1 no valid variant, 2 usage or input error, 3 environment
 //! failure (database, device, compiler, file system), 130/143 interrupted by SIGINT/SIGTERM.
 

@@ -834,6 +834,46 @@ fn a_second_worker_on_another_device_kind_is_refused() {
     );
 }
 
+/// A worker restarted after a crash on a node of another device kind (an srun wrapper gives the
+/// steps after the first PoCL's `basic` device) is refused like a worker that cannot start: the
+/// tune stops (exit 3) with the crash recorded once and nothing measured on the other device.
+#[test]
+fn a_restarted_worker_on_another_device_kind_is_refused() {
+    if !slurm_up() {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let file = input(dir.path(), "axpy_resume.c");
+    let db = dir.path().join("restart-mixed.db");
+    let count = dir.path().join("calls");
+    let wrapper = dir.path().join("srun-then-basic");
+    std::fs::write(
+        &wrapper,
+        format!(
+            "#!/bin/sh\nn=$(cat '{c}' 2>/dev/null || echo 0); n=$((n+1)); echo $n > '{c}'\n\
+             if [ $n -ge 2 ]; then export POCL_DEVICES=basic; fi\n\
+             exec srun \"$@\"\n",
+            c = count.display()
+        ),
+    )
+    .unwrap();
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(&wrapper, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let mut c = tune_cmd(&file, &db, &["--srun", wrapper.to_str().unwrap()]);
+    c.env("ORCL_TEST_FAULT", "crash:WI=16,CB=True,UI=2");
+    let r = run(c, Duration::from_secs(240));
+    r.assert_code(3);
+    assert!(r.stderr.contains("sees device `basic"), "{}", r.dump());
+    let rs = rows(&db);
+    let last = rs.last().expect("nothing recorded");
+    assert_eq!(
+        (last.0.as_str(), last.1.as_str()),
+        (r#"{"WI":16,"CB":true,"UI":2}"#, "crash"),
+        "{rs:#?}"
+    );
+    assert!(rs[..rs.len() - 1].iter().all(|r| r.1 == "ok"), "{rs:#?}");
+}
+
 /// Option errors need no Slurm: `--ntasks 0` and a sub-option without `--slurm` are usage
 /// errors (exit 2), an srun that does not exist an environment error (exit 3) naming `--srun`.
 #[test]

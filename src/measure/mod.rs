@@ -191,6 +191,8 @@ pub struct Runner {
     launcher: Option<slurm::Slurm>,
     /// Where each worker this runner started ran (`--slurm`: node, job and step), in order.
     pub launched: Vec<worker::Preamble>,
+    /// `--slurm`: the device name every (re)started worker must report (the experiment's).
+    expect_device: Option<String>,
 }
 
 impl Runner {
@@ -208,6 +210,7 @@ impl Runner {
             traffic: Traffic::default(),
             launcher: None,
             launched: Vec::new(),
+            expect_device: None,
         }
     }
 
@@ -219,6 +222,12 @@ impl Runner {
     /// Start this runner's workers with srun (`orcl tune --slurm`) instead of locally.
     pub fn set_launcher(&mut self, slurm: slurm::Slurm) {
         self.launcher = Some(slurm);
+    }
+
+    /// `--slurm`: refuse a worker (re)started on a node whose device is not named `name` (the
+    /// experiment's device): a restarted step may land on another kind of node.
+    pub fn expect_device(&mut self, name: &str) {
+        self.expect_device = Some(name.to_string());
     }
 
     /// Build OpenCL kernels on `pool` (ahead of measurement) instead of in the worker.
@@ -286,6 +295,17 @@ impl Runner {
                         slurm::STARTUP,
                         Some(slurm::absolute(&skeleton::cache_dir().join("requests"))),
                     )?;
+                    if let Some(want) = &self.expect_device {
+                        if w.hello.device.trim() != want.trim() {
+                            let at = w.preamble.as_ref().map(|p| p.describe());
+                            let at = at.unwrap_or_default();
+                            // Dropping `w` ends its step.
+                            return Err(SpawnError::NotReady(format!(
+                                "the Slurm worker {at} sees device `{}`, not the experiment's `{want}`: its node is of another kind (restrict the nodes, e.g. with SLURM_CONSTRAINT or --partition)",
+                                w.hello.device
+                            )));
+                        }
+                    }
                     self.launched.extend(w.preamble.clone());
                     w
                 }

@@ -432,6 +432,7 @@ impl Workers {
         let seen = runner.worker(v0.platform, v0.device)?.device.clone();
         if opts.slurm.is_some() {
             same_device_kind(&runner, &seen, v0.device, dev)?;
+            runner.expect_device(&dev.name);
         }
         let backend = v0.backend;
         let jobs = opts.jobs.unwrap_or_else(|| {
@@ -485,6 +486,7 @@ impl Workers {
             for (d, r) in &mut extra {
                 let seen = r.worker(v0.platform, *d)?.device.clone();
                 same_device_kind(r, &seen, v0.device, dev)?;
+                r.expect_device(&dev.name);
             }
         }
         Ok(Workers {

@@ -874,6 +874,31 @@ fn a_restarted_worker_on_another_device_kind_is_refused() {
     assert!(rs[..rs.len() - 1].iter().all(|r| r.1 == "ok"), "{rs:#?}");
 }
 
+/// `--ntasks 1` with two `--devices` leaves the second device without a worker: a warning says so
+/// (the run itself measures everything on the first).
+#[test]
+fn fewer_tasks_than_devices_warns() {
+    if !slurm_up() {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let file = input(dir.path(), "axpy_resume.c");
+    let db = dir.path().join("fewer.db");
+    let r = run(
+        tune_cmd(&file, &db, &["--ntasks", "1", "--devices", "0,1"]),
+        Duration::from_secs(240),
+    );
+    r.assert_code(0);
+    assert!(
+        r.stderr.contains(
+            "warning: --slurm: --ntasks 1 leaves device(s) 1 of --devices without a worker"
+        ),
+        "{}",
+        r.dump()
+    );
+    assert_each_once(&rows(&db));
+}
+
 /// Option errors need no Slurm: `--ntasks 0` and a sub-option without `--slurm` are usage
 /// errors (exit 2), an srun that does not exist an environment error (exit 3) naming `--srun`.
 #[test]

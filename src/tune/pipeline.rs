@@ -428,6 +428,18 @@ impl Workers {
         };
         if let Some(s) = &opts.slurm {
             runner.set_launcher(s.clone());
+            let unused: Vec<String> = device_list
+                .iter()
+                .filter(|d| !devices.contains(d))
+                .map(usize::to_string)
+                .collect();
+            if !unused.is_empty() {
+                eprintln!(
+                    "warning: --slurm: --ntasks {} leaves device(s) {} of --devices without a worker (worker k measures the (k mod N)-th device of --devices); raise --ntasks or list fewer devices",
+                    devices.len(),
+                    unused.join(", ")
+                );
+            }
         }
         let seen = runner.worker(v0.platform, v0.device)?.device.clone();
         if opts.slurm.is_some() {

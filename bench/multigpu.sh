@@ -22,7 +22,7 @@ d = json.load(sys.stdin)
 d = d.get("devices", d) if isinstance(d, dict) else d
 print(next((x["platform_index"] for x in d if x.get("backend") == "opencl" and "NVIDIA" in x.get("platform", "")), 0))')
 python3 "$here/gemm/make_case.py" s NN 2048 2048 2048 full >"$out/sgemm2048.c"
-[ -f "$out/scaling.tsv" ] || printf 'case\tbackend\tdevices\tconfigurations\twall_s\tconfigs_per_s\n' >"$out/scaling.tsv"
+printf 'case\tbackend\tdevices\tconfigurations\twall_s\tconfigs_per_s\n' >"$out/scaling.tsv"
 
 # one NAME BACKEND FILE SIZE DEVICE-ARGS...
 one() {

@@ -2,7 +2,7 @@
 //! the repetitions before the winner is chosen, so that a single noisy sample does not decide the
 //! tuned file.
 
-use super::pipeline::{measure_objective, variant_for, Skeletons, Workers};
+use super::pipeline::{measure_objective, variant_for, variant_key, Skeletons, Workers};
 use super::settings::objective_is_total;
 use super::{Evaluated, TuneError, TuneOptions, FINALISTS};
 use crate::db::Db;
@@ -10,9 +10,9 @@ use crate::prepare::Prepared;
 use crate::space::SearchSpace;
 use std::collections::HashSet;
 
-/// Re-measures up to [`FINALISTS`] distinct variants (by source, build options, NDRange and
-/// skeleton plan), fastest first, on the first device with `3 × reps` repetitions; records them
-/// as the experiment's `final_remeasurement` and `winner` metadata. Returns the winner's index
+/// Re-measures up to [`FINALISTS`] distinct variants (by `variant_key`: source, build options,
+/// NDRange or grid, skeleton plan), fastest first, on the first device with `3 × reps`
+/// repetitions; records them as the experiment's `final_remeasurement` and `winner` metadata. Returns the winner's index
 /// into `evaluations` and its re-measured median (ms), or `None` when none could be re-measured.
 #[allow(clippy::too_many_arguments)]
 pub(super) fn confirm(
@@ -49,12 +49,8 @@ pub(super) fn confirm(
         let Some(exe) = skeletons.built(&plan) else {
             continue;
         };
-        if !seen.insert((
-            v.source.clone(),
-            v.build_options.clone(),
-            format!("{:?}|{plan:?}", v.global_size),
-            v.local_size,
-        )) {
+        // Distinct as measurements are distinct (source, options, NDRange or grid, build plan).
+        if !seen.insert(variant_key(&v, &plan)) {
             continue;
         }
         runner.use_skeleton(exe);

@@ -362,7 +362,6 @@ fn evaluate(
         .map_err(|d| located(env.text, env.path, d))?;
     let vkey = variant_key(&v, &plan);
     let khash = Some(sha(&[&v.source])[..16].to_string());
-    let exe = skeletons.exe(&plan);
     if let Some(msg) = device_limit(&v, env.dev) {
         return Ok((Outcome::failure(Status::DeviceLimit, msg), khash, None));
     }
@@ -370,7 +369,9 @@ fn evaluate(
         // The same kernel, options, NDRange and build as a configuration already measured.
         return Ok((o.clone(), khash, *on));
     }
-    let exe = match exe {
+    // The skeleton of this build plan, built when a variant first needs it (not for one that
+    // cannot run on the device or was measured already).
+    let exe = match skeletons.exe(&plan) {
         Err(msg) => return Ok((Outcome::failure(Status::CompileError, msg), khash, None)),
         Ok(exe) => exe,
     };

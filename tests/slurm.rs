@@ -148,6 +148,32 @@ fn slurm_workers(db: &Path) -> Vec<(i64, i64, Vec<String>)> {
         .collect()
 }
 
+/// An executable srun wrapper `dir/name` running the shell `body` (which ends by exec'ing or
+/// piping into `srun "$@"`).
+fn srun_wrapper(dir: &Path, name: &str, body: &str) -> PathBuf {
+    use std::os::unix::fs::PermissionsExt;
+    let path = dir.join(name);
+    std::fs::write(&path, format!("#!/bin/sh\n{body}")).unwrap();
+    std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();
+    path
+}
+
+/// Shell lines that count the wrapper's calls in `count` and run `then` from call `from` on.
+fn from_call(count: &Path, from: u32, then: &str) -> String {
+    format!(
+        "n=$(cat '{c}' 2>/dev/null || echo 0); n=$((n+1)); echo $n > '{c}'\n\
+         if [ $n -ge {from} ]; then {then}; fi\n",
+        c = count.display()
+    )
+}
+
+/// Evaluation rows in `db` (0 when it cannot be read).
+fn evaluations(db: &Path) -> i64 {
+    Connection::open(db)
+        .and_then(|c| c.query_row("SELECT count(*) FROM evaluation", [], |r| r.get(0)))
+        .unwrap_or(0)
+}
+
 /// Steps of Slurm jobs named `orcl-worker.PID` (those of the controller `pid`) still known to
 /// Slurm.
 fn steps_of(pid: u32) -> Vec<String> {
@@ -229,14 +255,11 @@ fn requests_go_through_srun_as_short_lines() {
     let file = input(dir.path(), "axpy_resume.c");
     let db = dir.path().join("lines.db");
     let log = dir.path().join("stdin.log");
-    let wrapper = dir.path().join("srun-tee");
-    std::fs::write(
-        &wrapper,
-        format!("#!/bin/sh\ntee -a '{}' | srun \"$@\"\n", log.display()),
-    )
-    .unwrap();
-    use std::os::unix::fs::PermissionsExt;
-    std::fs::set_permissions(&wrapper, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let wrapper = srun_wrapper(
+        dir.path(),
+        "srun-tee",
+        &format!("tee -a '{}' | srun \"$@\"\n", log.display()),
+    );
     let r = run(
         tune_cmd(&file, &db, &["--srun", wrapper.to_str().unwrap()]),
         Duration::from_secs(240),
@@ -271,19 +294,12 @@ fn a_worker_that_cannot_be_restarted_stops_the_tune_and_loses_nothing() {
     let file = input(dir.path(), "axpy_resume.c");
     let db = dir.path().join("restart.db");
     let count = dir.path().join("calls");
-    let wrapper = dir.path().join("srun-once");
-    std::fs::write(
-        &wrapper,
-        format!(
-            "#!/bin/sh\nn=$(cat '{c}' 2>/dev/null || echo 0); n=$((n+1)); echo $n > '{c}'\n\
-             if [ $n -ge 2 ]; then echo 'srun: error: Unable to allocate resources: test' >&2; exit 1; fi\n\
-             exec srun \"$@\"\n",
-            c = count.display()
-        ),
-    )
-    .unwrap();
-    use std::os::unix::fs::PermissionsExt;
-    std::fs::set_permissions(&wrapper, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let refuse = "echo 'srun: error: Unable to allocate resources: test' >&2; exit 1";
+    let wrapper = srun_wrapper(
+        dir.path(),
+        "srun-once",
+        &format!("{}exec srun \"$@\"\n", from_call(&count, 2, refuse)),
+    );
     let fault = "crash:WI=16,CB=True,UI=2";
     let mut c = tune_cmd(&file, &db, &["--srun", wrapper.to_str().unwrap()]);
     c.env("ORCL_TEST_FAULT", fault);
@@ -571,10 +587,7 @@ fn a_killed_slurm_worker_loses_nothing_and_resume_measures_nothing_twice() {
             start.elapsed() < Duration::from_secs(120),
             "nothing recorded"
         );
-        let n: i64 = Connection::open(&db2)
-            .and_then(|c| c.query_row("SELECT count(*) FROM evaluation", [], |r| r.get(0)))
-            .unwrap_or(0);
-        if n >= 1 {
+        if evaluations(&db2) >= 1 {
             break;
         }
         std::thread::sleep(Duration::from_millis(2));
@@ -761,10 +774,11 @@ fn a_worker_on_another_device_kind_is_refused() {
     let dir = tempfile::tempdir().unwrap();
     let file = input(dir.path(), "axpy_resume.c");
     let db = dir.path().join("other.db");
-    let wrapper = dir.path().join("srun-basic");
-    std::fs::write(&wrapper, "#!/bin/sh\nPOCL_DEVICES=basic exec srun \"$@\"\n").unwrap();
-    use std::os::unix::fs::PermissionsExt;
-    std::fs::set_permissions(&wrapper, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let wrapper = srun_wrapper(
+        dir.path(),
+        "srun-basic",
+        "POCL_DEVICES=basic exec srun \"$@\"\n",
+    );
     let r = run(
         tune_cmd(&file, &db, &["--srun", wrapper.to_str().unwrap()]),
         Duration::from_secs(120),
@@ -776,13 +790,7 @@ fn a_worker_on_another_device_kind_is_refused() {
         "{}",
         r.dump()
     );
-    assert_eq!(
-        Connection::open(&db)
-            .and_then(|c| c.query_row("SELECT count(*) FROM evaluation", [], |r| r
-                .get::<_, i64>(0)))
-            .unwrap_or(0),
-        0
-    );
+    assert_eq!(evaluations(&db), 0);
 }
 
 /// With two workers, the second landing on a node with another device kind (an srun wrapper
@@ -797,19 +805,14 @@ fn a_second_worker_on_another_device_kind_is_refused() {
     let file = input(dir.path(), "axpy_resume.c");
     let db = dir.path().join("mixed.db");
     let count = dir.path().join("calls");
-    let wrapper = dir.path().join("srun-mixed");
-    std::fs::write(
-        &wrapper,
-        format!(
-            "#!/bin/sh\nn=$(cat '{c}' 2>/dev/null || echo 0); n=$((n+1)); echo $n > '{c}'\n\
-             if [ $n -ge 2 ]; then export POCL_DEVICES=basic; fi\n\
-             exec srun \"$@\"\n",
-            c = count.display()
+    let wrapper = srun_wrapper(
+        dir.path(),
+        "srun-mixed",
+        &format!(
+            "{}exec srun \"$@\"\n",
+            from_call(&count, 2, "export POCL_DEVICES=basic")
         ),
-    )
-    .unwrap();
-    use std::os::unix::fs::PermissionsExt;
-    std::fs::set_permissions(&wrapper, std::fs::Permissions::from_mode(0o755)).unwrap();
+    );
     let r = run(
         tune_cmd(
             &file,
@@ -825,13 +828,7 @@ fn a_second_worker_on_another_device_kind_is_refused() {
         "{}",
         r.dump()
     );
-    assert_eq!(
-        Connection::open(&db)
-            .and_then(|c| c.query_row("SELECT count(*) FROM evaluation", [], |r| r
-                .get::<_, i64>(0)))
-            .unwrap_or(0),
-        0
-    );
+    assert_eq!(evaluations(&db), 0);
 }
 
 /// A worker restarted after a crash on a node of another device kind (an srun wrapper gives the
@@ -846,19 +843,14 @@ fn a_restarted_worker_on_another_device_kind_is_refused() {
     let file = input(dir.path(), "axpy_resume.c");
     let db = dir.path().join("restart-mixed.db");
     let count = dir.path().join("calls");
-    let wrapper = dir.path().join("srun-then-basic");
-    std::fs::write(
-        &wrapper,
-        format!(
-            "#!/bin/sh\nn=$(cat '{c}' 2>/dev/null || echo 0); n=$((n+1)); echo $n > '{c}'\n\
-             if [ $n -ge 2 ]; then export POCL_DEVICES=basic; fi\n\
-             exec srun \"$@\"\n",
-            c = count.display()
+    let wrapper = srun_wrapper(
+        dir.path(),
+        "srun-then-basic",
+        &format!(
+            "{}exec srun \"$@\"\n",
+            from_call(&count, 2, "export POCL_DEVICES=basic")
         ),
-    )
-    .unwrap();
-    use std::os::unix::fs::PermissionsExt;
-    std::fs::set_permissions(&wrapper, std::fs::Permissions::from_mode(0o755)).unwrap();
+    );
     let mut c = tune_cmd(&file, &db, &["--srun", wrapper.to_str().unwrap()]);
     c.env("ORCL_TEST_FAULT", "crash:WI=16,CB=True,UI=2");
     let r = run(c, Duration::from_secs(240));

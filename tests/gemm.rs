@@ -65,6 +65,20 @@ fn example(name: &str) -> String {
 const SHAPES: &str =
     "{33, 17, 9}, {64, 64, 64}, {1, 1, 1}, {100, 3, 40}, {5, 7, 0}, {0, 4, 3}, {70, 129, 33}";
 
+/// Runs the BLAS-form driver over `_FILE` (the tuned file of `file`, function `Sgemm`, element
+/// type `ty`) at every odd shape: 1e-4 relative tolerance in float, 1e-12 in double.
+fn check_tuned_sgemm(dir: &Path, file: &str, ty: &str) {
+    let tol = if ty == "float" { "1e-4" } else { "1e-12" };
+    run_driver(
+        dir,
+        &format!("_{file}"),
+        file,
+        "Sgemm",
+        &blas_driver("Sgemm", ty, tol),
+        Duration::from_secs(120),
+    );
+}
+
 /// The BLAS-form driver body for `func` with A's and B's element index expressions.
 fn blas_driver(func: &str, ty: &str, tol: &str) -> String {
     let vec = if ty == "float" { "fvec" } else { "dvec" };
@@ -197,19 +211,7 @@ fn double_buffered_slabs() {
             1,
             "{slab}"
         );
-        let (tol, func) = if ty == "float" {
-            ("1e-4", "Sgemm")
-        } else {
-            ("1e-12", "Sgemm")
-        };
-        run_driver(
-            dir,
-            &format!("_{file}"),
-            &file,
-            func,
-            &blas_driver(func, ty, tol),
-            Duration::from_secs(120),
-        );
+        check_tuned_sgemm(dir, &file, ty);
     }
 }
 
@@ -302,19 +304,7 @@ fn vector_global_loads() {
                 .stdout
                 .contains(&format!("% {} == 0", w * if ty == "float" { 4 } else { 8 })));
         }
-        let (tol, func) = if ty == "float" {
-            ("1e-4", "Sgemm")
-        } else {
-            ("1e-12", "Sgemm")
-        };
-        run_driver(
-            dir,
-            &format!("_{file}"),
-            &file,
-            func,
-            &blas_driver(func, ty, tol),
-            Duration::from_secs(120),
-        );
+        check_tuned_sgemm(dir, &file, ty);
     }
 }
 
@@ -363,19 +353,7 @@ fn load_layouts() {
         let guards = ["orcl_t < 16", "orcl_kk < 8"];
         assert!(guards.iter().any(|g| kernel.contains(g)), "{kernel}");
         assert!(kernel.contains("orcl_lin / 1 + "), "{kernel}");
-        let (tol, func) = if ty == "float" {
-            ("1e-4", "Sgemm")
-        } else {
-            ("1e-12", "Sgemm")
-        };
-        run_driver(
-            dir,
-            &format!("_{file}"),
-            &file,
-            func,
-            &blas_driver(func, ty, tol),
-            Duration::from_secs(120),
-        );
+        check_tuned_sgemm(dir, &file, ty);
     }
     // A loop that `tile` does not name: located.
     let dir = tempfile::tempdir().unwrap();
@@ -451,19 +429,7 @@ fn warp_tiles() {
                 assert!(e.stdout.contains(want), "{want}\n{}", e.stdout);
             }
         }
-        let (tol, func) = if ty == "float" {
-            ("1e-4", "Sgemm")
-        } else {
-            ("1e-12", "Sgemm")
-        };
-        run_driver(
-            dir,
-            &format!("_{file}"),
-            &file,
-            func,
-            &blas_driver(func, ty, tol),
-            Duration::from_secs(120),
-        );
+        check_tuned_sgemm(dir, &file, ty);
     }
 }
 

@@ -206,6 +206,7 @@ fn opencl_info(pi: usize, pname: &str, di: usize, id: opencl3::types::cl_device_
 
 /// Every OpenCL device of every platform, in index order.
 pub fn opencl_devices() -> Result<Vec<DeviceInfo>, DeviceError> {
+    let _enumerating = opencl_query_lock();
     let (ids, _) = opencl_ids()?;
     Ok(ids
         .into_iter()
@@ -213,8 +214,18 @@ pub fn opencl_devices() -> Result<Vec<DeviceInfo>, DeviceError> {
         .collect())
 }
 
+/// Held while OpenCL platforms and devices are enumerated and queried: PoCL 3.1 initialises its
+/// devices in the first `clGetDeviceIDs`, and a `clGetDeviceInfo` from another thread meanwhile
+/// read a device name not yet set (a SIGSEGV in `strlen`, seen with two unit tests enumerating
+/// at once, and possible with build-pool threads opening their contexts).
+pub(crate) fn opencl_query_lock() -> std::sync::MutexGuard<'static, ()> {
+    static LOCK: std::sync::Mutex<()> = std::sync::Mutex::new(());
+    LOCK.lock().unwrap_or_else(|e| e.into_inner())
+}
+
 /// The OpenCL device at (`platform`, `device`) indices.
 pub fn opencl_device(platform: usize, device: usize) -> Result<DeviceInfo, DeviceError> {
+    let _enumerating = opencl_query_lock();
     let (ids, nplat) = opencl_ids()?;
     if platform >= nplat {
         return Err(DeviceError::NoSuchPlatform {

@@ -1,6 +1,7 @@
 //! Measurement: runs variants in timing-skeleton worker processes (DESIGN.md §3) and turns their
 //! answers, crashes and timeouts into classified `Outcome`s.
 
+pub mod nvrtc;
 pub mod pool;
 pub mod skeleton;
 pub mod slurm;
@@ -180,9 +181,11 @@ pub struct Runner {
     pub policy: TimeoutPolicy,
     slowest_ok: Duration,
     next_id: i64,
-    /// OpenCL builds ahead of measurement (`--jobs`); `None`: the worker builds from source.
-    /// Shared by the runners of identical devices under `--devices` (one pool, one cache key).
+    /// Kernel builds ahead of measurement (`--jobs`; OpenCL, or CUDA with NVRTC in orcl's
+    /// process); `None`: the worker builds from source. Shared by the runners of identical
+    /// devices under `--devices` (one pool, one cache key). Builds for `pool_backend` only.
     pool: Option<std::sync::Arc<BuildPool>>,
+    pool_backend: Option<crate::codegen::Backend>,
     /// Pool keys whose build time was already reported (the first variant of a kernel pays it).
     reported: HashSet<String>,
     /// Host↔device bytes of this runner's workers.
@@ -206,6 +209,7 @@ impl Runner {
             slowest_ok: Duration::ZERO,
             next_id: 1,
             pool: None,
+            pool_backend: None,
             reported: HashSet::new(),
             traffic: Traffic::default(),
             launcher: None,
@@ -230,26 +234,38 @@ impl Runner {
         self.expect_device = Some(name.to_string());
     }
 
-    /// Build OpenCL kernels on `pool` (ahead of measurement) instead of in the worker.
-    pub fn set_pool(&mut self, pool: BuildPool) {
+    /// Build the kernels of `backend` on `pool` (ahead of measurement) instead of in the worker.
+    pub fn set_pool(&mut self, pool: BuildPool, backend: crate::codegen::Backend) {
         self.pool = Some(std::sync::Arc::new(pool));
+        self.pool_backend = Some(backend);
     }
 
     /// Use another runner's pool (`--devices`: identical devices run the same binaries, so one
     /// pool builds for all of them); `None` leaves this runner building in its worker.
-    pub fn share_pool(&mut self, pool: Option<std::sync::Arc<BuildPool>>) {
-        self.pool = pool;
+    pub fn share_pool(
+        &mut self,
+        pool: Option<(std::sync::Arc<BuildPool>, crate::codegen::Backend)>,
+    ) {
+        self.pool_backend = pool.as_ref().map(|p| p.1);
+        self.pool = pool.map(|p| p.0);
     }
 
-    /// This runner's build pool, for [`Runner::share_pool`].
-    pub fn pool(&self) -> Option<std::sync::Arc<BuildPool>> {
-        self.pool.clone()
+    /// This runner's build pool and the backend it builds for, for [`Runner::share_pool`].
+    pub fn pool(&self) -> Option<(std::sync::Arc<BuildPool>, crate::codegen::Backend)> {
+        self.pool.clone().zip(self.pool_backend)
+    }
+
+    /// The pool, when it builds `v`'s backend.
+    fn pool_for(&self, v: &OpenClVariant) -> Option<&BuildPool> {
+        self.pool
+            .as_deref()
+            .filter(|_| self.pool_backend == Some(v.backend))
     }
 
     /// Queue the build of `v` on the pool, so it is ready when `measure` comes to it (no-op
-    /// without a pool and for CUDA variants, which NVRTC builds in the worker).
+    /// without a pool for `v`'s backend).
     pub fn prefetch(&self, v: &OpenClVariant) {
-        if let (Some(p), crate::codegen::Backend::OpenCl) = (&self.pool, v.backend) {
+        if let Some(p) = self.pool_for(v) {
             p.submit(&v.source, &v.build_options);
         }
     }
@@ -324,9 +340,11 @@ impl Runner {
         }
         // With a pool: wait for the prebuilt binary; a failed build is a compile error here.
         let mut prebuilt: Option<(String, std::sync::Arc<Vec<u8>>, f64)> = None;
-        if let (Some(p), crate::codegen::Backend::OpenCl) = (&self.pool, v.backend) {
+        if let Some(p) = self.pool_for(v) {
             match p.get(&v.source, &v.build_options) {
                 (_, Built::Failed(log)) => return Outcome::failure(Status::CompileError, log),
+                // Left to the worker: sent as source (`RUN`), as without a pool.
+                (_, Built::InWorker(_)) => {}
                 (
                     k,
                     Built::Binary {

@@ -1,5 +1,5 @@
-//! The kernel build pool: OpenCL program builds on N threads of the orcl process, ahead of the
-//! measuring worker, with an on-disk program-binary cache (issue 14, step 1).
+//! The kernel build pool: kernel builds on N threads of the orcl process, ahead of the measuring
+//! worker, with an on-disk program-binary cache (issue 14, step 1; CUDA: issue 13).
 //!
 //! Each build thread holds its own OpenCL context for the tuned device (no buffers, no queue) and
 //! runs `clBuildProgram` from source (OpenCL 1.2 §5.6.2); the program binary
@@ -9,8 +9,14 @@
 //! build competes with the kernel for the same cores, so there the pool is *gated*: no build runs
 //! while a variant is being measured (see `Gate` and docs/THROUGHPUT.md).
 //!
-//! Cache: `<cache dir>/kernels/<sha256>.bin`, keyed by kernel source, build options and the device
-//! fingerprint (platform, device name, driver version, device version), so a re-run builds nothing.
+//! CUDA (`BuildPool::cuda`): each thread compiles with NVRTC in this process (`super::nvrtc`)
+//! straight to a CUBIN for the device's `sm_XY`, so ptxas runs here too; the skeleton loads the
+//! image with `cuModuleLoadDataEx` (no JIT). A variant whose options NVRTC cannot take is left to
+//! the skeleton's own NVRTC (`Built::InWorker`). A GPU: never gated.
+//!
+//! Cache: `<cache dir>/kernels/<sha256>.bin` (CUDA: `.cubin`), keyed by kernel source, build
+//! options and the device fingerprint (platform, device name, driver version, device version;
+//! CUDA also the compute capability and the NVRTC version), so a re-run builds nothing.
 
 use sha2::{Digest, Sha256};
 use std::collections::{HashMap, VecDeque};
@@ -29,8 +35,25 @@ pub enum Built {
         build_ms: f64,
         cached: bool,
     },
-    /// The build failed: the build log (or the OpenCL error).
+    /// The build failed: the build log (or the OpenCL error; CUDA: the NVRTC log, as the
+    /// skeleton would report it).
     Failed(String),
+    /// Not built here (CUDA: an option this NVRTC does not take, or a launch token with no
+    /// NVRTC spelling): the worker compiles the variant from source as it would without a pool.
+    /// Why, for diagnosis.
+    InWorker(String),
+}
+
+/// What the pool's threads build for.
+#[derive(Clone)]
+enum Target {
+    /// OpenCL device `device` of platform `platform` (one context per thread).
+    OpenCl { platform: usize, device: usize },
+    /// A CUDA device of compute capability `cc`, with NVRTC loaded in this process.
+    Cuda {
+        nvrtc: Arc<super::nvrtc::Nvrtc>,
+        cc: (u32, u32),
+    },
 }
 
 struct Job {
@@ -52,6 +75,8 @@ struct State {
     /// Builds done (fresh) and cache hits, for the progress display.
     built: usize,
     hits: usize,
+    /// Kernels left to the worker (`Built::InWorker`).
+    in_worker: usize,
 }
 
 struct Shared {
@@ -60,9 +85,11 @@ struct Shared {
     cache_dir: Option<PathBuf>,
     fingerprint: String,
     gated: bool,
+    /// File name extension of cached binaries (`bin`: OpenCL program binary, `cubin`).
+    ext: &'static str,
 }
 
-/// N build threads for one OpenCL device. Dropping the pool stops the threads (a build in progress
+/// N build threads for one OpenCL or CUDA device. Dropping the pool stops the threads (a build in progress
 /// finishes first).
 pub struct BuildPool {
     shared: Arc<Shared>,
@@ -117,24 +144,73 @@ impl BuildPool {
         cache_dir: Option<PathBuf>,
     ) -> BuildPool {
         let gated = is_cpu(platform, device);
+        BuildPool::start(
+            jobs,
+            Target::OpenCl { platform, device },
+            fingerprint.to_string(),
+            cache_dir,
+            gated,
+        )
+    }
+
+    /// Start `jobs` (≥ 1) NVRTC threads for a CUDA device of compute capability `cc`, with the
+    /// NVRTC `nvrtc` loaded in this process. `fingerprint` identifies device and driver
+    /// (`DeviceInfo::fingerprint`); the cache key adds the compute capability and the NVRTC
+    /// version ([`cuda_fingerprint`]). Never gated (a GPU).
+    pub fn cuda(
+        jobs: usize,
+        nvrtc: Arc<super::nvrtc::Nvrtc>,
+        cc: (u32, u32),
+        fingerprint: &str,
+        cache_dir: Option<PathBuf>,
+    ) -> BuildPool {
+        let fingerprint = cuda_fingerprint(fingerprint, cc, nvrtc.version);
+        BuildPool::start(
+            jobs,
+            Target::Cuda { nvrtc, cc },
+            fingerprint,
+            cache_dir,
+            false,
+        )
+    }
+
+    fn start(
+        jobs: usize,
+        target: Target,
+        fingerprint: String,
+        cache_dir: Option<PathBuf>,
+        gated: bool,
+    ) -> BuildPool {
         let cache_dir = cache_dir.map(|d| d.join("kernels"));
         if let Some(d) = &cache_dir {
             remove_stale_scratch(d);
         }
+        let ext = match target {
+            Target::OpenCl { .. } => "bin",
+            Target::Cuda { .. } => "cubin",
+        };
         let shared = Arc::new(Shared {
             state: Mutex::new(State::default()),
             cv: Condvar::new(),
             cache_dir,
-            fingerprint: fingerprint.to_string(),
+            fingerprint,
             gated,
+            ext,
         });
         let threads = (0..jobs.max(1))
             .map(|_| {
                 let sh = shared.clone();
-                std::thread::spawn(move || build_thread(sh, platform, device))
+                let t = target.clone();
+                std::thread::spawn(move || build_thread(sh, t))
             })
             .collect();
         BuildPool { shared, threads }
+    }
+
+    /// Kernels the pool left to the worker so far (`Built::InWorker`).
+    pub fn in_worker(&self) -> usize {
+        let s = self.shared.state.lock().unwrap_or_else(|e| e.into_inner());
+        s.in_worker
     }
 
     /// Whether builds are kept from overlapping measurements (CPU devices).
@@ -209,6 +285,7 @@ fn cl_device(platform: usize, device: usize) -> Option<opencl3::device::Device> 
     if !cl3::is_opencl_runtime_available() {
         return None;
     }
+    let _enumerating = crate::device::opencl_query_lock();
     let platforms = opencl3::platform::get_platforms().ok()?;
     let ids = platforms
         .get(platform)?
@@ -225,8 +302,18 @@ pub fn is_cpu(platform: usize, device: usize) -> bool {
         .is_some_and(|t| t & opencl3::device::CL_DEVICE_TYPE_CPU != 0)
 }
 
-fn build_thread(sh: Arc<Shared>, platform: usize, device: usize) {
-    // One context per thread, made on its first job.
+/// The cache-key fingerprint of a CUDA device: its `DeviceInfo::fingerprint` (backend, platform,
+/// name, vendor, driver), its compute capability, the NVRTC version and the output kind, so
+/// another GPU generation, driver or toolkit never reuses a CUBIN.
+pub fn cuda_fingerprint(device: &str, cc: (u32, u32), nvrtc: (i32, i32)) -> String {
+    format!(
+        "{device}|sm_{}{}|nvrtc {}.{}|cubin",
+        cc.0, cc.1, nvrtc.0, nvrtc.1
+    )
+}
+
+fn build_thread(sh: Arc<Shared>, target: Target) {
+    // OpenCL: one context per thread, made on its first job.
     let mut ctx: Option<Result<opencl3::context::Context, String>> = None;
     loop {
         let job = {
@@ -243,17 +330,26 @@ fn build_thread(sh: Arc<Shared>, platform: usize, device: usize) {
             s.building += 1;
             s.queue.pop_front().expect("queue checked non-empty")
         };
-        let ctx = ctx.get_or_insert_with(|| {
-            let d = cl_device(platform, device).ok_or_else(|| {
-                format!("OpenCL device {device} of platform {platform} not found")
-            })?;
-            opencl3::context::Context::from_device(&d).map_err(|e| format!("clCreateContext: {e}"))
+        let (built, hit) = build_one(&sh, &job, |job| match &target {
+            Target::OpenCl { platform, device } => {
+                let (platform, device) = (*platform, *device);
+                let ctx = ctx.get_or_insert_with(|| {
+                    let d = cl_device(platform, device).ok_or_else(|| {
+                        format!("OpenCL device {device} of platform {platform} not found")
+                    })?;
+                    opencl3::context::Context::from_device(&d)
+                        .map_err(|e| format!("clCreateContext: {e}"))
+                });
+                build_opencl(ctx, job)
+            }
+            Target::Cuda { nvrtc, cc } => build_cuda(nvrtc, *cc, job),
         });
-        let (built, hit) = build_one(&sh, ctx, &job);
         let mut s = sh.state.lock().unwrap_or_else(|e| e.into_inner());
         s.building -= 1;
         if hit {
             s.hits += 1;
+        } else if matches!(built, Built::InWorker(_)) {
+            s.in_worker += 1;
         } else {
             s.built += 1;
         }
@@ -288,15 +384,17 @@ fn remove_stale_scratch(dir: &std::path::Path) {
     }
 }
 
+/// The build of `job`: from the on-disk cache, else `compile` (a program binary or why not),
+/// timed and written to the cache. Returns it and whether it was a cache hit.
 fn build_one(
     sh: &Shared,
-    ctx: &Result<opencl3::context::Context, String>,
     job: &Job,
+    compile: impl FnOnce(&Job) -> Result<Vec<u8>, Built>,
 ) -> (Built, bool) {
     let path = sh
         .cache_dir
         .as_ref()
-        .map(|d| d.join(format!("{}.bin", job.key)));
+        .map(|d| d.join(format!("{}.{}", job.key, sh.ext)));
     if let Some(bytes) = path.as_ref().and_then(|p| std::fs::read(p).ok()) {
         if !bytes.is_empty() {
             return (
@@ -309,30 +407,12 @@ fn build_one(
             );
         }
     }
-    let ctx = match ctx {
-        Ok(c) => c,
-        Err(e) => return (Built::Failed(e.clone()), false),
-    };
     let t0 = Instant::now();
-    let program = match opencl3::program::Program::create_and_build_from_source(
-        ctx,
-        &job.source,
-        &job.options,
-    ) {
-        Ok(p) => p,
-        Err(log) => return (Built::Failed(format!("clBuildProgram:\n{log}")), false),
+    let bytes = match compile(job) {
+        Ok(b) => b,
+        Err(why) => return (why, false),
     };
     let build_ms = t0.elapsed().as_secs_f64() * 1e3;
-    let bytes = match program.get_binaries() {
-        Ok(mut b) if !b.is_empty() && !b[0].is_empty() => b.swap_remove(0),
-        Ok(_) => {
-            return (
-                Built::Failed("the driver returned no program binary".into()),
-                false,
-            )
-        }
-        Err(e) => return (Built::Failed(format!("CL_PROGRAM_BINARIES: {e}")), false),
-    };
     if let Some(p) = &path {
         // Written to a temporary name and renamed, so a concurrent reader never sees half a file.
         if let Some(dir) = p.parent() {
@@ -351,6 +431,37 @@ fn build_one(
         },
         false,
     )
+}
+
+/// `clBuildProgram` from source, then the program binary (`CL_PROGRAM_BINARIES`).
+fn build_opencl(
+    ctx: &Result<opencl3::context::Context, String>,
+    job: &Job,
+) -> Result<Vec<u8>, Built> {
+    let ctx = ctx.as_ref().map_err(|e| Built::Failed(e.clone()))?;
+    let program =
+        opencl3::program::Program::create_and_build_from_source(ctx, &job.source, &job.options)
+            .map_err(|log| Built::Failed(format!("clBuildProgram:\n{log}")))?;
+    match program.get_binaries() {
+        Ok(mut b) if !b.is_empty() && !b[0].is_empty() => Ok(b.swap_remove(0)),
+        Ok(_) => Err(Built::Failed(
+            "the driver returned no program binary".into(),
+        )),
+        Err(e) => Err(Built::Failed(format!("CL_PROGRAM_BINARIES: {e}"))),
+    }
+}
+
+/// NVRTC to a CUBIN for `sm_<cc>`, with the skeleton's options translated (`nvrtc::pool_options`);
+/// what cannot be expressed, or what this NVRTC refuses as an option, is left to the worker.
+fn build_cuda(nvrtc: &super::nvrtc::Nvrtc, cc: (u32, u32), job: &Job) -> Result<Vec<u8>, Built> {
+    use super::nvrtc::CompileFailure;
+    let opts = super::nvrtc::pool_options(&job.options, cc).map_err(Built::InWorker)?;
+    nvrtc
+        .compile_cubin(&job.source, &opts)
+        .map_err(|f| match f {
+            CompileFailure::Failed(log) => Built::Failed(log),
+            CompileFailure::Unsupported(why) => Built::InWorker(why),
+        })
 }
 
 #[cfg(test)]
@@ -380,6 +491,87 @@ mod tests {
         assert_ne!(kernel_key("ab", "c", "d"), kernel_key("a", "bc", "d"));
         assert_ne!(kernel_key("a", "b", "dev1"), kernel_key("a", "b", "dev2"));
         assert_eq!(kernel_key("a", "b", "c"), kernel_key("a", "b", "c"));
+    }
+
+    #[test]
+    fn cuda_key_names_architecture_and_nvrtc() {
+        let fp = "cuda|CUDA 13.0|NVIDIA H100 80GB HBM3|NVIDIA Corporation|580.65.06";
+        assert_eq!(
+            cuda_fingerprint(fp, (9, 0), (13, 0)),
+            format!("{fp}|sm_90|nvrtc 13.0|cubin")
+        );
+        let k = |cc, nv| kernel_key("src", "--use_fast_math", &cuda_fingerprint(fp, cc, nv));
+        assert_ne!(k((9, 0), (13, 0)), k((8, 0), (13, 0)));
+        assert_ne!(k((9, 0), (13, 0)), k((9, 0), (12, 9)));
+        assert_eq!(k((9, 0), (13, 0)), k((9, 0), (13, 0)));
+    }
+
+    /// The CUDA pool with a real NVRTC (skipped where there is none, as in CI): a CUBIN per
+    /// kernel, cached on disk under the CUDA key (a second pool builds nothing), a kernel that
+    /// does not compile fails with NVRTC's log, and a launch token without NVRTC spelling is left
+    /// to the worker.
+    #[test]
+    fn cuda_pool_builds_caches_and_leaves_the_rest_to_the_worker() {
+        let nv = match super::super::nvrtc::Nvrtc::load() {
+            Ok(n) => n,
+            Err(e) => {
+                eprintln!("no NVRTC here ({e}): skipped");
+                return;
+            }
+        };
+        let dir = tempfile::tempdir().unwrap();
+        let fp = "cuda|CUDA 13.0|test GPU|NVIDIA Corporation|0";
+        let k = "extern \"C\" __global__ void orcl_kernel(float *a) { a[threadIdx.x] += 1.0f; }";
+        let opts = "--use_fast_math -orcl-dlcm=cg -orcl-cache=l1";
+        let pool = BuildPool::cuda(2, nv.clone(), (9, 0), fp, Some(dir.path().into()));
+        assert!(!pool.gated());
+        let (key, Built::Binary { bytes, cached, .. }) = pool.get(k, opts) else {
+            panic!("the kernel should compile");
+        };
+        assert!(!cached);
+        assert_eq!(&bytes[..4], b"\x7fELF");
+        let cubin = dir.path().join("kernels").join(format!("{key}.cubin"));
+        assert_eq!(std::fs::read(&cubin).unwrap(), *bytes);
+        assert_eq!(
+            key,
+            kernel_key(k, opts, &cuda_fingerprint(fp, (9, 0), nv.version))
+        );
+        match pool
+            .get("extern \"C\" __global__ void orcl_kernel( {", opts)
+            .1
+        {
+            Built::Failed(log) => {
+                assert!(
+                    log.starts_with("nvrtcCompileProgram: NVRTC_ERROR_COMPILATION"),
+                    "{log}"
+                )
+            }
+            b => panic!("{b:?}"),
+        }
+        assert!(matches!(
+            pool.get(k, "-orcl-newtoken").1,
+            Built::InWorker(_)
+        ));
+        assert_eq!(pool.in_worker(), 1);
+        drop(pool);
+        let pool = BuildPool::cuda(1, nv.clone(), (9, 0), fp, Some(dir.path().into()));
+        let (
+            _,
+            Built::Binary {
+                cached, build_ms, ..
+            },
+        ) = pool.get(k, opts)
+        else {
+            panic!("the cached CUBIN should load");
+        };
+        assert!(cached);
+        assert_eq!(build_ms, 0.0);
+        // Another architecture is another key: built afresh.
+        let pool = BuildPool::cuda(1, nv, (8, 0), fp, Some(dir.path().into()));
+        let (_, Built::Binary { cached, .. }) = pool.get(k, opts) else {
+            panic!("sm_80 should compile");
+        };
+        assert!(!cached);
     }
 
     const K: &str = "__kernel void orcl_kernel(__global float *a) { a[get_global_id(0)] = 1.0f; }";

@@ -471,3 +471,115 @@ fn describe_status(s: std::process::ExitStatus) -> String {
         None => format!("the worker process exited with {s}"),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The request bytes a skeleton reads (both skeletons parse the same `RUN`/`BIN` headers):
+    /// a stand-in skeleton (a shell script, not a mock of a device) keeps the header line and
+    /// the body it read, and answers.
+    #[test]
+    fn run_and_bin_requests_carry_sizes_then_bodies() {
+        let dir = tempfile::tempdir().unwrap();
+        let exe = dir.path().join("skel.sh");
+        let rec = dir.path().join("rec");
+        std::fs::write(
+            &exe,
+            format!(
+                r#"#!/bin/sh
+echo '{{"ready":true,"platform":"p","device":"d"}}'
+n=0
+while read -r kind id g l a b c d e rest; do
+  [ "$kind" = QUIT ] && exit 0
+  n=$((n + 1))
+  echo "$kind $id $g $l $a $b $c $d $e $rest" > {rec}.$n.header
+  if [ "$kind" = BIN ]; then len=$((a + b + c)); else len=$((a + b)); fi
+  head -c "$len" > {rec}.$n.body
+  echo "{{\"id\":$id,\"status\":\"ok\",\"build_ms\":0,\"kernel_ms\":[1.5],\"transfer_ms\":0,\"max_error\":0,\"message\":\"\"}}"
+done
+"#,
+                rec = rec.display()
+            ),
+        )
+        .unwrap();
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(&exe, std::fs::Permissions::from_mode(0o755)).unwrap();
+        let mut w = Worker::spawn(&exe, 0, 0, Duration::from_secs(10)).unwrap();
+        let cubin = b"\x7fELF\x00\x01binary\nwith newlines\x00";
+        let mut req = Request {
+            id: 7,
+            source: "extern \"C\" __global__ void orcl_kernel() {}\n",
+            options: "--use_fast_math -orcl-dlcm=cg",
+            global: 0,
+            local: 128,
+            grid: None,
+            warmups: 1,
+            repetitions: 3,
+            binary: None,
+        };
+        let r = w.run(&req, Duration::from_secs(10)).unwrap();
+        assert_eq!((r.id, r.kernel_ms.as_slice()), (7, &[1.5][..]));
+        req.id = 8;
+        req.binary = Some(("k3y", cubin));
+        req.grid = Some([2, 0, 64, 16, 1, 32, 8, 0, 0, 0]);
+        let r = w.run(&req, Duration::from_secs(10)).unwrap();
+        assert_eq!(r.id, 8);
+        drop(w);
+        let read =
+            |n: u32, what: &str| std::fs::read(format!("{}.{n}.{what}", rec.display())).unwrap();
+        let src_len = req.source.len();
+        let opt_len = req.options.len();
+        assert_eq!(
+            String::from_utf8(read(1, "header"))
+                .unwrap()
+                .split_whitespace()
+                .collect::<Vec<_>>(),
+            [
+                "RUN",
+                "7",
+                "0",
+                "128",
+                &src_len.to_string(),
+                &opt_len.to_string(),
+                "1",
+                "3"
+            ]
+        );
+        assert_eq!(
+            read(1, "body"),
+            [req.source.as_bytes(), req.options.as_bytes()].concat()
+        );
+        assert_eq!(
+            String::from_utf8(read(2, "header"))
+                .unwrap()
+                .split_whitespace()
+                .collect::<Vec<_>>(),
+            [
+                "BIN",
+                "8",
+                "0",
+                "128",
+                "3",
+                &cubin.len().to_string(),
+                &opt_len.to_string(),
+                "1",
+                "3",
+                "2",
+                "0",
+                "64",
+                "16",
+                "1",
+                "32",
+                "8",
+                "0",
+                "0",
+                "0"
+            ]
+        );
+        assert_eq!(
+            read(2, "body"),
+            [&b"k3y"[..], cubin, req.options.as_bytes()].concat()
+        );
+    }
+}

@@ -70,8 +70,9 @@ pub struct TuneOptions {
     pub progress: bool,
     /// Tune only the input sizes with these input-parameter values (all when empty).
     pub sizes: Vec<(String, Value)>,
-    /// OpenCL build threads ahead of measurement (`--jobs`; default: the machine's cores on a GPU,
-    /// 0 on a CPU device; 0: build in the measuring worker). See `measure::pool`.
+    /// Kernel build threads ahead of measurement (`--jobs`; default: the machine's cores on a
+    /// GPU, 0 on a CPU device; 0: build in the measuring worker). OpenCL, and CUDA with NVRTC
+    /// loadable in orcl's process (`ORCL_CUDA_POOL=0`: the worker). See `measure::pool`.
     pub jobs: Option<usize>,
     /// Do not read or write the kernel-binary cache (`--no-kernel-cache`).
     pub no_kernel_cache: bool,
@@ -530,6 +531,9 @@ fn tune_input(
             &serde_json::to_string(&slurm_workers).unwrap_or_default(),
         )?;
     }
+    // Which build pool built the kernels, or why none did (docs/DATABASE.md `build_pool`).
+    ctx.db
+        .set_metadata(exp.id, "build_pool", &workers.pool_summary().to_string())?;
     // What this run copied between host and device (docs/DATABASE.md `transfers`).
     ctx.db.set_metadata(
         exp.id,

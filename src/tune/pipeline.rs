@@ -1,6 +1,6 @@
 //! The evaluation pipeline of one experiment: a configuration's variant (generated code), the
 //! timing skeletons it runs in (one per build plan), the measuring workers (one per device,
-//! sharing the OpenCL build pool) and the measurement of a variant on them.
+//! sharing the build pool) and the measurement of a variant on them.
 
 use super::settings::{backend_of, objective_is_total, Settings};
 use super::{sha, TuneError, TuneOptions};
@@ -385,14 +385,31 @@ fn same_device_kind(
     )))
 }
 
-/// The measuring workers of one experiment: the first device's runner (which owns the OpenCL
-/// build pool) and, under `--devices`, one more runner per device sharing that pool; under
+/// Whether CUDA kernels can be built in orcl's process: not switched off (`ORCL_CUDA_POOL=0`),
+/// the device's compute capability known, and a libnvrtc with `nvrtcGetCUBIN` loaded here
+/// (probed, never a panic when it is missing). Why not, otherwise.
+fn cuda_pool(
+    dev: &DeviceInfo,
+) -> Result<(std::sync::Arc<crate::measure::nvrtc::Nvrtc>, (u32, u32)), String> {
+    if std::env::var("ORCL_CUDA_POOL").is_ok_and(|v| v.trim() == "0") {
+        return Err("ORCL_CUDA_POOL=0".into());
+    }
+    let cc = dev
+        .compute_capability
+        .ok_or("the device's compute capability is unknown")?;
+    Ok((crate::measure::nvrtc::Nvrtc::load()?, cc))
+}
+
+/// The measuring workers of one experiment: the first device's runner (which owns the build
+/// pool) and, under `--devices`, one more runner per device sharing that pool; under
 /// `--slurm`, one runner per srun worker.
 pub(super) struct Workers {
     pub runner: Runner,
     pub extra: Vec<(usize, Runner)>,
-    /// OpenCL build threads (`--jobs`, or its default).
+    /// Build threads (`--jobs`, or its default).
     pub jobs: usize,
+    /// Which build pool builds the kernels, or why none does (metadata `build_pool`).
+    pub pool_note: String,
     /// The device of each worker slot (slot 0: `runner`, then `extra`); empty for one local
     /// worker. Distinct under `--devices`; under `--slurm` several workers may share an index
     /// (each on its own node or GPU).
@@ -454,15 +471,46 @@ impl Workers {
                 crate::measure::pool::default_jobs()
             }
         });
-        if backend == Backend::OpenCl && jobs > 0 {
-            runner.set_pool(crate::measure::pool::BuildPool::new(
-                jobs,
-                v0.platform,
-                v0.device,
-                &dev.fingerprint(),
-                (!opts.no_kernel_cache).then(skeleton::cache_dir),
-            ));
-        }
+        let cache = (!opts.no_kernel_cache).then(skeleton::cache_dir);
+        let pool_note = if jobs == 0 {
+            "none: --jobs 0 (the worker builds every kernel)".to_string()
+        } else {
+            match backend {
+                Backend::OpenCl => {
+                    runner.set_pool(
+                        crate::measure::pool::BuildPool::new(
+                            jobs,
+                            v0.platform,
+                            v0.device,
+                            &dev.fingerprint(),
+                            cache,
+                        ),
+                        backend,
+                    );
+                    format!("opencl: {jobs} threads")
+                }
+                Backend::Cuda => match cuda_pool(dev) {
+                    Ok((nvrtc, cc)) => {
+                        let note = format!(
+                            "cuda: {jobs} threads, NVRTC {}.{} ({}), sm_{}{}",
+                            nvrtc.version.0, nvrtc.version.1, nvrtc.path, cc.0, cc.1
+                        );
+                        runner.set_pool(
+                            crate::measure::pool::BuildPool::cuda(
+                                jobs,
+                                nvrtc,
+                                cc,
+                                &dev.fingerprint(),
+                                cache,
+                            ),
+                            backend,
+                        );
+                        note
+                    }
+                    Err(why) => format!("none: {why} (the worker compiles with its own NVRTC)"),
+                },
+            }
+        };
         // `--devices`: one more runner (worker process) per device, sharing the build pool
         // (identical devices load the same binaries). `--slurm`: one more per srun worker.
         // Started side by side: a Slurm worker may wait in the queue, and each skeleton
@@ -505,8 +553,22 @@ impl Workers {
             runner,
             extra,
             jobs,
+            pool_note,
             devices,
             slurm: opts.slurm.is_some(),
+        })
+    }
+
+    /// The `build_pool` metadata: which pool built the kernels (or why none did) and its
+    /// counts (fresh builds, cache hits, kernels left to the worker).
+    pub fn pool_summary(&self) -> serde_json::Value {
+        let pool = self.runner.pool();
+        let (built, cached, _) = pool.as_ref().map_or((0, 0, 0), |p| p.0.counts());
+        serde_json::json!({
+            "pool": self.pool_note,
+            "built": built,
+            "cached": cached,
+            "in_worker": pool.map_or(0, |p| p.0.in_worker()),
         })
     }
 

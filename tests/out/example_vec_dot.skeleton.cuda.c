@@ -6,7 +6,11 @@
  *
  * Usage: skeleton PLATFORM(ignored) DEVICE. Prints one JSON "hello" line, then reads requests:
  *   RUN <id> <global threads, 0 = cover the loop> <threads per block> <source bytes> <option bytes> <warm-ups> <repetitions>\n
- *   followed by the kernel source and the options (raw bytes); or QUIT\n.
+ *   followed by the kernel source and the options (raw bytes); or
+ *   BIN <id> <global> <threads per block> <key bytes> <cubin bytes> <option bytes> <warm-ups> <repetitions>\n
+ *   followed by a cache key, a CUBIN that orcl's build pool compiled with NVRTC for this device's
+ *   sm_XY (ptxas included), and the options (only their launch tokens are used: the image is
+ *   loaded as it is, no JIT); or QUIT\n. Both may end with a multi-dimensional grid.
  * Options are NVRTC options plus orcl's launch tokens: -orcl-dlcm=cg|ca (JIT cache mode, nvcc's
  * -Xptxas -dlcm), -orcl-cache=none|shared|l1|equal (cuFuncSetCacheConfig) and -orcl-total (time
  * host-to-device copies + kernel + device-to-host copies as one objective).
@@ -385,6 +389,41 @@ static int get_kernel(const char *src, const char *opts, char *log, size_t logsi
     return slot;
 }
 
+/* Load (or find in the cache) a CUBIN built by orcl's build pool, cached under its key. A CUBIN
+ * that does not load is a compile_error, as a PTX that does not JIT in get_kernel. */
+static int get_kernel_bin(const char *key, const unsigned char *bin, const char *opts, char *log, size_t logsize, int *fresh) {
+    uint64_t h = fnv1a(key, opts);
+    *fresh = 0;
+    for (int i = 0; i < ncache; i++)
+        if (cache[i].hash == h && !strcmp(cache[i].src, key) && !strcmp(cache[i].opts, opts)) return i;
+    double t0 = now_ms();
+    static char buf[8192];
+    const char *argv[128];
+    struct launch l;
+    parse_options(opts, buf, sizeof buf, argv, 120, &l);
+    CUmodule m;
+    CUresult e = cu.ModuleLoadDataEx(&m, bin, 0, NULL, NULL);
+    if (e != 0) { if (sticky(e)) die_sticky("cuModuleLoadDataEx (cubin)", e); snprintf(log, logsize, "cuModuleLoadDataEx (cubin from the build pool): %s (%d)", cu_err(e), e); return -1; }
+    CUfunction f;
+    e = cu.ModuleGetFunction(&f, m, "orcl_kernel");
+    if (e != 0) { snprintf(log, logsize, "cuModuleGetFunction: %s (%d)", cu_err(e), e); cu.ModuleUnload(m); return -1; }
+    if (l.cache_config >= 0) cu.FuncSetCacheConfig(f, l.cache_config);
+    int slot = ncache < ORCL_CACHE ? ncache++ : (int)(h % ORCL_CACHE);
+    if (cache[slot].module) {
+        cu.ModuleUnload(cache[slot].module);
+        free(cache[slot].src);
+        free(cache[slot].opts);
+    }
+    cache[slot].hash = h;
+    cache[slot].src = strdup(key);
+    cache[slot].opts = strdup(opts);
+    cache[slot].module = m;
+    cache[slot].fn = f;
+    cache[slot].build_ms = now_ms() - t0;
+    *fresh = 1;
+    return slot;
+}
+
 #define ORCL_CMP_PRELUDE \
     "#define ORCL_KERNEL extern \"C\" __global__\n" \
     "#define ORCL_GLOBAL\n" \
@@ -594,17 +633,24 @@ int main(int argc, char **argv) {
     char line[512];
     static char log[16384];
     while (fgets(line, sizeof line, stdin)) {
-        long id = 0, gx = 0, lx = 0, srclen = 0, optlen = 0, warmups = 0, reps = 0;
+        long id = 0, gx = 0, lx = 0, srclen = 0, binlen = 0, optlen = 0, warmups = 0, reps = 0;
         long nd = 0, g[9] = {0, 1, 1, 0, 1, 1, 0, 1, 1};
         if (!strncmp(line, "QUIT", 4)) break;
         orcl_h2d_bytes = orcl_d2h_bytes = 0;
-        int nf = sscanf(line, "RUN %ld %ld %ld %ld %ld %ld %ld %ld %ld %ld %ld %ld %ld %ld %ld %ld %ld", &id, &gx, &lx, &srclen, &optlen, &warmups, &reps, &nd, &g[0], &g[1], &g[2], &g[3], &g[4], &g[5], &g[6], &g[7], &g[8]);
-        if ((nf != 7 && nf != 17) || srclen < 0 || optlen < 0 || reps < 1 || warmups < 0 || lx < 1 || nd < 0 || nd > 3) {
+        /* BIN: a CUBIN from orcl's build pool (key, cubin, options) instead of the source */
+        int is_bin = !strncmp(line, "BIN ", 4);
+        int nf = is_bin
+            ? sscanf(line, "BIN %ld %ld %ld %ld %ld %ld %ld %ld %ld %ld %ld %ld %ld %ld %ld %ld %ld %ld", &id, &gx, &lx, &srclen, &binlen, &optlen, &warmups, &reps, &nd, &g[0], &g[1], &g[2], &g[3], &g[4], &g[5], &g[6], &g[7], &g[8]) - 1
+            : sscanf(line, "RUN %ld %ld %ld %ld %ld %ld %ld %ld %ld %ld %ld %ld %ld %ld %ld %ld %ld", &id, &gx, &lx, &srclen, &optlen, &warmups, &reps, &nd, &g[0], &g[1], &g[2], &g[3], &g[4], &g[5], &g[6], &g[7], &g[8]);
+        if ((nf != 7 && nf != 17) || srclen < 0 || binlen < 0 || optlen < 0 || reps < 1 || warmups < 0 || lx < 1 || nd < 0 || nd > 3) {
             fprintf(stderr, "orcl skeleton: bad request: %s", line);
             return 4;
         }
         char *src = malloc((size_t)srclen + 1), *opts = malloc((size_t)optlen + 1);
-        if (!src || !opts || fread(src, 1, (size_t)srclen, stdin) != (size_t)srclen || fread(opts, 1, (size_t)optlen, stdin) != (size_t)optlen) return 4;
+        unsigned char *bin = malloc((size_t)binlen + 1);
+        if (!src || !opts || !bin || fread(src, 1, (size_t)srclen, stdin) != (size_t)srclen
+            || fread(bin, 1, (size_t)binlen, stdin) != (size_t)binlen
+            || fread(opts, 1, (size_t)optlen, stdin) != (size_t)optlen) return 4;
         src[srclen] = 0;
         opts[optlen] = 0;
         static char optbuf[8192];
@@ -614,8 +660,10 @@ int main(int argc, char **argv) {
 
         int fresh = 0;
         log[0] = 0;
-        int slot = get_kernel(src, opts, log, sizeof log, &fresh);
+        int slot = is_bin ? get_kernel_bin(src, bin, opts, log, sizeof log, &fresh)
+                          : get_kernel(src, opts, log, sizeof log, &fresh);
         free(src);
+        free(bin);
         free(opts);
         if (slot < 0) { reply(id, "compile_error", 0.0, NULL, 0, 0.0, NAN, log); continue; }
         double build_ms = fresh ? cache[slot].build_ms : 0.0;

@@ -27,8 +27,11 @@ type GetBytes = unsafe extern "C" fn(Program, *mut c_char) -> c_int;
 type DestroyProgram = unsafe extern "C" fn(*mut Program) -> c_int;
 type ErrorString = unsafe extern "C" fn(c_int) -> *const c_char;
 
-/// `NVRTC_ERROR_INVALID_OPTION`: this NVRTC does not take one of the options.
-const INVALID_OPTION: c_int = 5;
+/// `NVRTC_ERROR_COMPILATION`: the kernel does not compile (the log says why); every other
+/// failure of `nvrtcCompileProgram` (`OUT_OF_MEMORY`, `INVALID_OPTION`,
+/// `BUILTIN_OPERATION_FAILURE`, `INTERNAL_ERROR`, ...) is this NVRTC's or this process's, not the
+/// kernel's, and leaves the variant to the skeleton.
+const COMPILATION: c_int = 6;
 
 /// A loaded libnvrtc with the functions the pool calls.
 pub struct Nvrtc {
@@ -145,10 +148,10 @@ impl Nvrtc {
         let result = if r != 0 {
             let log = self.program_log(prog);
             let msg = format!("nvrtcCompileProgram: {}\n{log}", self.error_name(r));
-            Err(if r == INVALID_OPTION {
-                CompileFailure::Unsupported(msg)
-            } else {
+            Err(if r == COMPILATION {
                 CompileFailure::Failed(msg)
+            } else {
+                CompileFailure::Unsupported(msg)
             })
         } else {
             let mut n = 0usize;
@@ -176,6 +179,26 @@ impl Nvrtc {
         // SAFETY: `prog` is a live program, destroyed once.
         unsafe { (self.destroy)(&mut prog) };
         result
+    }
+
+    /// Compile a trivial kernel for `sm_<cc>`: whether this NVRTC can build for the device at all
+    /// (an NVRTC older than the GPU's architecture, a missing `libnvrtc-builtins`), checked once
+    /// before the pool starts so such an environment leaves every variant to the skeleton.
+    pub fn check(&self, cc: (u32, u32)) -> Result<(), String> {
+        let probe = "extern \"C\" __global__ void orcl_probe(float *a) { a[threadIdx.x] = 0.0f; }";
+        let opts = pool_options("", cc)?;
+        self.compile_cubin(probe, &opts).map(|_| ()).map_err(|f| {
+            let (CompileFailure::Failed(m) | CompileFailure::Unsupported(m)) = f;
+            format!(
+                "NVRTC {}.{} ({}) cannot compile for sm_{}{} in orcl's process: {}",
+                self.version.0,
+                self.version.1,
+                self.path,
+                cc.0,
+                cc.1,
+                m.trim()
+            )
+        })
     }
 
     fn program_log(&self, prog: Program) -> String {
@@ -288,6 +311,9 @@ mod tests {
         };
         let k = "extern \"C\" __global__ void orcl_kernel(float *a) { a[threadIdx.x] += 1.0f; }";
         let opts = pool_options("--use_fast_math -orcl-dlcm=cg -orcl-cache=l1", (9, 0)).unwrap();
+        nv.check((9, 0)).unwrap();
+        let e = nv.check((1, 0)).unwrap_err();
+        assert!(e.contains("cannot compile for sm_10"), "{e}");
         let cubin = nv.compile_cubin(k, &opts).expect("compiles");
         assert_eq!(&cubin[..4], b"\x7fELF", "a CUBIN is an ELF image");
         match nv.compile_cubin(

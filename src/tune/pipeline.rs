@@ -387,7 +387,8 @@ fn same_device_kind(
 
 /// Whether CUDA kernels can be built in orcl's process: not switched off (`ORCL_CUDA_POOL=0`),
 /// the device's compute capability known, and a libnvrtc with `nvrtcGetCUBIN` loaded here
-/// (probed, never a panic when it is missing). Why not, otherwise.
+/// (probed, never a panic when it is missing) that compiles a trivial kernel for the device's
+/// `sm_XY`. Why not, otherwise.
 fn cuda_pool(
     dev: &DeviceInfo,
 ) -> Result<(std::sync::Arc<crate::measure::nvrtc::Nvrtc>, (u32, u32)), String> {
@@ -397,7 +398,9 @@ fn cuda_pool(
     let cc = dev
         .compute_capability
         .ok_or("the device's compute capability is unknown")?;
-    Ok((crate::measure::nvrtc::Nvrtc::load()?, cc))
+    let nvrtc = crate::measure::nvrtc::Nvrtc::load()?;
+    nvrtc.check(cc)?;
+    Ok((nvrtc, cc))
 }
 
 /// The measuring workers of one experiment: the first device's runner (which owns the build

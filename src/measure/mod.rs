@@ -186,6 +186,9 @@ pub struct Runner {
     /// devices under `--devices` (one pool, one cache key). Builds for `pool_backend` only.
     pool: Option<std::sync::Arc<BuildPool>>,
     pool_backend: Option<crate::codegen::Backend>,
+    /// Why this runner's worker could not load a CUBIN of the pool (its message), after which
+    /// its CUDA variants are compiled by the worker, as without a pool.
+    cubin_refused: Option<String>,
     /// Pool keys whose build time was already reported (the first variant of a kernel pays it).
     reported: HashSet<String>,
     /// Host↔device bytes of this runner's workers.
@@ -210,6 +213,7 @@ impl Runner {
             next_id: 1,
             pool: None,
             pool_backend: None,
+            cubin_refused: None,
             reported: HashSet::new(),
             traffic: Traffic::default(),
             launcher: None,
@@ -255,11 +259,17 @@ impl Runner {
         self.pool.clone().zip(self.pool_backend)
     }
 
-    /// The pool, when it builds `v`'s backend.
+    /// The pool, when it builds `v`'s backend (and, CUDA, the worker loads its CUBINs).
     fn pool_for(&self, v: &OpenClVariant) -> Option<&BuildPool> {
         self.pool
             .as_deref()
-            .filter(|_| self.pool_backend == Some(v.backend))
+            .filter(|_| self.pool_backend == Some(v.backend) && self.cubin_refused.is_none())
+    }
+
+    /// Why the worker could not load a CUBIN of the pool, if it could not (the pool is then no
+    /// longer used by this runner).
+    pub fn cubin_refused(&self) -> Option<&str> {
+        self.cubin_refused.as_deref()
     }
 
     /// Queue the build of `v` on the pool, so it is ready when `measure` comes to it (no-op
@@ -386,6 +396,18 @@ impl Runner {
         let result = w.run(&req, timeout);
         drop(gate);
         match result {
+            // The worker cannot load the pool's CUBINs at all (a driver older than the NVRTC
+            // that built them, another GPU): this variant and the rest are compiled by the
+            // worker from source, as without a pool, rather than all recorded as compile errors.
+            Ok(r)
+                if prebuilt.is_some()
+                    && v.backend == crate::codegen::Backend::Cuda
+                    && r.status == "compile_error"
+                    && r.message.starts_with("cuModuleLoadDataEx (cubin") =>
+            {
+                self.cubin_refused = Some(r.message);
+                self.measure(v)
+            }
             Ok(r) => {
                 self.traffic.variants += 1;
                 self.traffic.variant_h2d_bytes += r.h2d_bytes;
@@ -428,5 +450,116 @@ impl Runner {
                 }
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::codegen::Backend;
+
+    /// A stand-in skeleton (a shell script, not a model of CUDA): appends each request's kind to
+    /// `log` and answers `ok`, or, for a `BIN` request when `refuse_bin`, the CUDA skeleton's
+    /// message for a CUBIN that does not load.
+    fn stand_in(dir: &std::path::Path, refuse_bin: bool) -> (PathBuf, PathBuf) {
+        let exe = dir.join(format!("skel{refuse_bin}.sh"));
+        let log = dir.join(format!("kinds{refuse_bin}"));
+        let refuse = if refuse_bin {
+            r#"if [ "$kind" = BIN ]; then echo "{\"id\":$id,\"status\":\"compile_error\",\"build_ms\":0,\"kernel_ms\":[],\"transfer_ms\":0,\"max_error\":null,\"message\":\"cuModuleLoadDataEx (cubin from the build pool): device kernel image is invalid (200)\"}"; continue; fi"#
+        } else {
+            ""
+        };
+        std::fs::write(
+            &exe,
+            format!(
+                r#"#!/bin/sh
+echo '{{"ready":true,"platform":"CUDA 13.0","device":"stand-in"}}'
+while read -r kind id g l a b c rest; do
+  [ "$kind" = QUIT ] && exit 0
+  echo "$kind" >> {log}
+  if [ "$kind" = BIN ]; then len=$((a + b + c)); else len=$((a + b)); fi
+  head -c "$len" > /dev/null
+  {refuse}
+  echo "{{\"id\":$id,\"status\":\"ok\",\"build_ms\":7,\"kernel_ms\":[1.5],\"transfer_ms\":0,\"max_error\":0,\"message\":\"\"}}"
+done
+"#,
+                log = log.display()
+            ),
+        )
+        .unwrap();
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(&exe, std::fs::Permissions::from_mode(0o755)).unwrap();
+        (exe, log)
+    }
+
+    fn cuda_variant(source: &str) -> OpenClVariant {
+        OpenClVariant {
+            backend: Backend::Cuda,
+            source: source.into(),
+            build_options: "--use_fast_math -orcl-cache=l1".into(),
+            global_size: GlobalSize::CoverLoop,
+            local_size: 64,
+            platform: 0,
+            device: 0,
+            local_mem_bytes: 0,
+            grid: None,
+            invalid: None,
+        }
+    }
+
+    /// With a CUDA pool (needs a libnvrtc; skipped without, as in CI): variants go to the worker
+    /// as CUBINs (`BIN`), a kernel that does not compile is a compile error that never reaches
+    /// the worker, and a worker that cannot load a CUBIN gets that variant and the following
+    /// ones as source (`RUN`) instead of compile errors.
+    #[test]
+    fn cuda_pool_sends_cubins_and_falls_back_to_source_when_refused() {
+        let nv = match nvrtc::Nvrtc::load() {
+            Ok(n) => n,
+            Err(e) => {
+                eprintln!("no NVRTC here ({e}): skipped");
+                return;
+            }
+        };
+        let dir = tempfile::tempdir().unwrap();
+        let k = |n: u32| {
+            format!("extern \"C\" __global__ void orcl_kernel(float *a) {{ a[threadIdx.x] += {n}.0f; }}")
+        };
+        let kinds = |log: &PathBuf| std::fs::read_to_string(log).unwrap_or_default();
+        let policy = TimeoutPolicy::Fixed(Duration::from_secs(20));
+
+        let (exe, log) = stand_in(dir.path(), false);
+        let mut r = Runner::new(exe, 0, 1, policy);
+        r.set_pool(
+            BuildPool::cuda(2, nv.clone(), (9, 0), "fp", None),
+            Backend::Cuda,
+        );
+        let o = r.measure(&cuda_variant(&k(1)));
+        assert_eq!(o.status, Status::Ok, "{o:?}");
+        assert_ne!(
+            o.build_ms,
+            Some(7.0),
+            "the pool's build time, not the worker's"
+        );
+        let o = r.measure(&cuda_variant("extern \"C\" __global__ void orcl_kernel( {"));
+        assert_eq!(o.status, Status::CompileError);
+        assert!(o
+            .message
+            .unwrap()
+            .starts_with("nvrtcCompileProgram: NVRTC_ERROR_COMPILATION"));
+        assert_eq!(kinds(&log), "BIN\n");
+        assert!(r.cubin_refused().is_none());
+
+        let (exe, log) = stand_in(dir.path(), true);
+        let mut r = Runner::new(exe, 0, 1, policy);
+        r.set_pool(BuildPool::cuda(2, nv, (9, 0), "fp", None), Backend::Cuda);
+        let o = r.measure(&cuda_variant(&k(1)));
+        assert_eq!((o.status, o.build_ms), (Status::Ok, Some(7.0)), "{o:?}");
+        let o = r.measure(&cuda_variant(&k(2)));
+        assert_eq!(o.status, Status::Ok, "{o:?}");
+        assert_eq!(kinds(&log), "BIN\nRUN\nRUN\n");
+        assert!(r
+            .cubin_refused()
+            .unwrap()
+            .contains("device kernel image is invalid"));
     }
 }

@@ -562,17 +562,26 @@ impl Workers {
         })
     }
 
-    /// The `build_pool` metadata: which pool built the kernels (or why none did) and its
-    /// counts (fresh builds, cache hits, kernels left to the worker).
+    /// The `build_pool` metadata: which pool built the kernels (or why none did), its counts
+    /// (fresh builds, cache hits, kernels left to the worker) and, when a worker could not load
+    /// a CUBIN (the run went on without the pool), its message.
     pub fn pool_summary(&self) -> serde_json::Value {
         let pool = self.runner.pool();
         let (built, cached, _) = pool.as_ref().map_or((0, 0, 0), |p| p.0.counts());
-        serde_json::json!({
+        let refused = std::iter::once(&self.runner)
+            .chain(self.extra.iter().map(|(_, r)| r))
+            .find_map(|r| r.cubin_refused());
+        let mut v = serde_json::json!({
             "pool": self.pool_note,
             "built": built,
             "cached": cached,
             "in_worker": pool.map_or(0, |p| p.0.in_worker()),
-        })
+        });
+        if let Some(m) = refused {
+            // The worker could not load a CUBIN: the rest of the run compiled in the worker.
+            v["worker_refused_cubin"] = m.into();
+        }
+        v
     }
 
     /// `--devices`: (device, configurations measured) per device in index order, from the

@@ -390,7 +390,8 @@ static int get_kernel(const char *src, const char *opts, char *log, size_t logsi
 }
 
 /* Load (or find in the cache) a CUBIN built by orcl's build pool, cached under its key. A CUBIN
- * that does not load is a compile_error, as a PTX that does not JIT in get_kernel. */
+ * that does not load is a compile_error whose message starts "cuModuleLoadDataEx (cubin": orcl
+ * then sends this variant and the rest as source (RUN). */
 static int get_kernel_bin(const char *key, const unsigned char *bin, const char *opts, char *log, size_t logsize, int *fresh) {
     uint64_t h = fnv1a(key, opts);
     *fresh = 0;

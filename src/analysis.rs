@@ -68,7 +68,7 @@ pub fn nest_trips(k: &Kernel) -> Vec<String> {
         .loops
         .iter()
         .take_while(|l| !varies(k, &l.lower) && !varies(k, &l.upper))
-        .map(|l| crate::codegen::kernel::loop_trip_c(l))
+        .map(|l| crate::codegen::kernel_ir::linear::loop_trip_c(l))
         .collect()
 }
 

@@ -6,6 +6,8 @@
 //! `tune` as a device-limit outcome, never built). Models: Halide's `Func::gpu_tile` and TVM's
 //! `split`/`bind` schedule primitives (Ragan-Kelley et al., PLDI 2013; Chen et al., OSDI 2018).
 
+pub mod passes;
+
 use crate::analysis::{accesses, classify, perfect_nest, LoopKind};
 use crate::diag::{Diagnostic, Span};
 use crate::ir::{Expr, Kernel, ScalarType};
@@ -108,6 +110,100 @@ pub struct Schedule {
     /// Lanes splitting each row's reduction loop (a matrix-vector product), `None` for other
     /// nests; then `dims[0]` is the lane dimension and `dims[1]` the rows'.
     pub row_reduction: Option<RowReductionSchedule>,
+    /// The 1-D map of the parallel loop (a configuration without `tile`), `None` for a `tile`
+    /// schedule; then `dims` is the one dimension of the parallel loop, `per_group` = `items` =
+    /// the local size.
+    pub linear: Option<LinearSchedule>,
+}
+
+/// The 1-D map of the parallel loop onto an NDRange of `workGroups` × `workItemsPerGroup`
+/// work-items (CUDA: `blockCount` × `threadCount`), the OrCL paper's transformations (Chaimov et
+/// al. 2014, §III-B) and the ViennaCL study's (§2). Work-items stride over the iterations by the
+/// global size, or each work-group walks one contiguous chunk (`chunked`); reductions of the loop
+/// go into a private accumulator, a local-memory tree with barriers and one partial result per
+/// work-group, finished on the host.
+#[derive(Debug, Clone, PartialEq)]
+pub struct LinearSchedule {
+    /// `workGroups` / `blockCount`; `None`: one work-item per iteration (rounded up to whole
+    /// work-groups at run time).
+    pub groups: Option<u64>,
+    /// `incrementType='local'`: each work-group owns one contiguous chunk of iterations.
+    pub chunked: bool,
+    /// `innerThreads`: work-items (lanes) sharing one iteration, splitting its inner reduction
+    /// loop (1 = one work-item per iteration).
+    pub lanes: u64,
+    /// `cacheBlocks`: arrays read at exactly the parallel index staged per work-group, and an
+    /// inner loop's shared operand staged in tiles of the local size.
+    pub cache_blocks: bool,
+    /// `vecWidth` (OpenCL): iterations per work-item through vector loads and stores (1 = scalar).
+    pub vec_width: u32,
+    /// `vecHint` (OpenCL `vec_type_hint` width, 0 = none).
+    pub vec_hint: u32,
+    /// The group-uniform passes `lanes` > 1 or `cacheBlocks` on an inner loop need (set by
+    /// [`linear`]; `None`: none).
+    pub passes: Option<passes::Plan>,
+}
+
+/// The transformation argument an [`ArgError`] is about, so that a backend can locate it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum LinearArg {
+    /// `innerThreads` (OpenCL and CUDA).
+    InnerThreads,
+    /// `vecWidth` (OpenCL).
+    VecWidth,
+}
+
+/// Why a 1-D map cannot be generated for a loop: which argument, what is wrong, what would work.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ArgError {
+    pub arg: LinearArg,
+    pub message: String,
+    pub help: Option<String>,
+}
+
+impl ArgError {
+    /// The error as a diagnostic at `span` (the argument's value in the annotation).
+    pub fn at(self, span: Span) -> Diagnostic {
+        let d = Diagnostic::new(span, self.message);
+        match self.help {
+            Some(h) => d.with_help(h),
+            None => d,
+        }
+    }
+}
+
+/// The schedule of a configuration without `tile`: the parallel loop on NDRange dimension 0,
+/// `local` work-items per work-group, with `l`'s transformations, `unroll` (`unrollInner`) and
+/// `size_hint` (`sizeHint` / `launchBounds`).
+///
+/// Errors: `innerThreads` needs an inner reduction loop and at most the local size; `vecWidth`
+/// needs OpenCL and a 1-D unit-step loop whose subscripts are the loop index plus a constant
+/// (the error names the construct; the backend locates it at the argument).
+pub fn linear(
+    k: &Kernel,
+    mut l: LinearSchedule,
+    local: u64,
+    unroll: u32,
+    size_hint: bool,
+    backend: crate::codegen::Backend,
+) -> Result<Schedule, ArgError> {
+    crate::codegen::kernel_ir::vector::plan(k, l.vec_width, backend)?;
+    l.passes = passes::plan(k, l.lanes, local, l.cache_blocks)?;
+    Ok(Schedule {
+        dims: vec![Dim {
+            depth: 0,
+            var: k.parallel.var.clone(),
+            per_group: local,
+            per_item: 1,
+            items: local,
+        }],
+        staged: Vec::new(),
+        unroll,
+        size_hint,
+        contraction: None,
+        row_reduction: None,
+        linear: Some(l),
+    })
 }
 
 /// A row reduction's lanes (see `analysis::RowReduction`): NDRange dimension 0 has `lanes`
@@ -473,6 +569,7 @@ fn row_reduction_schedule(
             lanes,
             ty,
         }),
+        linear: None,
     })
 }
 
@@ -609,6 +706,7 @@ pub fn for_config(k: &Kernel, a: &NestArgs) -> Result<Schedule, String> {
         size_hint: a.size_hint,
         contraction: None,
         row_reduction: None,
+        linear: None,
     };
     if s.local_size() == 0 {
         return Err("a tile of 0 work-items".into());
@@ -789,6 +887,7 @@ fn contraction_schedule(
             operands,
         }),
         row_reduction: None,
+        linear: None,
     };
     if s.local_size() == 0 {
         return Err("a tile of 0 work-items".into());

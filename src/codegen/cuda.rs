@@ -4,12 +4,13 @@
 //! `innerThreads`, `incrementType`, `launchBounds`, `streamCount`, `preferL1Size` and nvcc-style
 //! `cudaFlags` translated for NVRTC.
 
-use super::kernel::{check_shape, render_kernel, Dialect, Fault, Shape};
+use super::kernel_ir::linear::Fault;
 use super::{bool_arg, int_arg};
 use super::{Backend, GlobalSize, Variant};
 use crate::diag::Diagnostic;
 use crate::frontend::expr::{KeywordArg, Value};
 use crate::ir::Kernel;
+use crate::schedule::LinearSchedule;
 use serde::Serialize;
 
 /// Transformation arguments of `transform CUDA(...)`, with their meaning.
@@ -255,17 +256,31 @@ impl CudaOptions {
     }
 }
 
-/// The kernel shape of `o` (what the template renders).
-fn shape(o: &CudaOptions) -> Shape {
-    Shape {
-        local_size: o.thread_count,
-        cache_blocks: o.cache_blocks,
-        unroll_inner: o.unroll_inner,
-        chunked: o.chunked,
-        vec_hint: 0,
+/// The 1-D map of `o` (a configuration without `tile`); errors are located at `innerThreads`
+/// (or the loop when it is not written).
+fn linear<'a>(
+    o: &CudaOptions,
+    total: bool,
+    span: &'a dyn Fn(crate::schedule::LinearArg) -> crate::diag::Span,
+) -> super::LinearConfig<'a> {
+    super::LinearConfig {
+        schedule: LinearSchedule {
+            groups: o.block_count,
+            chunked: o.chunked,
+            lanes: o.inner_threads,
+            cache_blocks: o.cache_blocks,
+            vec_width: 1,
+            vec_hint: 0,
+            passes: None,
+        },
+        local: o.thread_count,
+        unroll: o.unroll_inner,
         size_hint: o.launch_bounds,
-        inner_threads: o.inner_threads,
-        vec_width: 1,
+        backend: Backend::Cuda,
+        build_options: o.skeleton_options(total),
+        platform: 0,
+        device: o.device,
+        span_of: span,
     }
 }
 
@@ -287,8 +302,8 @@ pub fn check(k: &Kernel, o: &CudaOptions) -> Result<(), Diagnostic> {
     if !o.nest.tile.is_empty() {
         return crate::schedule::check(k, &nest_args(o));
     }
-    check_shape(k, &shape(o), Dialect::Cuda)
-        .map_err(|e| e.at(o.inner_threads_span.unwrap_or(k.parallel.span)))
+    let span = |_| o.inner_threads_span.unwrap_or(k.parallel.span);
+    linear(o, false, &span).schedule(k).map(|_| ())
 }
 
 /// Generate the CUDA kernel and launch geometry of one configuration. `total`: the objective
@@ -311,23 +326,8 @@ pub fn generate(
             o.device,
         );
     }
-    check(k, o)?;
-    let ks = render_kernel(k, &shape(o), Dialect::Cuda, fault)?;
-    Ok(Variant {
-        backend: Backend::Cuda,
-        source: ks.source,
-        build_options: o.skeleton_options(total),
-        global_size: match o.block_count {
-            Some(b) => GlobalSize::Fixed(b.saturating_mul(o.thread_count)),
-            None => GlobalSize::CoverLoop,
-        },
-        local_size: o.thread_count,
-        platform: 0,
-        device: o.device,
-        local_mem_bytes: ks.local_mem_bytes,
-        grid: None,
-        invalid: None,
-    })
+    let span = |_| o.inner_threads_span.unwrap_or(k.parallel.span);
+    linear(o, total, &span).generate(k, fault)
 }
 
 /// One variant of the CUDA host code of `_file.cu`: its `__global__` kernel (renamed so that the
@@ -391,7 +391,7 @@ pub fn host_kernels(
                     .iter()
                     .map(|a| {
                         if a.reduction.is_some() {
-                            format!("orcl_d_{}", super::kernel::partial_name(&a.name))
+                            format!("orcl_d_{}", super::kernel_ir::linear::partial_name(&a.name))
                         } else if a.is_array {
                             format!("orcl_d_{}", a.name)
                         } else {

@@ -3,7 +3,6 @@
 
 pub mod cuda;
 pub mod host;
-pub mod kernel;
 pub mod kernel_ir;
 pub mod opencl;
 
@@ -163,6 +162,70 @@ pub(crate) fn generate_nest(
     Ok(v)
 }
 
+/// A configuration without `tile`: the 1-D map of the parallel loop
+/// ([`crate::schedule::linear`]) in work-groups of `local` work-items, lowered by
+/// [`kernel_ir::linear::lower`] and written for `backend`.
+pub(crate) struct LinearConfig<'a> {
+    pub schedule: crate::schedule::LinearSchedule,
+    pub local: u64,
+    pub unroll: u32,
+    pub size_hint: bool,
+    pub backend: Backend,
+    pub build_options: String,
+    pub platform: usize,
+    pub device: usize,
+    /// Where an argument is written, to locate what the schedule finds wrong.
+    pub span_of: &'a dyn Fn(crate::schedule::LinearArg) -> crate::diag::Span,
+}
+
+impl LinearConfig<'_> {
+    /// The schedule of this configuration for `k`.
+    ///
+    /// Errors: an `innerThreads` or `vecWidth` that does not fit the loop, located at the
+    /// argument.
+    pub fn schedule(&self, k: &crate::ir::Kernel) -> Result<crate::schedule::Schedule, Diagnostic> {
+        crate::schedule::linear(
+            k,
+            self.schedule.clone(),
+            self.local,
+            self.unroll,
+            self.size_hint,
+            self.backend,
+        )
+        .map_err(|e| {
+            let span = (self.span_of)(e.arg);
+            e.at(span)
+        })
+    }
+
+    /// The variant of this configuration for `k` (`fault`: a deliberately broken kernel, tests).
+    ///
+    /// Errors: as [`LinearConfig::schedule`].
+    pub fn generate(
+        &self,
+        k: &crate::ir::Kernel,
+        fault: Option<kernel_ir::linear::Fault>,
+    ) -> Result<Variant, Diagnostic> {
+        let s = self.schedule(k)?;
+        let low = kernel_ir::linear::lower(k, &s, self.backend, fault);
+        Ok(Variant {
+            backend: self.backend,
+            source: kernel_ir::write(&low.kernel, self.backend),
+            build_options: self.build_options.clone(),
+            global_size: match self.schedule.groups {
+                Some(g) => GlobalSize::Fixed(g.saturating_mul(self.local)),
+                None => GlobalSize::CoverLoop,
+            },
+            local_size: self.local,
+            platform: self.platform,
+            device: self.device,
+            local_mem_bytes: low.local_mem_bytes,
+            grid: None,
+            invalid: None,
+        })
+    }
+}
+
 /// Check the argument names of `transform LABEL(...)` against `table` (name, meaning): unknown
 /// names (with a did-you-mean) and repeated names are errors, located at the name.
 pub(crate) fn check_transform_args(
@@ -253,7 +316,6 @@ pub(crate) fn increment_type_arg(v: &Value, a: &KeywordArg) -> Result<bool, Diag
 
 /// The templates, kept as files in the repository and embedded at build time.
 const TEMPLATES: &[(&str, &str)] = &[
-    ("kernel.tera", include_str!("templates/kernel.tera")),
     (
         "opencl_host.c.tera",
         include_str!("templates/opencl_host.c.tera"),
@@ -319,16 +381,21 @@ pub type Subst<'a> = &'a dyn Fn(&Expr) -> Option<String>;
 pub(crate) fn prec_kind(e: &ExprKind) -> u8 {
     match e {
         ExprKind::Cond(..) => 1,
-        ExprKind::Binary(op, ..) => match op {
-            BinaryOp::Or => 2,
-            BinaryOp::And => 3,
-            BinaryOp::Eq | BinaryOp::Ne => 4,
-            BinaryOp::Lt | BinaryOp::Le | BinaryOp::Gt | BinaryOp::Ge => 5,
-            BinaryOp::Add | BinaryOp::Sub => 6,
-            BinaryOp::Mul | BinaryOp::Div | BinaryOp::Rem => 7,
-        },
+        ExprKind::Binary(op, ..) => binary_prec(*op),
         ExprKind::Unary(..) | ExprKind::Cast(..) => 8,
         _ => 9,
+    }
+}
+
+/// C precedence level of binary operator `op` (the rows of [`prec_kind`]'s table for them).
+pub(crate) fn binary_prec(op: BinaryOp) -> u8 {
+    match op {
+        BinaryOp::Or => 2,
+        BinaryOp::And => 3,
+        BinaryOp::Eq | BinaryOp::Ne => 4,
+        BinaryOp::Lt | BinaryOp::Le | BinaryOp::Gt | BinaryOp::Ge => 5,
+        BinaryOp::Add | BinaryOp::Sub => 6,
+        BinaryOp::Mul | BinaryOp::Div | BinaryOp::Rem => 7,
     }
 }
 

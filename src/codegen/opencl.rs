@@ -4,13 +4,13 @@
 //! `incrementType` and `vecWidth`; and `innerThreads` (several work-items per iteration, splitting
 //! its inner reduction loop).
 
-use super::kernel::{check_shape, render_kernel, Dialect, Shape, ShapeArg};
-pub use super::kernel::{partial_name, trip_expr, Fault};
+pub use super::kernel_ir::linear::{partial_name, trip_expr, Fault};
 use super::{bool_arg, int_arg};
 pub use super::{Backend, GlobalSize, Variant};
 use crate::diag::{Diagnostic, Span};
 use crate::frontend::expr::{KeywordArg, Value};
 use crate::ir::Kernel;
+use crate::schedule::{LinearArg, LinearSchedule};
 use serde::Serialize;
 
 /// Transformation arguments of `transform OpenCL(...)`, with their meaning.
@@ -173,18 +173,35 @@ pub fn options(
 pub type OpenClVariant = Variant;
 
 impl OpenClOptions {
-    /// The kernel shape of these options.
-    pub fn shape(&self) -> Shape {
-        Shape {
-            local_size: self.work_items,
-            cache_blocks: self.cache_blocks,
-            unroll_inner: self.unroll_inner,
-            chunked: self.chunked,
-            vec_hint: self.vec_hint,
+    /// The 1-D map of these options (a configuration without `tile`).
+    fn linear<'a>(&self, span_of: &'a dyn Fn(LinearArg) -> Span) -> super::LinearConfig<'a> {
+        super::LinearConfig {
+            schedule: LinearSchedule {
+                groups: self.work_groups,
+                chunked: self.chunked,
+                lanes: self.inner_threads,
+                cache_blocks: self.cache_blocks,
+                vec_width: self.vec_width,
+                vec_hint: self.vec_hint,
+                passes: None,
+            },
+            local: self.work_items,
+            unroll: self.unroll_inner,
             size_hint: self.size_hint,
-            inner_threads: self.inner_threads,
-            vec_width: self.vec_width,
+            backend: Backend::OpenCl,
+            build_options: self.cl_flags.clone(),
+            platform: self.platform,
+            device: self.device,
+            span_of,
         }
+    }
+
+    /// Where the argument a 1-D schedule's error is about is written.
+    fn arg_span(&self, a: LinearArg) -> Span {
+        self.span_of(match a {
+            LinearArg::InnerThreads => "innerThreads",
+            LinearArg::VecWidth => "vecWidth",
+        })
     }
 
     /// The loop-nest schedule arguments (`tile`, `regTile` with `cacheBlocks`, `unrollInner`,
@@ -220,13 +237,7 @@ pub fn check(k: &Kernel, o: &OpenClOptions) -> Result<(), Diagnostic> {
     if !o.nest.tile.is_empty() {
         return crate::schedule::check(k, &o.nest_args());
     }
-    check_shape(k, &o.shape(), Dialect::OpenCl).map_err(|e| {
-        let span = o.span_of(match e.arg {
-            ShapeArg::InnerThreads => "innerThreads",
-            ShapeArg::VecWidth => "vecWidth",
-        });
-        e.at(span)
-    })
+    o.linear(&|a| o.arg_span(a)).schedule(k).map(|_| ())
 }
 
 /// Generate the kernel and launch geometry of one configuration.
@@ -247,21 +258,5 @@ pub fn generate(
             o.device,
         );
     }
-    check(k, o)?;
-    let ks = render_kernel(k, &o.shape(), Dialect::OpenCl, fault)?;
-    Ok(Variant {
-        backend: Backend::OpenCl,
-        source: ks.source,
-        build_options: o.cl_flags.clone(),
-        global_size: match o.work_groups {
-            Some(g) => GlobalSize::Fixed(g.saturating_mul(o.work_items)),
-            None => GlobalSize::CoverLoop,
-        },
-        local_size: o.work_items,
-        platform: o.platform,
-        device: o.device,
-        local_mem_bytes: ks.local_mem_bytes,
-        grid: None,
-        invalid: None,
-    })
+    o.linear(&|a| o.arg_span(a)).generate(k, fault)
 }

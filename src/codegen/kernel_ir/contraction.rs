@@ -10,7 +10,7 @@
 //! work-group; loads outside the iteration space store 0 and their sums are never stored (any m,
 //! n, k); the last, partial slab runs a loop of the remaining length.
 
-use super::{KExpr, KParam, KStmt, KernelFn, VecDst};
+use super::{KExpr, KStmt, KernelFn, VecDst};
 use crate::analysis::{contraction, perfect_nest, ContractionForm};
 use crate::codegen::{c_expr, StmtWriter};
 use crate::ir::{Expr, ExprKind, Kernel, ScalarType};
@@ -96,7 +96,7 @@ impl Cx<'_> {
         KStmt::For {
             var: var.to_string(),
             start: "0".into(),
-            end: extent.to_string(),
+            end: extent.to_string().into(),
             step: "1".into(),
             unroll: Some(0),
             body,
@@ -219,8 +219,8 @@ impl Cx<'_> {
                     let store = |v: &str| {
                         let (kk, t) = at(v);
                         KStmt::Store {
-                            target: format!("{}[{kk}][{t}]", self.tile(n, buf)),
-                            value: format!("orcl_p{n}[{}]", reg(v)),
+                            target: format!("{}[{kk}][{t}]", self.tile(n, buf)).into(),
+                            value: format!("orcl_p{n}[{}]", reg(v)).into(),
                         }
                     };
                     body.push(match w {
@@ -231,8 +231,8 @@ impl Cx<'_> {
                 _ if w == 1 => {
                     let cond = element("0", &mut body);
                     body.push(KStmt::Store {
-                        target: lvalue("0"),
-                        value: format!("({cond}) ? {value} : 0"),
+                        target: lvalue("0").into(),
+                        value: format!("({cond}) ? {value} : 0").into(),
                     });
                 }
                 _ => {
@@ -272,11 +272,11 @@ impl Cx<'_> {
                     let mut each = Vec::new();
                     let cond_w = element("orcl_w", &mut each);
                     each.push(KStmt::Store {
-                        target: lvalue("orcl_w"),
-                        value: format!("({cond_w}) ? {value} : 0"),
+                        target: lvalue("orcl_w").into(),
+                        value: format!("({cond_w}) ? {value} : 0").into(),
                     });
                     body.push(KStmt::IfElse {
-                        cond: cond.join(" && "),
+                        cond: cond.join(" && ").into(),
                         then: vec![vector],
                         otherwise: vec![Self::each("orcl_w", w, each)],
                     });
@@ -286,7 +286,7 @@ impl Cx<'_> {
                 None => {
                     if groups % nt != 0 {
                         body = vec![KStmt::If {
-                            cond: format!("orcl_e < {groups}"),
+                            cond: format!("orcl_e < {groups}").into(),
                             then: body,
                         }];
                     }
@@ -310,7 +310,7 @@ impl Cx<'_> {
                     body = [
                         lets.to_vec(),
                         vec![KStmt::If {
-                            cond: format!("{row} < {extent}"),
+                            cond: format!("{row} < {extent}").into(),
                             then: rest.to_vec(),
                         }],
                     ]
@@ -413,11 +413,11 @@ impl Cx<'_> {
                 then: self.loads(&format!("orcl_k0 + {tk}"), None, true, Load::ToRegs),
             },
             KStmt::If {
-                cond: format!("orcl_k0 + {tk} <= orcl_kn"),
+                cond: format!("orcl_k0 + {tk} <= orcl_kn").into(),
                 then: self.compute(term, None, "orcl_buf"),
             },
             KStmt::If {
-                cond: format!("orcl_k0 + {tk} > orcl_kn"),
+                cond: format!("orcl_k0 + {tk} > orcl_kn").into(),
                 then: self.compute(term, Some("orcl_kn - orcl_k0"), "orcl_buf"),
             },
             KStmt::If {
@@ -430,7 +430,7 @@ impl Cx<'_> {
             var: "orcl_k0".into(),
             start: "0".into(),
             end: "orcl_kn".into(),
-            step: tk.to_string(),
+            step: tk.to_string().into(),
             unroll: None,
             body: slab,
         });
@@ -478,8 +478,9 @@ impl Cx<'_> {
                     "orcl_r",
                     r,
                     vec![KStmt::Store {
-                        target: format!("{frag}[orcl_r]"),
-                        value: format!("{}[orcl_kk][{}]", self.tile(n, buf), self.pos(d, "orcl_r")),
+                        target: format!("{frag}[orcl_r]").into(),
+                        value: format!("{}[orcl_kk][{}]", self.tile(n, buf), self.pos(d, "orcl_r"))
+                            .into(),
                     }],
                 ));
             } else {
@@ -490,12 +491,13 @@ impl Cx<'_> {
                     vec![
                         self.var(var, format!("orcl_base{d} + {}", self.pos(d, "orcl_r"))),
                         KStmt::Store {
-                            target: format!("{frag}[orcl_r]"),
+                            target: format!("{frag}[orcl_r]").into(),
                             value: format!(
                                 "({}) ? {} : 0",
                                 self.in_range(d, var),
                                 c_expr(&o.expr, &|_| None)
-                            ),
+                            )
+                            .into(),
                         },
                     ],
                 ));
@@ -514,7 +516,7 @@ impl Cx<'_> {
         };
         let sum = KStmt::Store {
             target: "orcl_acc[orcl_r1][orcl_r0]".into(),
-            value: format!("orcl_acc[orcl_r1][orcl_r0] + ({})", c_expr(term, &frag_of)),
+            value: format!("orcl_acc[orcl_r1][orcl_r0] + ({})", c_expr(term, &frag_of)).into(),
         };
         let mut inner = self.output_vars();
         if c.operands.iter().any(|o| o.dim.is_none()) {
@@ -524,7 +526,8 @@ impl Cx<'_> {
                     "{} && {}",
                     self.in_range(0, &s.dims[0].var),
                     self.in_range(1, &s.dims[1].var)
-                ),
+                )
+                .into(),
                 then: vec![sum],
             });
         } else {
@@ -539,7 +542,7 @@ impl Cx<'_> {
         out.push(KStmt::For {
             var: "orcl_kk".into(),
             start: "0".into(),
-            end: bound.map_or(c.tk.to_string(), str::to_string),
+            end: bound.map_or(c.tk.to_string(), str::to_string).into(),
             step: "1".into(),
             unroll,
             body: step,
@@ -655,7 +658,7 @@ pub(super) fn lower(k: &Kernel, s: &Schedule, c: &ContractionSchedule) -> Kernel
     let mut init_body = cx.output_vars();
     init_body.push(KStmt::Store {
         target: "orcl_acc[orcl_r1][orcl_r0]".into(),
-        value: init,
+        value: init.into(),
     });
     body.push(cx.each_output(init_body));
     let red = con.red;
@@ -687,9 +690,9 @@ pub(super) fn lower(k: &Kernel, s: &Schedule, c: &ContractionSchedule) -> Kernel
             start: "0".into(),
             end: match c.tk {
                 1 => "orcl_kn".into(),
-                t => format!("orcl_kn - {}", t - 1),
+                t => format!("orcl_kn - {}", t - 1).into(),
             },
-            step: c.tk.to_string(),
+            step: c.tk.to_string().into(),
             unroll: None,
             body: cx.slab(con.term, None),
         });
@@ -732,24 +735,13 @@ pub(super) fn lower(k: &Kernel, s: &Schedule, c: &ContractionSchedule) -> Kernel
             "{} && {}",
             cx.in_range(0, &s.dims[0].var),
             cx.in_range(1, &s.dims[1].var)
-        ),
+        )
+        .into(),
         then: vec![KStmt::Lines(w.out)],
     });
     body.push(cx.each_output(out_body));
     KernelFn {
-        fp64: k.uses_double(),
-        params: k
-            .args
-            .iter()
-            .map(|a| KParam {
-                name: a.name.clone(),
-                ty: a.ty,
-                array: a.is_array.then_some(a.written),
-            })
-            .collect(),
-        declared_local: s
-            .size_hint
-            .then(|| s.dims.iter().map(|d| d.items).collect()),
         body,
+        ..KernelFn::nest(k, s)
     }
 }

@@ -11,14 +11,45 @@ use crate::ir::{Expr, ExprKind, Kernel, ScalarType};
 use crate::schedule::Schedule;
 use std::fmt::Write;
 
-/// An expression: backend-neutral C text, or a work-item query.
+/// An expression: backend-neutral C text, a work-item query, or a sequence of them.
 #[derive(Debug, Clone, PartialEq)]
 pub enum KExpr {
     Text(String),
-    /// Work-group index along an NDRange dimension (`get_group_id(d)` / `blockIdx.x`).
+    /// Work-group index along an NDRange dimension (`(long)get_group_id(d)` / `blockIdx.x`).
     GroupId(usize),
-    /// Work-item index within its work-group (`get_local_id(d)` / `threadIdx.x`).
+    /// Work-item index within its work-group (`(long)get_local_id(d)` / `threadIdx.x`).
     LocalId(usize),
+    /// The same index unconverted (`size_t` / `unsigned int`): `get_local_id(d)` / `threadIdx.x`.
+    LocalIndex(usize),
+    /// Global work-item index (`(long)get_global_id(d)` / `blockIdx.x * blockDim.x + threadIdx.x`).
+    GlobalId(usize),
+    /// Work-items in the NDRange along a dimension (`(long)get_global_size(d)`).
+    GlobalSize(usize),
+    /// Work-groups along a dimension (`(long)get_num_groups(d)` / `gridDim.x`).
+    NumGroups(usize),
+    /// Work-items per work-group along a dimension (`(long)get_local_size(d)` / `blockDim.x`).
+    LocalSize(usize),
+    /// The global address-space qualifier of a pointer type (`__global ` / nothing).
+    GlobalSpace,
+    /// The parts printed one after the other.
+    Cat(Vec<KExpr>),
+}
+
+impl From<String> for KExpr {
+    fn from(s: String) -> Self {
+        KExpr::Text(s)
+    }
+}
+
+impl From<&str> for KExpr {
+    fn from(s: &str) -> Self {
+        KExpr::Text(s.to_string())
+    }
+}
+
+/// The parts printed one after the other (text and work-item queries).
+pub fn cat(parts: impl IntoIterator<Item = KExpr>) -> KExpr {
+    KExpr::Cat(parts.into_iter().collect())
 }
 
 /// A statement of the kernel IR.
@@ -41,9 +72,9 @@ pub enum KStmt {
     /// `unroll` is `Some(0)` and `#pragma unroll N` when `Some(N)`.
     For {
         var: String,
-        start: String,
-        end: String,
-        step: String,
+        start: KExpr,
+        end: KExpr,
+        step: KExpr,
         unroll: Option<u32>,
         body: Vec<KStmt>,
     },
@@ -64,24 +95,52 @@ pub enum KStmt {
         dst: VecDst,
     },
     If {
-        cond: String,
+        cond: KExpr,
         then: Vec<KStmt>,
     },
     /// `if (COND) { THEN } else { OTHERWISE }`.
     IfElse {
-        cond: String,
+        cond: KExpr,
         then: Vec<KStmt>,
         otherwise: Vec<KStmt>,
     },
     /// `TARGET = VALUE;`
     Store {
-        target: String,
-        value: String,
+        target: KExpr,
+        value: KExpr,
     },
+    /// `TY NAME = VALUE;` (a private variable that may change) or `TY NAME;`.
+    Var {
+        ty: String,
+        name: String,
+        value: Option<KExpr>,
+    },
+    /// A local-memory array of `size` elements, a name the kernel `#define`s (`ORCL_WG`).
+    LocalBuffer {
+        ty: ScalarType,
+        name: String,
+        size: &'static str,
+    },
+    /// `for (INIT; COND; NEXT) { BODY }`, preceded by `#pragma unroll N` when `unroll` is set.
+    Loop {
+        init: KExpr,
+        cond: KExpr,
+        next: KExpr,
+        unroll: Option<u32>,
+        body: Vec<KStmt>,
+    },
+    /// `{ BODY }`: a scope.
+    Block(Vec<KStmt>),
+    /// A comment, one line per line of the text.
+    Comment(String),
+    /// One line of C (a statement with work-item queries in it).
+    Line(KExpr),
     /// Work-group barrier on local memory.
     Barrier,
     /// Loop-language statements already written as C (the nest body), one per line.
     Lines(String),
+    /// Statements written as C with work-item queries in them, one per line.
+    Code(KExpr),
 }
 
 /// Where a [`KStmt::VecLoad`] writes its vector.
@@ -107,10 +166,51 @@ pub struct KParam {
 #[derive(Debug, Clone, PartialEq)]
 pub struct KernelFn {
     pub fp64: bool,
+    /// CUDA: define `INT_MIN`, `INFINITY` and the like where the kernel does not have them (a
+    /// reduction's identity may use them).
+    pub limits: bool,
+    /// `#define NAME VALUE` lines before the kernel (`ORCL_TILE`, `ORCL_WG`).
+    pub defines: Vec<(&'static str, u64)>,
+    /// Array parameters declared `restrict` (a nest's arrays; a 1-D map's are not, as the tuned
+    /// file's caller may pass overlapping arrays).
+    pub restrict: bool,
     pub params: Vec<KParam>,
     /// Work-group extents to declare (`reqd_work_group_size` / `__launch_bounds__`).
     pub declared_local: Option<Vec<u64>>,
+    /// OpenCL: `work_group_size_hint` too, before `reqd_work_group_size`.
+    pub size_hint: bool,
+    /// OpenCL `vec_type_hint` type (`double2`); CUDA has none.
+    pub vec_type_hint: Option<String>,
     pub body: Vec<KStmt>,
+}
+
+impl KernelFn {
+    /// The frame of a scheduled nest's kernel (no body yet): fp64 when the loop uses `double`,
+    /// every array of the loop a `restrict` parameter, the work-group extents declared when
+    /// `sizeHint` / `launchBounds` asks.
+    pub fn nest(k: &Kernel, s: &Schedule) -> KernelFn {
+        KernelFn {
+            fp64: k.uses_double(),
+            limits: false,
+            defines: Vec::new(),
+            restrict: true,
+            params: k
+                .args
+                .iter()
+                .map(|a| KParam {
+                    name: a.name.clone(),
+                    ty: a.ty,
+                    array: a.is_array.then_some(a.written),
+                })
+                .collect(),
+            declared_local: s
+                .size_hint
+                .then(|| s.dims.iter().map(|d| d.items).collect()),
+            size_hint: false,
+            vec_type_hint: None,
+            body: Vec::new(),
+        }
+    }
 }
 
 /// Tile array name of a staged array.
@@ -136,7 +236,10 @@ fn substitute(e: &Expr, map: &dyn Fn(&str) -> Option<String>) -> String {
 }
 
 mod contraction;
+pub mod linear;
+pub mod passes;
 mod rows;
+pub mod vector;
 
 /// Lower a scheduled nest to kernel IR (see the module docs).
 pub fn lower(k: &Kernel, s: &Schedule) -> KernelFn {
@@ -284,14 +387,17 @@ pub fn lower(k: &Kernel, s: &Schedule) -> KernelFn {
             (0..n).map(|a| format!("[orcl_t{a}]")).collect::<String>()
         );
         inner.push(KStmt::If {
-            cond,
-            then: vec![KStmt::Store { target, value }],
+            cond: cond.into(),
+            then: vec![KStmt::Store {
+                target: target.into(),
+                value: value.into(),
+            }],
         });
         body.push(KStmt::For {
             var: "orcl_e".into(),
             start: "orcl_lin".into(),
-            end: total.to_string(),
-            step: s.local_size().to_string(),
+            end: total.to_string().into(),
+            step: s.local_size().to_string().into(),
             unroll: None,
             body: inner,
         });
@@ -352,7 +458,7 @@ pub fn lower(k: &Kernel, s: &Schedule) -> KernelFn {
         .join(" && ");
     let mut inner = stmts;
     inner.push(KStmt::If {
-        cond: guard,
+        cond: guard.into(),
         then: vec![KStmt::Lines(w.out)],
     });
     for (d, dim) in s.dims.iter().enumerate() {
@@ -367,7 +473,7 @@ pub fn lower(k: &Kernel, s: &Schedule) -> KernelFn {
         inner = vec![KStmt::For {
             var: format!("orcl_r{d}"),
             start: "0".into(),
-            end: dim.per_item.to_string(),
+            end: dim.per_item.to_string().into(),
             step: "1".into(),
             unroll: Some(0),
             body: inner,
@@ -375,12 +481,9 @@ pub fn lower(k: &Kernel, s: &Schedule) -> KernelFn {
     }
     body.extend(inner);
     KernelFn {
-        fp64: k.uses_double(),
         params,
-        declared_local: s
-            .size_hint
-            .then(|| s.dims.iter().map(|d| d.items).collect()),
         body,
+        ..KernelFn::nest(k, s)
     }
 }
 
@@ -402,21 +505,52 @@ struct Words {
 }
 
 impl Words {
-    fn group_id(&self, d: usize) -> String {
-        if self.opencl {
-            format!("(long)get_group_id({d})")
-        } else {
-            format!("(long)blockIdx.{}", ["x", "y", "z"][d])
-        }
+    /// CUDA's name of dimension `d`.
+    fn xyz(d: usize) -> &'static str {
+        ["x", "y", "z"][d]
     }
-    fn local_id(&self, d: usize) -> String {
-        if self.opencl {
-            format!("(long)get_local_id({d})")
-        } else {
-            format!("(long)threadIdx.{}", ["x", "y", "z"][d])
+    fn query(&self, e: &KExpr) -> String {
+        let o = self.opencl;
+        match e {
+            KExpr::GroupId(d) if o => format!("(long)get_group_id({d})"),
+            KExpr::GroupId(d) => format!("(long)blockIdx.{}", Self::xyz(*d)),
+            KExpr::LocalId(d) if o => format!("(long)get_local_id({d})"),
+            KExpr::LocalId(d) => format!("(long)threadIdx.{}", Self::xyz(*d)),
+            KExpr::LocalIndex(d) if o => format!("get_local_id({d})"),
+            KExpr::LocalIndex(d) => format!("threadIdx.{}", Self::xyz(*d)),
+            KExpr::GlobalId(d) if o => format!("(long)get_global_id({d})"),
+            KExpr::GlobalId(d) => {
+                let x = Self::xyz(*d);
+                format!("((long)blockIdx.{x} * blockDim.{x} + threadIdx.{x})")
+            }
+            KExpr::GlobalSize(d) if o => format!("(long)get_global_size({d})"),
+            KExpr::GlobalSize(d) => {
+                let x = Self::xyz(*d);
+                format!("((long)gridDim.{x} * blockDim.{x})")
+            }
+            KExpr::NumGroups(d) if o => format!("(long)get_num_groups({d})"),
+            KExpr::NumGroups(d) => format!("(long)gridDim.{}", Self::xyz(*d)),
+            KExpr::LocalSize(d) if o => format!("(long)get_local_size({d})"),
+            KExpr::LocalSize(d) => format!("(long)blockDim.{}", Self::xyz(*d)),
+            KExpr::GlobalSpace if o => "__global ".to_string(),
+            KExpr::GlobalSpace => String::new(),
+            KExpr::Text(t) => t.clone(),
+            KExpr::Cat(parts) => parts.iter().map(|p| self.query(p)).collect(),
         }
     }
 }
+
+/// CUDA has no `INT_MIN` or `INFINITY` of its own: defined where an identity may use them.
+const CUDA_LIMITS: &str = "#ifndef INT_MIN
+#define INT_MIN (-2147483647 - 1)
+#define INT_MAX 2147483647
+#define LONG_MIN (-9223372036854775807L - 1)
+#define LONG_MAX 9223372036854775807L
+#endif
+#ifndef INFINITY
+#define INFINITY __int_as_float(0x7f800000)
+#endif
+";
 
 /// Print a kernel as OpenCL C or CUDA C.
 pub fn write(k: &KernelFn, backend: Backend) -> String {
@@ -426,6 +560,12 @@ pub fn write(k: &KernelFn, backend: Backend) -> String {
     let mut out = String::new();
     if w.opencl && k.fp64 {
         out.push_str("#pragma OPENCL EXTENSION cl_khr_fp64 : enable\n");
+    }
+    if !w.opencl && k.limits {
+        out.push_str(CUDA_LIMITS);
+    }
+    for (name, value) in &k.defines {
+        let _ = writeln!(out, "#define {name} {value}");
     }
     write_header(&mut out, k, &w);
     out.push_str("{\n");
@@ -437,24 +577,39 @@ pub fn write(k: &KernelFn, backend: Backend) -> String {
 }
 
 fn write_header(out: &mut String, k: &KernelFn, w: &Words) {
+    let (r_cl, r_cu) = if k.restrict {
+        ("restrict ", "__restrict__ ")
+    } else {
+        ("", "")
+    };
     let params: Vec<String> = k
         .params
         .iter()
         .map(|p| match (p.array, w.opencl) {
             (None, _) => format!("const {} {}", p.ty.c_name(), p.name),
-            (Some(true), true) => format!("__global {} *restrict {}", p.ty.c_name(), p.name),
+            (Some(true), true) => format!("__global {} *{r_cl}{}", p.ty.c_name(), p.name),
             (Some(false), true) => {
-                format!("__global const {} *restrict {}", p.ty.c_name(), p.name)
+                format!("__global const {} *{r_cl}{}", p.ty.c_name(), p.name)
             }
-            (Some(true), false) => format!("{} *__restrict__ {}", p.ty.c_name(), p.name),
-            (Some(false), false) => format!("const {} *__restrict__ {}", p.ty.c_name(), p.name),
+            (Some(true), false) => format!("{} *{r_cu}{}", p.ty.c_name(), p.name),
+            (Some(false), false) => format!("const {} *{r_cu}{}", p.ty.c_name(), p.name),
         })
         .collect();
     if w.opencl {
         out.push_str("__kernel ");
+        if let Some(t) = &k.vec_type_hint {
+            let _ = writeln!(out, "__attribute__((vec_type_hint({t})))");
+        }
         if let Some(l) = &k.declared_local {
             let mut e = l.clone();
             e.resize(3, 1);
+            if k.size_hint {
+                let _ = writeln!(
+                    out,
+                    "__attribute__((work_group_size_hint({}, {}, {})))",
+                    e[0], e[1], e[2]
+                );
+            }
             let _ = writeln!(
                 out,
                 "__attribute__((reqd_work_group_size({}, {}, {})))",
@@ -471,19 +626,94 @@ fn write_header(out: &mut String, k: &KernelFn, w: &Words) {
     let _ = writeln!(out, "orcl_kernel({})", params.join(", "));
 }
 
-fn write_expr(e: &KExpr, w: &Words) -> String {
-    match e {
-        KExpr::Text(t) => t.clone(),
-        KExpr::GroupId(d) => w.group_id(*d),
-        KExpr::LocalId(d) => w.local_id(*d),
+fn write_block(out: &mut String, body: &[KStmt], depth: usize, w: &Words) {
+    for b in body {
+        write_stmt(out, b, depth, w);
     }
+}
+
+fn write_unroll(out: &mut String, pad: &str, unroll: Option<u32>) {
+    match unroll {
+        Some(0) => {
+            let _ = writeln!(out, "{pad}#pragma unroll");
+        }
+        Some(n) => {
+            let _ = writeln!(out, "{pad}#pragma unroll {n}");
+        }
+        None => {}
+    }
+}
+
+fn write_local_array(
+    out: &mut String,
+    pad: &str,
+    w: &Words,
+    ty: ScalarType,
+    name: &str,
+    ext: &str,
+    align: u64,
+) {
+    let _ = match (w.opencl, align) {
+        (true, 0) => writeln!(out, "{pad}__local {} {name}{ext};", ty.c_name()),
+        (false, 0) => writeln!(out, "{pad}__shared__ {} {name}{ext};", ty.c_name()),
+        (true, a) => writeln!(
+            out,
+            "{pad}__local {} {name}{ext} __attribute__((aligned({a})));",
+            ty.c_name()
+        ),
+        (false, a) => writeln!(
+            out,
+            "{pad}__shared__ __align__({a}) {} {name}{ext};",
+            ty.c_name()
+        ),
+    };
+}
+
+fn write_vec_load(out: &mut String, pad: &str, w: &Words, s: &KStmt) {
+    let KStmt::VecLoad {
+        ty,
+        width,
+        src,
+        global,
+        dst,
+    } = s
+    else {
+        return;
+    };
+    let vty = format!("{}{width}", ty.c_name());
+    let q = match (w.opencl, global) {
+        (true, true) => "__global const ",
+        (true, false) => "__local const ",
+        (false, _) => "const ",
+    };
+    let _ = writeln!(out, "{pad}{{");
+    let _ = writeln!(out, "{pad}    const {vty} orcl_v = *({q}{vty} *)&{src};");
+    match dst {
+        VecDst::Elements(lvalues) => {
+            for (l, f) in lvalues.iter().zip(["x", "y", "z", "w"]) {
+                let _ = writeln!(out, "{pad}    {l} = orcl_v.{f};");
+            }
+        }
+        VecDst::Local(first) => {
+            let q = if w.opencl { "__local " } else { "" };
+            let _ = writeln!(out, "{pad}    *({q}{vty} *)&{first} = orcl_v;");
+        }
+    }
+    let _ = writeln!(out, "{pad}}}");
 }
 
 fn write_stmt(out: &mut String, s: &KStmt, depth: usize, w: &Words) {
     let pad = "    ".repeat(depth);
+    let x = |e: &KExpr| w.query(e);
     match s {
         KStmt::Let { ty, name, value } => {
-            let _ = writeln!(out, "{pad}const {ty} {name} = {};", write_expr(value, w));
+            let _ = writeln!(out, "{pad}const {ty} {name} = {};", x(value));
+        }
+        KStmt::Var { ty, name, value } => {
+            let _ = match value {
+                Some(v) => writeln!(out, "{pad}{ty} {name} = {};", x(v)),
+                None => writeln!(out, "{pad}{ty} {name};"),
+            };
         }
         KStmt::LocalArray {
             ty,
@@ -492,53 +722,16 @@ fn write_stmt(out: &mut String, s: &KStmt, depth: usize, w: &Words) {
             align,
         } => {
             let ext: String = dims.iter().map(|d| format!("[{d}]")).collect();
-            let _ = match (w.opencl, *align) {
-                (true, 0) => writeln!(out, "{pad}__local {} {name}{ext};", ty.c_name()),
-                (false, 0) => writeln!(out, "{pad}__shared__ {} {name}{ext};", ty.c_name()),
-                (true, a) => writeln!(
-                    out,
-                    "{pad}__local {} {name}{ext} __attribute__((aligned({a})));",
-                    ty.c_name()
-                ),
-                (false, a) => writeln!(
-                    out,
-                    "{pad}__shared__ __align__({a}) {} {name}{ext};",
-                    ty.c_name()
-                ),
-            };
+            write_local_array(out, &pad, w, *ty, name, &ext, *align);
+        }
+        KStmt::LocalBuffer { ty, name, size } => {
+            write_local_array(out, &pad, w, *ty, name, &format!("[{size}]"), 0);
         }
         KStmt::PrivateArray { ty, name, dims } => {
             let ext: String = dims.iter().map(|d| format!("[{d}]")).collect();
             let _ = writeln!(out, "{pad}{} {name}{ext};", ty.c_name());
         }
-        KStmt::VecLoad {
-            ty,
-            width,
-            src,
-            global,
-            dst,
-        } => {
-            let vty = format!("{}{width}", ty.c_name());
-            let q = match (w.opencl, global) {
-                (true, true) => "__global const ",
-                (true, false) => "__local const ",
-                (false, _) => "const ",
-            };
-            let _ = writeln!(out, "{pad}{{");
-            let _ = writeln!(out, "{pad}    const {vty} orcl_v = *({q}{vty} *)&{src};");
-            match dst {
-                VecDst::Elements(lvalues) => {
-                    for (l, f) in lvalues.iter().zip(["x", "y", "z", "w"]) {
-                        let _ = writeln!(out, "{pad}    {l} = orcl_v.{f};");
-                    }
-                }
-                VecDst::Local(first) => {
-                    let q = if w.opencl { "__local " } else { "" };
-                    let _ = writeln!(out, "{pad}    *({q}{vty} *)&{first} = orcl_v;");
-                }
-            }
-            let _ = writeln!(out, "{pad}}}");
-        }
+        KStmt::VecLoad { .. } => write_vec_load(out, &pad, w, s),
         KStmt::For {
             var,
             start,
@@ -547,29 +740,32 @@ fn write_stmt(out: &mut String, s: &KStmt, depth: usize, w: &Words) {
             unroll,
             body,
         } => {
-            match unroll {
-                Some(0) => {
-                    let _ = writeln!(out, "{pad}#pragma unroll");
-                }
-                Some(n) => {
-                    let _ = writeln!(out, "{pad}#pragma unroll {n}");
-                }
-                None => {}
-            }
+            write_unroll(out, &pad, *unroll);
             let _ = writeln!(
                 out,
-                "{pad}for (long {var} = {start}; {var} < {end}; {var} += {step}) {{"
+                "{pad}for (long {var} = {}; {var} < {}; {var} += {}) {{",
+                x(start),
+                x(end),
+                x(step)
             );
-            for b in body {
-                write_stmt(out, b, depth + 1, w);
-            }
+            write_block(out, body, depth + 1, w);
+            let _ = writeln!(out, "{pad}}}");
+        }
+        KStmt::Loop {
+            init,
+            cond,
+            next,
+            unroll,
+            body,
+        } => {
+            write_unroll(out, &pad, *unroll);
+            let _ = writeln!(out, "{pad}for ({}; {}; {}) {{", x(init), x(cond), x(next));
+            write_block(out, body, depth + 1, w);
             let _ = writeln!(out, "{pad}}}");
         }
         KStmt::If { cond, then } => {
-            let _ = writeln!(out, "{pad}if ({cond}) {{");
-            for b in then {
-                write_stmt(out, b, depth + 1, w);
-            }
+            let _ = writeln!(out, "{pad}if ({}) {{", x(cond));
+            write_block(out, then, depth + 1, w);
             let _ = writeln!(out, "{pad}}}");
         }
         KStmt::IfElse {
@@ -577,18 +773,19 @@ fn write_stmt(out: &mut String, s: &KStmt, depth: usize, w: &Words) {
             then,
             otherwise,
         } => {
-            let _ = writeln!(out, "{pad}if ({cond}) {{");
-            for b in then {
-                write_stmt(out, b, depth + 1, w);
-            }
+            let _ = writeln!(out, "{pad}if ({}) {{", x(cond));
+            write_block(out, then, depth + 1, w);
             let _ = writeln!(out, "{pad}}} else {{");
-            for b in otherwise {
-                write_stmt(out, b, depth + 1, w);
-            }
+            write_block(out, otherwise, depth + 1, w);
+            let _ = writeln!(out, "{pad}}}");
+        }
+        KStmt::Block(body) => {
+            let _ = writeln!(out, "{pad}{{");
+            write_block(out, body, depth + 1, w);
             let _ = writeln!(out, "{pad}}}");
         }
         KStmt::Store { target, value } => {
-            let _ = writeln!(out, "{pad}{target} = {value};");
+            let _ = writeln!(out, "{pad}{} = {};", x(target), x(value));
         }
         KStmt::Barrier => {
             let b = if w.opencl {
@@ -597,6 +794,22 @@ fn write_stmt(out: &mut String, s: &KStmt, depth: usize, w: &Words) {
                 "__syncthreads();"
             };
             let _ = writeln!(out, "{pad}{b}");
+        }
+        KStmt::Comment(text) => {
+            let n = text.lines().count();
+            for (i, l) in text.lines().enumerate() {
+                let open = if i == 0 { "/* " } else { "   " };
+                let close = if i + 1 == n { " */" } else { "" };
+                let _ = writeln!(out, "{pad}{open}{l}{close}");
+            }
+        }
+        KStmt::Line(e) => {
+            let _ = writeln!(out, "{pad}{}", x(e));
+        }
+        KStmt::Code(e) => {
+            for l in x(e).lines() {
+                let _ = writeln!(out, "{pad}{l}");
+            }
         }
         KStmt::Lines(text) => {
             for l in text.lines() {

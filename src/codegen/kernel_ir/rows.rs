@@ -7,7 +7,7 @@
 //! loop does: `y[i] = y[i] + sum` / `y[i] += sum`, or `T s = init + sum;` followed by the
 //! statements after the loop (`y[i] = alpha*s + beta*y[i];`).
 
-use super::{c_expr, KExpr, KParam, KStmt, KernelFn};
+use super::{c_expr, KExpr, KStmt, KernelFn};
 use crate::analysis::{ContractionForm, RowReduction};
 use crate::codegen::StmtWriter;
 use crate::ir::{Expr, ExprKind, Kernel, ScalarType};
@@ -93,23 +93,24 @@ pub fn lower(k: &Kernel, s: &Schedule, rs: &RowReductionSchedule) -> KernelFn {
         term = c_expr(r.term, &none),
     ));
     body.push(KStmt::If {
-        cond: in_range.clone(),
+        cond: in_range.clone().into(),
         then: vec![KStmt::Lines(lane)],
     });
     let sum = if lanes > 1 {
         let at = |l: &str| format!("{PARTIAL}[orcl_l1][{l}]");
         body.push(KStmt::Store {
-            target: at("orcl_l0"),
+            target: at("orcl_l0").into(),
             value: "orcl_acc".into(),
         });
         body.push(KStmt::Barrier);
         let mut half = lanes / 2;
         while half > 0 {
             body.push(KStmt::If {
-                cond: format!("orcl_l0 < {half}"),
+                cond: format!("orcl_l0 < {half}").into(),
                 then: vec![KStmt::Store {
-                    target: at("orcl_l0"),
-                    value: format!("{} + {}", at("orcl_l0"), at(&format!("orcl_l0 + {half}"))),
+                    target: at("orcl_l0").into(),
+                    value: format!("{} + {}", at("orcl_l0"), at(&format!("orcl_l0 + {half}")))
+                        .into(),
                 }],
             });
             if half > 1 {
@@ -122,24 +123,12 @@ pub fn lower(k: &Kernel, s: &Schedule, rs: &RowReductionSchedule) -> KernelFn {
         "orcl_acc".to_string()
     };
     body.push(KStmt::If {
-        cond: format!("orcl_l0 == 0 && {in_range}"),
+        cond: format!("orcl_l0 == 0 && {in_range}").into(),
         then: vec![KStmt::Lines(finish(&r, &sum, ty))],
     });
     KernelFn {
-        fp64: k.uses_double(),
-        params: k
-            .args
-            .iter()
-            .map(|a| KParam {
-                name: a.name.clone(),
-                ty: a.ty,
-                array: a.is_array.then_some(a.written),
-            })
-            .collect(),
-        declared_local: s
-            .size_hint
-            .then(|| s.dims.iter().map(|d| d.items).collect()),
         body,
+        ..KernelFn::nest(k, s)
     }
 }
 

@@ -1,66 +1,64 @@
-//! Kernels of loops with a sequential inner loop, where the work-items of a work-group must act
-//! together: `cacheBlocks` staging of the inner loop's shared operand (`x[j]` of
-//! `t += A[i*n+j]*x[j]`) through local memory in tiles, and `innerThreads` (T lanes per iteration
-//! of the parallel loop split the inner reduction loop, lane-strided, and combine their partial
-//! results with a tree in local memory). Both need barriers, so the parallel loop is walked in
-//! group-uniform passes: every work-item of a work-group takes part in every pass, tile load and
-//! barrier; inactive ones (past the end of the loop) only skip the statements.
-
-use super::super::{c_expr, StmtWriter, Subst};
-use super::{loop_index, loop_trip, ShapeArg, ShapeError};
+//! The group-uniform passes of a 1-D map (`schedule::LinearSchedule::passes`), decided once per
+//! configuration: which inner loop `innerThreads` lanes split (its accumulators, the statements
+//! before it that lane 0 alone runs) and which inner loops' shared operands `cacheBlocks` stages
+//! in tiles of the local size (`x[j]` of `t += A[i*n+j]*x[j]`). Both need barriers, so the
+//! parallel loop is walked in group-uniform passes (`codegen::kernel_ir::passes` lowers them):
+//! every work-item of a work-group takes part in every pass, tile load and barrier; inactive ones
+//! (past the end of the loop) only skip the statements.
+use super::{ArgError, LinearArg};
+use crate::codegen::{c_expr, StmtWriter};
 use crate::ir::{
     AssignOp, Expr, ExprKind, Kernel, Loop, ReduceOp, ScalarType, Stmt, StmtKind, SymbolKind,
 };
-use serde::Serialize;
 use std::collections::BTreeMap;
 
 /// What the group-uniform kernel does with the parallel loop's body.
-#[derive(Debug)]
-pub(super) struct Plan {
+#[derive(Debug, Clone, PartialEq)]
+pub struct Plan {
     /// Lanes per iteration (`innerThreads`).
-    pub threads: u64,
+    pub(crate) threads: u64,
     /// The inner loop the lanes split: its index in the parallel body, and the accumulators.
-    split: Option<Split>,
+    pub(crate) split: Option<Split>,
     /// Inner loops (index in the parallel body) whose shared operands are staged in tiles.
-    staged: BTreeMap<usize, Vec<Stage>>,
+    pub(crate) staged: BTreeMap<usize, Vec<Stage>>,
 }
 
-#[derive(Debug)]
-struct Split {
-    index: usize,
-    accs: Vec<Acc>,
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct Split {
+    pub(crate) index: usize,
+    pub(crate) accs: Vec<Acc>,
     /// Statements before the loop (indices in the parallel body) that lane 0 alone runs: array
     /// stores and reductions of the parallel loop (`y[i] = 0.0;`, `s += b[i];`).
-    lane0: Vec<usize>,
+    pub(crate) lane0: Vec<usize>,
 }
 
 /// What the split loop accumulates into: a temporary declared before it (`t += ...`), or an
 /// array element that is the same in every iteration of the loop (`y[i] += ...`).
-#[derive(Debug)]
-struct Acc {
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct Acc {
     /// `t` or `y[i]`.
-    target: Expr,
+    pub(crate) target: Expr,
     /// Name for generated variables (`t`, `y`).
-    name: String,
+    pub(crate) name: String,
     /// The variable each lane accumulates into: the temporary itself, or `orcl_lacc_y`.
-    lane_var: String,
-    is_array: bool,
-    ty: ScalarType,
-    op: ReduceOp,
+    pub(crate) lane_var: String,
+    pub(crate) is_array: bool,
+    pub(crate) ty: ScalarType,
+    pub(crate) op: ReduceOp,
     /// A temporary whose value before the loop is the operator's identity (`double t = 0.0;`),
     /// so that the lanes can start from it without saving it.
-    starts_at_identity: bool,
+    pub(crate) starts_at_identity: bool,
 }
 
 /// One staged operand: `array[var + offset]` of an inner loop, a tile of the local size.
-#[derive(Debug)]
-struct Stage {
-    array: String,
-    offset: i64,
-    ty: ScalarType,
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct Stage {
+    pub(crate) array: String,
+    pub(crate) offset: i64,
+    pub(crate) ty: ScalarType,
     /// One reference, printed to load the tile.
-    source: Expr,
-    tile: String,
+    pub(crate) source: Expr,
+    pub(crate) tile: String,
 }
 
 impl Plan {
@@ -90,28 +88,33 @@ impl Plan {
     }
 }
 
-fn err(message: String, help: Option<&str>) -> ShapeError {
-    ShapeError {
-        arg: ShapeArg::InnerThreads,
+fn err(message: String, help: Option<&str>) -> ArgError {
+    ArgError {
+        arg: LinearArg::InnerThreads,
         message,
         help: help.map(str::to_string),
     }
 }
 
-/// The plan for `o`, or `None` when the kernel needs no group-uniform passes (`innerThreads=1`
-/// and nothing to stage from an inner loop).
+/// The plan for `lanes` lanes per iteration (`innerThreads`) in work-groups of `local`
+/// work-items, staging inner loops' shared operands when `cache_blocks`; `None` when the kernel
+/// needs no group-uniform passes (one lane and nothing to stage from an inner loop).
 ///
 /// Errors (`innerThreads`): more lanes than the local size; a loop that is not `pre; for (...)
 /// accumulate; post` with `pre` only setting temporaries.
-pub(super) fn plan(k: &Kernel, o: &super::Shape) -> Result<Option<Plan>, ShapeError> {
-    let threads = o.inner_threads.max(1);
+pub fn plan(
+    k: &Kernel,
+    lanes: u64,
+    local: u64,
+    cache_blocks: bool,
+) -> Result<Option<Plan>, ArgError> {
+    let threads = lanes.max(1);
     let mut split = None;
     if threads > 1 {
-        if threads > o.local_size {
+        if threads > local {
             return Err(err(
                 format!(
-                    "`innerThreads={threads}` is more than the local size ({}): the lanes of one iteration share a work-group",
-                    o.local_size
+                    "`innerThreads={threads}` is more than the local size ({local}): the lanes of one iteration share a work-group",
                 ),
                 Some("add a constraint, e.g. `constraint lanes = (IT <= WI);`"),
             ));
@@ -119,7 +122,7 @@ pub(super) fn plan(k: &Kernel, o: &super::Shape) -> Result<Option<Plan>, ShapeEr
         split = Some(analyse_split(k, threads)?);
     }
     let mut staged = BTreeMap::new();
-    if o.cache_blocks {
+    if cache_blocks {
         let mut names = Vec::new();
         for (index, s) in k.parallel.body.iter().enumerate() {
             let StmtKind::For(l) = &s.kind else { continue };
@@ -154,97 +157,18 @@ fn stmt_text(s: &Stmt) -> String {
     first
 }
 
-const SHAPE_HELP: &str = "innerThreads splits a loop of the form `double t = 0; for (j ...) t += ...; y[i] = t;`: temporaries set before the inner loop, the inner loop only accumulating into them";
+const SPLIT_HELP: &str = "innerThreads splits a loop of the form `double t = 0; for (j ...) t += ...; y[i] = t;`: temporaries set before the inner loop, the inner loop only accumulating into them";
 
-fn analyse_split(k: &Kernel, threads: u64) -> Result<Split, ShapeError> {
+fn analyse_split(k: &Kernel, threads: u64) -> Result<Split, ArgError> {
     let body = &k.parallel.body;
     let Some(index) = body.iter().position(|s| matches!(s.kind, StmtKind::For(_))) else {
         return Err(err(
             format!("`innerThreads={threads}` needs a sequential inner loop directly in the parallel loop's body, and this loop has none"),
-            Some(SHAPE_HELP),
+            Some(SPLIT_HELP),
         ));
     };
-    let is_local = |v: &str| {
-        k.symbols
-            .get(v)
-            .is_some_and(|s| s.kind == SymbolKind::Local)
-    };
-    // Before the inner loop: temporaries are declared or assigned (every lane runs that), and
-    // top-level array stores and reductions run on lane 0 only.
+    let (lane0, stored) = before_loop(k, &body[..index], threads)?;
     let reduced: Vec<&str> = k.reductions().map(|a| a.name.as_str()).collect();
-    let lane0_only = |s: &Stmt| match &s.kind {
-        StmtKind::Assign { target, .. } => match &target.kind {
-            ExprKind::Index { .. } => true,
-            ExprKind::Var(v) => reduced.contains(&v.as_str()),
-            _ => false,
-        },
-        _ => false,
-    };
-    fn check_pre(
-        stmts: &[Stmt],
-        threads: u64,
-        is_local: &dyn Fn(&str) -> bool,
-    ) -> Result<(), ShapeError> {
-        for s in stmts {
-            match &s.kind {
-                StmtKind::Decl { .. } => {}
-                StmtKind::Assign { target, .. }
-                    if matches!(&target.kind, ExprKind::Var(v) if is_local(v)) => {}
-                StmtKind::If { then, other, .. } => {
-                    check_pre(then, threads, is_local)?;
-                    if let Some(o) = other {
-                        check_pre(o, threads, is_local)?;
-                    }
-                }
-                StmtKind::Block(b) => check_pre(b, threads, is_local)?,
-                _ => {
-                    return Err(err(
-                        format!(
-                            "`innerThreads={threads}`: `{}` comes before the inner loop, where every lane runs; only temporaries may be set there (and arrays or reductions assigned outside `if`, by lane 0)",
-                            stmt_text(s)
-                        ),
-                        Some(SHAPE_HELP),
-                    ))
-                }
-            }
-        }
-        Ok(())
-    }
-    let mut lane0 = Vec::new();
-    let mut stored: Vec<&str> = Vec::new();
-    for (n, s) in body[..index].iter().enumerate() {
-        if lane0_only(s) {
-            lane0.push(n);
-            if let StmtKind::Assign { target, .. } = &s.kind {
-                if let ExprKind::Index { array, .. } = &target.kind {
-                    stored.push(array);
-                }
-            }
-        } else {
-            check_pre(std::slice::from_ref(s), threads, &is_local)?;
-        }
-    }
-    // What lane 0 stores before the loop, the other lanes must not read.
-    for (n, s) in body[..index].iter().enumerate() {
-        if lane0.contains(&n) {
-            continue;
-        }
-        let mut culprit = None;
-        super::for_each_expr(std::slice::from_ref(s), &mut |e| {
-            if let Some(a) = stored.iter().find(|a| e.mentions(a)) {
-                culprit.get_or_insert(a.to_string());
-            }
-        });
-        if let Some(a) = culprit {
-            return Err(err(
-                format!(
-                    "`innerThreads={threads}`: `{}` reads `{a}`, which lane 0 alone stores before the inner loop",
-                    stmt_text(s)
-                ),
-                Some(SHAPE_HELP),
-            ));
-        }
-    }
     let StmtKind::For(l) = &body[index].kind else {
         unreachable!("found above")
     };
@@ -282,15 +206,115 @@ fn analyse_split(k: &Kernel, threads: u64) -> Result<Split, ShapeError> {
         &mut updates,
         &mut reads,
     )?;
+    let accs = accumulators(k, &body[..index], &outer, &updates, threads)?;
+    // The accumulators hold partial values inside the loop, and arrays stored before the loop
+    // are only stored by lane 0: nothing else may read them there.
+    let operands = updates.iter().map(|(_, _, e)| *e);
+    for e in reads.iter().copied().chain(operands.clone()) {
+        if let Some(a) = stored.iter().find(|a| e.mentions(a)) {
+            return Err(err(
+                format!(
+                    "`innerThreads={threads}`: the inner loop reads `{a}`, which lane 0 alone stores before it",
+                ),
+                Some(SPLIT_HELP),
+            ));
+        }
+    }
+    for e in reads.iter().copied().chain(operands) {
+        if let Some(a) = accs.iter().find(|a| e.mentions(&a.name)) {
+            return Err(err(
+                format!(
+                    "`innerThreads={threads}`: the inner loop reads `{}`, which it accumulates into and each lane only knows in part",
+                    c_expr(&a.target, &|_| None)
+                ),
+                Some(SPLIT_HELP),
+            ));
+        }
+    }
+    Ok(Split { index, accs, lane0 })
+}
+
+/// The statements before the split loop (`pre`): which ones lane 0 alone runs (top-level array
+/// stores and reductions of the parallel loop; their indices in `pre`) and the arrays they store,
+/// which the other statements must not read; the others may only set temporaries.
+fn before_loop<'k>(
+    k: &'k Kernel,
+    pre: &'k [Stmt],
+    threads: u64,
+) -> Result<(Vec<usize>, Vec<&'k str>), ArgError> {
+    let is_local = |v: &str| {
+        k.symbols
+            .get(v)
+            .is_some_and(|s| s.kind == SymbolKind::Local)
+    };
+    // Before the inner loop: temporaries are declared or assigned (every lane runs that), and
+    // top-level array stores and reductions run on lane 0 only.
+    let reduced: Vec<&str> = k.reductions().map(|a| a.name.as_str()).collect();
+    let lane0_only = |s: &Stmt| match &s.kind {
+        StmtKind::Assign { target, .. } => match &target.kind {
+            ExprKind::Index { .. } => true,
+            ExprKind::Var(v) => reduced.contains(&v.as_str()),
+            _ => false,
+        },
+        _ => false,
+    };
+    let mut lane0 = Vec::new();
+    let mut stored: Vec<&str> = Vec::new();
+    for (n, s) in pre.iter().enumerate() {
+        if lane0_only(s) {
+            lane0.push(n);
+            if let StmtKind::Assign { target, .. } = &s.kind {
+                if let ExprKind::Index { array, .. } = &target.kind {
+                    stored.push(array);
+                }
+            }
+        } else {
+            check_pre(std::slice::from_ref(s), threads, &is_local)?;
+        }
+    }
+    // What lane 0 stores before the loop, the other lanes must not read.
+    for (n, s) in pre.iter().enumerate() {
+        if lane0.contains(&n) {
+            continue;
+        }
+        let mut culprit = None;
+        crate::codegen::kernel_ir::linear::for_each_expr(std::slice::from_ref(s), &mut |e| {
+            if let Some(a) = stored.iter().find(|a| e.mentions(a)) {
+                culprit.get_or_insert(a.to_string());
+            }
+        });
+        if let Some(a) = culprit {
+            return Err(err(
+                format!(
+                    "`innerThreads={threads}`: `{}` reads `{a}`, which lane 0 alone stores before the inner loop",
+                    stmt_text(s)
+                ),
+                Some(SPLIT_HELP),
+            ));
+        }
+    }
+    Ok((lane0, stored))
+}
+
+/// The accumulators of the split loop from its accumulations `updates` (temporaries declared
+/// in `pre`, with their types in `outer`, or row-invariant array elements, which each lane sums
+/// into a private variable).
+fn accumulators(
+    k: &Kernel,
+    pre: &[Stmt],
+    outer: &[(&str, ScalarType)],
+    updates: &[(&Expr, ReduceOp, &Expr)],
+    threads: u64,
+) -> Result<Vec<Acc>, ArgError> {
     let mut accs: Vec<Acc> = Vec::new();
     let mut lane_names: Vec<String> = Vec::new();
-    for (target, op, _) in &updates {
+    for (target, op, _) in updates {
         let label = c_expr(target, &|_| None);
         match accs.iter().find(|a| a.target.same_as(target)) {
             Some(a) if a.op != *op => {
                 return Err(err(
                     format!("`innerThreads={threads}`: `{label}` is accumulated with two different operators in the inner loop"),
-                    Some(SHAPE_HELP),
+                    Some(SPLIT_HELP),
                 ))
             }
             Some(_) => {}
@@ -308,14 +332,14 @@ fn analyse_split(k: &Kernel, threads: u64) -> Result<Split, ShapeError> {
                         is_array: false,
                         ty,
                         op: *op,
-                        starts_at_identity: starts_at_identity(&body[..index], v, *op),
+                        starts_at_identity: starts_at_identity(pre, v, *op),
                     })
                 }
                 ExprKind::Index { array, .. } => {
                     if accs.iter().any(|a| a.is_array && &a.name == array) {
                         return Err(err(
                             format!("`innerThreads={threads}`: the inner loop accumulates into two elements of `{array}`"),
-                            Some(SHAPE_HELP),
+                            Some(SPLIT_HELP),
                         ));
                     }
                     let mut lane_var = format!("orcl_lacc_{array}");
@@ -337,31 +361,39 @@ fn analyse_split(k: &Kernel, threads: u64) -> Result<Split, ShapeError> {
             },
         }
     }
-    // The accumulators hold partial values inside the loop, and arrays stored before the loop
-    // are only stored by lane 0: nothing else may read them there.
-    let operands = updates.iter().map(|(_, _, e)| *e);
-    for e in reads.iter().copied().chain(operands.clone()) {
-        if let Some(a) = stored.iter().find(|a| e.mentions(a)) {
-            return Err(err(
-                format!(
-                    "`innerThreads={threads}`: the inner loop reads `{a}`, which lane 0 alone stores before it",
-                ),
-                Some(SHAPE_HELP),
-            ));
+    Ok(accs)
+}
+
+/// Statements before the split loop that every lane runs: only temporaries may be set there.
+fn check_pre(
+    stmts: &[Stmt],
+    threads: u64,
+    is_local: &dyn Fn(&str) -> bool,
+) -> Result<(), ArgError> {
+    for s in stmts {
+        match &s.kind {
+            StmtKind::Decl { .. } => {}
+            StmtKind::Assign { target, .. }
+                if matches!(&target.kind, ExprKind::Var(v) if is_local(v)) => {}
+            StmtKind::If { then, other, .. } => {
+                check_pre(then, threads, is_local)?;
+                if let Some(o) = other {
+                    check_pre(o, threads, is_local)?;
+                }
+            }
+            StmtKind::Block(b) => check_pre(b, threads, is_local)?,
+            _ => {
+                return Err(err(
+                    format!(
+                        "`innerThreads={threads}`: `{}` comes before the inner loop, where every lane runs; only temporaries may be set there (and arrays or reductions assigned outside `if`, by lane 0)",
+                        stmt_text(s)
+                    ),
+                    Some(SPLIT_HELP),
+                ))
+            }
         }
     }
-    for e in reads.iter().copied().chain(operands) {
-        if let Some(a) = accs.iter().find(|a| e.mentions(&a.name)) {
-            return Err(err(
-                format!(
-                    "`innerThreads={threads}`: the inner loop reads `{}`, which it accumulates into and each lane only knows in part",
-                    c_expr(&a.target, &|_| None)
-                ),
-                Some(SHAPE_HELP),
-            ));
-        }
-    }
-    Ok(Split { index, accs, lane0 })
+    Ok(())
 }
 
 /// What `collect_inner` needs to know about the loop.
@@ -389,7 +421,7 @@ fn collect_inner<'k>(
     cx: &Walk,
     updates: &mut Vec<(&'k Expr, ReduceOp, &'k Expr)>,
     reads: &mut Vec<&'k Expr>,
-) -> Result<(), ShapeError> {
+) -> Result<(), ArgError> {
     let threads = cx.threads;
     for s in stmts {
         match &s.kind {
@@ -403,7 +435,7 @@ fn collect_inner<'k>(
                                     "`innerThreads={threads}`: `{}` sets `{v}` in the inner loop without accumulating into it (`{v} += e`, `{v} *= e`, `{v} = fmax({v}, e)`), so the lanes cannot split the loop",
                                     stmt_text(s)
                                 ),
-                                Some(SHAPE_HELP),
+                                Some(SPLIT_HELP),
                             ))
                         }
                     }
@@ -429,7 +461,7 @@ fn collect_inner<'k>(
                                     "`innerThreads={threads}`: `{}` writes an array in the inner loop without accumulating into it, so the lanes cannot split the loop",
                                     stmt_text(s)
                                 ),
-                                Some(SHAPE_HELP),
+                                Some(SPLIT_HELP),
                             ))
                         }
                     }
@@ -440,7 +472,7 @@ fn collect_inner<'k>(
                             "`innerThreads={threads}`: `{}` writes a different array element in each iteration of the inner loop; the lanes can only split a loop that accumulates",
                             stmt_text(s)
                         ),
-                        Some(SHAPE_HELP),
+                        Some(SPLIT_HELP),
                     ))
                 }
             },
@@ -511,7 +543,7 @@ fn literal_value(e: &Expr) -> Option<f64> {
 }
 
 /// `var + c` (also `c + var`, `var - c`, `var`) as `c`.
-pub(super) fn offset_of(sub: &Expr, var: &str) -> Option<i64> {
+pub(crate) fn offset_of(sub: &Expr, var: &str) -> Option<i64> {
     use crate::ir::BinaryOp;
     let is_var = |e: &Expr| matches!(&e.kind, ExprKind::Var(v) if v == var);
     let int = |e: &Expr| match &e.kind {
@@ -556,7 +588,7 @@ fn redeclares(stmts: &[Stmt], var: &str) -> bool {
 
 /// Calls `f` on the sub-expressions of `e` that are evaluated whenever `e` is: not inside the
 /// arms of `?:` or the right operand of `&&`/`||`.
-pub(super) fn visit_unconditional(e: &Expr, f: &mut dyn FnMut(&Expr)) {
+pub(crate) fn visit_unconditional(e: &Expr, f: &mut dyn FnMut(&Expr)) {
     use crate::ir::BinaryOp;
     f(e);
     match &e.kind {
@@ -638,318 +670,4 @@ fn stages_of(k: &Kernel, l: &Loop, names: &mut Vec<String>) -> Vec<Stage> {
         });
     }
     stages
-}
-
-/// A local-memory array the template declares.
-#[derive(Serialize)]
-pub(super) struct LocalArray {
-    ty: &'static str,
-    name: String,
-}
-
-/// The per-lane partial results of one accumulator, combined after the split loop.
-#[derive(Serialize)]
-struct Partial {
-    name: String,
-    var: String,
-    identity: &'static str,
-    combine: String,
-}
-
-#[derive(Serialize)]
-struct Load {
-    tile: String,
-    source: String,
-}
-
-/// One piece of the parallel loop's body in a pass.
-#[derive(Serialize)]
-struct Segment {
-    /// `code`: statements run by the work-items for which `guard` holds; `loop`: an inner loop
-    /// (split over lanes and/or staged in tiles).
-    kind: &'static str,
-    guard: String,
-    body: String,
-    header: String,
-    var: String,
-    var_type: &'static str,
-    trip: String,
-    load_index: String,
-    index: String,
-    loads: Vec<Load>,
-    split: bool,
-    resets: Vec<String>,
-    pragma: Option<u32>,
-    combine: Vec<Partial>,
-}
-
-impl Segment {
-    fn code(guard: &str, body: String) -> Self {
-        Segment {
-            kind: "code",
-            guard: guard.to_string(),
-            body,
-            header: String::new(),
-            var: String::new(),
-            var_type: "int",
-            trip: String::new(),
-            load_index: String::new(),
-            index: String::new(),
-            loads: Vec::new(),
-            split: false,
-            resets: Vec::new(),
-            pragma: None,
-            combine: Vec::new(),
-        }
-    }
-}
-
-/// The template's view of a group-uniform kernel.
-#[derive(Serialize)]
-pub(super) struct Nested {
-    threads: u64,
-    /// Iterations of the parallel loop per work-group and pass (local size / lanes).
-    rows: u64,
-    /// The local size is not a multiple of the lanes: the last `local % lanes` work-items idle.
-    idle: bool,
-    pow2: u64,
-    tiles: Vec<LocalArray>,
-    partials: Vec<LocalArray>,
-    hoisted: Vec<String>,
-    segments: Vec<Segment>,
-    /// Statements (test faults) run once per active iteration at the end of the pass.
-    tail_guard: String,
-}
-
-impl Nested {
-    pub fn has_tiles(&self) -> bool {
-        !self.tiles.is_empty()
-    }
-    pub fn has_partials(&self) -> bool {
-        !self.partials.is_empty()
-    }
-}
-
-/// Render the parallel loop's body as pass segments. `subst` handles reductions and tiles of the
-/// parallel variable; `unroll` is `unrollInner`.
-pub(super) fn render(
-    k: &Kernel,
-    plan: &Plan,
-    local_size: u64,
-    unroll: Option<i64>,
-    subst: Subst,
-) -> Nested {
-    let t = plan.threads;
-    let body = &k.parallel.body;
-    let mut hoisted = Vec::new();
-    let mut segments = Vec::new();
-    let mut tiles = Vec::new();
-    let mut partials = Vec::new();
-    let all_guard = "orcl_active";
-    let lane0_guard = "orcl_active && orcl_lane == 0";
-    let mut guard = all_guard;
-    let mut pending: Vec<Stmt> = Vec::new();
-    let mut lead: Vec<String> = Vec::new();
-    let writer = |stmts: &[Stmt], indent: usize, subst: Subst| {
-        let mut w = StmtWriter {
-            out: String::new(),
-            indent,
-            unroll,
-            subst,
-        };
-        w.write_stmts(stmts);
-        w.out
-    };
-    let flush = |pending: &mut Vec<Stmt>,
-                 lead: &mut Vec<String>,
-                 guard: &str,
-                 segments: &mut Vec<Segment>| {
-        if pending.is_empty() && lead.is_empty() {
-            return;
-        }
-        let mut text: String = lead.iter().map(|l| format!("            {l}\n")).collect();
-        text.push_str(&writer(pending, 3, subst));
-        segments.push(Segment::code(guard, text));
-        pending.clear();
-        lead.clear();
-    };
-    for (index, s) in body.iter().enumerate() {
-        if let Some(sp) = plan.split.as_ref().filter(|sp| index < sp.index) {
-            let want = if sp.lane0.contains(&index) {
-                lane0_guard
-            } else {
-                all_guard
-            };
-            if want != guard {
-                flush(&mut pending, &mut lead, guard, &mut segments);
-                guard = want;
-            }
-        }
-        let split_here = plan.split.as_ref().filter(|sp| sp.index == index);
-        let stages = plan.staged.get(&index);
-        let StmtKind::For(l) = &s.kind else {
-            match &s.kind {
-                // Top-level temporaries live for the whole pass: declared by every work-item,
-                // set by the active ones.
-                StmtKind::Decl { ty, name, init } => {
-                    hoisted.push(format!("{} {name};", ty.c_name()));
-                    if let Some(i) = init {
-                        pending.push(Stmt {
-                            kind: StmtKind::Assign {
-                                target: Expr {
-                                    kind: ExprKind::Var(name.clone()),
-                                    span: s.span,
-                                },
-                                op: AssignOp::Set,
-                                value: i.clone(),
-                            },
-                            span: s.span,
-                        });
-                    }
-                }
-                _ => pending.push(s.clone()),
-            }
-            continue;
-        };
-        if split_here.is_none() && stages.is_none() {
-            pending.push(s.clone());
-            continue;
-        }
-        flush(&mut pending, &mut lead, guard, &mut segments);
-        guard = all_guard;
-        let var_ty = k
-            .symbols
-            .get(&l.var)
-            .map(|s| s.ty)
-            .unwrap_or(ScalarType::Int);
-        let no_stages = Vec::new();
-        let stages = stages.unwrap_or(&no_stages);
-        let lane_accs: Vec<&Acc> = split_here
-            .map(|sp| sp.accs.iter().filter(|a| a.is_array).collect())
-            .unwrap_or_default();
-        let staged_subst = |e: &Expr| -> Option<String> {
-            if let Some(a) = lane_accs.iter().find(|a| e.same_as(&a.target)) {
-                return Some(a.lane_var.clone());
-            }
-            if let ExprKind::Index { array, indices } = &e.kind {
-                if indices.len() == 1 {
-                    if let Some(c) = offset_of(&indices[0], &l.var) {
-                        if let Some(st) = stages
-                            .iter()
-                            .find(|st| &st.array == array && st.offset == c)
-                        {
-                            return Some(format!("{}[orcl_q]", st.tile));
-                        }
-                    }
-                }
-            }
-            subst(e)
-        };
-        let staged = !stages.is_empty();
-        let loop_body = writer(&l.body, if staged { 6 } else { 4 }, &staged_subst);
-        for st in stages {
-            tiles.push(LocalArray {
-                ty: st.ty.c_name(),
-                name: st.tile.clone(),
-            });
-        }
-        let mut resets = Vec::new();
-        let mut combine = Vec::new();
-        if let Some(sp) = split_here {
-            for a in &sp.accs {
-                let identity = a.op.identity(a.ty);
-                let part = format!("orcl_part_{}", a.name);
-                let lanes = format!("{part}[orcl_tid]");
-                if a.is_array {
-                    // Lanes accumulate privately; lane 0 adds the total to the element.
-                    let element = c_expr(&a.target, subst);
-                    hoisted.push(format!("{} {};", a.ty.c_name(), a.lane_var));
-                    resets.push(format!("{} = {identity};", a.lane_var));
-                    lead.push(format!(
-                        "{element} = {};",
-                        a.op.combine(a.ty, &element, &lanes)
-                    ));
-                } else if a.starts_at_identity {
-                    lead.push(format!("{} = {lanes};", a.name));
-                } else {
-                    let init = format!("orcl_init_{}", a.name);
-                    hoisted.push(format!("{} {init};", a.ty.c_name()));
-                    resets.push(format!("{init} = {};", a.name));
-                    resets.push(format!("{} = {identity};", a.name));
-                    lead.push(format!(
-                        "{} = {};",
-                        a.name,
-                        a.op.combine(a.ty, &init, &lanes)
-                    ));
-                }
-                partials.push(LocalArray {
-                    ty: a.ty.c_name(),
-                    name: part.clone(),
-                });
-                combine.push(Partial {
-                    name: part.clone(),
-                    var: a.lane_var.clone(),
-                    identity,
-                    combine: a.op.combine(
-                        a.ty,
-                        &format!("{part}[orcl_tid]"),
-                        &format!("{part}[orcl_tid + orcl_w]"),
-                    ),
-                });
-            }
-            guard = lane0_guard;
-        }
-        let header = format!(
-            "{v} = {}; {v} {} {}; {}",
-            c_expr(&l.lower, &|_| None),
-            if l.inclusive { "<=" } else { "<" },
-            c_expr(&l.upper, &|_| None),
-            if l.step == 1 {
-                format!("{}++", l.var)
-            } else {
-                format!("{} += {}", l.var, l.step)
-            },
-            v = l.var
-        );
-        segments.push(Segment {
-            kind: "loop",
-            guard: String::new(),
-            body: loop_body,
-            header,
-            var: l.var.clone(),
-            var_type: var_ty.c_name(),
-            trip: loop_trip(l, subst),
-            load_index: loop_index(l, var_ty, "orcl_jb + orcl_tid", subst),
-            index: loop_index(
-                l,
-                var_ty,
-                if staged { "orcl_jb + orcl_q" } else { "orcl_q" },
-                subst,
-            ),
-            loads: stages
-                .iter()
-                .map(|st| Load {
-                    tile: st.tile.clone(),
-                    source: c_expr(&st.source, &|_| None),
-                })
-                .collect(),
-            split: split_here.is_some(),
-            resets,
-            pragma: unroll.filter(|_| !l.has_inner_loops()).map(|u| u as u32),
-            combine,
-        });
-    }
-    flush(&mut pending, &mut lead, guard, &mut segments);
-    let rows = (local_size / t).max(1);
-    Nested {
-        threads: t,
-        rows,
-        idle: local_size % t != 0,
-        pow2: t.next_power_of_two(),
-        tiles,
-        partials,
-        hoisted,
-        segments,
-        tail_guard: guard.to_string(),
-    }
 }

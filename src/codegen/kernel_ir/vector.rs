@@ -7,49 +7,47 @@
 //! assignments and temporaries (no `if`: `?:` with a comparison as condition is vectorised as an
 //! element-wise select); all arrays, vector temporaries and reductions have one element type;
 //! the loop index appears only in subscripts. Scalars mixed with vectors are converted
-//! explicitly (`(double4)(a)`). Anything else is a [`ShapeError`] naming the construct.
+//! explicitly (`(double4)(a)`). Anything else is a [`ArgError`] naming the construct.
 
-use super::super::c_expr;
-use super::{accumulator_name, Dialect, ShapeArg, ShapeError};
+use super::linear::accumulator_name;
+use crate::codegen::{c_expr, Backend};
 use crate::ir::{
     AssignOp, BinaryOp, Expr, ExprKind, Kernel, ScalarType, Stmt, StmtKind, SymbolKind, UnaryOp,
 };
-use serde::Serialize;
+use crate::schedule::{ArgError, LinearArg};
 use std::cell::Cell;
 use std::collections::BTreeSet;
 
-/// The vectorised loop, for the template.
-#[derive(Serialize)]
-pub(super) struct Vectorised {
+/// The vectorised loop.
+pub struct Vectorised {
     pub width: u32,
     /// `double4`, `float8`, ...
     pub vty: String,
-    /// The body on W iterations at once (indent 2).
+    /// The body on W iterations at once.
     pub body: String,
     pub accs: Vec<VecAcc>,
 }
 
 /// A reduction's vector accumulator.
-#[derive(Serialize)]
-pub(super) struct VecAcc {
-    vty: String,
-    vacc: String,
-    identity: &'static str,
+pub struct VecAcc {
+    pub vty: String,
+    pub vacc: String,
+    pub identity: &'static str,
     /// Statements folding the vector's components into the scalar accumulator.
-    fold: Vec<String>,
+    pub fold: Vec<String>,
 }
 
-fn err(message: String) -> ShapeError {
-    ShapeError {
-        arg: ShapeArg::VecWidth,
+fn err(message: String) -> ArgError {
+    ArgError {
+        arg: LinearArg::VecWidth,
         message,
         help: None,
     }
 }
 
-fn err_help(message: String, help: &str) -> ShapeError {
-    ShapeError {
-        arg: ShapeArg::VecWidth,
+fn err_help(message: String, help: &str) -> ArgError {
+    ArgError {
+        arg: LinearArg::VecWidth,
         message,
         help: Some(help.to_string()),
     }
@@ -112,7 +110,7 @@ impl Cx<'_> {
         format!("`vecWidth={}`", self.width)
     }
 
-    fn expr(&self, e: &Expr) -> Result<Text, ShapeError> {
+    fn expr(&self, e: &Expr) -> Result<Text, ArgError> {
         let leaf = |s: String, k: Kind| Text { s, p: 9, k };
         let var = &self.k.parallel.var;
         Ok(match &e.kind {
@@ -130,7 +128,7 @@ impl Cx<'_> {
             ExprKind::Var(v) if self.vtemps.contains(v) => leaf(v.clone(), Kind::V),
             ExprKind::Var(v) => leaf(v.clone(), Kind::S),
             ExprKind::Index { array, indices } => {
-                let offset = super::nested::offset_of(&indices[0], var).unwrap_or(0);
+                let offset = crate::schedule::passes::offset_of(&indices[0], var).unwrap_or(0);
                 if self.masked.get()
                     && !self
                         .unconditional
@@ -178,49 +176,7 @@ impl Cx<'_> {
                     k,
                 }
             }
-            ExprKind::Binary(op, a, b) => {
-                let p = prec(&e.kind);
-                let mut ta = self.expr(a)?;
-                let mut tb = if matches!(op, BinaryOp::And | BinaryOp::Or) {
-                    // Evaluated only when `a` allows in C; always in a vector `&&`/`||`.
-                    self.under_mask(|| self.expr(b))?
-                } else {
-                    self.expr(b)?
-                };
-                let k = match op {
-                    BinaryOp::And | BinaryOp::Or => {
-                        if ta.k == Kind::S && tb.k == Kind::S {
-                            Kind::S
-                        } else {
-                            Kind::M
-                        }
-                    }
-                    _ => {
-                        if ta.k == Kind::M {
-                            return Err(self.mask_value(a));
-                        }
-                        if tb.k == Kind::M {
-                            return Err(self.mask_value(b));
-                        }
-                        if ta.k == Kind::S && tb.k == Kind::S {
-                            Kind::S
-                        } else {
-                            ta = self.wide(ta);
-                            tb = self.wide(tb);
-                            if op.is_comparison() {
-                                Kind::M
-                            } else {
-                                Kind::V
-                            }
-                        }
-                    }
-                };
-                Text {
-                    s: format!("{} {} {}", paren(&ta, p), op.c_op(), paren(&tb, p + 1)),
-                    p,
-                    k,
-                }
-            }
+            ExprKind::Binary(op, a, b) => return self.binary(e, *op, a, b),
             ExprKind::Call(f, args) => {
                 let mut ts = Vec::new();
                 for a in args {
@@ -250,47 +206,7 @@ impl Cx<'_> {
                     k: if vector { Kind::V } else { Kind::S },
                 }
             }
-            ExprKind::Cond(c, a, b) => {
-                let tc = self.expr(c)?;
-                let (mut ta, mut tb) = if tc.k == Kind::S {
-                    (self.expr(a)?, self.expr(b)?)
-                } else {
-                    // A vector select evaluates both arms for every iteration.
-                    (
-                        self.under_mask(|| self.expr(a))?,
-                        self.under_mask(|| self.expr(b))?,
-                    )
-                };
-                if ta.k == Kind::M {
-                    return Err(self.mask_value(a));
-                }
-                if tb.k == Kind::M {
-                    return Err(self.mask_value(b));
-                }
-                let k = match tc.k {
-                    Kind::V => {
-                        return Err(err_help(
-                            format!(
-                                "{}: the condition `{}` is a vector value, not a comparison",
-                                self.name(),
-                                c_expr(c, &|_| None)
-                            ),
-                            "compare it explicitly, e.g. `x[i] != 0 ? ... : ...`",
-                        ))
-                    }
-                    Kind::S if ta.k == Kind::S && tb.k == Kind::S => Kind::S,
-                    _ => {
-                        ta = self.wide(ta);
-                        tb = self.wide(tb);
-                        Kind::V
-                    }
-                };
-                Text {
-                    s: format!("{} ? {} : {}", paren(&tc, 2), paren(&ta, 1), paren(&tb, 1)),
-                    p: 1,
-                    k,
-                }
-            }
+            ExprKind::Cond(c, a, b) => return self.cond(c, a, b),
             ExprKind::Cast(t, a) => {
                 let ta = self.expr(a)?;
                 match ta.k {
@@ -315,6 +231,94 @@ impl Cx<'_> {
         })
     }
 
+    /// A binary operation: scalar, vector, or a vector comparison (a mask).
+    fn binary(&self, e: &Expr, op: BinaryOp, a: &Expr, b: &Expr) -> Result<Text, ArgError> {
+        let p = prec(&e.kind);
+        let mut ta = self.expr(a)?;
+        let mut tb = if matches!(op, BinaryOp::And | BinaryOp::Or) {
+            // Evaluated only when `a` allows in C; always in a vector `&&`/`||`.
+            self.under_mask(|| self.expr(b))?
+        } else {
+            self.expr(b)?
+        };
+        let k = match op {
+            BinaryOp::And | BinaryOp::Or => {
+                if ta.k == Kind::S && tb.k == Kind::S {
+                    Kind::S
+                } else {
+                    Kind::M
+                }
+            }
+            _ => {
+                if ta.k == Kind::M {
+                    return Err(self.mask_value(a));
+                }
+                if tb.k == Kind::M {
+                    return Err(self.mask_value(b));
+                }
+                if ta.k == Kind::S && tb.k == Kind::S {
+                    Kind::S
+                } else {
+                    ta = self.wide(ta);
+                    tb = self.wide(tb);
+                    if op.is_comparison() {
+                        Kind::M
+                    } else {
+                        Kind::V
+                    }
+                }
+            }
+        };
+        Ok(Text {
+            s: format!("{} {} {}", paren(&ta, p), op.c_op(), paren(&tb, p + 1)),
+            p,
+            k,
+        })
+    }
+
+    /// `c ? a : b`: a scalar choice, or an element-wise select when `c` is a vector comparison.
+    fn cond(&self, c: &Expr, a: &Expr, b: &Expr) -> Result<Text, ArgError> {
+        let tc = self.expr(c)?;
+        let (mut ta, mut tb) = if tc.k == Kind::S {
+            (self.expr(a)?, self.expr(b)?)
+        } else {
+            // A vector select evaluates both arms for every iteration.
+            (
+                self.under_mask(|| self.expr(a))?,
+                self.under_mask(|| self.expr(b))?,
+            )
+        };
+        if ta.k == Kind::M {
+            return Err(self.mask_value(a));
+        }
+        if tb.k == Kind::M {
+            return Err(self.mask_value(b));
+        }
+        let k = match tc.k {
+            Kind::V => {
+                return Err(err_help(
+                    format!(
+                        "{}: the condition `{}` is a vector value, not a comparison",
+                        self.name(),
+                        c_expr(c, &|_| None)
+                    ),
+                    "compare it explicitly, e.g. `x[i] != 0 ? ... : ...`",
+                ))
+            }
+            Kind::S if ta.k == Kind::S && tb.k == Kind::S => Kind::S,
+            _ => {
+                ta = self.wide(ta);
+                tb = self.wide(tb);
+                Kind::V
+            }
+        };
+        Ok(Text {
+            s: format!("{} ? {} : {}", paren(&tc, 2), paren(&ta, 1), paren(&tb, 1)),
+            p: 1,
+            k,
+        })
+    }
+
     fn under_mask<T>(&self, f: impl FnOnce() -> T) -> T {
         let was = self.masked.replace(true);
         let r = f();
@@ -322,7 +326,7 @@ impl Cx<'_> {
         r
     }
 
-    fn mask_value(&self, e: &Expr) -> ShapeError {
+    fn mask_value(&self, e: &Expr) -> ArgError {
         err_help(
             format!(
                 "{}: the comparison `{}` is used as a value; OpenCL vector comparisons give -1/0, not 1/0",
@@ -334,7 +338,7 @@ impl Cx<'_> {
     }
 
     /// A vector value for a store or an assignment (scalars widened; comparisons rejected).
-    fn value(&self, e: &Expr) -> Result<Text, ShapeError> {
+    fn value(&self, e: &Expr) -> Result<Text, ArgError> {
         let t = self.expr(e)?;
         if t.k == Kind::M {
             return Err(self.mask_value(e));
@@ -342,7 +346,7 @@ impl Cx<'_> {
         Ok(self.wide(t))
     }
 
-    fn stmts(&self, stmts: &[Stmt], indent: usize, out: &mut String) -> Result<(), ShapeError> {
+    fn stmts(&self, stmts: &[Stmt], indent: usize, out: &mut String) -> Result<(), ArgError> {
         let pad = "    ".repeat(indent);
         for s in stmts {
             match &s.kind {
@@ -354,17 +358,14 @@ impl Cx<'_> {
                         let stored = match op {
                             AssignOp::Set => v.s,
                             _ => {
-                                let p = match op {
-                                    AssignOp::Add | AssignOp::Sub => 6,
-                                    _ => 7,
-                                };
                                 let bin = match op {
-                                    AssignOp::Add => "+",
-                                    AssignOp::Sub => "-",
-                                    AssignOp::Mul => "*",
-                                    _ => "/",
+                                    AssignOp::Add => BinaryOp::Add,
+                                    AssignOp::Sub => BinaryOp::Sub,
+                                    AssignOp::Mul => BinaryOp::Mul,
+                                    _ => BinaryOp::Div,
                                 };
-                                format!("vload{w}(0, {ptr}) {bin} {}", paren(&v, p + 1))
+                                let p = crate::codegen::binary_prec(bin);
+                                format!("vload{w}(0, {ptr}) {} {}", bin.c_op(), paren(&v, p + 1))
                             }
                         };
                         out.push_str(&format!("{pad}vstore{w}({stored}, 0, {ptr});\n"));
@@ -436,25 +437,20 @@ fn pointer(array: &str, sub: &Expr) -> String {
 }
 
 fn for_each_stmt_expr(stmts: &[Stmt], f: &mut dyn FnMut(&Expr)) {
-    super::for_each_expr(stmts, f)
+    super::linear::for_each_expr(stmts, f)
 }
 
-/// The vectorised loop of `o.vec_width`, or `None` for width 1.
+/// The vectorised loop of `width` (`vecWidth`), or `None` for width 1.
 ///
 /// Errors (`vecWidth`): CUDA; a width other than 2, 4, 8, 16 (16 for 4-byte elements only);
 /// inner loops; a step other than 1; a subscript that is not the loop index plus a constant
 /// (named); mixed element types; `if`; the loop index or a comparison used as a value.
-pub(super) fn plan(
-    k: &Kernel,
-    o: &super::Shape,
-    dialect: Dialect,
-) -> Result<Option<Vectorised>, ShapeError> {
-    let width = o.vec_width;
+pub fn plan(k: &Kernel, width: u32, backend: Backend) -> Result<Option<Vectorised>, ArgError> {
     if width <= 1 {
         return Ok(None);
     }
     let name = format!("`vecWidth={width}`");
-    if dialect != Dialect::OpenCl {
+    if backend != Backend::OpenCl {
         return Err(err(format!(
             "{name}: vector types are generated for OpenCL only"
         )));
@@ -483,7 +479,8 @@ pub(super) fn plan(
     let mut arrays: Vec<(String, ScalarType)> = Vec::new();
     for_each_stmt_expr(&l.body, &mut |e| {
         if let ExprKind::Index { array, indices } = &e.kind {
-            let ok = indices.len() == 1 && super::nested::offset_of(&indices[0], &l.var).is_some();
+            let ok = indices.len() == 1
+                && crate::schedule::passes::offset_of(&indices[0], &l.var).is_some();
             if !ok && bad.is_none() {
                 bad = Some(c_expr(e, &|_| None));
             }
@@ -539,6 +536,96 @@ pub(super) fn plan(
             )));
         }
     }
+    let vtemps = vector_temps(k, &reduced, elem, &name)?;
+    let unconditional = unconditional_loads(l);
+    let vty = format!("{}{width}", elem.c_name());
+    let cx = Cx {
+        k,
+        width,
+        elem,
+        vty: vty.clone(),
+        vtemps,
+        reduced,
+        unconditional,
+        masked: Cell::new(false),
+    };
+    let mut body = String::new();
+    cx.stmts(&l.body, 0, &mut body)?;
+    let accs = vector_accs(k, width, &vty);
+    Ok(Some(Vectorised {
+        width,
+        vty,
+        body,
+        accs,
+    }))
+}
+
+/// The loads `(array, offset)` loop `l` performs in every iteration: in the top-level
+/// statements, outside `?:` arms and the right of `&&`/`||` (a compound store `w[i] += e` loads
+/// `w[i]` too).
+fn unconditional_loads(l: &crate::ir::Loop) -> Vec<(String, i64)> {
+    let mut unconditional: Vec<(String, i64)> = Vec::new();
+    for s in &l.body {
+        let mut visit = |e: &Expr| {
+            crate::schedule::passes::visit_unconditional(e, &mut |x| {
+                if let ExprKind::Index { array, indices } = &x.kind {
+                    if let Some(c) = crate::schedule::passes::offset_of(&indices[0], &l.var) {
+                        unconditional.push((array.clone(), c));
+                    }
+                }
+            })
+        };
+        match &s.kind {
+            StmtKind::Assign { target, value, op } => {
+                if *op != AssignOp::Set {
+                    visit(target);
+                }
+                visit(value);
+            }
+            StmtKind::Decl { init: Some(i), .. } => visit(i),
+            _ => {}
+        }
+    }
+    unconditional
+}
+
+/// The vector accumulators of the loop's reductions, folded component by component after it.
+fn vector_accs(k: &Kernel, width: u32, vty: &str) -> Vec<VecAcc> {
+    let comps: Vec<String> = (0..width)
+        .map(|c| format!("s{}", std::char::from_digit(c, 16).expect("< 16")))
+        .collect();
+    k.reductions()
+        .map(|a| {
+            let op = a.reduction.expect("a reduction");
+            let acc = accumulator_name(&a.name);
+            let vacc = format!("orcl_vacc_{}", a.name);
+            VecAcc {
+                vty: vty.to_string(),
+                vacc: vacc.clone(),
+                identity: op.identity(a.ty),
+                fold: comps
+                    .iter()
+                    .map(|c| {
+                        format!(
+                            "{acc} = {};",
+                            op.combine(a.ty, &acc, &format!("{vacc}.{c}"))
+                        )
+                    })
+                    .collect(),
+            }
+        })
+        .collect()
+}
+
+/// The temporaries of the loop that take vector values (a fixpoint over its assignments), each
+/// of element type `elem`.
+fn vector_temps(
+    k: &Kernel,
+    reduced: &[String],
+    elem: ScalarType,
+    name: &str,
+) -> Result<BTreeSet<String>, ArgError> {
+    let l = &k.parallel;
     // Temporaries that take vector values (fixpoint over assignments).
     let mut vtemps: BTreeSet<String> = BTreeSet::new();
     loop {
@@ -577,74 +664,7 @@ pub(super) fn plan(
             )));
         }
     }
-    // Loads of every iteration: in the top-level statements, outside `?:` arms and the right of
-    // `&&`/`||` (a compound store `w[i] += e` loads `w[i]` too).
-    let mut unconditional: Vec<(String, i64)> = Vec::new();
-    for s in &l.body {
-        let mut visit = |e: &Expr| {
-            super::nested::visit_unconditional(e, &mut |x| {
-                if let ExprKind::Index { array, indices } = &x.kind {
-                    if let Some(c) = super::nested::offset_of(&indices[0], &l.var) {
-                        unconditional.push((array.clone(), c));
-                    }
-                }
-            })
-        };
-        match &s.kind {
-            StmtKind::Assign { target, value, op } => {
-                if *op != AssignOp::Set {
-                    visit(target);
-                }
-                visit(value);
-            }
-            StmtKind::Decl { init: Some(i), .. } => visit(i),
-            _ => {}
-        }
-    }
-    let vty = format!("{}{width}", elem.c_name());
-    let cx = Cx {
-        k,
-        width,
-        elem,
-        vty: vty.clone(),
-        vtemps,
-        reduced,
-        unconditional,
-        masked: Cell::new(false),
-    };
-    let mut body = String::new();
-    cx.stmts(&l.body, 2, &mut body)?;
-    let comps: Vec<String> = (0..width)
-        .map(|c| format!("s{}", std::char::from_digit(c, 16).expect("< 16")))
-        .collect();
-    let accs = k
-        .reductions()
-        .map(|a| {
-            let op = a.reduction.expect("a reduction");
-            let acc = accumulator_name(&a.name);
-            let vacc = format!("orcl_vacc_{}", a.name);
-            VecAcc {
-                vty: vty.clone(),
-                vacc: vacc.clone(),
-                identity: op.identity(a.ty),
-                fold: comps
-                    .iter()
-                    .map(|c| {
-                        format!(
-                            "{acc} = {};",
-                            op.combine(a.ty, &acc, &format!("{vacc}.{c}"))
-                        )
-                    })
-                    .collect(),
-            }
-        })
-        .collect();
-    Ok(Some(Vectorised {
-        width,
-        vty,
-        body,
-        accs,
-    }))
+    Ok(vtemps)
 }
 
 fn first_inner_loop(stmts: &[Stmt]) -> Option<&crate::ir::Loop> {

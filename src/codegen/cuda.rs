@@ -1,5 +1,5 @@
 //! CUDA kernel generation (OrCL paper, Chaimov et al. 2014, §III-C; Orio's CUDA module): the same
-//! kernel template as OpenCL in the CUDA dialect (`extern "C" __global__`, `__shared__`,
+//! schedules and kernel IR as OpenCL, written as CUDA C (`extern "C" __global__`, `__shared__`,
 //! `__syncthreads`), with `threadCount`, `blockCount`, `cacheBlocks`, `unrollInner`,
 //! `innerThreads`, `incrementType`, `launchBounds`, `streamCount`, `preferL1Size` and nvcc-style
 //! `cudaFlags` translated for NVRTC.

@@ -1,4 +1,5 @@
-//! Code generation: OpenCL and CUDA kernels and host code from the IR, through tera templates in
+//! Code generation: OpenCL and CUDA kernels from the schedule of each configuration, through the
+//! kernel IR and its writers (`kernel_ir`); host code through tera templates in
 //! `src/codegen/templates/`; this module holds the shared C expression/statement writer.
 
 pub mod cuda;

@@ -414,8 +414,10 @@ fn only(stmts: &[Stmt]) -> Option<&Stmt> {
     }
 }
 
-/// `x += term` or `x = x + term` / `x = term + x` on `target`: the term.
+/// `x += term` or `x = x + term` / `x = term + x` on `target`: the term (a sum the term can be
+/// taken out of; [`accumulation`] is the matcher, subtractions left out).
 fn summand<'k>(s: &'k Stmt, target: &dyn Fn(&Expr) -> bool) -> Option<(&'k Expr, &'k Expr)> {
+    use crate::ir::{AssignOp, ReduceOp};
     let StmtKind::Assign {
         target: t,
         op,
@@ -427,13 +429,11 @@ fn summand<'k>(s: &'k Stmt, target: &dyn Fn(&Expr) -> bool) -> Option<(&'k Expr,
     if !target(t) {
         return None;
     }
-    match op {
-        crate::ir::AssignOp::Add => Some((t, value)),
-        crate::ir::AssignOp::Set => match &value.kind {
-            ExprKind::Binary(BinaryOp::Add, a, b) if a.same_as(t) && !b.same_as(t) => Some((t, b)),
-            ExprKind::Binary(BinaryOp::Add, a, b) if b.same_as(t) && !a.same_as(t) => Some((t, a)),
-            _ => None,
-        },
+    let subtracts = *op == AssignOp::Sub
+        || (*op == AssignOp::Set && matches!(value.kind, ExprKind::Binary(BinaryOp::Sub, ..)));
+    match accumulation(&|e| e.same_as(t), *op, value)? {
+        // `x = x + x` is no sum of a term.
+        (ReduceOp::Sum, e) if !subtracts && (*op != AssignOp::Set || !e.same_as(t)) => Some((t, e)),
         _ => None,
     }
 }
@@ -536,7 +536,9 @@ pub fn contraction(k: &Kernel) -> Option<Contraction<'_>> {
 /// `is_target` recognises the target (a scalar, or an array element) inside `value`:
 /// `t += e`, `t -= e`, `t = t + e`, `t = e + t`, `t = t - e` (Sum); `t *= e`, `t = t * e`,
 /// `t = e * t` (Product); `t = fmax(t, e)`, `t = fmax(e, t)` (Max); `fmin` (Min). The one
-/// reduction matcher of orcl (used by `lower` for scalars and by the nested-loop kernels).
+/// reduction matcher of orcl: `lower` uses it for the parallel loop's scalars,
+/// `schedule::passes` for the loops `innerThreads` lanes split, `summand` for the sums of
+/// contractions and row reductions.
 pub fn accumulation<'e>(
     is_v: &dyn Fn(&Expr) -> bool,
     op: crate::ir::AssignOp,
@@ -699,5 +701,50 @@ fn stmt_mentions(s: &Stmt, name: &str) -> bool {
                 || l.body.iter().any(|s| stmt_mentions(s, name))
         }
         StmtKind::Block(b) => b.iter().any(|s| stmt_mentions(s, name)),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The kernel of `code` in a function with matrix-vector arguments.
+    fn kernel(code: &str) -> Kernel {
+        let text = format!(
+            "void f(int m, int n, const double *A, const double *x, double *y) {{\n    int i, j;\n    /*@ begin PerfTuning (\n def performance_params {{ param WI[] = [32]; }}\n def input_params {{ param M[] = [8]; param N[] = [8]; }}\n def input_vars {{ decl int m = M; decl int n = N; decl static double A[M*N] = random; decl static double x[N] = random; decl static double y[M] = 0; }}\n ) @*/\n    /*@ begin Loop(transform OpenCL(workItemsPerGroup=WI)\n {code}\n ) @*/\n {code}\n /*@ end @*/\n /*@ end @*/\n}}\n"
+        );
+        let prepared = crate::prepare::prepare("t.c", &text).expect("prepares");
+        prepared[0].kernel.clone()
+    }
+
+    /// A row reduction's sum is found by the one accumulation matcher: `+=` and `y = y + t` in
+    /// either order are sums of a term; a subtraction is not (its term cannot be summed apart).
+    #[test]
+    fn row_sums_come_from_the_accumulation_matcher() {
+        for (code, term) in [
+            (
+                "for (i=0; i<m; i++) for (j=0; j<n; j++) y[i] += A[i*n+j]*x[j];",
+                "A[i * n + j] * x[j]",
+            ),
+            (
+                "for (i=0; i<m; i++) for (j=0; j<n; j++) y[i] = y[i] + A[i*n+j]*x[j];",
+                "A[i * n + j] * x[j]",
+            ),
+            (
+                "for (i=0; i<m; i++) for (j=0; j<n; j++) y[i] = x[j] + y[i];",
+                "x[j]",
+            ),
+        ] {
+            let k = kernel(code);
+            let r = row_reduction(&k).unwrap_or_else(|| panic!("no row reduction in {code}"));
+            assert_eq!(crate::codegen::c_expr(r.term, &|_| None), term);
+        }
+        for code in [
+            "for (i=0; i<m; i++) for (j=0; j<n; j++) y[i] -= A[i*n+j]*x[j];",
+            "for (i=0; i<m; i++) for (j=0; j<n; j++) y[i] = y[i] - A[i*n+j]*x[j];",
+            "for (i=0; i<m; i++) for (j=0; j<n; j++) y[i] *= x[j];",
+        ] {
+            assert!(row_reduction(&kernel(code)).is_none(), "{code}");
+        }
     }
 }

@@ -137,6 +137,17 @@ enum Command {
         #[arg(long, default_value_t = 0)]
         device: usize,
     },
+    /// An OpenCL build process of the kernel build pool (started by `orcl tune`; not for users):
+    /// builds the programs it reads on stdin and writes their binaries to stdout.
+    #[command(hide = true)]
+    BuildServer {
+        /// OpenCL platform index.
+        #[arg(long, default_value_t = 0)]
+        platform: usize,
+        /// OpenCL device index within the platform.
+        #[arg(long, default_value_t = 0)]
+        device: usize,
+    },
     /// Tune FILE's loops for OpenCL and for CUDA on the same device and compare the best
     /// variants: time, achieved bandwidth (bytes read + written once), CUDA/OpenCL speedup.
     Compare {
@@ -575,6 +586,9 @@ fn run(cli: Cli) -> Result<i32, Failure> {
         } => Ok(crate::measure::slurm::worker_main(
             &skeleton, platform, device,
         )),
+        Command::BuildServer { platform, device } => {
+            Ok(crate::measure::build_server::serve(platform, device))
+        }
         Command::Replay {
             db,
             experiment,

@@ -362,3 +362,191 @@ fn host_validation_fallback_gives_the_same_verdicts_and_messages() {
     );
     assert!(messages[0].iter().any(|r| r.1 == "wrong_result"));
 }
+
+/// One request to an `orcl build-server` child: (first word of the answer, payload).
+fn build_request(
+    stdin: &mut impl std::io::Write,
+    stdout: &mut impl std::io::BufRead,
+    source: &str,
+    options: &str,
+) -> (String, Vec<u8>) {
+    writeln!(stdin, "BUILD {} {}", source.len(), options.len()).unwrap();
+    stdin.write_all(source.as_bytes()).unwrap();
+    stdin.write_all(options.as_bytes()).unwrap();
+    stdin.flush().unwrap();
+    let mut head = String::new();
+    stdout.read_line(&mut head).unwrap();
+    let words: Vec<&str> = head.split_whitespace().collect();
+    let len: usize = words.last().unwrap().parse().unwrap();
+    let mut payload = vec![0; len];
+    stdout.read_exact(&mut payload).unwrap();
+    (words[0].to_string(), payload)
+}
+
+/// The build-server protocol on PoCL: a program builds to a binary, options reach the
+/// compiler, a broken program answers its build log, end of input ends the child cleanly.
+#[test]
+fn build_server_builds_reports_errors_and_ends_at_eof() {
+    use std::io::BufReader;
+    let mut child = Command::new(ORCL)
+        .args(["build-server", "--platform", "0", "--device", "0"])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    let mut stdout = BufReader::new(child.stdout.take().unwrap());
+    let k = "__kernel void k(__global float *a) { a[get_global_id(0)] = X; }";
+    let (word, bin) = build_request(&mut stdin, &mut stdout, k, "-DX=1.0f");
+    assert_eq!(word, "OK", "{}", String::from_utf8_lossy(&bin));
+    assert!(bin.len() > 64, "a binary of {} bytes", bin.len());
+    // Without the definition the same source does not compile: the options were passed.
+    let (word, log) = build_request(&mut stdin, &mut stdout, k, "");
+    assert_eq!(word, "FAIL");
+    let log = String::from_utf8_lossy(&log);
+    assert!(log.contains("clBuildProgram"), "{log}");
+    let (word, _) = build_request(&mut stdin, &mut stdout, k, "-DX=2.0f");
+    assert_eq!(word, "OK", "the child did not survive a failed build");
+    drop(stdin);
+    assert_eq!(child.wait().unwrap().code(), Some(0));
+}
+
+/// Builds in `orcl build-server` children (forced on PoCL with ORCL_BUILD_PROCESSES=1; the
+/// default on GPUs) give the same evaluations as builds in orcl's process, and the children are
+/// really used: `ORCL_EXE` points at a wrapper that logs each start.
+#[test]
+fn build_processes_give_the_same_evaluations() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = input(dir.path(), "axpy_faults.c");
+    let log = dir.path().join("starts.log");
+    let wrapper = dir.path().join("orcl-wrapper");
+    std::fs::write(
+        &wrapper,
+        format!(
+            "#!/bin/sh\necho \"$*\" >> '{}'\nexec '{ORCL}' \"$@\"\n",
+            log.display()
+        ),
+    )
+    .unwrap();
+    std::fs::set_permissions(
+        &wrapper,
+        std::os::unix::fs::PermissionsExt::from_mode(0o755),
+    )
+    .unwrap();
+    let with = |db: &Path, procs: &str| {
+        let mut c = Command::new(ORCL);
+        c.arg("tune")
+            .arg(&file)
+            .arg("--db")
+            .arg(db)
+            .arg("-o")
+            .arg(db.with_extension("c"))
+            .args(["--jobs", "2", "--no-kernel-cache"])
+            .env("ORCL_CACHE_DIR", dir.path().join("cache"))
+            .env("ORCL_BUILD_PROCESSES", procs)
+            .env("ORCL_EXE", &wrapper)
+            .env_remove("ORCL_TEST_FAULT");
+        run(c, Duration::from_secs(120))
+    };
+    let inproc = dir.path().join("inproc.db");
+    with(&inproc, "0").assert_code(0);
+    assert!(
+        !log.exists(),
+        "ORCL_BUILD_PROCESSES=0 started a build process"
+    );
+    let procs = dir.path().join("procs.db");
+    let r = with(&procs, "1");
+    r.assert_code(0);
+    assert_each_once_ok(&procs, 4);
+    assert!(build_ms(&procs) > 0.0, "nothing was built\n{}", r.dump());
+    let starts = std::fs::read_to_string(&log).unwrap_or_default();
+    let n = starts
+        .lines()
+        .filter(|l| l.starts_with("build-server"))
+        .count();
+    assert!(
+        (1..=2).contains(&n),
+        "{n} build processes for --jobs 2:\n{starts}"
+    );
+    let mut a = statuses(&inproc);
+    let mut b = statuses(&procs);
+    a.sort();
+    b.sort();
+    assert_eq!(a, b);
+}
+
+/// `orcl tune` of axpy_faults.c with builds in processes started through `wrapper` (ORCL_EXE),
+/// `--jobs 1`: the run and its (status, message) rows.
+fn tune_through(dir: &Path, wrapper: &Path) -> (Run, Vec<(String, Option<String>)>) {
+    let file = input(dir, "axpy_faults.c");
+    let db = dir.join("t.db");
+    let mut c = Command::new(ORCL);
+    c.arg("tune")
+        .arg(&file)
+        .arg("--db")
+        .arg(&db)
+        .arg("-o")
+        .arg(db.with_extension("c"))
+        .args(["--jobs", "1", "--no-kernel-cache"])
+        .env("ORCL_CACHE_DIR", dir.join("cache"))
+        .env("ORCL_BUILD_PROCESSES", "1")
+        .env("ORCL_EXE", wrapper)
+        .env_remove("ORCL_TEST_FAULT");
+    let r = run(c, Duration::from_secs(120));
+    let conn = rusqlite::Connection::open(&db).unwrap();
+    let rows = conn
+        .prepare("SELECT status, message FROM evaluation ORDER BY id")
+        .unwrap()
+        .query_map([], |r| Ok((r.get(0)?, r.get(1)?)))
+        .unwrap()
+        .map(Result::unwrap)
+        .collect();
+    (r, rows)
+}
+
+fn script(path: &Path, body: &str) {
+    std::fs::write(path, format!("#!/bin/sh\n{body}")).unwrap();
+    std::fs::set_permissions(path, std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
+}
+
+/// A build process that dies (a compiler crash, an OOM kill) is replaced and the build tried once
+/// more: a single death costs nothing; a compiler that always dies fails every build with a
+/// message saying so, and nothing hangs.
+#[test]
+fn a_dying_build_process_is_replaced_and_the_build_retried_once() {
+    let dir = tempfile::tempdir().unwrap();
+    let marker = dir.path().join("died-once");
+    let starts = dir.path().join("starts.log");
+    let wrapper = dir.path().join("orcl-wrapper");
+    // The first build process reads its first request and dies; later ones are orcl.
+    script(
+        &wrapper,
+        &format!(
+            "echo start >> '{s}'\nif [ ! -e '{m}' ]; then touch '{m}'; read -r line; exit 3; fi\nexec '{ORCL}' \"$@\"\n",
+            m = marker.display(),
+            s = starts.display()
+        ),
+    );
+    let (r, rows) = tune_through(dir.path(), &wrapper);
+    r.assert_code(0);
+    assert!(marker.exists(), "the wrapper never ran\n{}", r.dump());
+    assert_eq!(std::fs::read_to_string(&starts).unwrap().lines().count(), 2);
+    assert_eq!(rows.len(), 4, "{rows:?}");
+    assert!(rows.iter().all(|(s, _)| s == "ok"), "{rows:?}");
+
+    let dir = tempfile::tempdir().unwrap();
+    let wrapper = dir.path().join("orcl-wrapper");
+    script(&wrapper, "read -r line\nkill -9 $$\n");
+    let (r, rows) = tune_through(dir.path(), &wrapper);
+    r.assert_code(1);
+    assert_eq!(rows.len(), 4, "{rows:?}");
+    for (status, message) in &rows {
+        assert_eq!(status, "compile_error", "{rows:?}");
+        let m = message.as_deref().unwrap_or("");
+        assert!(
+            m.contains("the OpenCL compiler process died") && m.contains("signal"),
+            "{m}"
+        );
+    }
+}

@@ -1,6 +1,7 @@
 //! Measurement: runs variants in timing-skeleton worker processes (DESIGN.md §3) and turns their
 //! answers, crashes and timeouts into classified `Outcome`s.
 
+pub mod build_server;
 pub mod nvrtc;
 pub mod pool;
 pub mod skeleton;

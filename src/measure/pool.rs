@@ -18,6 +18,7 @@
 //! options and the device fingerprint (platform, device name, driver version, device version;
 //! CUDA also the compute capability and the NVRTC version), so a re-run builds nothing.
 
+use super::build_server;
 use sha2::{Digest, Sha256};
 use std::collections::{HashMap, VecDeque};
 use std::path::PathBuf;
@@ -87,6 +88,8 @@ struct Shared {
     gated: bool,
     /// File name extension of cached binaries (`bin`: OpenCL program binary, `cubin`).
     ext: &'static str,
+    /// `Some(orcl)`: each OpenCL build thread builds in its own `orcl build-server` child.
+    server_exe: Option<PathBuf>,
 }
 
 /// N build threads for one OpenCL or CUDA device. Dropping the pool stops the threads (a build in progress
@@ -196,6 +199,12 @@ impl BuildPool {
             fingerprint,
             gated,
             ext,
+            server_exe: match target {
+                Target::OpenCl { .. } => build_server::use_processes(gated)
+                    .then(build_server::orcl_exe)
+                    .flatten(),
+                Target::Cuda { .. } => None,
+            },
         });
         let threads = (0..jobs.max(1))
             .map(|_| {
@@ -313,8 +322,10 @@ pub fn cuda_fingerprint(device: &str, cc: (u32, u32), nvrtc: (i32, i32)) -> Stri
 }
 
 fn build_thread(sh: Arc<Shared>, target: Target) {
-    // OpenCL: one context per thread, made on its first job.
+    // OpenCL: one context per thread, made on its first job; or, with `server_exe`, one
+    // `orcl build-server` child per thread, started on its first job.
     let mut ctx: Option<Result<opencl3::context::Context, String>> = None;
+    let mut child = Child::default();
     loop {
         let job = {
             let mut s = sh.state.lock().unwrap_or_else(|e| e.into_inner());
@@ -333,13 +344,12 @@ fn build_thread(sh: Arc<Shared>, target: Target) {
         let (built, hit) = build_one(&sh, &job, |job| match &target {
             Target::OpenCl { platform, device } => {
                 let (platform, device) = (*platform, *device);
-                let ctx = ctx.get_or_insert_with(|| {
-                    let d = cl_device(platform, device).ok_or_else(|| {
-                        format!("OpenCL device {device} of platform {platform} not found")
-                    })?;
-                    opencl3::context::Context::from_device(&d)
-                        .map_err(|e| format!("clCreateContext: {e}"))
-                });
+                if let Some(exe) = &sh.server_exe {
+                    if let Some(r) = child.build(exe, platform, device, job) {
+                        return r;
+                    }
+                }
+                let ctx = ctx.get_or_insert_with(|| context(platform, device));
                 build_opencl(ctx, job)
             }
             Target::Cuda { nvrtc, cc } => build_cuda(nvrtc, *cc, job),
@@ -438,16 +448,79 @@ fn build_opencl(
     ctx: &Result<opencl3::context::Context, String>,
     job: &Job,
 ) -> Result<Vec<u8>, Built> {
-    let ctx = ctx.as_ref().map_err(|e| Built::Failed(e.clone()))?;
-    let program =
-        opencl3::program::Program::create_and_build_from_source(ctx, &job.source, &job.options)
-            .map_err(|log| Built::Failed(format!("clBuildProgram:\n{log}")))?;
+    compile(ctx, &job.source, &job.options).map_err(Built::Failed)
+}
+
+/// The OpenCL context a build thread (or an `orcl build-server` child) builds in.
+pub(crate) fn context(platform: usize, device: usize) -> Result<opencl3::context::Context, String> {
+    let d = cl_device(platform, device)
+        .ok_or_else(|| format!("OpenCL device {device} of platform {platform} not found"))?;
+    opencl3::context::Context::from_device(&d).map_err(|e| format!("clCreateContext: {e}"))
+}
+
+/// `clBuildProgram` of (source, options) in `ctx` (OpenCL 1.2 §5.6.2), then the program binary
+/// (§5.6.7); the build log (or the OpenCL error) when it fails.
+pub(crate) fn compile(
+    ctx: &Result<opencl3::context::Context, String>,
+    source: &str,
+    options: &str,
+) -> Result<Vec<u8>, String> {
+    let ctx = ctx.as_ref().map_err(|e| e.clone())?;
+    let program = opencl3::program::Program::create_and_build_from_source(ctx, source, options)
+        .map_err(|log| format!("clBuildProgram:\n{log}"))?;
     match program.get_binaries() {
         Ok(mut b) if !b.is_empty() && !b[0].is_empty() => Ok(b.swap_remove(0)),
-        Ok(_) => Err(Built::Failed(
-            "the driver returned no program binary".into(),
-        )),
-        Err(e) => Err(Built::Failed(format!("CL_PROGRAM_BINARIES: {e}"))),
+        Ok(_) => Err("the driver returned no program binary".into()),
+        Err(e) => Err(format!("CL_PROGRAM_BINARIES: {e}")),
+    }
+}
+
+/// A build thread's `orcl build-server` child: started on the first job, replaced after it died.
+#[derive(Default)]
+struct Child {
+    server: Option<build_server::Server>,
+    /// The child could not be started: the thread builds in orcl's process from now on.
+    unavailable: bool,
+}
+
+impl Child {
+    /// The build of `job` in the child, or `None` when no child can be started. A child that
+    /// dies (a compiler crash, an OOM kill) is replaced and the build tried once more in the fresh
+    /// child; a second death fails the build.
+    fn build(
+        &mut self,
+        exe: &std::path::Path,
+        platform: usize,
+        device: usize,
+        job: &Job,
+    ) -> Option<Result<Vec<u8>, Built>> {
+        let mut died = String::new();
+        for _ in 0..2 {
+            if self.unavailable {
+                return None;
+            }
+            let server = match &mut self.server {
+                Some(s) => s,
+                None => match build_server::Server::spawn(exe, platform, device) {
+                    Ok(s) => self.server.insert(s),
+                    Err(_) => {
+                        self.unavailable = true;
+                        return None;
+                    }
+                },
+            };
+            match server.build(&job.source, &job.options) {
+                Ok(bytes) => return Some(Ok(bytes)),
+                Err(build_server::BuildError::Compile(log)) => {
+                    return Some(Err(Built::Failed(log)))
+                }
+                Err(build_server::BuildError::Died(why)) => {
+                    self.server = None;
+                    died = why;
+                }
+            }
+        }
+        Some(Err(Built::Failed(died)))
     }
 }
 

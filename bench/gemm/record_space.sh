@@ -13,7 +13,7 @@
 # FORM=NN, M=N=K=2048, CHUNK=420s (orcl's --time-limit: a chunk ends after the batch in flight,
 # so leave a minute or two of margin under the command limit), RUNS (optional: also stop a chunk
 # after this many new measurements, orcl's --total-runs), JOBS (optional: orcl's --jobs, kernel
-# builds at a time; default the host's cores: NVIDIA OpenCL takes seconds per GEMM kernel, so
+# builds at a time; default the host's cores: NVIDIA OpenCL takes about 0.5 s per GEMM kernel, in one build process per job, so
 # the builds bound a chunk and a host with more cores records faster), DEVICES=all (orcl --devices:
 # one measuring worker per identical GPU), ORCL=./target/release/orcl, PLATFORM (OpenCL
 # platform index; default: the NVIDIA one).

@@ -3,8 +3,8 @@
 //!
 //! NVIDIA's OpenCL compiler serialises `clBuildProgram` within a process: on an H100 (driver
 //! 580.159.04, 2026-11-25, docs/THROUGHPUT.md) 48 GEMM kernels built in 29.7 s one after another
-//! (0.52 s each) and in 18.7 s from 16 threads of one process (5.6 s each: waiting), while 16
-//! processes build them side by side. A child per thread also keeps a compiler crash away from
+//! (0.52 s each) and in 18.7 s from 16 threads of one process (5.6 s each: waiting), and in 11.1 s
+//! from 16 processes that each also created a context per build. A child per thread also keeps a compiler crash away from
 //! orcl: the build is recorded as failed and the next one starts a fresh child.
 //!
 //! Protocol (stdin → stdout of the child, one request at a time):

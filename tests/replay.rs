@@ -456,8 +456,16 @@ fn recorded_gemm_space_meets_the_search_goals() {
     };
     // 3% of 10,824 is 325 evaluations.
     for stat in ["median", "p10"] {
-        assert!(best(325, stat) >= 0.98, "3%: {stat} {}\n{v:#}", best(325, stat));
-        assert!(best(100, stat) >= 0.90, "100: {stat} {}\n{v:#}", best(100, stat));
+        assert!(
+            best(325, stat) >= 0.98,
+            "3%: {stat} {}\n{v:#}",
+            best(325, stat)
+        );
+        assert!(
+            best(100, stat) >= 0.90,
+            "100: {stat} {}\n{v:#}",
+            best(100, stat)
+        );
     }
     let random_p10 = rows
         .iter()

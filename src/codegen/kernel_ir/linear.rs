@@ -585,7 +585,14 @@ pub fn lower(k: &Kernel, s: &Schedule, backend: Backend, fault: Option<Fault>) -
         + plan.as_ref().map_or(0, |p| p.local_bytes_per_item());
     let limits = !reds.is_empty() || plan.as_ref().is_some_and(|p| p.uses_limits());
     Lowered {
-        kernel: frame(k, s, ls, &form, !tiles.is_empty(), &reds, limits, body),
+        kernel: frame(
+            k,
+            s,
+            ls,
+            defines(&form, !tiles.is_empty(), !reds.is_empty(), local),
+            limits,
+            body,
+        ),
         local_mem_bytes: per_item * local,
     }
 }
@@ -649,32 +656,34 @@ impl Cx<'_> {
     }
 }
 
-/// The kernel around `body`: parameters, the `ORCL_TILE` / `ORCL_WG` defines the form uses
-/// (`staged`: arrays are staged per iteration), fp64, CUDA's limits, attributes.
-#[allow(clippy::too_many_arguments)]
-fn frame(
-    k: &Kernel,
-    s: &Schedule,
-    ls: &LinearSchedule,
-    form: &Form,
-    staged: bool,
-    reds: &[Reduction],
-    limits: bool,
-    body: Vec<KStmt>,
-) -> KernelFn {
-    let local = s.dims[0].items;
-    let mut defines = Vec::new();
+/// The `ORCL_TILE` / `ORCL_WG` defines (both the local size) the form uses: tiles (`staged`:
+/// arrays staged per iteration), the reductions' trees (`reduces`), the lanes' partials.
+fn defines(form: &Form, staged: bool, reduces: bool, local: u64) -> Vec<(&'static str, u64)> {
     let (tiles, partials) = match form {
         Form::Passes(n) => (staged || n.has_tiles(), n.has_partials()),
         Form::Staged => (true, false),
         _ => (false, false),
     };
+    let mut d = Vec::new();
     if tiles {
-        defines.push(("ORCL_TILE", local));
+        d.push(("ORCL_TILE", local));
     }
-    if !reds.is_empty() || partials {
-        defines.push(("ORCL_WG", local));
+    if reduces || partials {
+        d.push(("ORCL_WG", local));
     }
+    d
+}
+
+/// The kernel around `body`: parameters, `defines`, fp64, CUDA's limits (`limits`), attributes.
+fn frame(
+    k: &Kernel,
+    s: &Schedule,
+    ls: &LinearSchedule,
+    defines: Vec<(&'static str, u64)>,
+    limits: bool,
+    body: Vec<KStmt>,
+) -> KernelFn {
+    let local = s.dims[0].items;
     let elem = k.element_type().c_name();
     KernelFn {
         fp64: k.uses_double() || has_double_literal(&k.parallel.body),

@@ -10,10 +10,22 @@
 //! Protocol (stdin → stdout of the child, one request at a time):
 //! `BUILD <source bytes> <option bytes>\n<source><options>` → `OK <binary bytes>\n<binary>`
 //! or `FAIL <log bytes>\n<log>`. End of input ends the child (exit 0).
+//!
+//! A child that gives no answer within its limit ([`BUILD_LIMIT`] in the pool: a compiler that
+//! loops, a driver that deadlocks) is killed and the build recorded as a timeout, so that neither
+//! the measurement waiting for that kernel nor the end of the tune (which joins the build
+//! threads) waits forever.
 
 use std::io::{BufRead, BufReader, Read, Write};
 use std::path::{Path, PathBuf};
 use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc;
+use std::time::Duration;
+
+/// How long the pool waits for one build in a child (s): far above any build seen (GEMM kernels
+/// 0.3 to 6 s each on an H100, docs/THROUGHPUT.md), so only a hung compiler reaches it.
+pub const BUILD_LIMIT: Duration = Duration::from_secs(300);
 
 /// How a build can fail.
 #[derive(Debug)]
@@ -22,6 +34,9 @@ pub enum BuildError {
     Compile(String),
     /// The child died or answered nonsense (a compiler crash); it must be replaced.
     Died(String),
+    /// The child gave no answer within its limit and was killed (a hung compiler); it must be
+    /// replaced, and building the same program again would most likely hang again.
+    TimedOut(String),
 }
 
 /// A running `orcl build-server` child.
@@ -29,6 +44,8 @@ pub struct Server {
     child: Child,
     stdin: ChildStdin,
     stdout: BufReader<ChildStdout>,
+    /// How long one build may take before the child is killed.
+    limit: Duration,
 }
 
 /// The orcl executable that can run `build-server`: `$ORCL_EXE`, else this process's own
@@ -54,10 +71,16 @@ pub fn use_processes(gated: bool) -> bool {
 
 impl Server {
     /// Start `exe build-server` for OpenCL device `device` of platform `platform`, tied to orcl
-    /// (it dies with orcl, see `interrupt::spawn_tied`).
+    /// (it dies with orcl, see `interrupt::spawn_tied`); a build that takes longer than `limit`
+    /// kills it ([`BuildError::TimedOut`]).
     ///
     /// Errors: the process cannot be started.
-    pub fn spawn(exe: &Path, platform: usize, device: usize) -> std::io::Result<Server> {
+    pub fn spawn(
+        exe: &Path,
+        platform: usize,
+        device: usize,
+        limit: Duration,
+    ) -> std::io::Result<Server> {
         let mut cmd = Command::new(exe);
         cmd.args(["build-server", "--platform"])
             .arg(platform.to_string())
@@ -75,13 +98,52 @@ impl Server {
             child,
             stdin,
             stdout: BufReader::new(stdout),
+            limit,
         })
     }
 
-    /// Build (source, options); the program binary.
+    /// Build (source, options); the program binary. A watchdog thread kills the child when no
+    /// answer has come within the limit, which ends the blocked write or read here.
     pub fn build(&mut self, source: &str, options: &str) -> Result<Vec<u8>, BuildError> {
-        self.exchange(source, options)
-            .map_err(|e| BuildError::Died(format!("the OpenCL compiler process died: {e}")))?
+        let pid = self.child.id() as libc::pid_t;
+        let limit = self.limit;
+        let fired = AtomicBool::new(false);
+        let (done, wait) = mpsc::channel::<()>();
+        let answer = std::thread::scope(|scope| {
+            let fired = &fired;
+            scope.spawn(move || {
+                if let Err(mpsc::RecvTimeoutError::Timeout) = wait.recv_timeout(limit) {
+                    fired.store(true, Ordering::SeqCst);
+                    // SAFETY: kill(2). The child is not reaped before this scope ends (below),
+                    // so `pid` is still the child's, alive or a zombie.
+                    unsafe { libc::kill(pid, libc::SIGKILL) };
+                }
+            });
+            let answer = self.exchange(source, options);
+            drop(done);
+            answer
+        });
+        let e = match answer {
+            Ok(a) => return a,
+            Err(e) => e,
+        };
+        // The child is gone or out of step: make sure it is gone, and reap it for its status.
+        let _ = self.child.kill();
+        let status = self.child.wait();
+        if fired.load(Ordering::SeqCst) {
+            return Err(BuildError::TimedOut(format!(
+                "the OpenCL compiler process gave no answer within {} s and was killed",
+                limit.as_secs_f64()
+            )));
+        }
+        use std::io::ErrorKind::{BrokenPipe, UnexpectedEof};
+        Err(BuildError::Died(match (e.kind(), status) {
+            // It ended on its own: how (`signal: 11 (SIGSEGV)`, `exit status: 3`).
+            (UnexpectedEof | BrokenPipe, Ok(status)) => {
+                format!("the OpenCL compiler process died: {status}")
+            }
+            _ => format!("the OpenCL compiler process died: {e}"),
+        }))
     }
 
     fn exchange(
@@ -95,8 +157,8 @@ impl Server {
         self.stdin.flush()?;
         let mut head = String::new();
         if self.stdout.read_line(&mut head)? == 0 {
-            let status = self.child.wait()?;
-            return Err(std::io::Error::other(format!("{status}")));
+            // Reaped by the caller, after the watchdog has ended.
+            return Err(std::io::ErrorKind::UnexpectedEof.into());
         }
         let bad = || std::io::Error::other(format!("unexpected answer `{}`", head.trim_end()));
         let words: Vec<&str> = head.split_whitespace().collect();
@@ -118,7 +180,8 @@ impl Server {
 
 impl Drop for Server {
     fn drop(&mut self) {
-        // Closing stdin ends a healthy child; a hung one is killed.
+        // Between builds the child only waits for input: killing it loses nothing (and a
+        // child that stopped answering ends too).
         let _ = self.child.kill();
         let _ = self.child.wait();
     }
@@ -171,5 +234,95 @@ pub fn serve(platform: usize, device: usize) -> i32 {
         if sent.and_then(|_| out.flush()).is_err() {
             return 1;
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::time::Instant;
+
+    /// A stand-in build server (a shell script, not a model of a compiler) with body `body`.
+    fn stand_in(dir: &Path, body: &str) -> PathBuf {
+        let exe = dir.join("server.sh");
+        std::fs::write(&exe, format!("#!/bin/sh\n{body}")).unwrap();
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(&exe, std::fs::Permissions::from_mode(0o755)).unwrap();
+        exe
+    }
+
+    /// `build` on another thread; its answer and how long it took, or a failure after 30 s
+    /// (a build that hangs: the defect this checks for).
+    fn build_within(mut s: Server, source: String) -> (Result<Vec<u8>, BuildError>, Duration, u32) {
+        let (tx, rx) = mpsc::channel();
+        let pid = s.child.id();
+        std::thread::spawn(move || {
+            let t0 = Instant::now();
+            let r = s.build(&source, "-DX=1");
+            let _ = tx.send((r, t0.elapsed()));
+        });
+        let (r, t) = rx
+            .recv_timeout(Duration::from_secs(30))
+            .expect("the build hung: no answer 30 s after a 1 s limit");
+        (r, t, pid)
+    }
+
+    fn gone(pid: u32) -> bool {
+        // SAFETY: kill(2) with signal 0 only checks; the child was reaped, so no zombie remains.
+        unsafe { libc::kill(pid as libc::pid_t, 0) != 0 }
+    }
+
+    /// A child that reads a request and never answers (a compiler that loops) is killed after
+    /// the limit and the build is a timeout, not a hang.
+    #[test]
+    fn a_child_that_stops_answering_is_killed_at_the_limit() {
+        let dir = tempfile::tempdir().unwrap();
+        let exe = stand_in(dir.path(), "read -r line\nexec sleep 1000\n");
+        let s = Server::spawn(&exe, 0, 0, Duration::from_secs(1)).unwrap();
+        let (r, t, pid) = build_within(s, "kernel".into());
+        match r {
+            Err(BuildError::TimedOut(m)) => {
+                assert!(m.contains("no answer within 1 s"), "{m}")
+            }
+            other => panic!("{other:?}"),
+        }
+        assert!(t >= Duration::from_secs(1), "{t:?}");
+        assert!(gone(pid), "the hung child still runs");
+    }
+
+    /// A child that never reads (stuck before its first request) while orcl writes a request
+    /// larger than a pipe holds: the blocked write ends at the limit too.
+    #[test]
+    fn a_child_that_never_reads_does_not_block_the_write() {
+        let dir = tempfile::tempdir().unwrap();
+        let exe = stand_in(dir.path(), "exec sleep 1000\n");
+        let s = Server::spawn(&exe, 0, 0, Duration::from_secs(1)).unwrap();
+        let (r, _, pid) = build_within(s, "x".repeat(1 << 20));
+        assert!(matches!(r, Err(BuildError::TimedOut(_))), "{r:?}");
+        assert!(gone(pid), "the hung child still runs");
+    }
+
+    /// A child that dies says how; a healthy answer within the limit is not disturbed by the
+    /// watchdog.
+    #[test]
+    fn a_dead_child_says_how_and_a_quick_answer_passes() {
+        let dir = tempfile::tempdir().unwrap();
+        let exe = stand_in(dir.path(), "read -r line\nexit 3\n");
+        let s = Server::spawn(&exe, 0, 0, Duration::from_secs(5)).unwrap();
+        match build_within(s, "k".into()).0 {
+            Err(BuildError::Died(m)) => assert!(m.ends_with("exit status: 3"), "{m}"),
+            other => panic!("{other:?}"),
+        }
+        let exe = stand_in(
+            dir.path(),
+            "while read -r w s o; do head -c $((s + o)) > /dev/null; printf 'OK 3\\nbin'; done\n",
+        );
+        let mut s = Server::spawn(&exe, 0, 0, Duration::from_secs(1)).unwrap();
+        for _ in 0..3 {
+            assert_eq!(s.build("kernel", "-DX=1").unwrap(), b"bin");
+        }
+        // The limit is per build, not per child.
+        std::thread::sleep(Duration::from_millis(1200));
+        assert_eq!(s.build("kernel", "-DX=1").unwrap(), b"bin");
     }
 }

@@ -354,6 +354,7 @@ impl Runner {
         if let Some(p) = self.pool_for(v) {
             match p.get(&v.source, &v.build_options) {
                 (_, Built::Failed(log)) => return Outcome::failure(Status::CompileError, log),
+                (_, Built::TimedOut(why)) => return Outcome::failure(Status::Timeout, why),
                 // Left to the worker: sent as source (`RUN`), as without a pool.
                 (_, Built::InWorker(_)) => {}
                 (

@@ -43,6 +43,9 @@ pub enum Built {
     /// NVRTC spelling): the worker compiles the variant from source as it would without a pool.
     /// Why, for diagnosis.
     InWorker(String),
+    /// The build gave no result within its limit (`build_server::BUILD_LIMIT`) and was killed:
+    /// a timeout, as a hung build in the worker is.
+    TimedOut(String),
 }
 
 /// What the pool's threads build for.
@@ -345,7 +348,8 @@ fn build_thread(sh: Arc<Shared>, target: Target) {
             Target::OpenCl { platform, device } => {
                 let (platform, device) = (*platform, *device);
                 if let Some(exe) = &sh.server_exe {
-                    if let Some(r) = child.build(exe, platform, device, job) {
+                    let limit = build_server::BUILD_LIMIT;
+                    if let Some(r) = child.build(exe, platform, device, limit, job) {
                         return r;
                     }
                 }
@@ -486,12 +490,15 @@ struct Child {
 impl Child {
     /// The build of `job` in the child, or `None` when no child can be started. A child that
     /// dies (a compiler crash, an OOM kill) is replaced and the build tried once more in the fresh
-    /// child; a second death fails the build.
+    /// child; a second death fails the build. A child that gives no answer within `limit` is
+    /// killed and the build is a timeout, not tried again (it would most likely hang again); the
+    /// next build starts a fresh child.
     fn build(
         &mut self,
         exe: &std::path::Path,
         platform: usize,
         device: usize,
+        limit: std::time::Duration,
         job: &Job,
     ) -> Option<Result<Vec<u8>, Built>> {
         let mut died = String::new();
@@ -501,7 +508,7 @@ impl Child {
             }
             let server = match &mut self.server {
                 Some(s) => s,
-                None => match build_server::Server::spawn(exe, platform, device) {
+                None => match build_server::Server::spawn(exe, platform, device, limit) {
                     Ok(s) => self.server.insert(s),
                     Err(_) => {
                         self.unavailable = true;
@@ -517,6 +524,10 @@ impl Child {
                 Err(build_server::BuildError::Died(why)) => {
                     self.server = None;
                     died = why;
+                }
+                Err(build_server::BuildError::TimedOut(why)) => {
+                    self.server = None;
+                    return Some(Err(Built::TimedOut(why)));
                 }
             }
         }
@@ -645,6 +656,45 @@ mod tests {
             panic!("sm_80 should compile");
         };
         assert!(!cached);
+    }
+
+    /// A build process that stops answering: the build is a timeout after the limit, not
+    /// retried (a second hang would double the wait), and the next build starts a fresh child.
+    #[test]
+    fn a_hung_build_process_is_a_timeout_and_replaced() {
+        let dir = tempfile::tempdir().unwrap();
+        let starts = dir.path().join("starts");
+        let exe = dir.path().join("server.sh");
+        std::fs::write(
+            &exe,
+            format!(
+                "#!/bin/sh\necho start >> '{}'\nread -r line\nexec sleep 1000\n",
+                starts.display()
+            ),
+        )
+        .unwrap();
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(&exe, std::fs::Permissions::from_mode(0o755)).unwrap();
+        let job = Job {
+            key: "k".into(),
+            source: K.into(),
+            options: String::new(),
+        };
+        let mut child = Child::default();
+        let limit = std::time::Duration::from_millis(500);
+        let t0 = Instant::now();
+        match child.build(&exe, 0, 0, limit, &job) {
+            Some(Err(Built::TimedOut(m))) => assert!(m.contains("no answer within 0.5 s"), "{m}"),
+            other => panic!("{other:?}"),
+        }
+        assert!(t0.elapsed() < std::time::Duration::from_secs(20));
+        let n = || std::fs::read_to_string(&starts).unwrap().lines().count();
+        assert_eq!(n(), 1, "a hung build was retried");
+        assert!(matches!(
+            child.build(&exe, 0, 0, limit, &job),
+            Some(Err(Built::TimedOut(_)))
+        ));
+        assert_eq!(n(), 2, "the next build did not start a fresh child");
     }
 
     const K: &str = "__kernel void orcl_kernel(__global float *a) { a[get_global_id(0)] = 1.0f; }";

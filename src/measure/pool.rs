@@ -17,6 +17,9 @@
 //! Cache: `<cache dir>/kernels/<sha256>.bin` (CUDA: `.cubin`), keyed by kernel source, build
 //! options and the device fingerprint (platform, device name, driver version, device version;
 //! CUDA also the compute capability and the NVRTC version), so a re-run builds nothing.
+//!
+//! Memory: a binary is held from its build until the measurement takes it (`BuildPool::get`),
+//! then dropped; only the queued and not yet measured ones (about a batch) are in memory.
 
 use super::build_server;
 use sha2::{Digest, Sha256};
@@ -247,12 +250,35 @@ impl BuildPool {
     }
 
     /// The build of (source, options) and its key: submitted if needed, waits until it is done.
+    ///
+    /// A program binary is handed over, not kept: the pool forgets it (a 10,824-configuration
+    /// space would otherwise hold every PTX or CUBIN of the run in memory). Asked again, the
+    /// build is queued first in line and comes from the on-disk cache (a cache hit), or, with no
+    /// cache, is built again. Failures and kernels left to the worker stay known (a message).
     pub fn get(&self, source: &str, options: &str) -> (String, Built) {
-        let key = self.submit(source, options);
+        let key = kernel_key(source, options, &self.shared.fingerprint);
         let mut s = self.shared.state.lock().unwrap_or_else(|e| e.into_inner());
         loop {
-            if let Some(Some(b)) = s.results.get(&key) {
-                return (key, b.clone());
+            match s.results.get(&key) {
+                Some(Some(_)) => {
+                    let built = s.results.remove(&key).flatten().expect("matched above");
+                    if !matches!(built, Built::Binary { .. }) {
+                        s.results.insert(key.clone(), Some(built.clone()));
+                    }
+                    return (key, built);
+                }
+                Some(None) => {}
+                // Never submitted, or its binary was handed over already (another variant of
+                // the same kernel, another `--devices` worker): next in line.
+                None => {
+                    s.results.insert(key.clone(), None);
+                    s.queue.push_front(Job {
+                        key: key.clone(),
+                        source: source.to_string(),
+                        options: options.to_string(),
+                    });
+                    self.shared.cv.notify_all();
+                }
             }
             s = self.shared.cv.wait(s).unwrap_or_else(|e| e.into_inner());
         }
@@ -745,6 +771,61 @@ mod tests {
         assert!(cached);
         assert_eq!(build_ms, 0.0);
         assert_eq!(pool.counts().0, 0);
+    }
+
+    /// A binary is dropped once handed over (memory stays bounded on a large space); asked
+    /// again, it comes from the on-disk cache, or without a cache is built again; two workers
+    /// asking for the same kernel at once both get it (none waits for a forgotten result).
+    #[test]
+    fn handed_over_binaries_are_dropped_and_reread_from_the_cache() {
+        let Ok(devs) = crate::device::opencl_devices() else {
+            eprintln!("no OpenCL runtime: skipped");
+            return;
+        };
+        let Some(d) = devs.first() else { return };
+        let held = |pool: &BuildPool| {
+            let s = pool.shared.state.lock().unwrap();
+            s.results
+                .values()
+                .filter(|b| matches!(b, Some(Built::Binary { .. })))
+                .count()
+        };
+        let dir = tempfile::tempdir().unwrap();
+        let (p, dv, fp) = (d.platform_index, d.device_index, d.fingerprint());
+        let pool = BuildPool::new(2, p, dv, &fp, Some(dir.path().into()));
+        let (k1, Built::Binary { bytes: first, .. }) = pool.get(K, "") else {
+            panic!("the kernel should build");
+        };
+        assert_eq!(held(&pool), 0, "the pool kept a binary it handed over");
+        let (k2, Built::Binary { bytes, cached, .. }) = pool.get(K, "") else {
+            panic!("the kernel asked again should come back");
+        };
+        assert_eq!((k1, cached, &bytes), (k2, true, &first));
+        assert_eq!(pool.counts(), (1, 1, 0));
+        // A failure stays known: asked again, it is not rebuilt.
+        let broken = "__kernel void orcl_kernel( { }";
+        assert!(matches!(pool.get(broken, "").1, Built::Failed(_)));
+        assert!(matches!(pool.get(broken, "").1, Built::Failed(_)));
+        assert_eq!(pool.counts(), (2, 1, 0));
+        drop(pool);
+
+        let pool = std::sync::Arc::new(BuildPool::new(2, p, dv, &fp, None));
+        let both: Vec<_> = (0..2)
+            .map(|_| {
+                let pool = pool.clone();
+                std::thread::spawn(move || pool.get(K, "-DTWO").1)
+            })
+            .collect();
+        for t in both {
+            assert!(matches!(t.join().unwrap(), Built::Binary { .. }));
+        }
+        assert_eq!(held(&pool), 0);
+        // No cache: what was handed over is built again.
+        let (_, Built::Binary { cached, .. }) = pool.get(K, "-DTWO") else {
+            panic!("the kernel asked again should be rebuilt");
+        };
+        assert!(!cached);
+        assert_eq!(held(&pool), 0);
     }
 
     /// `--devices`: two workers measure at once on a gated (CPU) pool; no build may start until

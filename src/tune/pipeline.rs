@@ -403,6 +403,58 @@ fn cuda_pool(
     Ok((nvrtc, cc))
 }
 
+/// Starts the build pool of `jobs` threads for `v0`'s backend on `runner` (`cache`: the
+/// kernel-binary cache directory, `None` with `--no-kernel-cache`); returns which pool builds the
+/// kernels, or why none does (metadata `build_pool`).
+fn start_pool(
+    runner: &mut Runner,
+    jobs: usize,
+    v0: &Variant,
+    dev: &DeviceInfo,
+    cache: Option<PathBuf>,
+) -> String {
+    let backend = v0.backend;
+    if jobs == 0 {
+        "none: --jobs 0 (the worker builds every kernel)".to_string()
+    } else {
+        match backend {
+            Backend::OpenCl => {
+                runner.set_pool(
+                    crate::measure::pool::BuildPool::new(
+                        jobs,
+                        v0.platform,
+                        v0.device,
+                        &dev.fingerprint(),
+                        cache,
+                    ),
+                    backend,
+                );
+                format!("opencl: {jobs} threads")
+            }
+            Backend::Cuda => match cuda_pool(dev) {
+                Ok((nvrtc, cc)) => {
+                    let note = format!(
+                        "cuda: {jobs} threads, NVRTC {}.{} ({}), sm_{}{}",
+                        nvrtc.version.0, nvrtc.version.1, nvrtc.path, cc.0, cc.1
+                    );
+                    runner.set_pool(
+                        crate::measure::pool::BuildPool::cuda(
+                            jobs,
+                            nvrtc,
+                            cc,
+                            &dev.fingerprint(),
+                            cache,
+                        ),
+                        backend,
+                    );
+                    note
+                }
+                Err(why) => format!("none: {why} (the worker compiles with its own NVRTC)"),
+            },
+        }
+    }
+}
+
 /// The measuring workers of one experiment: the first device's runner (which owns the build
 /// pool) and, under `--devices`, one more runner per device sharing that pool; under
 /// `--slurm`, one runner per srun worker.
@@ -475,45 +527,7 @@ impl Workers {
             }
         });
         let cache = (!opts.no_kernel_cache).then(skeleton::cache_dir);
-        let pool_note = if jobs == 0 {
-            "none: --jobs 0 (the worker builds every kernel)".to_string()
-        } else {
-            match backend {
-                Backend::OpenCl => {
-                    runner.set_pool(
-                        crate::measure::pool::BuildPool::new(
-                            jobs,
-                            v0.platform,
-                            v0.device,
-                            &dev.fingerprint(),
-                            cache,
-                        ),
-                        backend,
-                    );
-                    format!("opencl: {jobs} threads")
-                }
-                Backend::Cuda => match cuda_pool(dev) {
-                    Ok((nvrtc, cc)) => {
-                        let note = format!(
-                            "cuda: {jobs} threads, NVRTC {}.{} ({}), sm_{}{}",
-                            nvrtc.version.0, nvrtc.version.1, nvrtc.path, cc.0, cc.1
-                        );
-                        runner.set_pool(
-                            crate::measure::pool::BuildPool::cuda(
-                                jobs,
-                                nvrtc,
-                                cc,
-                                &dev.fingerprint(),
-                                cache,
-                            ),
-                            backend,
-                        );
-                        note
-                    }
-                    Err(why) => format!("none: {why} (the worker compiles with its own NVRTC)"),
-                },
-            }
-        };
+        let pool_note = start_pool(&mut runner, jobs, v0, dev, cache);
         // `--devices`: one more runner (worker process) per device, sharing the build pool
         // (identical devices load the same binaries). `--slurm`: one more per srun worker.
         // Started side by side: a Slurm worker may wait in the queue, and each skeleton

@@ -16,7 +16,8 @@
 //!
 //! Cache: `<cache dir>/kernels/<sha256>.bin` (CUDA: `.cubin`), keyed by kernel source, build
 //! options and the device fingerprint (platform, device name, driver version, device version;
-//! CUDA also the compute capability and the NVRTC version), so a re-run builds nothing.
+//! CUDA also the compute capability and the NVRTC version, and the NVRTC options rather than the
+//! skeleton's, see `BuildPool::key`), so a re-run builds nothing.
 //!
 //! Memory: a binary is held from its build until the measurement takes it (`BuildPool::get`),
 //! then dropped; only the queued and not yet measured ones (about a batch) are in memory.
@@ -96,6 +97,8 @@ struct Shared {
     ext: &'static str,
     /// `Some(orcl)`: each OpenCL build thread builds in its own `orcl build-server` child.
     server_exe: Option<PathBuf>,
+    /// CUDA: the device's compute capability, for the NVRTC options the key is made of.
+    cuda_cc: Option<(u32, u32)>,
 }
 
 /// N build threads for one OpenCL or CUDA device. Dropping the pool stops the threads (a build in progress
@@ -211,6 +214,10 @@ impl BuildPool {
                     .flatten(),
                 Target::Cuda { .. } => None,
             },
+            cuda_cc: match &target {
+                Target::OpenCl { .. } => None,
+                Target::Cuda { cc, .. } => Some(*cc),
+            },
         });
         let threads = (0..jobs.max(1))
             .map(|_| {
@@ -233,9 +240,26 @@ impl BuildPool {
         self.shared.gated
     }
 
+    /// The cache key of (source, options) on this pool. CUDA: made of the NVRTC options the
+    /// build uses (`nvrtc::pool_options`), not of the skeleton's: its launch tokens
+    /// (`-orcl-cache=`, `-orcl-total`) do not change the CUBIN, so variants differing only there
+    /// share one build, and a change in how orcl translates its tokens is another key. Options
+    /// that do not translate (left to the worker) are keyed as they are.
+    fn key(&self, source: &str, options: &str) -> String {
+        let translated = self
+            .shared
+            .cuda_cc
+            .and_then(|cc| super::nvrtc::pool_options(options, cc).ok());
+        let options = match translated {
+            Some(o) => format!("nvrtc:{}", o.join("\n")),
+            None => options.to_string(),
+        };
+        kernel_key(source, &options, &self.shared.fingerprint)
+    }
+
     /// Queue a build of (source, options) unless it is queued or done already; returns its key.
     pub fn submit(&self, source: &str, options: &str) -> String {
-        let key = kernel_key(source, options, &self.shared.fingerprint);
+        let key = self.key(source, options);
         let mut s = self.shared.state.lock().unwrap_or_else(|e| e.into_inner());
         if !s.results.contains_key(&key) {
             s.results.insert(key.clone(), None);
@@ -256,7 +280,7 @@ impl BuildPool {
     /// build is queued first in line and comes from the on-disk cache (a cache hit), or, with no
     /// cache, is built again. Failures and kernels left to the worker stay known (a message).
     pub fn get(&self, source: &str, options: &str) -> (String, Built) {
-        let key = kernel_key(source, options, &self.shared.fingerprint);
+        let key = self.key(source, options);
         let mut s = self.shared.state.lock().unwrap_or_else(|e| e.into_inner());
         loop {
             match s.results.get(&key) {
@@ -644,8 +668,29 @@ mod tests {
         assert_eq!(std::fs::read(&cubin).unwrap(), *bytes);
         assert_eq!(
             key,
-            kernel_key(k, opts, &cuda_fingerprint(fp, (9, 0), nv.version))
+            kernel_key(
+                k,
+                "nvrtc:--use_fast_math\n--ptxas-options=-dlcm=cg\n--gpu-architecture=sm_90",
+                &cuda_fingerprint(fp, (9, 0), nv.version)
+            )
         );
+        // Another L1/shared split or objective is the same CUBIN: no second build.
+        for other in [
+            "--use_fast_math -orcl-dlcm=cg -orcl-cache=shared -orcl-total",
+            "--use_fast_math  -orcl-dlcm=cg",
+        ] {
+            let (k2, Built::Binary { bytes: b2, .. }) = pool.get(k, other) else {
+                panic!("the kernel should compile");
+            };
+            assert_eq!((&k2, &b2), (&key, &bytes));
+        }
+        assert_eq!(
+            pool.counts().0,
+            1,
+            "one CUBIN built for three option strings"
+        );
+        // Another NVRTC option is another key.
+        assert_ne!(pool.get(k, "-orcl-dlcm=cg").0, key);
         match pool
             .get("extern \"C\" __global__ void orcl_kernel( {", opts)
             .1

@@ -262,15 +262,25 @@ impl BuildPool {
         let key = self.key(source, options);
         let mut s = self.shared.state.lock().unwrap_or_else(|e| e.into_inner());
         if !s.results.contains_key(&key) {
-            s.results.insert(key.clone(), None);
-            s.queue.push_back(Job {
-                key: key.clone(),
-                source: source.to_string(),
-                options: options.to_string(),
-            });
-            self.shared.cv.notify_all();
+            self.enqueue(&mut s, &key, source, options, false);
         }
         key
+    }
+
+    /// Queue the build of (source, options) under `key`, last or (`first`) next in line.
+    fn enqueue(&self, s: &mut State, key: &str, source: &str, options: &str, first: bool) {
+        s.results.insert(key.to_string(), None);
+        let job = Job {
+            key: key.to_string(),
+            source: source.to_string(),
+            options: options.to_string(),
+        };
+        if first {
+            s.queue.push_front(job);
+        } else {
+            s.queue.push_back(job);
+        }
+        self.shared.cv.notify_all();
     }
 
     /// The build of (source, options) and its key: submitted if needed, waits until it is done.
@@ -284,25 +294,16 @@ impl BuildPool {
         let mut s = self.shared.state.lock().unwrap_or_else(|e| e.into_inner());
         loop {
             match s.results.get(&key) {
-                Some(Some(_)) => {
-                    let built = s.results.remove(&key).flatten().expect("matched above");
-                    if !matches!(built, Built::Binary { .. }) {
-                        s.results.insert(key.clone(), Some(built.clone()));
+                Some(Some(Built::Binary { .. })) => {
+                    if let Some(Some(built)) = s.results.remove(&key) {
+                        return (key, built);
                     }
-                    return (key, built);
                 }
+                Some(Some(built)) => return (key.clone(), built.clone()),
                 Some(None) => {}
                 // Never submitted, or its binary was handed over already (another variant of
                 // the same kernel, another `--devices` worker): next in line.
-                None => {
-                    s.results.insert(key.clone(), None);
-                    s.queue.push_front(Job {
-                        key: key.clone(),
-                        source: source.to_string(),
-                        options: options.to_string(),
-                    });
-                    self.shared.cv.notify_all();
-                }
+                None => self.enqueue(&mut s, &key, source, options, true),
             }
             s = self.shared.cv.wait(s).unwrap_or_else(|e| e.into_inner());
         }

@@ -418,37 +418,13 @@ fn build_server_builds_reports_errors_and_ends_at_eof() {
 #[test]
 fn build_processes_give_the_same_evaluations() {
     let dir = tempfile::tempdir().unwrap();
-    let file = input(dir.path(), "axpy_faults.c");
     let log = dir.path().join("starts.log");
     let wrapper = dir.path().join("orcl-wrapper");
-    std::fs::write(
+    script(
         &wrapper,
-        format!(
-            "#!/bin/sh\necho \"$*\" >> '{}'\nexec '{ORCL}' \"$@\"\n",
-            log.display()
-        ),
-    )
-    .unwrap();
-    std::fs::set_permissions(
-        &wrapper,
-        std::os::unix::fs::PermissionsExt::from_mode(0o755),
-    )
-    .unwrap();
-    let with = |db: &Path, procs: &str| {
-        let mut c = Command::new(ORCL);
-        c.arg("tune")
-            .arg(&file)
-            .arg("--db")
-            .arg(db)
-            .arg("-o")
-            .arg(db.with_extension("c"))
-            .args(["--jobs", "2", "--no-kernel-cache"])
-            .env("ORCL_CACHE_DIR", dir.path().join("cache"))
-            .env("ORCL_BUILD_PROCESSES", procs)
-            .env("ORCL_EXE", &wrapper)
-            .env_remove("ORCL_TEST_FAULT");
-        run(c, Duration::from_secs(120))
-    };
+        &format!("echo \"$*\" >> '{}'\nexec '{ORCL}' \"$@\"\n", log.display()),
+    );
+    let with = |db: &Path, procs: &str| tune_with_builds(dir.path(), db, 2, procs, &wrapper);
     let inproc = dir.path().join("inproc.db");
     with(&inproc, "0").assert_code(0);
     assert!(
@@ -476,24 +452,31 @@ fn build_processes_give_the_same_evaluations() {
     assert_eq!(a, b);
 }
 
-/// `orcl tune` of axpy_faults.c with builds in processes started through `wrapper` (ORCL_EXE),
-/// `--jobs 1`: the run and its (status, message) rows.
-fn tune_through(dir: &Path, wrapper: &Path) -> (Run, Vec<(String, Option<String>)>) {
+/// `orcl tune` of axpy_faults.c (in `dir`) into `db` on `jobs` build threads, builds in
+/// processes or not (`procs`: ORCL_BUILD_PROCESSES), processes started through `wrapper`
+/// (ORCL_EXE), no kernel cache.
+fn tune_with_builds(dir: &Path, db: &Path, jobs: usize, procs: &str, wrapper: &Path) -> Run {
     let file = input(dir, "axpy_faults.c");
-    let db = dir.join("t.db");
     let mut c = Command::new(ORCL);
     c.arg("tune")
         .arg(&file)
         .arg("--db")
-        .arg(&db)
+        .arg(db)
         .arg("-o")
         .arg(db.with_extension("c"))
-        .args(["--jobs", "1", "--no-kernel-cache"])
+        .args(["--jobs", &jobs.to_string(), "--no-kernel-cache"])
         .env("ORCL_CACHE_DIR", dir.join("cache"))
-        .env("ORCL_BUILD_PROCESSES", "1")
+        .env("ORCL_BUILD_PROCESSES", procs)
         .env("ORCL_EXE", wrapper)
         .env_remove("ORCL_TEST_FAULT");
-    let r = run(c, Duration::from_secs(120));
+    run(c, Duration::from_secs(120))
+}
+
+/// `orcl tune` of axpy_faults.c with builds in processes started through `wrapper` (ORCL_EXE),
+/// `--jobs 1`: the run and its (status, message) rows.
+fn tune_through(dir: &Path, wrapper: &Path) -> (Run, Vec<(String, Option<String>)>) {
+    let db = dir.join("t.db");
+    let r = tune_with_builds(dir, &db, 1, "1", wrapper);
     let conn = rusqlite::Connection::open(&db).unwrap();
     let rows = conn
         .prepare("SELECT status, message FROM evaluation ORDER BY id")

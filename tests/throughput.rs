@@ -412,6 +412,32 @@ fn build_server_builds_reports_errors_and_ends_at_eof() {
     assert_eq!(child.wait().unwrap().code(), Some(0));
 }
 
+/// A request that is not `BUILD <source bytes> <option bytes>` ends the child with exit 1 and no
+/// answer (orcl then replaces it), rather than being built as if it were one.
+#[test]
+fn build_server_refuses_a_broken_request() {
+    for request in [
+        "JUNK 1 2\nabc",
+        "BUILD 1\na",
+        "BUILD 1 2 3\nabc",
+        "BUILD x 2\nabc",
+    ] {
+        let mut child = Command::new(ORCL)
+            .args(["build-server", "--platform", "0", "--device", "0"])
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::null())
+            .spawn()
+            .unwrap();
+        let mut stdin = child.stdin.take().unwrap();
+        std::io::Write::write_all(&mut stdin, request.as_bytes()).unwrap();
+        drop(stdin);
+        let out = child.wait_with_output().unwrap();
+        assert_eq!(out.status.code(), Some(1), "{request:?}");
+        assert!(out.stdout.is_empty(), "{request:?}: {:?}", out.stdout);
+    }
+}
+
 /// Builds in `orcl build-server` children (forced on PoCL with ORCL_BUILD_PROCESSES=1; the
 /// default on GPUs) give the same evaluations as builds in orcl's process, and the children are
 /// really used: `ORCL_EXE` points at a wrapper that logs each start.

@@ -209,11 +209,12 @@ pub fn serve(platform: usize, device: usize) -> i32 {
             Ok(_) => {}
             Err(_) => return 1,
         }
+        // Exactly `BUILD <source bytes> <option bytes>`; anything else is a broken request.
         let words: Vec<&str> = head.split_whitespace().collect();
-        let (Some(s), Some(o)) = (
-            words.get(1).and_then(|w| w.parse::<usize>().ok()),
-            words.get(2).and_then(|w| w.parse::<usize>().ok()),
-        ) else {
+        let ["BUILD", s, o] = words.as_slice() else {
+            return 1;
+        };
+        let (Ok(s), Ok(o)) = (s.parse::<usize>(), o.parse::<usize>()) else {
             return 1;
         };
         let (Ok(source), Ok(options)) = (read_exact(&mut input, s), read_exact(&mut input, o))

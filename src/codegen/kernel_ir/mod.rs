@@ -241,26 +241,10 @@ pub mod passes;
 mod rows;
 pub mod vector;
 
-/// Lower a scheduled nest to kernel IR (see the module docs).
-pub fn lower(k: &Kernel, s: &Schedule) -> KernelFn {
-    if let Some(c) = &s.contraction {
-        return contraction::lower(k, s, c);
-    }
-    if let Some(r) = &s.row_reduction {
-        return rows::lower(k, s, r);
-    }
-    let nest = perfect_nest(k);
-    let params = k
-        .args
-        .iter()
-        .map(|a| KParam {
-            name: a.name.clone(),
-            ty: a.ty,
-            array: a.is_array.then_some(a.written),
-        })
-        .collect();
+/// Per NDRange dimension d: the work-group and work-item ids (`orcl_g{d}`, `orcl_l{d}`) and the
+/// first value of the loop variable in this work-group's tile (`orcl_base{d}`).
+fn ids(s: &Schedule, nest: &crate::analysis::Nest<'_>) -> Vec<KStmt> {
     let mut body = Vec::new();
-    let ity = |v: &str| k.symbols.get(v).map(|s| s.ty).unwrap_or(ScalarType::Int);
     for (d, dim) in s.dims.iter().enumerate() {
         let l = nest.loops[dim.depth];
         body.push(KStmt::Let {
@@ -287,15 +271,131 @@ pub fn lower(k: &Kernel, s: &Schedule) -> KernelFn {
             }),
         });
     }
-    // Whether loop-variable value `v` (C text) of dimension d is inside the loop's range.
-    let in_range = |d: usize, v: &str| {
-        let l = nest.loops[s.dims[d].depth];
-        format!(
-            "{v} {} {}",
-            if l.inclusive { "<=" } else { "<" },
-            c_expr(&l.upper, &|_| None)
-        )
-    };
+    body
+}
+
+/// Whether loop-variable value `v` (C text) of dimension `d` is inside the loop's range.
+fn in_range(nest: &crate::analysis::Nest<'_>, s: &Schedule, d: usize, v: &str) -> String {
+    let l = nest.loops[s.dims[d].depth];
+    format!(
+        "{v} {} {}",
+        if l.inclusive { "<=" } else { "<" },
+        c_expr(&l.upper, &|_| None)
+    )
+}
+
+/// The local tile of staged array `st` and its cooperative load: the work-group's work-items
+/// walk the tile's elements (the last dimension fastest, so the loads coalesce), each loaded
+/// when an iteration of the tile inside the loop's range reads it.
+fn stage_load(
+    s: &Schedule,
+    nest: &crate::analysis::Nest<'_>,
+    st: &crate::schedule::Staged,
+) -> Vec<KStmt> {
+    let tile = tile_name(&st.array);
+    let mut dims = st.extent.clone();
+    *dims.last_mut().expect("rank ≥ 1") += st.pad;
+    let mut out = vec![KStmt::LocalArray {
+        ty: st.ty,
+        name: tile.clone(),
+        dims,
+        align: 0,
+    }];
+    let total: u64 = st.extent.iter().product();
+    // Tile coordinates of element orcl_e, the last dimension fastest (coalesced loads).
+    let mut inner = Vec::new();
+    let mut rest = "orcl_e".to_string();
+    let n = st.extent.len();
+    for a in (0..n).rev() {
+        let value = if a == 0 {
+            rest.clone()
+        } else {
+            format!("{rest} % {}", st.extent[a])
+        };
+        inner.push(KStmt::Let {
+            ty: "long",
+            name: format!("orcl_t{a}"),
+            value: KExpr::Text(value),
+        });
+        rest = format!("{rest} / {}", st.extent[a]);
+    }
+    // An element is loaded when an iteration of this tile inside the loop's range reads it.
+    let needed: Vec<String> = st
+        .all_offsets
+        .iter()
+        .map(|offs| {
+            let mut c = Vec::new();
+            for (a, off) in offs.iter().enumerate() {
+                let d = st.dims[a];
+                // Iteration orcl_t + shift of the work-group's tile reads this element.
+                let shift = st.lo[a] - off;
+                let t = plus(&format!("orcl_t{a}"), shift);
+                if shift < 0 {
+                    c.push(format!("{t} >= 0"));
+                }
+                if (st.extent[a] as i64) + shift > s.dims[d].per_group as i64 {
+                    c.push(format!("{t} < {}", s.dims[d].per_group));
+                }
+                c.push(in_range(nest, s, d, &format!("orcl_base{d} + {t}")));
+            }
+            c.join(" && ")
+        })
+        .collect();
+    let mut uniq: Vec<String> = Vec::new();
+    for c in needed {
+        if !uniq.contains(&c) {
+            uniq.push(c);
+        }
+    }
+    let cond = uniq
+        .iter()
+        .map(|c| format!("({c})"))
+        .collect::<Vec<_>>()
+        .join(" || ");
+    // The global element: the first reference with its loop variables set so that it reads
+    // tile element (orcl_t0, ...).
+    let value = substitute(&st.reference, &|v| {
+        (0..n).find(|&a| s.dims[st.dims[a]].var == v).map(|a| {
+            let d = st.dims[a];
+            plus(
+                &format!("orcl_base{d} + orcl_t{a}"),
+                st.lo[a] - st.offsets[a],
+            )
+        })
+    });
+    let target = format!(
+        "{tile}{}",
+        (0..n).map(|a| format!("[orcl_t{a}]")).collect::<String>()
+    );
+    inner.push(KStmt::If {
+        cond: cond.into(),
+        then: vec![KStmt::Store {
+            target: target.into(),
+            value: value.into(),
+        }],
+    });
+    out.push(KStmt::For {
+        var: "orcl_e".into(),
+        start: "orcl_lin".into(),
+        end: total.to_string().into(),
+        step: s.local_size().to_string().into(),
+        unroll: None,
+        body: inner,
+    });
+    out
+}
+
+/// Lower a scheduled nest to kernel IR (see the module docs).
+pub fn lower(k: &Kernel, s: &Schedule) -> KernelFn {
+    if let Some(c) = &s.contraction {
+        return contraction::lower(k, s, c);
+    }
+    if let Some(r) = &s.row_reduction {
+        return rows::lower(k, s, r);
+    }
+    let nest = perfect_nest(k);
+    let mut body = ids(s, &nest);
+    let ity = |v: &str| k.symbols.get(v).map(|s| s.ty).unwrap_or(ScalarType::Int);
     if !s.staged.is_empty() {
         let lin = (0..s.dims.len()).rev().fold(String::new(), |acc, d| {
             if acc.is_empty() {
@@ -311,96 +411,7 @@ pub fn lower(k: &Kernel, s: &Schedule) -> KernelFn {
         });
     }
     for st in &s.staged {
-        let tile = tile_name(&st.array);
-        let mut dims = st.extent.clone();
-        *dims.last_mut().expect("rank ≥ 1") += st.pad;
-        body.push(KStmt::LocalArray {
-            ty: st.ty,
-            name: tile.clone(),
-            dims,
-            align: 0,
-        });
-        let total: u64 = st.extent.iter().product();
-        // Tile coordinates of element orcl_e, the last dimension fastest (coalesced loads).
-        let mut inner = Vec::new();
-        let mut rest = "orcl_e".to_string();
-        let n = st.extent.len();
-        for a in (0..n).rev() {
-            let value = if a == 0 {
-                rest.clone()
-            } else {
-                format!("{rest} % {}", st.extent[a])
-            };
-            inner.push(KStmt::Let {
-                ty: "long",
-                name: format!("orcl_t{a}"),
-                value: KExpr::Text(value),
-            });
-            rest = format!("{rest} / {}", st.extent[a]);
-        }
-        // An element is loaded when an iteration of this tile inside the loop's range reads it.
-        let needed: Vec<String> = st
-            .all_offsets
-            .iter()
-            .map(|offs| {
-                let mut c = Vec::new();
-                for (a, off) in offs.iter().enumerate() {
-                    let d = st.dims[a];
-                    // Iteration orcl_t + shift of the work-group's tile reads this element.
-                    let shift = st.lo[a] - off;
-                    let t = plus(&format!("orcl_t{a}"), shift);
-                    if shift < 0 {
-                        c.push(format!("{t} >= 0"));
-                    }
-                    if (st.extent[a] as i64) + shift > s.dims[d].per_group as i64 {
-                        c.push(format!("{t} < {}", s.dims[d].per_group));
-                    }
-                    c.push(in_range(d, &format!("orcl_base{d} + {t}")));
-                }
-                c.join(" && ")
-            })
-            .collect();
-        let mut uniq: Vec<String> = Vec::new();
-        for c in needed {
-            if !uniq.contains(&c) {
-                uniq.push(c);
-            }
-        }
-        let cond = uniq
-            .iter()
-            .map(|c| format!("({c})"))
-            .collect::<Vec<_>>()
-            .join(" || ");
-        // The global element: the first reference with its loop variables set so that it reads
-        // tile element (orcl_t0, ...).
-        let value = substitute(&st.reference, &|v| {
-            (0..n).find(|&a| s.dims[st.dims[a]].var == v).map(|a| {
-                let d = st.dims[a];
-                plus(
-                    &format!("orcl_base{d} + orcl_t{a}"),
-                    st.lo[a] - st.offsets[a],
-                )
-            })
-        });
-        let target = format!(
-            "{tile}{}",
-            (0..n).map(|a| format!("[orcl_t{a}]")).collect::<String>()
-        );
-        inner.push(KStmt::If {
-            cond: cond.into(),
-            then: vec![KStmt::Store {
-                target: target.into(),
-                value: value.into(),
-            }],
-        });
-        body.push(KStmt::For {
-            var: "orcl_e".into(),
-            start: "orcl_lin".into(),
-            end: total.to_string().into(),
-            step: s.local_size().to_string().into(),
-            unroll: None,
-            body: inner,
-        });
+        body.extend(stage_load(s, &nest, st));
     }
     if !s.staged.is_empty() {
         body.push(KStmt::Barrier);
@@ -453,7 +464,7 @@ pub fn lower(k: &Kernel, s: &Schedule) -> KernelFn {
         None => w.write_stmts(nest.body),
     }
     let guard = (0..s.dims.len())
-        .map(|d| in_range(d, &s.dims[d].var))
+        .map(|d| in_range(&nest, s, d, &s.dims[d].var))
         .collect::<Vec<_>>()
         .join(" && ");
     let mut inner = stmts;
@@ -481,7 +492,6 @@ pub fn lower(k: &Kernel, s: &Schedule) -> KernelFn {
     }
     body.extend(inner);
     KernelFn {
-        params,
         body,
         ..KernelFn::nest(k, s)
     }

@@ -9,7 +9,7 @@
 # and one log per chunk. When $OUT is set (device tool), the database and the logs are copied
 # there after the chunk; carry DIR/SPACE.db back into the next call at the same path.
 #
-# Env (defaults): SPACE=big (bench/gemm/make_case.py; big = 10,824 configurations), TYPE=s,
+# Env (defaults): BACKEND=opencl (or cuda: the CUDA variants, built by the CUDA build pool), SPACE=big (bench/gemm/make_case.py; big = 10,824 configurations), TYPE=s,
 # FORM=NN, M=N=K=2048, CHUNK=420s (orcl's --time-limit: a chunk ends after the batch in flight,
 # so leave a minute or two of margin under the command limit), RUNS (optional: also stop a chunk
 # after this many new measurements, orcl's --total-runs), JOBS (optional: orcl's --jobs, kernel
@@ -47,7 +47,12 @@ python3 "$here/make_case.py" "$ty" "$form" "$m" "$n" "$k" "$space" >"$case"
 # The number of configurations that satisfy the constraints, as `orcl check` counts them.
 want=$("$orcl" check "$case" | sed -n 's/.*configurations, \([0-9]*\) satisfy the constraints.*/\1/p' | head -1)
 [ -n "$want" ] || { echo "record_space: could not count the space of $case" >&2; exit 1; }
-extra=()
+backend=${BACKEND:-opencl}
+case "$backend" in
+  opencl) extra=(--backend opencl --platform "$platform") ;;
+  cuda) extra=(--backend cuda) ;;
+  *) echo "record_space: BACKEND must be opencl or cuda, not $backend" >&2; exit 2 ;;
+esac
 [ "${DEVICES:-all}" != none ] && extra+=(--devices "${DEVICES:-all}")
 [ -n "${RUNS:-}" ] && extra+=(--total-runs "$RUNS")
 [ -n "${JOBS:-}" ] && extra+=(--jobs "$JOBS")
@@ -56,7 +61,7 @@ logs=("$dir"/chunk-*.log)
 log="$dir/chunk-$((${#logs[@]} + 1)).log"
 t0=$(date +%s)
 rc=0
-"$orcl" tune "$case" --backend opencl --platform "$platform" "${extra[@]}" --db "$db" \
+"$orcl" tune "$case" "${extra[@]}" --db "$db" \
   --search Exhaustive --time-limit "$chunk" -o "$dir/_$(basename "$case")" >"$log" 2>&1 || rc=$?
 t1=$(date +%s)
 if [ "$rc" -ne 0 ]; then

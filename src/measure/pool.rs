@@ -379,7 +379,15 @@ fn build_thread(sh: Arc<Shared>, target: Target) {
     // OpenCL: one context per thread, made on its first job; or, with `server_exe`, one
     // `orcl build-server` child per thread, started on its first job.
     let mut ctx: Option<Result<opencl3::context::Context, String>> = None;
-    let mut child = Child::default();
+    let mut child = match (&target, &sh.server_exe) {
+        (Target::OpenCl { platform, device }, Some(exe)) => Some(Child::new(
+            exe.clone(),
+            *platform,
+            *device,
+            build_server::BUILD_LIMIT,
+        )),
+        _ => None,
+    };
     loop {
         let job = {
             let mut s = sh.state.lock().unwrap_or_else(|e| e.into_inner());
@@ -398,11 +406,12 @@ fn build_thread(sh: Arc<Shared>, target: Target) {
         let (built, hit) = build_one(&sh, &job, |job| match &target {
             Target::OpenCl { platform, device } => {
                 let (platform, device) = (*platform, *device);
-                if let Some(exe) = &sh.server_exe {
-                    let limit = build_server::BUILD_LIMIT;
-                    if let Some(r) = child.build(exe, platform, device, limit, job) {
+                if let Some(c) = child.as_mut() {
+                    if let Some(r) = c.build(job) {
                         return r;
                     }
+                    // No child can be started: this thread builds in orcl's process from now on.
+                    child = None;
                 }
                 let ctx = ctx.get_or_insert_with(|| context(platform, device));
                 build_opencl(ctx, job)
@@ -530,42 +539,42 @@ pub(crate) fn compile(
     }
 }
 
-/// A build thread's `orcl build-server` child: started on the first job, replaced after it died.
-#[derive(Default)]
+/// A build thread's `orcl build-server` child for one OpenCL device: started on the first job,
+/// replaced after it died.
 struct Child {
+    exe: PathBuf,
+    platform: usize,
+    device: usize,
+    /// How long one build may take before the child is killed.
+    limit: std::time::Duration,
     server: Option<build_server::Server>,
-    /// The child could not be started: the thread builds in orcl's process from now on.
-    unavailable: bool,
 }
 
 impl Child {
+    fn new(exe: PathBuf, platform: usize, device: usize, limit: std::time::Duration) -> Child {
+        Child {
+            exe,
+            platform,
+            device,
+            limit,
+            server: None,
+        }
+    }
+
     /// The build of `job` in the child, or `None` when no child can be started. A child that
     /// dies (a compiler crash, an OOM kill) is replaced and the build tried once more in the fresh
     /// child; a second death fails the build. A child that gives no answer within `limit` is
     /// killed and the build is a timeout, not tried again (it would most likely hang again); the
     /// next build starts a fresh child.
-    fn build(
-        &mut self,
-        exe: &std::path::Path,
-        platform: usize,
-        device: usize,
-        limit: std::time::Duration,
-        job: &Job,
-    ) -> Option<Result<Vec<u8>, Built>> {
+    fn build(&mut self, job: &Job) -> Option<Result<Vec<u8>, Built>> {
         let mut died = String::new();
         for _ in 0..2 {
-            if self.unavailable {
-                return None;
-            }
             let server = match &mut self.server {
                 Some(s) => s,
-                None => match build_server::Server::spawn(exe, platform, device, limit) {
-                    Ok(s) => self.server.insert(s),
-                    Err(_) => {
-                        self.unavailable = true;
-                        return None;
-                    }
-                },
+                None => self.server.insert(
+                    build_server::Server::spawn(&self.exe, self.platform, self.device, self.limit)
+                        .ok()?,
+                ),
             };
             match server.build(&job.source, &job.options) {
                 Ok(bytes) => return Some(Ok(bytes)),
@@ -752,20 +761,16 @@ mod tests {
             source: K.into(),
             options: String::new(),
         };
-        let mut child = Child::default();
-        let limit = std::time::Duration::from_millis(500);
+        let mut child = Child::new(exe, 0, 0, std::time::Duration::from_millis(500));
         let t0 = Instant::now();
-        match child.build(&exe, 0, 0, limit, &job) {
+        match child.build(&job) {
             Some(Err(Built::TimedOut(m))) => assert!(m.contains("no answer within 0.5 s"), "{m}"),
             other => panic!("{other:?}"),
         }
         assert!(t0.elapsed() < std::time::Duration::from_secs(20));
         let n = || std::fs::read_to_string(&starts).unwrap().lines().count();
         assert_eq!(n(), 1, "a hung build was retried");
-        assert!(matches!(
-            child.build(&exe, 0, 0, limit, &job),
-            Some(Err(Built::TimedOut(_)))
-        ));
+        assert!(matches!(child.build(&job), Some(Err(Built::TimedOut(_)))));
         assert_eq!(n(), 2, "the next build did not start a fresh child");
     }
 

@@ -68,7 +68,7 @@ pub fn nest_trips(k: &Kernel) -> Vec<String> {
         .loops
         .iter()
         .take_while(|l| !varies(k, &l.lower) && !varies(k, &l.upper))
-        .map(|l| crate::codegen::kernel_ir::linear::loop_trip_c(l))
+        .map(|l| crate::ir::c::loop_trip_c(l))
         .collect()
 }
 
@@ -431,7 +431,7 @@ fn summand<'k>(s: &'k Stmt, target: &dyn Fn(&Expr) -> bool) -> Option<(&'k Expr,
     }
     let subtracts = *op == AssignOp::Sub
         || (*op == AssignOp::Set && matches!(value.kind, ExprKind::Binary(BinaryOp::Sub, ..)));
-    match accumulation(&|e| e.same_as(t), *op, value)? {
+    match crate::ir::accumulation(&|e| e.same_as(t), *op, value)? {
         // `x = x + x` is no sum of a term.
         (ReduceOp::Sum, e) if !subtracts && (*op != AssignOp::Set || !e.same_as(t)) => Some((t, e)),
         _ => None,
@@ -530,52 +530,6 @@ pub fn contraction(k: &Kernel) -> Option<Contraction<'_>> {
         return None;
     }
     Some(Contraction { red, term, form })
-}
-
-/// The accumulation that an assignment `target op= value` performs, and its operand `e`, where
-/// `is_target` recognises the target (a scalar, or an array element) inside `value`:
-/// `t += e`, `t -= e`, `t = t + e`, `t = e + t`, `t = t - e` (Sum); `t *= e`, `t = t * e`,
-/// `t = e * t` (Product); `t = fmax(t, e)`, `t = fmax(e, t)` (Max); `fmin` (Min). The one
-/// reduction matcher of orcl: `lower` uses it for the parallel loop's scalars,
-/// `schedule::passes` for the loops `innerThreads` lanes split, `summand` for the sums of
-/// contractions and row reductions.
-pub fn accumulation<'e>(
-    is_v: &dyn Fn(&Expr) -> bool,
-    op: crate::ir::AssignOp,
-    value: &'e Expr,
-) -> Option<(crate::ir::ReduceOp, &'e Expr)> {
-    use crate::ir::{AssignOp, ReduceOp};
-    let (r, e) = match (op, &value.kind) {
-        (AssignOp::Add | AssignOp::Sub, _) => (ReduceOp::Sum, value),
-        (AssignOp::Mul, _) => (ReduceOp::Product, value),
-        (AssignOp::Set, ExprKind::Binary(BinaryOp::Add, a, b)) if is_v(a) => (ReduceOp::Sum, &**b),
-        (AssignOp::Set, ExprKind::Binary(BinaryOp::Add, a, b)) if is_v(b) => (ReduceOp::Sum, &**a),
-        (AssignOp::Set, ExprKind::Binary(BinaryOp::Sub, a, b)) if is_v(a) => (ReduceOp::Sum, &**b),
-        (AssignOp::Set, ExprKind::Binary(BinaryOp::Mul, a, b)) if is_v(a) => {
-            (ReduceOp::Product, &**b)
-        }
-        (AssignOp::Set, ExprKind::Binary(BinaryOp::Mul, a, b)) if is_v(b) => {
-            (ReduceOp::Product, &**a)
-        }
-        (AssignOp::Set, ExprKind::Call(f, args))
-            if (f == "fmax" || f == "fmin") && args.len() == 2 =>
-        {
-            let r = if f == "fmax" {
-                ReduceOp::Max
-            } else {
-                ReduceOp::Min
-            };
-            if is_v(&args[0]) {
-                (r, &args[1])
-            } else if is_v(&args[1]) {
-                (r, &args[0])
-            } else {
-                return None;
-            }
-        }
-        _ => return None,
-    };
-    Some((r, e))
 }
 
 /// A row reduction (the matrix-vector product's shape): each iteration of the parallel loop `i`
@@ -713,8 +667,8 @@ mod tests {
         let text = format!(
             "void f(int m, int n, const double *A, const double *x, double *y) {{\n    int i, j;\n    /*@ begin PerfTuning (\n def performance_params {{ param WI[] = [32]; }}\n def input_params {{ param M[] = [8]; param N[] = [8]; }}\n def input_vars {{ decl int m = M; decl int n = N; decl static double A[M*N] = random; decl static double x[N] = random; decl static double y[M] = 0; }}\n ) @*/\n    /*@ begin Loop(transform OpenCL(workItemsPerGroup=WI)\n {code}\n ) @*/\n {code}\n /*@ end @*/\n /*@ end @*/\n}}\n"
         );
-        let prepared = crate::prepare::prepare("t.c", &text).expect("prepares");
-        prepared[0].kernel.clone()
+        let regions = crate::frontend::parse(&text).expect("parses");
+        crate::lower::lower(&regions[0].raw, &regions[0].spec, &text).expect("lowers")
     }
 
     /// A row reduction's sum is found by the one accumulation matcher: `+=` and `y = y + t` in
@@ -737,7 +691,7 @@ mod tests {
         ] {
             let k = kernel(code);
             let r = row_reduction(&k).unwrap_or_else(|| panic!("no row reduction in {code}"));
-            assert_eq!(crate::codegen::c_expr(r.term, &|_| None), term);
+            assert_eq!(crate::ir::c::c_expr(r.term, &|_| None), term);
         }
         for code in [
             "for (i=0; i<m; i++) for (j=0; j<n; j++) y[i] -= A[i*n+j]*x[j];",

@@ -60,7 +60,7 @@ pub fn check(
                 scalars.insert(p.name.clone(), x);
             }
         }
-        let Ok(elems) = crate::measure::skeleton::array_elems(spec, &env) else {
+        let Ok(elems) = crate::inputs::array_elems(spec, &env) else {
             continue;
         };
         let cx = Cx {

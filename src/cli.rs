@@ -1208,8 +1208,8 @@ fn emit(
                 ..TuneOptions::default()
             },
         ) {
-            Backend::OpenCl => crate::measure::skeleton::render_opencl,
-            Backend::Cuda => crate::measure::skeleton::render_cuda,
+            Backend::OpenCl => crate::codegen::skeleton::render_opencl,
+            Backend::Cuda => crate::codegen::skeleton::render_cuda,
         };
         let text = render(&p.kernel, spec, &input, &label).map_err(input_error)?;
         return Ok(write_stdout(&text));

@@ -146,7 +146,7 @@ pub fn rows(per_backend: &[(Backend, Vec<RegionResult>)]) -> anyhow::Result<Vec<
             let p = &r.prepared;
             for i in &r.inputs {
                 let env = p.region.spec.input_env(&i.input);
-                let elems = crate::measure::skeleton::array_elems(&p.region.spec, &env)
+                let elems = crate::inputs::array_elems(&p.region.spec, &env)
                     .map_err(|d| anyhow!("{}", d.message))?;
                 let bytes = bytes_moved(&p.kernel, &elems);
                 let kernel = kernel_label(p);

@@ -14,6 +14,7 @@ pub mod dbcli;
 pub mod device;
 pub mod diag;
 pub mod frontend;
+pub mod inputs;
 pub mod interchange;
 pub mod interrupt;
 pub mod ir;

@@ -11,24 +11,7 @@
 use crate::diag::{did_you_mean, Diagnostic};
 use crate::frontend::annotation::RawRegion;
 use crate::frontend::spec::TuningSpec;
-use crate::ir::ScalarType;
-use serde::Serialize;
-
-/// One variable of the preamble with an initializer.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct PreVar {
-    pub name: String,
-    /// Its C type (`int`, `long`, `float`, `double`).
-    #[serde(skip)]
-    pub ty: ScalarType,
-    /// `ty.c_name()`, for the skeleton template.
-    pub c_ty: &'static str,
-    /// The initializer's C text, as written.
-    pub init: String,
-    /// Not written in the file: a function parameter `m` the loop uses, bound to the input param
-    /// `M` of the same name in upper case (Orio's MMMult.c); the span of its C declaration.
-    pub implicit: Option<crate::diag::Span>,
-}
+use crate::ir::{PreVar, PrivateVar, ScalarType};
 
 /// C math functions a preamble initializer may call (C99 `<math.h>`, which the skeleton includes).
 pub const MATH_FUNCTIONS: &[&str] = &[
@@ -146,19 +129,6 @@ pub fn check(region: &RawRegion, spec: &TuningSpec) -> Result<Vec<PreVar>, Diagn
         });
     }
     Ok(out)
-}
-
-/// A scalar declared outside the Loop (`double s;` before it, `int col;` at function scope) that
-/// every iteration assigns before any use: each work-item gets its own copy.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct PrivateVar {
-    pub name: String,
-    #[serde(skip)]
-    pub ty: ScalarType,
-    /// `ty.c_name()`.
-    pub c_ty: &'static str,
-    /// Its C declaration (for the warning).
-    pub decl_span: crate::diag::Span,
 }
 
 /// Make private to each iteration of `l` the scalars the loop uses that are declared outside it
@@ -316,8 +286,7 @@ fn privatize_in(list: &mut [crate::ir::Stmt], v: &str, ty: ScalarType) -> bool {
 /// The one-line warnings of the preamble and of the variables declared outside the Loop (printed
 /// by `prepare` with the spec's warnings): a function parameter bound to an input param by name,
 /// a scalar made private per work-item.
-pub fn warnings(p: &crate::prepare::Prepared) -> Vec<Diagnostic> {
-    let k = &p.kernel;
+pub fn warnings(k: &crate::ir::Kernel) -> Vec<Diagnostic> {
     let mut out = Vec::new();
     for v in &k.preamble {
         if let Some(span) = v.implicit {

@@ -189,10 +189,11 @@ pub fn prepare(path: &str, text: &str) -> Result<Vec<Prepared>, InputError> {
         }
     }
     if diags.is_empty() {
-        for w in out
-            .iter()
-            .flat_map(|p| p.warnings().into_iter().chain(crate::preamble::warnings(p)))
-        {
+        for w in out.iter().flat_map(|p| {
+            p.warnings()
+                .into_iter()
+                .chain(crate::preamble::warnings(&p.kernel))
+        }) {
             eprintln!("{}", crate::diag::render_warning(path, text, &w));
         }
         Ok(out)
@@ -290,7 +291,7 @@ fn prepare_region(region: Region, text: &str) -> Result<Prepared, Diagnostic> {
             }
         }
         let env = spec.input_env(input);
-        crate::measure::skeleton::array_elems(spec, &env)?;
+        crate::inputs::array_elems(spec, &env)?;
     }
     check_search(spec)?;
     check_build(spec, &inputs)?;

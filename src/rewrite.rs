@@ -4,7 +4,7 @@
 
 use crate::codegen::host::{function_name, params, render_host_function, HostVariant};
 use crate::frontend::expr::Value;
-use crate::measure::skeleton::c_literal;
+use crate::inputs::c_literal;
 use crate::tune::RegionResult;
 use std::collections::BTreeMap;
 

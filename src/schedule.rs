@@ -7,6 +7,7 @@
 //! `split`/`bind` schedule primitives (Ragan-Kelley et al., PLDI 2013; Chen et al., OSDI 2018).
 
 pub mod passes;
+pub mod vector;
 
 use crate::analysis::{accesses, classify, perfect_nest, LoopKind};
 use crate::diag::{Diagnostic, Span};
@@ -142,6 +143,19 @@ pub struct LinearSchedule {
     /// The group-uniform passes `lanes` > 1 or `cacheBlocks` on an inner loop need (set by
     /// [`linear`]; `None`: none).
     pub passes: Option<passes::Plan>,
+    /// The vectorised body `vec_width` > 1 gives (set by [`linear`], which decides whether the
+    /// loop can be vectorised; `None`: scalar).
+    pub vector: Option<vector::Vectorised>,
+}
+
+/// Name of the kernel argument holding the per-work-group partial results of reduction `v`.
+pub fn partial_name(v: &str) -> String {
+    format!("orcl_partial_{v}")
+}
+
+/// Name of the private accumulator of reduction `v`.
+pub fn accumulator_name(v: &str) -> String {
+    format!("orcl_acc_{v}")
 }
 
 /// The transformation argument an [`ArgError`] is about, so that a backend can locate it.
@@ -185,9 +199,9 @@ pub fn linear(
     local: u64,
     unroll: u32,
     size_hint: bool,
-    backend: crate::codegen::Backend,
+    backend: crate::codegen::target::Backend,
 ) -> Result<Schedule, ArgError> {
-    crate::codegen::kernel_ir::vector::plan(k, l.vec_width, backend)?;
+    l.vector = vector::plan(k, l.vec_width, backend)?;
     l.passes = passes::plan(k, l.lanes, local, l.cache_blocks)?;
     Ok(Schedule {
         dims: vec![Dim {
@@ -295,8 +309,8 @@ impl Schedule {
                 .sum::<u64>()
     }
     /// The launch geometry.
-    pub fn grid(&self) -> crate::codegen::Grid {
-        crate::codegen::Grid {
+    pub fn grid(&self) -> crate::codegen::target::Grid {
+        crate::codegen::target::Grid {
             loops: self.dims.iter().map(|d| d.depth).collect(),
             // A lane dimension is one work-group wide whatever the loop's trip.
             per_group: self
@@ -305,7 +319,7 @@ impl Schedule {
                 .enumerate()
                 .map(|(d, x)| {
                     if d == 0 && self.row_reduction.is_some() {
-                        crate::codegen::Grid::ONE_GROUP
+                        crate::codegen::target::Grid::ONE_GROUP
                     } else {
                         x.per_group
                     }

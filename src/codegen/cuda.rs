@@ -272,6 +272,7 @@ fn linear<'a>(
             vec_width: 1,
             vec_hint: 0,
             passes: None,
+            vector: None,
         },
         local: o.thread_count,
         unroll: o.unroll_inner,

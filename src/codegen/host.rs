@@ -3,7 +3,7 @@
 //! copies the written arrays back (template `templates/opencl_host.c.tera`).
 
 use super::opencl::{partial_name, trip_expr, GlobalSize, OpenClVariant};
-use super::{c_string, c_string_lines};
+use crate::ir::c::{c_string, c_string_lines};
 use crate::ir::Kernel;
 use serde::Serialize;
 

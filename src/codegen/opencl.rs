@@ -184,6 +184,7 @@ impl OpenClOptions {
                 vec_width: self.vec_width,
                 vec_hint: self.vec_hint,
                 passes: None,
+                vector: None,
             },
             local: self.work_items,
             unroll: self.unroll_inner,

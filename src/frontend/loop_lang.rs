@@ -3,7 +3,8 @@
 
 use crate::diag::{did_you_mean, Diagnostic, Span};
 use crate::ir::{
-    AssignOp, BinaryOp, Expr, ExprKind, Loop, ScalarType, Stmt, StmtKind, UnaryOp, MATH_FUNCTIONS,
+    After, AssignOp, BinaryOp, Expr, ExprKind, Loop, ScalarType, Stmt, StmtKind, UnaryOp,
+    MATH_FUNCTIONS,
 };
 use std::cell::Cell;
 use tree_sitter::{Node, Parser};
@@ -29,16 +30,6 @@ pub fn parse_loop(src: &str, base: usize) -> Result<Loop, Diagnostic> {
         )),
         None => Ok(l),
     }
-}
-
-/// Statements after the parallel loop inside a `Loop` annotation (Orio's vecNorm2:
-/// `r=sqrt(r);` after the reduction), in order; each runs once, after the loop.
-#[derive(Debug, Clone, PartialEq, serde::Serialize)]
-pub struct After {
-    pub stmts: Vec<Stmt>,
-    /// Their C text (from the first to the end of the last), and its span in the file.
-    pub text: String,
-    pub span: Span,
 }
 
 /// [`parse_loop`], also accepting statements after the loop (returned as [`After`], `None` when

@@ -119,7 +119,7 @@ pub enum VarInit {
     Expr(Expr),
     /// An array's brace initialiser, one expression over input params and lets per element, as
     /// in C and Orio's matVec2D: `{-M*DOF, -DOF, 0, DOF, M*DOF}`. Its length must equal the
-    /// declared element count at every input size (checked by `skeleton::array_elems`); the span
+    /// declared element count at every input size (checked by `crate::inputs::array_elems`); the span
     /// covers the braces.
     List(Vec<Expr>, Span),
 }

@@ -145,9 +145,9 @@ struct Cx<'a> {
     region: &'a RawRegion,
     spec: &'a TuningSpec,
     /// The region's evaluated declarations before the Loop (`int n = N;`): typed scalars.
-    preamble: &'a [crate::preamble::PreVar],
+    preamble: &'a [crate::ir::PreVar],
     /// Function parameters bound to the input param of the same name in upper case.
-    implicit: Vec<crate::preamble::PreVar>,
+    implicit: Vec<crate::ir::PreVar>,
     /// The whole input file (for the C declarators of multi-dimensional arrays).
     file: &'a str,
     /// `file` parsed as C, once for all arrays (parsing per array was arrays × file size).
@@ -177,7 +177,7 @@ pub(super) fn reduction_of<'e>(
     op: AssignOp,
     value: &'e Expr,
 ) -> Option<(ReduceOp, &'e Expr)> {
-    crate::analysis::accumulation(
+    crate::ir::accumulation(
         &|e| matches!(&e.kind, ExprKind::Var(v) if v == name),
         op,
         value,
@@ -276,5 +276,5 @@ pub(super) fn base_type(c: &str) -> Option<ScalarType> {
 
 /// C text of an expression (for messages).
 pub fn show(e: &Expr) -> String {
-    crate::codegen::c_expr(e, &|_| None)
+    crate::ir::c::c_expr(e, &|_| None)
 }

@@ -37,7 +37,7 @@ impl Cx<'_> {
 
     /// A scalar function parameter `m` with no value, where input param `M` exists (Orio's
     /// MMMult.c uses the parameters `m, n, p` as bounds with input params `M, N, P`).
-    pub(super) fn implicit_binding(&self, name: &str) -> Option<crate::preamble::PreVar> {
+    pub(super) fn implicit_binding(&self, name: &str) -> Option<crate::ir::PreVar> {
         let f = self.region.function.as_ref()?;
         let d = self.region.decls.get(name).filter(|d| d.depth == 0)?;
         let body = self.file.get(f.span.start..f.span.end)?.find('{')? + f.span.start;
@@ -47,7 +47,7 @@ impl Cx<'_> {
         let ty = crate::preamble::scalar_type(&d.ty).filter(|t| !t.is_float())?;
         let upper = name.to_uppercase();
         (upper != name && self.spec.input_params.iter().any(|p| p.name == upper)).then(|| {
-            crate::preamble::PreVar {
+            crate::ir::PreVar {
                 name: name.to_string(),
                 ty,
                 c_ty: ty.c_name(),

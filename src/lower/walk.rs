@@ -184,7 +184,7 @@ impl Cx<'_> {
 /// finished, in the skeleton (validated with the reference, which runs them too) and in
 /// `_file.c`. Errors are located at the statement or the name.
 pub(super) fn check_after(
-    a: &crate::frontend::loop_lang::After,
+    a: &crate::ir::After,
     symbols: &BTreeMap<String, Symbol>,
     reductions: &BTreeMap<String, (ReduceOp, Span)>,
 ) -> Result<(), Diagnostic> {

@@ -197,7 +197,7 @@ fn read_exact(r: &mut impl Read, n: usize) -> std::io::Result<Vec<u8>> {
 /// the device and answers on stdout. Returns the exit code: 0 at end of input, 1 on a broken
 /// request or pipe.
 pub fn serve(platform: usize, device: usize) -> i32 {
-    let ctx = super::pool::context(platform, device);
+    let ctx = super::clbuild::context(platform, device);
     let stdin = std::io::stdin();
     let mut input = stdin.lock();
     let stdout = std::io::stdout();
@@ -221,7 +221,7 @@ pub fn serve(platform: usize, device: usize) -> i32 {
         else {
             return 1;
         };
-        let answer = super::pool::compile(
+        let answer = super::clbuild::compile(
             &ctx,
             &String::from_utf8_lossy(&source),
             &String::from_utf8_lossy(&options),

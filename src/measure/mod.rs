@@ -2,6 +2,7 @@
 //! answers, crashes and timeouts into classified `Outcome`s.
 
 pub mod build_server;
+pub mod clbuild;
 pub mod nvrtc;
 pub mod pool;
 pub mod skeleton;

@@ -6,7 +6,7 @@
 //! every work-item of a work-group takes part in every pass, tile load and barrier; inactive ones
 //! (past the end of the loop) only skip the statements.
 use super::{ArgError, LinearArg};
-use crate::codegen::{c_expr, StmtWriter};
+use crate::ir::c::{c_expr, StmtWriter};
 use crate::ir::{
     AssignOp, Expr, ExprKind, Kernel, Loop, ReduceOp, ScalarType, Stmt, StmtKind, SymbolKind,
 };
@@ -278,7 +278,7 @@ fn before_loop<'k>(
             continue;
         }
         let mut culprit = None;
-        crate::codegen::kernel_ir::linear::for_each_expr(std::slice::from_ref(s), &mut |e| {
+        crate::ir::for_each_expr(std::slice::from_ref(s), &mut |e| {
             if let Some(a) = stored.iter().find(|a| e.mentions(a)) {
                 culprit.get_or_insert(a.to_string());
             }
@@ -410,7 +410,7 @@ struct Walk<'a> {
 /// The accumulation `v op= e` that an assignment to `v` (a variable or an array element)
 /// performs, and its operand `e` (the one matcher: [`crate::analysis::accumulation`]).
 fn accumulation<'e>(v: &Expr, op: AssignOp, value: &'e Expr) -> Option<(ReduceOp, &'e Expr)> {
-    crate::analysis::accumulation(&|e| e.same_as(v), op, value)
+    crate::ir::accumulation(&|e| e.same_as(v), op, value)
 }
 
 /// Walk the split loop's body: assignments to the temporaries declared before it must be

@@ -233,12 +233,13 @@ pub(super) fn check_memory(
     dev: &DeviceInfo,
     backend: Backend,
 ) -> Result<(), Diagnostic> {
-    use skeleton::human_bytes as h;
-    let need = skeleton::memory_need(&p.kernel, &p.region.spec, input, backend == Backend::OpenCl)?;
+    use crate::inputs::human_bytes as h;
+    let need =
+        crate::inputs::memory_need(&p.kernel, &p.region.spec, input, backend == Backend::OpenCl)?;
     let Some((name, largest, span)) = need.largest.clone() else {
         return Ok(());
     };
-    let host = skeleton::host_available_bytes();
+    let host = crate::inputs::host_available_bytes();
     let mut over = Vec::new();
     if dev.max_alloc_bytes > 0 && largest > dev.max_alloc_bytes {
         over.push(format!(
@@ -299,8 +300,10 @@ impl<'a> Skeletons<'a> {
     ) -> Result<Skeletons<'a>, Diagnostic> {
         let spec = &p.region.spec;
         let source = match backend {
-            Backend::OpenCl => skeleton::render_opencl(&p.kernel, spec, input, label),
-            Backend::Cuda => skeleton::render_cuda(&p.kernel, spec, input, label),
+            Backend::OpenCl => {
+                crate::codegen::skeleton::render_opencl(&p.kernel, spec, input, label)
+            }
+            Backend::Cuda => crate::codegen::skeleton::render_cuda(&p.kernel, spec, input, label),
         }?;
         Ok(Skeletons {
             p,

@@ -12,7 +12,7 @@
 
 use super::{KExpr, KStmt, KernelFn, VecDst};
 use crate::analysis::{contraction, perfect_nest, ContractionForm};
-use crate::codegen::{c_expr, StmtWriter};
+use crate::ir::c::{c_expr, StmtWriter};
 use crate::ir::{Expr, ExprKind, Kernel, ScalarType};
 use crate::schedule::{ContractionSchedule, Schedule};
 

@@ -19,9 +19,13 @@
 //!   With `vecWidth`, `cacheBlocks` has nothing to stage (every element is loaded once).
 
 use super::passes::{self, Frame};
-use super::{cat, vector, KExpr, KParam, KStmt, KernelFn};
-use crate::codegen::{c_expr, Backend, StmtWriter};
+use super::{cat, KExpr, KParam, KStmt, KernelFn};
+use crate::ir::c::{c_expr, StmtWriter};
+use crate::ir::c::{loop_index, loop_trip};
+use crate::ir::for_each_expr;
 use crate::ir::{Expr, ExprKind, Kernel, ScalarType};
+use crate::schedule::vector;
+pub use crate::schedule::{accumulator_name, partial_name};
 use crate::schedule::{LinearSchedule, Schedule};
 use serde::Serialize;
 
@@ -34,61 +38,9 @@ pub enum Fault {
     Wrong,
 }
 
-/// Name of the kernel argument holding the per-work-group partial results of reduction `v`.
-pub fn partial_name(v: &str) -> String {
-    format!("orcl_partial_{v}")
-}
-
-/// Name of the private accumulator of reduction `v`.
-pub fn accumulator_name(v: &str) -> String {
-    format!("orcl_acc_{v}")
-}
-
 /// C text of the parallel loop's trip count (iterations), over the kernel's scalar arguments.
 pub fn trip_expr(k: &Kernel) -> String {
     loop_trip(&k.parallel, &|_| None)
-}
-
-/// C text (`long`) of the trip count of loop `l`.
-pub(crate) fn loop_trip_c(l: &crate::ir::Loop) -> String {
-    loop_trip(l, &|_| None)
-}
-
-/// C text (`long`) of the trip count of loop `l`, its bounds printed through `subst`.
-pub(super) fn loop_trip(l: &crate::ir::Loop, subst: crate::codegen::Subst) -> String {
-    let lo = c_expr(&l.lower, subst);
-    let hi = c_expr(&l.upper, subst);
-    let zero = matches!(l.lower.kind, ExprKind::Int(0));
-    let s = l.step;
-    match (l.inclusive, zero, s) {
-        (true, true, 1) => format!("({hi}) >= 0 ? (long)({hi}) + 1 : 0"),
-        (false, true, 1) => format!("({hi}) > 0 ? (long)({hi}) : 0"),
-        (true, _, _) => format!("({hi}) >= ({lo}) ? ((long)({hi}) - (long)({lo})) / {s} + 1 : 0"),
-        (false, _, _) => format!(
-            "({hi}) > ({lo}) ? ((long)({hi}) - (long)({lo}) + {}) / {s} : 0",
-            s - 1
-        ),
-    }
-}
-
-/// C text of loop `l`'s variable (type `ty`) at iteration number `k` (a C expression).
-pub(super) fn loop_index(
-    l: &crate::ir::Loop,
-    ty: ScalarType,
-    k: &str,
-    subst: crate::codegen::Subst,
-) -> String {
-    let k = if k.contains(' ') {
-        format!("({k})")
-    } else {
-        k.to_string()
-    };
-    let lo = c_expr(&l.lower, subst);
-    match (&l.lower.kind, l.step) {
-        (ExprKind::Int(0), 1) => format!("({}){k}", ty.c_name()),
-        (_, 1) => format!("({})(({lo}) + {k})", ty.c_name()),
-        (_, s) => format!("({})(({lo}) + {k} * {s})", ty.c_name()),
-    }
 }
 
 /// Stands for the work-item's local index (`get_local_id(0)` / `threadIdx.x`) in the body's C
@@ -520,13 +472,13 @@ enum Form {
     Plain,
 }
 
-/// Lower the 1-D map of `s` (which must be a [`LinearSchedule`]) to kernel IR; `backend` only
-/// for `vecWidth` (OpenCL), which `schedule::linear` has checked; `fault` for tests.
-pub fn lower(k: &Kernel, s: &Schedule, backend: Backend, fault: Option<Fault>) -> Lowered {
+/// Lower the 1-D map of `s` (which must be a [`LinearSchedule`]) to kernel IR (a `vecWidth` body
+/// as `schedule::linear` planned it); `fault` for tests.
+pub fn lower(k: &Kernel, s: &Schedule, fault: Option<Fault>) -> Lowered {
     let ls = s.linear.as_ref().expect("a 1-D schedule");
     let local = s.dims[0].items;
     let l = &k.parallel;
-    let vectorised = vector::plan(k, ls.vec_width, backend).expect("checked by the schedule");
+    let vectorised = ls.vector.clone();
     let plan = &ls.passes;
     // With vecWidth every element is loaded once, as part of a vector: nothing to stage.
     let tiles = if ls.cache_blocks && vectorised.is_none() {
@@ -719,36 +671,6 @@ pub(super) fn loop_header(l: &crate::ir::Loop) -> String {
     )
 }
 
-pub(crate) fn for_each_expr(stmts: &[crate::ir::Stmt], f: &mut dyn FnMut(&Expr)) {
-    use crate::ir::StmtKind::*;
-    for s in stmts {
-        match &s.kind {
-            Assign { target, value, .. } => {
-                target.visit(f);
-                value.visit(f);
-            }
-            If { cond, then, other } => {
-                cond.visit(f);
-                for_each_expr(then, f);
-                if let Some(o) = other {
-                    for_each_expr(o, f);
-                }
-            }
-            Decl { init, .. } => {
-                if let Some(i) = init {
-                    i.visit(f);
-                }
-            }
-            For(l) => {
-                l.lower.visit(f);
-                l.upper.visit(f);
-                for_each_expr(&l.body, f);
-            }
-            Block(b) => for_each_expr(b, f),
-        }
-    }
-}
-
 fn has_double_literal(stmts: &[crate::ir::Stmt]) -> bool {
     let mut found = false;
     for_each_expr(stmts, &mut |e| {
@@ -771,14 +693,15 @@ fn first_write(stmts: &[crate::ir::Stmt]) -> Option<&Expr> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::codegen::Backend;
 
     /// The kernel of `code` in a function with the usual matVec / vector arguments.
     fn kernel(code: &str) -> Kernel {
         let text = format!(
             "double f(int m, int n, double a, const double *A, const double *x, double *y, double *w) {{\n    int i, j;\n    double s = 0.0;\n    /*@ begin PerfTuning (\n def performance_params {{ param WI[] = [32]; }}\n def input_params {{ param M[] = [8]; param N[] = [8]; }}\n def input_vars {{ decl int m = M; decl int n = N; decl double a = 2; decl double s = 0; decl static double A[M*N] = random; decl static double x[N] = random; decl static double y[M] = 0; decl static double w[N] = 0; }}\n ) @*/\n    /*@ begin Loop(transform OpenCL(workItemsPerGroup=WI)\n {code}\n ) @*/\n {code}\n /*@ end @*/\n /*@ end @*/\n    return s;\n}}\n"
         );
-        let prepared = crate::prepare::prepare("t.c", &text).expect("prepares");
-        prepared[0].kernel.clone()
+        let regions = crate::frontend::parse(&text).expect("parses");
+        crate::lower::lower(&regions[0].raw, &regions[0].spec, &text).expect("lowers")
     }
 
     const MATVEC: &str = "for (i=0; i<m; i++) { double t = 0.0; for (j=0; j<n; j++) t += A[i*n+j]*x[j]; y[i] = t; s += t; }";
@@ -795,6 +718,7 @@ mod tests {
             vec_width: vw,
             vec_hint: 0,
             passes: None,
+            vector: None,
         };
         (local, l)
     }
@@ -812,7 +736,7 @@ mod tests {
         fault: Option<Fault>,
     ) -> Result<KernelSource, ArgError> {
         let s = crate::schedule::linear(k, o.1.clone(), o.0, 1, false, b)?;
-        let low = lower(k, &s, b, fault);
+        let low = lower(k, &s, fault);
         Ok(KernelSource {
             source: super::super::write(&low.kernel, b),
             local_mem_bytes: low.local_mem_bytes,

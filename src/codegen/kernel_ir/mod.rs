@@ -5,8 +5,9 @@
 //! `__syncthreads`, attributes) live in [`Words`] only (the model is naga's `back::msl` /
 //! `back::hlsl`, one `write_*` per node).
 
-use super::{c_expr, Backend, StmtWriter};
+use super::Backend;
 use crate::analysis::perfect_nest;
+use crate::ir::c::{c_expr, StmtWriter};
 use crate::ir::{Expr, ExprKind, Kernel, ScalarType};
 use crate::schedule::Schedule;
 use std::fmt::Write;
@@ -239,7 +240,6 @@ mod contraction;
 pub mod linear;
 pub mod passes;
 mod rows;
-pub mod vector;
 
 /// Per NDRange dimension d: the work-group and work-item ids (`orcl_g{d}`, `orcl_l{d}`) and the
 /// first value of the loop variable in this work-group's tile (`orcl_base{d}`).

@@ -5,9 +5,9 @@
 //! in every pass, tile load and barrier; inactive ones (past the end of the loop) only skip the
 //! statements.
 
-use super::linear::{loop_index, loop_trip};
 use super::{cat, KExpr, KStmt};
-use crate::codegen::{c_expr, StmtWriter, Subst};
+use crate::ir::c::{c_expr, StmtWriter, Subst};
+use crate::ir::c::{loop_index, loop_trip};
 use crate::ir::{AssignOp, Expr, ExprKind, Kernel, Loop, ScalarType, Stmt, StmtKind};
 use crate::schedule::passes::{offset_of, Acc, Plan, Split, Stage};
 

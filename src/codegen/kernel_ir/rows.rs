@@ -9,7 +9,7 @@
 
 use super::{c_expr, KExpr, KStmt, KernelFn};
 use crate::analysis::{ContractionForm, RowReduction};
-use crate::codegen::StmtWriter;
+use crate::ir::c::StmtWriter;
 use crate::ir::{Expr, ExprKind, Kernel, ScalarType};
 use crate::schedule::{RowReductionSchedule, Schedule};
 

@@ -2,6 +2,8 @@
 //! the kernel-level facts codegen needs (parallel loop, symbols, kernel arguments in
 //! first-appearance order). Produced by `lower::lower`, consumed by `codegen`.
 
+pub mod c;
+
 use crate::diag::Span;
 use serde::Serialize;
 use std::collections::BTreeMap;
@@ -396,6 +398,122 @@ impl ReduceOp {
     }
 }
 
+/// One variable of the preamble with an initializer.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct PreVar {
+    pub name: String,
+    /// Its C type (`int`, `long`, `float`, `double`).
+    #[serde(skip)]
+    pub ty: ScalarType,
+    /// `ty.c_name()`, for the skeleton template.
+    pub c_ty: &'static str,
+    /// The initializer's C text, as written.
+    pub init: String,
+    /// Not written in the file: a function parameter `m` the loop uses, bound to the input param
+    /// `M` of the same name in upper case (Orio's MMMult.c); the span of its C declaration.
+    pub implicit: Option<Span>,
+}
+
+/// A scalar declared outside the Loop (`double s;` before it, `int col;` at function scope) that
+/// every iteration assigns before any use: each work-item gets its own copy.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct PrivateVar {
+    pub name: String,
+    #[serde(skip)]
+    pub ty: ScalarType,
+    /// `ty.c_name()`.
+    pub c_ty: &'static str,
+    /// Its C declaration (for the warning).
+    pub decl_span: Span,
+}
+
+/// Statements after the parallel loop inside a `Loop` annotation (Orio's vecNorm2:
+/// `r=sqrt(r);` after the reduction), in order; each runs once, after the loop.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct After {
+    pub stmts: Vec<Stmt>,
+    /// Their C text (from the first to the end of the last), and its span in the file.
+    pub text: String,
+    pub span: Span,
+}
+
+/// The accumulation that an assignment `target op= value` performs, and its operand `e`, where
+/// `is_target` recognises the target (a scalar, or an array element) inside `value`:
+/// `t += e`, `t -= e`, `t = t + e`, `t = e + t`, `t = t - e` (Sum); `t *= e`, `t = t * e`,
+/// `t = e * t` (Product); `t = fmax(t, e)`, `t = fmax(e, t)` (Max); `fmin` (Min). The one
+/// reduction matcher of orcl: `lower` uses it for the parallel loop's scalars,
+/// `schedule::passes` for the loops `innerThreads` lanes split, `summand` for the sums of
+/// contractions and row reductions.
+pub fn accumulation<'e>(
+    is_v: &dyn Fn(&Expr) -> bool,
+    op: AssignOp,
+    value: &'e Expr,
+) -> Option<(ReduceOp, &'e Expr)> {
+    let (r, e) = match (op, &value.kind) {
+        (AssignOp::Add | AssignOp::Sub, _) => (ReduceOp::Sum, value),
+        (AssignOp::Mul, _) => (ReduceOp::Product, value),
+        (AssignOp::Set, ExprKind::Binary(BinaryOp::Add, a, b)) if is_v(a) => (ReduceOp::Sum, &**b),
+        (AssignOp::Set, ExprKind::Binary(BinaryOp::Add, a, b)) if is_v(b) => (ReduceOp::Sum, &**a),
+        (AssignOp::Set, ExprKind::Binary(BinaryOp::Sub, a, b)) if is_v(a) => (ReduceOp::Sum, &**b),
+        (AssignOp::Set, ExprKind::Binary(BinaryOp::Mul, a, b)) if is_v(a) => {
+            (ReduceOp::Product, &**b)
+        }
+        (AssignOp::Set, ExprKind::Binary(BinaryOp::Mul, a, b)) if is_v(b) => {
+            (ReduceOp::Product, &**a)
+        }
+        (AssignOp::Set, ExprKind::Call(f, args))
+            if (f == "fmax" || f == "fmin") && args.len() == 2 =>
+        {
+            let r = if f == "fmax" {
+                ReduceOp::Max
+            } else {
+                ReduceOp::Min
+            };
+            if is_v(&args[0]) {
+                (r, &args[1])
+            } else if is_v(&args[1]) {
+                (r, &args[0])
+            } else {
+                return None;
+            }
+        }
+        _ => return None,
+    };
+    Some((r, e))
+}
+
+/// Calls `f` on every expression of `stmts`, inner loops' bounds and bodies included (the IR's
+/// visitor of statements).
+pub fn for_each_expr(stmts: &[Stmt], f: &mut dyn FnMut(&Expr)) {
+    use StmtKind::*;
+    for s in stmts {
+        match &s.kind {
+            Assign { target, value, .. } => {
+                target.visit(f);
+                value.visit(f);
+            }
+            If { cond, then, other } => {
+                cond.visit(f);
+                for_each_expr(then, f);
+                if let Some(o) = other {
+                    for_each_expr(o, f);
+                }
+            }
+            Decl { init, .. } => {
+                if let Some(i) = init {
+                    i.visit(f);
+                }
+            }
+            For(l) => {
+                l.lower.visit(f);
+                l.upper.visit(f);
+                for_each_expr(&l.body, f);
+            }
+            Block(b) => for_each_expr(b, f),
+        }
+    }
+}
+
 /// A lowered, validated tuned loop: the parallel loop plus everything codegen needs.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Kernel {
@@ -411,13 +529,13 @@ pub struct Kernel {
     pub source: String,
     /// The region's declarations before the `Loop` annotation (`int n = N;`), evaluated in the
     /// skeleton before the loop; those the loop reads are scalar arguments (see `preamble`).
-    pub preamble: Vec<crate::preamble::PreVar>,
+    pub preamble: Vec<PreVar>,
     /// Scalars declared outside the Loop that every iteration assigns before use: temporaries of
     /// the loop body (declared in the skeleton's reference loop too; see `preamble::privatize`).
-    pub privates: Vec<crate::preamble::PrivateVar>,
+    pub privates: Vec<PrivateVar>,
     /// Statements after the parallel loop inside the annotation (`r = sqrt(r);`): assignments to
     /// the loop's reduction scalars, run once after the reduction is finished (see `lower`).
-    pub after: Option<crate::frontend::loop_lang::After>,
+    pub after: Option<After>,
 }
 
 impl Kernel {

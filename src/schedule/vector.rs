@@ -9,16 +9,18 @@
 //! the loop index appears only in subscripts. Scalars mixed with vectors are converted
 //! explicitly (`(double4)(a)`). Anything else is a [`ArgError`] naming the construct.
 
-use super::linear::accumulator_name;
-use crate::codegen::{c_expr, Backend};
+use super::accumulator_name;
+use super::{ArgError, LinearArg};
+use crate::codegen::target::Backend;
+use crate::ir::c::c_expr;
 use crate::ir::{
     AssignOp, BinaryOp, Expr, ExprKind, Kernel, ScalarType, Stmt, StmtKind, SymbolKind, UnaryOp,
 };
-use crate::schedule::{ArgError, LinearArg};
 use std::cell::Cell;
 use std::collections::BTreeSet;
 
 /// The vectorised loop.
+#[derive(Debug, Clone, PartialEq)]
 pub struct Vectorised {
     pub width: u32,
     /// `double4`, `float8`, ...
@@ -29,6 +31,7 @@ pub struct Vectorised {
 }
 
 /// A reduction's vector accumulator.
+#[derive(Debug, Clone, PartialEq)]
 pub struct VecAcc {
     pub vty: String,
     pub vacc: String,
@@ -63,7 +66,7 @@ enum Kind {
 }
 
 /// C precedence levels: the table `codegen::c_expr` prints with.
-use crate::codegen::prec_kind as prec;
+use crate::ir::c::prec_kind as prec;
 
 /// Printed text with its precedence.
 struct Text {
@@ -364,7 +367,7 @@ impl Cx<'_> {
                                     AssignOp::Mul => BinaryOp::Mul,
                                     _ => BinaryOp::Div,
                                 };
-                                let p = crate::codegen::binary_prec(bin);
+                                let p = crate::ir::c::binary_prec(bin);
                                 format!("vload{w}(0, {ptr}) {} {}", bin.c_op(), paren(&v, p + 1))
                             }
                         };
@@ -437,7 +440,7 @@ fn pointer(array: &str, sub: &Expr) -> String {
 }
 
 fn for_each_stmt_expr(stmts: &[Stmt], f: &mut dyn FnMut(&Expr)) {
-    super::linear::for_each_expr(stmts, f)
+    crate::ir::for_each_expr(stmts, f)
 }
 
 /// The vectorised loop of `width` (`vecWidth`), or `None` for width 1.

@@ -1,0 +1,419 @@
+//! Timing-skeleton rendering: the C source of `skeletons/opencl_skeleton.c.tera` or
+//! `skeletons/cuda_skeleton.c.tera` for one (region, input size): the inputs and their initial
+//! values, the original loop as the reference, the outputs and tolerances validation compares.
+//! Compiling it is `measure::skeleton`'s job.
+
+use crate::diag::Diagnostic;
+use crate::frontend::expr::Value;
+use crate::frontend::spec::{TuningSpec, VarInit};
+use crate::inputs::{array_elems, c_literal};
+use crate::ir::{Kernel, ScalarType};
+use serde::Serialize;
+use std::collections::BTreeMap;
+
+#[derive(Serialize)]
+struct Var {
+    name: String,
+    ty: &'static str,
+    is_array: bool,
+    float: bool,
+    elems: String,
+    random: bool,
+    value: String,
+    seed: u64,
+    /// A reduction output of the loop.
+    reduction: bool,
+    /// Declared before the Loop (`int n = N;`): valued by the preamble block of `orcl_init`.
+    preamble: bool,
+}
+
+#[derive(Serialize)]
+struct ReductionOut {
+    name: String,
+    ty: &'static str,
+    /// Combines the running value `orcl_a` with a partial `orcl_b`.
+    combine: String,
+    tolerance: String,
+}
+
+#[derive(Serialize)]
+struct Arg {
+    name: String,
+    ty: &'static str,
+    is_array: bool,
+    reduction: bool,
+    written: bool,
+    elems: String,
+}
+
+#[derive(Serialize)]
+struct Output {
+    name: String,
+    ty: &'static str,
+    elems: String,
+    tolerance: String,
+}
+
+#[derive(Serialize)]
+struct Define {
+    name: String,
+    value: String,
+}
+
+#[derive(Serialize)]
+struct LoopVar {
+    name: String,
+    ty: &'static str,
+}
+
+/// Default relative tolerance for outputs of type `ty`: 1e-9 (double), 1e-4 (float), exact (integers).
+pub fn default_tolerance(ty: ScalarType) -> f64 {
+    match ty {
+        ScalarType::Double => 1e-9,
+        ScalarType::Float => 1e-4,
+        _ => 0.0,
+    }
+}
+
+fn fnv(s: &str) -> u64 {
+    s.bytes().fold(0xcbf29ce484222325u64, |h, b| {
+        (h ^ b as u64).wrapping_mul(0x100000001b3)
+    })
+}
+
+/// Render the OpenCL timing skeleton of `kernel` for one input size (`input`: input param values).
+pub fn render_opencl(
+    kernel: &Kernel,
+    spec: &TuningSpec,
+    input: &BTreeMap<String, Value>,
+    region_label: &str,
+) -> Result<String, Diagnostic> {
+    let ctx = context(kernel, spec, input, region_label)?;
+    Ok(crate::codegen::render("opencl_skeleton.c.tera", &ctx))
+}
+
+/// Render the CUDA timing skeleton (`skeletons/cuda_skeleton.c.tera`: driver API + NVRTC) of
+/// `kernel` for one input size.
+pub fn render_cuda(
+    kernel: &Kernel,
+    spec: &TuningSpec,
+    input: &BTreeMap<String, Value>,
+    region_label: &str,
+) -> Result<String, Diagnostic> {
+    let ctx = context(kernel, spec, input, region_label)?;
+    Ok(crate::codegen::render("cuda_skeleton.c.tera", &ctx))
+}
+
+/// The template context every skeleton shares: input variables and their initial values, the
+/// kernel's arguments, outputs and reductions to validate (with tolerances), the original loop.
+///
+/// Every array is one flat buffer (`orcl_v_A`, `elems` elements, all compared by validation);
+/// `vars[].reference` is what the reference loop sees under the variable's own name: `orcl_v_A`,
+/// or for a multi-dimensional array a pointer to its rows (`((double (*)[300])orcl_v_A)`), so
+/// that the original `A[i][j]` compiles. Extent arguments (`orcl_A_dim1`, see
+/// `ir::ExtentArg`) are `long` scalars among `vars`, valued with the `input_vars` extent.
+fn context(
+    kernel: &Kernel,
+    spec: &TuningSpec,
+    input: &BTreeMap<String, Value>,
+    region_label: &str,
+) -> Result<tera::Context, Diagnostic> {
+    let env = spec.input_env(input);
+    let elems = array_elems(spec, &env)?;
+    let mut vars = Vec::new();
+    for v in &spec.input_vars {
+        let ty = ScalarType::from_c(&v.ty).ok_or_else(|| {
+            Diagnostic::new(v.ty_span, format!("type `{}` is not supported", v.ty))
+                .with_help("use int, long, float or double")
+        })?;
+        let (random, value) = match &v.init {
+            VarInit::Random => (true, String::new()),
+            // Element k of the list, through a C99 compound literal indexed by the template's
+            // initialisation loop counter `k`.
+            VarInit::List(items, _) => {
+                let mut lits = Vec::new();
+                for e in items {
+                    let x = e.eval(&env)?;
+                    lits.push(c_literal(&x).ok_or_else(|| {
+                        Diagnostic::new(
+                            e.span,
+                            format!("`{}` must be initialised with numbers, found {x}", v.name),
+                        )
+                    })?);
+                }
+                (
+                    false,
+                    format!("((const {}[]){{{}}})[k]", ty.c_name(), lits.join(", ")),
+                )
+            }
+            VarInit::Expr(e) => {
+                let x = e.eval(&env)?;
+                (
+                    false,
+                    c_literal(&x).ok_or_else(|| {
+                        Diagnostic::new(
+                            e.span,
+                            format!("`{}` must be initialised with a number, found {x}", v.name),
+                        )
+                    })?,
+                )
+            }
+        };
+        vars.push(Var {
+            name: v.name.clone(),
+            ty: ty.c_name(),
+            is_array: !v.dims.is_empty(),
+            float: ty.is_float(),
+            elems: elems
+                .get(&v.name)
+                .map(|n| n.to_string())
+                .unwrap_or_else(|| "1".into()),
+            random,
+            value,
+            seed: fnv(&v.name),
+            reduction: kernel
+                .args
+                .iter()
+                .any(|a| a.name == v.name && a.reduction.is_some()),
+            preamble: false,
+        });
+    }
+    // The preamble's variables that the loop reads: scalars valued by the preamble block.
+    for p in &kernel.preamble {
+        let Some(a) = kernel.args.iter().find(|a| a.name == p.name) else {
+            continue;
+        };
+        vars.push(Var {
+            name: p.name.clone(),
+            ty: p.ty.c_name(),
+            is_array: false,
+            float: p.ty.is_float(),
+            elems: "1".into(),
+            random: false,
+            value: "0".into(),
+            seed: fnv(&p.name),
+            reduction: a.reduction.is_some(),
+            preamble: true,
+        });
+    }
+    let mut vars: Vec<VarRef> = vars
+        .into_iter()
+        .map(|var| {
+            let rank = kernel.rank(&var.name);
+            let reference = match spec.input_vars.iter().find(|d| d.name == var.name) {
+                Some(d) if rank > 1 && d.dims.len() == rank => {
+                    let mut rows = String::new();
+                    for e in &d.dims[1..] {
+                        rows.push_str(&format!("[{}]", extent_value(e, &env)?));
+                    }
+                    format!("(({} (*){rows})orcl_v_{})", var.ty, var.name)
+                }
+                _ => format!("orcl_v_{}", var.name),
+            };
+            Ok(VarRef { var, reference })
+        })
+        .collect::<Result<_, Diagnostic>>()?;
+    for a in &kernel.args {
+        let Some(ext) = &a.extent else { continue };
+        let value = spec
+            .input_vars
+            .iter()
+            .find(|d| d.name == ext.array)
+            .and_then(|d| d.dims.get(ext.dim))
+            .map(|e| extent_value(e, &env))
+            .transpose()?
+            .unwrap_or(0);
+        vars.push(VarRef {
+            var: Var {
+                name: a.name.clone(),
+                ty: a.ty.c_name(),
+                is_array: false,
+                float: false,
+                elems: "1".into(),
+                random: false,
+                value: format!("{value}L"),
+                seed: fnv(&a.name),
+                reduction: false,
+                preamble: false,
+            },
+            reference: format!("orcl_v_{}", a.name),
+        });
+    }
+    let elems_of = |n: &str| {
+        elems
+            .get(n)
+            .map(|e| e.to_string())
+            .unwrap_or_else(|| "1".into())
+    };
+    let args: Vec<Arg> = kernel
+        .args
+        .iter()
+        .map(|a| Arg {
+            name: a.name.clone(),
+            ty: a.ty.c_name(),
+            is_array: a.is_array,
+            reduction: a.reduction.is_some(),
+            written: a.written,
+            elems: elems_of(&a.name),
+        })
+        .collect();
+    let tolerance = |ty: ScalarType| {
+        format!(
+            "{:e}",
+            spec.validation
+                .tolerance
+                .as_ref()
+                .map(|t| t.value)
+                .unwrap_or_else(|| default_tolerance(ty))
+        )
+    };
+    let reductions: Vec<ReductionOut> = kernel
+        .reductions()
+        .map(|a| ReductionOut {
+            name: a.name.clone(),
+            ty: a.ty.c_name(),
+            combine: a
+                .reduction
+                .expect("filtered")
+                .combine(a.ty, "orcl_a", "orcl_b"),
+            tolerance: tolerance(a.ty),
+        })
+        .collect();
+    let outputs: Vec<Output> = kernel
+        .args
+        .iter()
+        .filter(|a| a.is_array && a.written)
+        .map(|a| Output {
+            name: a.name.clone(),
+            ty: a.ty.c_name(),
+            elems: elems_of(&a.name),
+            tolerance: tolerance(a.ty),
+        })
+        .collect();
+    let defines: Vec<Define> = input
+        .iter()
+        .filter_map(|(k, v)| {
+            c_literal(v).map(|value| Define {
+                name: k.clone(),
+                value,
+            })
+        })
+        .filter(|d| !spec.input_vars.iter().any(|v| v.name == d.name))
+        .collect();
+    let loop_vars: Vec<LoopVar> = kernel
+        .loop_vars()
+        .iter()
+        .map(|s| LoopVar {
+            name: s.name.clone(),
+            ty: s.ty.c_name(),
+        })
+        // Scalars declared outside the Loop and private to each iteration: locals of the reference.
+        .chain(kernel.privates.iter().map(|p| LoopVar {
+            name: p.name.clone(),
+            ty: p.c_ty,
+        }))
+        .collect();
+    let mut ctx = tera::Context::new();
+    ctx.insert("region", region_label);
+    ctx.insert(
+        "input_label",
+        &input
+            .iter()
+            .map(|(k, v)| format!("{k}={v}"))
+            .collect::<Vec<_>>()
+            .join(" "),
+    );
+    ctx.insert("vars", &vars);
+    ctx.insert("args", &args);
+    ctx.insert("outputs", &outputs);
+    ctx.insert("reductions", &reductions);
+    ctx.insert("n_reductions", &reductions.len());
+    ctx.insert("n_outputs", &outputs.len());
+    ctx.insert("defines", &defines);
+    // The preamble sees the input params and the lets as `#define`s, as in Orio's skeleton.
+    let pre_defines: Vec<Define> = input
+        .iter()
+        .chain(spec.lets.iter().map(|l| (&l.name, &l.value)))
+        .filter_map(|(k, v)| {
+            c_literal(v).map(|value| Define {
+                name: k.clone(),
+                value,
+            })
+        })
+        .filter(|d| !kernel.preamble.iter().any(|p| p.name == d.name))
+        .filter(|d| !spec.input_vars.iter().any(|v| v.name == d.name))
+        .collect();
+    ctx.insert("pre_defines", &pre_defines);
+    ctx.insert("preamble", &kernel.preamble);
+    ctx.insert(
+        "after",
+        &kernel
+            .after
+            .as_ref()
+            .map(|a| a.text.clone())
+            .unwrap_or_default(),
+    );
+    ctx.insert("loop_vars", &loop_vars);
+    ctx.insert(
+        "omp_private",
+        &reference_in_parallel(kernel).then(|| {
+            loop_vars
+                .iter()
+                .map(|v| v.name.as_str())
+                .collect::<Vec<_>>()
+                .join(", ")
+        }),
+    );
+    ctx.insert("reference", &indent(&kernel.source, 4));
+    ctx.insert("trip", &crate::codegen::opencl::trip_expr(kernel));
+    ctx.insert("nest_trips", &crate::analysis::nest_trips(kernel));
+    Ok(ctx)
+}
+
+/// Whether the reference loop may run its outermost loop on every host core (OpenMP
+/// `parallel for`): the dependence test of [`crate::analysis::classify`] proves its iterations
+/// independent, and it accumulates no scalar. Each output element is then computed by the same
+/// operations in the same order as in the serial loop, so the reference outputs are bit-identical;
+/// only the wall time of the skeleton's start (a 4096³ matrix product: minutes serially) changes.
+/// The pragma sits under `#ifdef _OPENMP`: see [`build`] for when `-fopenmp` is added.
+pub fn reference_in_parallel(kernel: &Kernel) -> bool {
+    let nest = crate::analysis::perfect_nest(kernel);
+    kernel.args.iter().all(|a| a.reduction.is_none())
+        && kernel.after.is_none()
+        && kernel.source.trim_start().starts_with("for")
+        && crate::analysis::classify(kernel, &nest).first()
+            == Some(&crate::analysis::LoopKind::Parallel)
+}
+
+/// The marker [`build`] looks for: a skeleton whose reference loop runs in parallel.
+pub const OMP_MARKER: &str = "#pragma omp parallel for";
+
+/// An input variable of the skeleton and the C expression the reference loop uses for it.
+#[derive(Serialize)]
+struct VarRef {
+    #[serde(flatten)]
+    var: Var,
+    reference: String,
+}
+
+/// The value of an `input_vars` extent at this input size.
+fn extent_value(
+    e: &crate::frontend::expr::Expr,
+    env: &dyn Fn(&str) -> Option<Value>,
+) -> Result<i64, Diagnostic> {
+    let x = e.eval(env)?;
+    x.as_i64().filter(|k| *k > 0).ok_or_else(|| {
+        Diagnostic::new(
+            e.span,
+            format!("array dimension must be a positive integer, found {x}"),
+        )
+    })
+}
+
+fn indent(s: &str, n: usize) -> String {
+    let pad = " ".repeat(n);
+    s.lines()
+        .map(|l| format!("{pad}{l}"))
+        .collect::<Vec<_>>()
+        .join("\n")
+}

@@ -22,7 +22,7 @@ tune: build
 
 # The test suite (unit, golden, located errors, end to end on PoCL).
 test: deps
-	$(CARGO) test --release -- --test-threads=2
+	$(CARGO) test --release --workspace -- --test-threads=2
 
 # Fault injection on a PoCL tune (kill -9 / SIGTERM at random moments, a hanging variant, a full
 # disk for the database); about 30 s, at most FAULTS_BUDGET seconds (tests/faults.sh).
@@ -42,7 +42,7 @@ fuzz: deps
 
 lint:
 	$(CARGO) fmt --check
-	$(CARGO) clippy --all-targets -- -D warnings
+	$(CARGO) clippy --workspace --all-targets -- -D warnings
 
 fmt:
 	$(CARGO) fmt

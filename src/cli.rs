@@ -3,15 +3,15 @@
 //! (docs/RELIABILITY.md): 0 tuned, 1 no valid variant, 2 usage or input error, 3 environment
 //! failure (database, device, compiler, file system), 130/143 interrupted by SIGINT/SIGTERM.
 
-use crate::codegen::Backend;
-use crate::diag::{did_you_mean, InputError};
-use crate::frontend::expr::{parse_expr, ExprKind, Value};
-use crate::frontend::spec::parse_duration;
 use crate::prepare::{prepare, Prepared};
-use crate::space::{Configuration, SearchSpace};
 use crate::tune::{self, TuneError, TuneOptions};
 use clap::{Parser, Subcommand};
 use comfy_table::{presets::UTF8_FULL_CONDENSED, Cell, CellAlignment, Table};
+use orcl_codegen::Backend;
+use orcl_frontend::diag::{did_you_mean, InputError};
+use orcl_frontend::expr::{parse_expr, ExprKind, Value};
+use orcl_frontend::space::{Configuration, SearchSpace};
+use orcl_frontend::spec::parse_duration;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -101,7 +101,7 @@ enum Command {
         #[arg(long)]
         no_kernel_cache: bool,
         /// Largest input file read, in bytes (default 16 MiB); a larger file is an input error.
-        #[arg(long, value_name = "BYTES", default_value_t = crate::frontend::DEFAULT_MAX_INPUT_SIZE)]
+        #[arg(long, value_name = "BYTES", default_value_t = orcl_frontend::DEFAULT_MAX_INPUT_SIZE)]
         max_input_size: u64,
         /// Launch the measuring workers as Slurm job steps (`srun ... orcl worker`, one task
         /// each) instead of local processes; this process keeps the search and the database.
@@ -181,14 +181,14 @@ enum Command {
         #[arg(long)]
         json: bool,
         /// Largest input file read, in bytes (default 16 MiB); a larger file is an input error.
-        #[arg(long, value_name = "BYTES", default_value_t = crate::frontend::DEFAULT_MAX_INPUT_SIZE)]
+        #[arg(long, value_name = "BYTES", default_value_t = orcl_frontend::DEFAULT_MAX_INPUT_SIZE)]
         max_input_size: u64,
     },
     /// Parse and validate FILE without building anything; print each region's search space.
     Check {
         file: PathBuf,
         /// Largest input file read, in bytes (default 16 MiB); a larger file is an input error.
-        #[arg(long, value_name = "BYTES", default_value_t = crate::frontend::DEFAULT_MAX_INPUT_SIZE)]
+        #[arg(long, value_name = "BYTES", default_value_t = orcl_frontend::DEFAULT_MAX_INPUT_SIZE)]
         max_input_size: u64,
     },
     /// Print the generated kernel and host code of one configuration (needs no device).
@@ -210,7 +210,7 @@ enum Command {
         #[arg(long)]
         backend: Option<String>,
         /// Largest input file read, in bytes (default 16 MiB); a larger file is an input error.
-        #[arg(long, value_name = "BYTES", default_value_t = crate::frontend::DEFAULT_MAX_INPUT_SIZE)]
+        #[arg(long, value_name = "BYTES", default_value_t = orcl_frontend::DEFAULT_MAX_INPUT_SIZE)]
         max_input_size: u64,
     },
     /// List the OpenCL and CUDA devices and their limits (`--json`: every property, in bytes).
@@ -326,23 +326,23 @@ pub fn main() -> i32 {
     match run(cli) {
         Ok(code) => code,
         Err(Failure::Input(e)) => {
-            crate::errout!("{e}");
+            orcl_frontend::errout!("{e}");
             2
         }
         Err(Failure::Usage(m)) => {
-            crate::errln!("error: {}", crate::diag::escape_controls(&m));
+            orcl_frontend::errln!("error: {}", orcl_frontend::diag::escape_controls(&m));
             2
         }
         Err(Failure::Other(m)) => {
-            crate::errln!("error: {}", crate::diag::escape_controls(&m));
+            orcl_frontend::errln!("error: {}", orcl_frontend::diag::escape_controls(&m));
             1
         }
         Err(Failure::Env(m)) => {
-            crate::errln!("error: {}", crate::diag::escape_controls(&m));
+            orcl_frontend::errln!("error: {}", orcl_frontend::diag::escape_controls(&m));
             EXIT_ENVIRONMENT
         }
         Err(Failure::Interrupted(signal, m)) => {
-            crate::errln!("{m}");
+            orcl_frontend::errln!("{m}");
             128 + signal
         }
     }
@@ -426,7 +426,7 @@ const CHECK_ENUMERATION_LIMIT: u64 = 1_000_000;
 
 /// The input size limit of this run (`--max-input-size`), bytes.
 static MAX_INPUT_SIZE: std::sync::atomic::AtomicU64 =
-    std::sync::atomic::AtomicU64::new(crate::frontend::DEFAULT_MAX_INPUT_SIZE);
+    std::sync::atomic::AtomicU64::new(orcl_frontend::DEFAULT_MAX_INPUT_SIZE);
 
 fn set_max_input_size(bytes: u64) {
     MAX_INPUT_SIZE.store(bytes, std::sync::atomic::Ordering::Relaxed);
@@ -434,8 +434,8 @@ fn set_max_input_size(bytes: u64) {
 
 fn load(file: &Path) -> Result<(String, String, Vec<Prepared>), Failure> {
     let max = MAX_INPUT_SIZE.load(std::sync::atomic::Ordering::Relaxed);
-    let text = crate::frontend::read_source(file, max).map_err(|e| match e {
-        crate::frontend::ReadError::Encoding(i) => Failure::Input(i),
+    let text = orcl_frontend::read_source(file, max).map_err(|e| match e {
+        orcl_frontend::ReadError::Encoding(i) => Failure::Input(i),
         io => Failure::Usage(io.to_string()),
     })?;
     let path = file.display().to_string();
@@ -487,7 +487,7 @@ fn run(cli: Cli) -> Result<i32, Failure> {
                 .map(|s| assignment(s))
                 .collect::<Result<_, _>>()?;
             check_sizes(&prepared, &sizes)?;
-            crate::interrupt::install();
+            orcl_measure::interrupt::install();
             let mut per_backend = Vec::new();
             for b in backends {
                 let opts = TuneOptions {
@@ -512,23 +512,23 @@ fn run(cli: Cli) -> Result<i32, Failure> {
                     }
                     // A backend that cannot run here (no driver, no device) leaves its column
                     // empty; the other still runs.
-                    Err(e) => crate::errln!("{}: {e}", b.transform()),
+                    Err(e) => orcl_frontend::errln!("{}: {e}", b.transform()),
                 }
             }
             let rows =
                 crate::compare::rows(&per_backend).map_err(|e| Failure::Other(format!("{e:#}")))?;
             if json {
-                crate::outln!(
+                orcl_frontend::outln!(
                     "{}",
                     serde_json::to_string_pretty(&rows).unwrap_or_default()
                 );
             } else {
-                crate::outln!("{}", crate::compare::render_table(&rows));
+                orcl_frontend::outln!("{}", crate::compare::render_table(&rows));
             }
             if let Some(out) = plot {
                 crate::compare::plot(&rows, &out).map_err(|e| Failure::Usage(format!("{e:#}")))?;
                 if !json {
-                    crate::outln!("plot: {}", out.display());
+                    orcl_frontend::outln!("plot: {}", out.display());
                 }
             }
             let any = rows.iter().any(|r| r.opencl.is_some() || r.cuda.is_some());
@@ -563,7 +563,7 @@ fn run(cli: Cli) -> Result<i32, Failure> {
                 }
                 DbCommand::Import { file, format } => {
                     crate::interchange::import(&db, &file, format.as_deref())
-                        .map(|id| crate::outln!("imported as experiment {id}"))
+                        .map(|id| orcl_frontend::outln!("imported as experiment {id}"))
                 }
             };
             r.map(|_| 0).map_err(classify)
@@ -583,11 +583,11 @@ fn run(cli: Cli) -> Result<i32, Failure> {
             skeleton,
             platform,
             device,
-        } => Ok(crate::measure::slurm::worker_main(
+        } => Ok(orcl_measure::slurm::worker_main(
             &skeleton, platform, device,
         )),
         Command::BuildServer { platform, device } => {
-            Ok(crate::measure::build_server::serve(platform, device))
+            Ok(orcl_measure::build_server::serve(platform, device))
         }
         Command::Replay {
             db,
@@ -651,9 +651,9 @@ fn run(cli: Cli) -> Result<i32, Failure> {
                 ));
             }
             if let Some(t) = build_timeout {
-                crate::measure::skeleton::set_build_timeout(duration(&t, 60.0, "build timeout")?);
+                orcl_measure::skeleton::set_build_timeout(duration(&t, 60.0, "build timeout")?);
             }
-            crate::interrupt::install();
+            orcl_measure::interrupt::install();
             let (path, text, prepared) = load(&file)?;
             let dir = file.parent().map(Path::to_path_buf).unwrap_or_default();
             let db = db.unwrap_or_else(|| dir.join("orcl.db"));
@@ -717,9 +717,11 @@ fn run(cli: Cli) -> Result<i32, Failure> {
                     .filter(|w| w.starts_with("no feasible"))
                     .collect();
                 match why.first() {
-                    Some(w) => crate::errln!("error: {w}; no tuned file written"),
+                    Some(w) => orcl_frontend::errln!("error: {w}; no tuned file written"),
                     None => {
-                        crate::errln!("error: no correct variant was found; no tuned file written")
+                        orcl_frontend::errln!(
+                            "error: no correct variant was found; no tuned file written"
+                        )
                     }
                 }
                 return Ok(1);
@@ -745,8 +747,8 @@ fn run(cli: Cli) -> Result<i32, Failure> {
                 tuned.as_bytes(),
                 &[("input file", &file), ("database", &db)],
             )?;
-            crate::outln!("tuned file: {}", out.display());
-            crate::outln!("database:   {}", db.display());
+            orcl_frontend::outln!("tuned file: {}", out.display());
+            orcl_frontend::outln!("database:   {}", db.display());
             Ok(0)
         }
     }
@@ -761,7 +763,7 @@ fn slurm_options(
     gpus_per_task: Option<u32>,
     ntasks: Option<usize>,
     srun: Option<PathBuf>,
-) -> Result<Option<crate::measure::slurm::Slurm>, Failure> {
+) -> Result<Option<orcl_measure::slurm::Slurm>, Failure> {
     if !slurm {
         return Ok(None);
     }
@@ -780,7 +782,7 @@ fn slurm_options(
             "invalid --partition ``: name a partition (`sinfo` lists them) or leave it out".into(),
         ));
     }
-    let s = crate::measure::slurm::Slurm {
+    let s = orcl_measure::slurm::Slurm {
         srun: srun.unwrap_or_else(|| "srun".into()),
         partition,
         gpus_per_task,
@@ -818,7 +820,7 @@ fn print_result(path: &str, r: &tune::RegionResult, i: &tune::InputResult, top: 
         .map(|f| f.name.as_str())
         .unwrap_or("?");
     let sizes: Vec<String> = i.input.iter().map(|(k, v)| format!("{k}={v}")).collect();
-    crate::outln!(
+    orcl_frontend::outln!(
         "\n{path} {f}() [{}] on {} ({}): {} evaluated ({} measured, {} from the database{}) in {:.1} s, experiment {}",
         sizes.join(" "),
         i.device.name,
@@ -840,7 +842,7 @@ fn print_result(path: &str, r: &tune::RegionResult, i: &tune::InputResult, top: 
             .iter()
             .map(|(d, n)| format!("device {d}: {n}"))
             .collect();
-        crate::outln!("measured per device: {}", each.join(", "));
+        orcl_frontend::outln!("measured per device: {}", each.join(", "));
     }
     if !i.slurm_workers.is_empty() {
         let each: Vec<String> = i
@@ -856,7 +858,7 @@ fn print_result(path: &str, r: &tune::RegionResult, i: &tune::InputResult, top: 
                 )
             })
             .collect();
-        crate::outln!("measured per Slurm worker: {}", each.join("; "));
+        orcl_frontend::outln!("measured per Slurm worker: {}", each.join("; "));
     }
     let mut t = Table::new();
     t.load_preset(UTF8_FULL_CONDENSED);
@@ -886,24 +888,26 @@ fn print_result(path: &str, r: &tune::RegionResult, i: &tune::InputResult, top: 
                 .set_alignment(CellAlignment::Right),
         ]);
     }
-    crate::outln!("{t}");
+    orcl_frontend::outln!("{t}");
     let fails = i.failures();
     if !fails.is_empty() {
         let parts: Vec<String> = fails.iter().map(|(k, v)| format!("{k}: {v}")).collect();
-        crate::outln!("not ranked: {}", parts.join(", "));
+        orcl_frontend::outln!("not ranked: {}", parts.join(", "));
     }
     if let Some(why) = &i.stopped {
-        crate::outln!("{why}");
+        orcl_frontend::outln!("{why}");
     }
     match (&i.best, i.winner_ms) {
-        (None, _) => crate::outln!("no correct variant for this input size"),
-        (Some((b, _)), Some(m)) => crate::outln!(
+        (None, _) => orcl_frontend::outln!("no correct variant for this input size"),
+        (Some((b, _)), Some(m)) => orcl_frontend::outln!(
             "winner (the {} fastest re-measured, {}x repetitions): {} — {m:.4} ms",
             tune::FINALISTS,
             3,
             i.evaluations[*b].config.display()
         ),
-        (Some((b, _)), None) => crate::outln!("winner: {}", i.evaluations[*b].config.display()),
+        (Some((b, _)), None) => {
+            orcl_frontend::outln!("winner: {}", i.evaluations[*b].config.display())
+        }
     }
 }
 
@@ -912,8 +916,8 @@ fn check(file: &Path) -> Result<i32, Failure> {
     for p in &prepared {
         let raw = &p.region.raw;
         let spec = &p.region.spec;
-        let (line, col) = crate::diag::line_col(&text, raw.span.start);
-        crate::outln!(
+        let (line, col) = orcl_frontend::diag::line_col(&text, raw.span.start);
+        orcl_frontend::outln!(
             "{path}:{line}:{col}: region {} in {}(): transform {}",
             p.region.index,
             raw.function
@@ -945,9 +949,9 @@ fn check(file: &Path) -> Result<i32, Failure> {
                 )
             })
             .collect();
-        crate::outln!("  kernel arguments: {}", args.join(", "));
+        orcl_frontend::outln!("  kernel arguments: {}", args.join(", "));
         let l = &p.kernel.parallel;
-        crate::outln!(
+        orcl_frontend::outln!(
             "  parallel loop: `{}` (step {}), outputs: {}",
             l.var,
             l.step,
@@ -969,9 +973,9 @@ fn check(file: &Path) -> Result<i32, Failure> {
                 prm.values.len().to_string(),
             ]);
         }
-        crate::outln!("{t}");
+        orcl_frontend::outln!("{t}");
         for c in &spec.constraints {
-            crate::outln!(
+            orcl_frontend::outln!(
                 "  constraint {} = {}",
                 c.name,
                 text.get(c.expr.span.start..c.expr.span.end)
@@ -989,7 +993,7 @@ fn check(file: &Path) -> Result<i32, Failure> {
                     diagnostics: vec![d],
                 })
             })?;
-            crate::outln!(
+            orcl_frontend::outln!(
                 "  input {}: {} configurations, {}{} satisfy the constraints",
                 if sizes.is_empty() {
                     "(none)".to_string()
@@ -1009,12 +1013,12 @@ fn check(file: &Path) -> Result<i32, Failure> {
                     .first()
                     .map(|c| c.span)
                     .unwrap_or(spec.span);
-                crate::errln!(
+                orcl_frontend::errln!(
                     "{}",
-                    crate::diag::render_warning(
+                    orcl_frontend::diag::render_warning(
                         &path,
                         &text,
-                        &crate::diag::Diagnostic::new(
+                        &orcl_frontend::diag::Diagnostic::new(
                             span,
                             format!(
                                 "none of the first {CHECK_ENUMERATION_LIMIT} of the {} configurations satisfies the constraints; `orcl tune` stops with \"no feasible configuration found\" after {} proposals in a row that measure nothing (--max-idle)",
@@ -1195,7 +1199,7 @@ fn emit(
         })
     };
     if let Some(c) = space.check(&cfg).map_err(input_error)? {
-        crate::errln!(
+        orcl_frontend::errln!(
             "warning: this configuration breaks constraint `{c}`; orcl tune would never build it"
         );
     }
@@ -1208,8 +1212,8 @@ fn emit(
                 ..TuneOptions::default()
             },
         ) {
-            Backend::OpenCl => crate::codegen::skeleton::render_opencl,
-            Backend::Cuda => crate::codegen::skeleton::render_cuda,
+            Backend::OpenCl => orcl_codegen::skeleton::render_opencl,
+            Backend::Cuda => orcl_codegen::skeleton::render_cuda,
         };
         let text = render(&p.kernel, spec, &input, &label).map_err(input_error)?;
         return Ok(write_stdout(&text));
@@ -1242,7 +1246,7 @@ fn emit(
 ",
             g.loops.len(),
             (0..g.loops.len())
-                .map(|d| if g.per_group[d] == crate::codegen::Grid::ONE_GROUP {
+                .map(|d| if g.per_group[d] == orcl_codegen::Grid::ONE_GROUP {
                     format!(
                         "dimension {} one work-group of {} work-items (lanes)",
                         names[d], g.local[d]
@@ -1262,8 +1266,8 @@ fn emit(
             "/* NDRange: global size {}, local size {} work-items; build options: \"{}\" */\n/* ---- OpenCL kernel ---- */\n",
             match v.global_size {
                 _ if v.grid.is_some() => "one work-group per tile".into(),
-                crate::codegen::GlobalSize::Fixed(g) => format!("{g} work-items"),
-                crate::codegen::GlobalSize::CoverLoop => "one work-item per iteration".into(),
+                orcl_codegen::GlobalSize::Fixed(g) => format!("{g} work-items"),
+                orcl_codegen::GlobalSize::CoverLoop => "one work-item per iteration".into(),
             },
             v.local_size,
             v.build_options
@@ -1272,8 +1276,8 @@ fn emit(
             "/* grid: {}, {} threads per block; NVRTC options and launch tokens: \"{}\" */\n/* ---- CUDA kernel ---- */\n",
             match v.global_size {
                 _ if v.grid.is_some() => "one block per tile".into(),
-                crate::codegen::GlobalSize::Fixed(g) => format!("{} blocks", g / v.local_size.max(1)),
-                crate::codegen::GlobalSize::CoverLoop => "one thread per iteration".into(),
+                orcl_codegen::GlobalSize::Fixed(g) => format!("{} blocks", g / v.local_size.max(1)),
+                orcl_codegen::GlobalSize::CoverLoop => "one thread per iteration".into(),
             },
             v.local_size,
             v.build_options
@@ -1287,28 +1291,28 @@ fn emit(
         .as_ref()
         .map(|f| f.name.clone())
         .unwrap_or_else(|| "file".into());
-    let name = crate::codegen::host::function_name(&fname, region);
+    let name = orcl_codegen::host::function_name(&fname, region);
     let extra: Vec<(String, &'static str)> = p
         .bindings
         .iter()
         .map(|(var, _)| (var.clone(), "int"))
         .collect();
-    let ps = crate::codegen::host::params(&p.kernel, &extra);
+    let ps = orcl_codegen::host::params(&p.kernel, &extra);
     let elems = crate::rewrite::element_counts(p, &input);
     let label = input
         .iter()
         .map(|(k, v)| format!("{k}={v}"))
         .collect::<Vec<_>>()
         .join(" ");
-    let (line, _) = crate::diag::line_col(&text, raw.span.start);
-    let hv = crate::codegen::host::HostVariant {
+    let (line, _) = orcl_frontend::diag::line_col(&text, raw.span.start);
+    let hv = orcl_codegen::host::HostVariant {
         variant: v,
         label,
         config: cfg.display(),
         condition: None,
         elems,
     };
-    out.push_str(&crate::codegen::host::render_host_function(
+    out.push_str(&orcl_codegen::host::render_host_function(
         &name,
         &fname,
         &path,
@@ -1329,14 +1333,14 @@ fn write_stdout(text: &str) -> i32 {
         Ok(()) => 0,
         Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => 0,
         Err(e) => {
-            crate::errln!("error: cannot write to standard output: {e}");
+            orcl_frontend::errln!("error: cannot write to standard output: {e}");
             1
         }
     }
 }
 
 fn devices(json: bool) -> Result<i32, Failure> {
-    use crate::device::{self, DeviceInfo};
+    use orcl_measure::device::{self, DeviceInfo};
     let mut devs: Vec<DeviceInfo> = Vec::new();
     // One status line per backend that listed nothing, or that has something to say.
     let mut lines: Vec<String> = Vec::new();
@@ -1369,14 +1373,14 @@ fn devices(json: bool) -> Result<i32, Failure> {
     let code = if devs.is_empty() { 1 } else { 0 };
     if json {
         for l in &lines {
-            crate::errln!("{l}");
+            orcl_frontend::errln!("{l}");
         }
         let text = serde_json::to_string_pretty(&devs).unwrap_or_default() + "\n";
         return Ok(write_stdout(&text).max(code));
     }
     if devs.is_empty() {
         for l in &lines {
-            crate::errln!("{l}");
+            orcl_frontend::errln!("{l}");
         }
         return Ok(code);
     }

@@ -2,12 +2,12 @@
 //! region and input size (best time per backend, achieved bandwidth, CUDA/OpenCL speedup), as a
 //! table, JSON, or grouped bars in the style of the OrCL paper's Figure 6 (Chaimov et al. 2014).
 
-use crate::codegen::Backend;
-use crate::ir::{Expr, ExprKind, Kernel, Stmt, StmtKind};
 use crate::prepare::Prepared;
 use crate::tune::{InputResult, RegionResult};
 use anyhow::{anyhow, Context};
 use comfy_table::{presets::UTF8_FULL_CONDENSED, Cell, CellAlignment, Table};
+use orcl_codegen::Backend;
+use orcl_frontend::ir::{Expr, ExprKind, Kernel, Stmt, StmtKind};
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 use serde::Serialize;
@@ -115,7 +115,7 @@ fn best_of(i: &InputResult, bytes: u64) -> Option<BackendBest> {
     })
 }
 
-fn input_label(i: &BTreeMap<String, crate::frontend::expr::Value>) -> String {
+fn input_label(i: &BTreeMap<String, orcl_frontend::expr::Value>) -> String {
     i.iter()
         .map(|(k, v)| format!("{k}={v}"))
         .collect::<Vec<_>>()
@@ -146,7 +146,7 @@ pub fn rows(per_backend: &[(Backend, Vec<RegionResult>)]) -> anyhow::Result<Vec<
             let p = &r.prepared;
             for i in &r.inputs {
                 let env = p.region.spec.input_env(&i.input);
-                let elems = crate::inputs::array_elems(&p.region.spec, &env)
+                let elems = orcl_frontend::inputs::array_elems(&p.region.spec, &env)
                     .map_err(|d| anyhow!("{}", d.message))?;
                 let bytes = bytes_moved(&p.kernel, &elems);
                 let kernel = kernel_label(p);

@@ -23,7 +23,7 @@ use rusqlite::types::Value as SqlValue;
 use serde_json::{json, Map, Value as Json};
 
 use crate::db::{Db, EvaluationRow, ExperimentSummary, QueryError, EVALUATION_STATUSES};
-use crate::space::Configuration;
+use orcl_frontend::space::Configuration;
 
 /// Opens an existing database read-only; never creates one.
 fn open(db: &Path) -> anyhow::Result<Db> {
@@ -97,7 +97,7 @@ pub fn list(db: &Path, json: bool) -> anyhow::Result<()> {
             Cell::new(fmt_date(&e.started_at)),
         ]);
     }
-    crate::outln!("{t}");
+    orcl_frontend::outln!("{t}");
     Ok(())
 }
 
@@ -261,12 +261,12 @@ pub fn show(db: &Path, id: i64, top: usize, json: bool) -> anyhow::Result<()> {
         None => format!("region {}", e.region_id),
     };
     let device_name = device.as_ref().map_or("?", |d| d.name.as_str());
-    crate::outln!(
+    orcl_frontend::outln!(
         "experiment {id}: {title} [{}] on {device_name} — {}",
         sizes_display(&e.input_params_json),
         e.status
     );
-    crate::outln!(
+    orcl_frontend::outln!(
         "{}",
         key_value_table(
             experiment
@@ -275,7 +275,7 @@ pub fn show(db: &Path, id: i64, top: usize, json: bool) -> anyhow::Result<()> {
         )
     );
 
-    crate::outln!("\nmetadata");
+    orcl_frontend::outln!("\nmetadata");
     let mut t = table(&["key", "value"]);
     for (k, v) in &metadata {
         let shown = match k.as_str() {
@@ -285,9 +285,9 @@ pub fn show(db: &Path, id: i64, top: usize, json: bool) -> anyhow::Result<()> {
         };
         t.add_row(vec![Cell::new(k), Cell::new(shown)]);
     }
-    crate::outln!("{t}");
+    orcl_frontend::outln!("{t}");
 
-    crate::outln!("\nregion");
+    orcl_frontend::outln!("\nregion");
     match &region {
         Some(r) => {
             let mut t = table(&["key", "value"]);
@@ -295,12 +295,12 @@ pub fn show(db: &Path, id: i64, top: usize, json: bool) -> anyhow::Result<()> {
             t.add_row(vec![Cell::new("line"), Cell::new(r.line)]);
             t.add_row(vec![Cell::new("function"), Cell::new(&r.function)]);
             t.add_row(vec![Cell::new("loop_hash"), Cell::new(&r.loop_hash)]);
-            crate::outln!("{t}");
+            orcl_frontend::outln!("{t}");
         }
-        None => crate::outln!("(region {} is missing)", e.region_id),
+        None => orcl_frontend::outln!("(region {} is missing)", e.region_id),
     }
 
-    crate::outln!("\ndevice");
+    orcl_frontend::outln!("\ndevice");
     match &device_json {
         Json::Object(o) => {
             let mut rows: Vec<(String, Json)> = o
@@ -315,19 +315,19 @@ pub fn show(db: &Path, id: i64, top: usize, json: bool) -> anyhow::Result<()> {
                     }
                 }
             }
-            crate::outln!("{}", key_value_table(rows.iter().map(|(k, v)| (k, v))));
+            orcl_frontend::outln!("{}", key_value_table(rows.iter().map(|(k, v)| (k, v))));
         }
-        _ => crate::outln!("(device {} is missing)", e.device_id),
+        _ => orcl_frontend::outln!("(device {} is missing)", e.device_id),
     }
     if !per_device.is_empty() {
         let each: Vec<String> = per_device
             .iter()
             .map(|(d, n)| format!("device {d}: {n}"))
             .collect();
-        crate::outln!("measured per device (--devices): {}", each.join(", "));
+        orcl_frontend::outln!("measured per device (--devices): {}", each.join(", "));
     }
 
-    crate::outln!("\ntop {} ok configurations by median", best.len());
+    orcl_frontend::outln!("\ntop {} ok configurations by median", best.len());
     let mut t = table(&[
         "rank",
         "configuration",
@@ -348,9 +348,9 @@ pub fn show(db: &Path, id: i64, top: usize, json: bool) -> anyhow::Result<()> {
             right(ev.max_error.map(|x| format!("{x:.1e}")).unwrap_or_default()),
         ]);
     }
-    crate::outln!("{t}");
+    orcl_frontend::outln!("{t}");
 
-    crate::outln!("\nevaluations by status");
+    orcl_frontend::outln!("\nevaluations by status");
     let mut t = table(&["status", "count"]);
     for (s, n) in &counts {
         t.add_row(vec![Cell::new(s), right(n)]);
@@ -359,7 +359,7 @@ pub fn show(db: &Path, id: i64, top: usize, json: bool) -> anyhow::Result<()> {
         Cell::new("total"),
         right(counts.iter().map(|(_, n)| n).sum::<i64>()),
     ]);
-    crate::outln!("{t}");
+    orcl_frontend::outln!("{t}");
     Ok(())
 }
 
@@ -514,7 +514,7 @@ pub fn best(
         return Ok(());
     }
     if winners.is_empty() {
-        crate::errln!("no winner matches the filters in {}", db.display());
+        orcl_frontend::errln!("no winner matches the filters in {}", db.display());
         return Ok(());
     }
     let mut t = table(&[
@@ -536,7 +536,7 @@ pub fn best(
             right(s.experiment.id),
         ]);
     }
-    crate::outln!("{t}");
+    orcl_frontend::outln!("{t}");
     Ok(())
 }
 
@@ -647,7 +647,7 @@ pub fn query(db: &Path, sql: &str, json: bool) -> anyhow::Result<()> {
         Err(refused) => return Err(refused.into()),
     };
     if json {
-        crate::outln!("{}", rows_json(&result.columns, &result.rows));
+        orcl_frontend::outln!("{}", rows_json(&result.columns, &result.rows));
         return Ok(());
     }
     if result.columns.is_empty() {
@@ -661,7 +661,7 @@ pub fn query(db: &Path, sql: &str, json: bool) -> anyhow::Result<()> {
             _ => Cell::new(sql_text(v)),
         }));
     }
-    crate::outln!("{t}");
+    orcl_frontend::outln!("{t}");
     Ok(())
 }
 
@@ -744,7 +744,7 @@ fn key_value_table<'a>(rows: impl Iterator<Item = (&'a String, &'a Json)>) -> Ta
 }
 
 fn print_json<T: serde::Serialize + ?Sized>(v: &T) -> anyhow::Result<()> {
-    crate::outln!("{}", serde_json::to_string_pretty(v)?);
+    orcl_frontend::outln!("{}", serde_json::to_string_pretty(v)?);
     Ok(())
 }
 

@@ -68,8 +68,8 @@ use sha2::{Digest, Sha256};
 use crate::db::{
     Db, DeviceRow, EvaluationRow, ExperimentRow, NewExperiment, RegionRow, EVALUATION_STATUSES,
 };
-use crate::frontend::expr::Value;
-use crate::space::Configuration;
+use orcl_frontend::expr::Value;
+use orcl_frontend::space::Configuration;
 
 /// The T4 results schema version written by [`export`].
 pub const T4_SCHEMA_VERSION: &str = "1.0.0";

@@ -1,69 +1,33 @@
-//! orcl: an annotation-driven source-to-source autotuner for OpenCL (and CUDA) loops.
+//! orcl: an annotation-driven source-to-source autotuner for OpenCL and CUDA loops.
 //!
-//! Pipeline (see ARCHITECTURE.md): `frontend::parse` → `lower::lower` → `codegen::generate`
-//! → `measure::Runner::measure` → `db` → `rewrite::rewrite`, driven by a `search::Strategy`.
+//! The pipeline is a workspace of crates, each using only those before it (ARCHITECTURE.md):
+//! [`orcl_frontend`] (spec, C loop subset, loop-nest IR, lowering, analysis) → [`orcl_codegen`]
+//! (schedules, kernel IR, OpenCL/CUDA writers, host code, skeleton rendering) and
+//! [`orcl_search`] (strategies) → [`orcl_measure`] (devices, builds, workers) → this crate (the
+//! tuning driver, the database, rewriting, the command line). The modules of the earlier crates
+//! are re-exported here under the names the library has always had (`orcl::frontend`,
+//! `orcl::ir`, `orcl::codegen`, `orcl::measure`, `orcl::search`, ...).
+//!
+//! This crate's modules in pipeline order; a module uses only those above it (tests/layers.rs).
 
-pub mod analysis;
-pub mod bounds;
-pub mod cli;
-pub mod codegen;
-pub mod compare;
-pub mod compat;
+pub use orcl_codegen as codegen;
+pub use orcl_codegen::schedule;
+pub use orcl_frontend as frontend;
+pub use orcl_frontend::{analysis, bounds, diag, inputs, ir, lower, preamble, space};
+pub use orcl_frontend::{errln, errout, out, outln};
+pub use orcl_measure as measure;
+pub use orcl_measure::{device, interrupt};
+pub use orcl_search as search;
+
+pub mod outfile;
 pub mod db;
 pub mod dbcli;
-pub mod device;
-pub mod diag;
-pub mod frontend;
-pub mod inputs;
 pub mod interchange;
-pub mod interrupt;
-pub mod ir;
-pub mod lower;
-pub mod measure;
-pub mod outfile;
 pub mod plot;
-pub mod preamble;
-pub mod prepare;
 pub mod replay;
-pub mod rewrite;
-pub mod schedule;
-pub mod search;
-pub mod space;
+pub mod compat;
+pub mod prepare;
 pub mod tune;
-
-/// `println!` that never panics: a closed or full standard output (`orcl check f.c | head -1`,
-/// `orcl tune f.c | true`) is ignored, so the work and the files it writes go on (issue 15 F2).
-#[macro_export]
-macro_rules! outln {
-    ($($t:tt)*) => {{
-        use std::io::Write as _;
-        let _ = writeln!(std::io::stdout().lock(), $($t)*);
-    }};
-}
-
-/// `print!` that never panics (see [`outln!`]).
-#[macro_export]
-macro_rules! out {
-    ($($t:tt)*) => {{
-        use std::io::Write as _;
-        let _ = write!(std::io::stdout().lock(), $($t)*);
-    }};
-}
-
-/// `eprintln!` that never panics on a closed standard error (see [`outln!`]).
-#[macro_export]
-macro_rules! errln {
-    ($($t:tt)*) => {{
-        use std::io::Write as _;
-        let _ = writeln!(std::io::stderr().lock(), $($t)*);
-    }};
-}
-
-/// `eprint!` that never panics on a closed standard error (see [`outln!`]).
-#[macro_export]
-macro_rules! errout {
-    ($($t:tt)*) => {{
-        use std::io::Write as _;
-        let _ = write!(std::io::stderr().lock(), $($t)*);
-    }};
-}
+pub mod rewrite;
+pub mod compare;
+pub mod cli;

@@ -589,7 +589,7 @@ impl Chart {
             if !s.params.iter().any(|p| p == param) {
                 let mut msg = format!("experiment {} has no tuning parameter `{param}`", s.id);
                 if let Some(hint) =
-                    crate::diag::did_you_mean(param, s.params.iter().map(String::as_str))
+                    orcl_frontend::diag::did_you_mean(param, s.params.iter().map(String::as_str))
                 {
                     msg.push_str(&format!("; {hint}"));
                 }

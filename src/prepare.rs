@@ -1,14 +1,14 @@
 //! Between parsing and tuning: lowers each region's loop, checks its transform arguments and
 //! input sizes, and proves the search space is not empty. Shared by `check`, `emit` and `tune`.
 
-use crate::codegen::opencl;
-use crate::codegen::Backend;
-use crate::diag::{did_you_mean, Diagnostic, InputError};
-use crate::frontend::expr::KeywordArg;
-use crate::frontend::expr::{ExprKind, Value};
-use crate::frontend::{self, Region};
-use crate::ir::Kernel;
-use crate::space::{input_combinations, SearchSpace};
+use orcl_codegen::opencl;
+use orcl_codegen::Backend;
+use orcl_frontend::diag::{did_you_mean, Diagnostic, InputError};
+use orcl_frontend::expr::KeywordArg;
+use orcl_frontend::expr::{ExprKind, Value};
+use orcl_frontend::ir::Kernel;
+use orcl_frontend::space::{input_combinations, SearchSpace};
+use orcl_frontend::{self as frontend, Region};
 use std::collections::BTreeMap;
 
 /// A region ready to tune.
@@ -96,14 +96,14 @@ pub const FEASIBILITY_LIMIT: u64 = 20_000_000;
 const OPTIONS_CHECK_LIMIT: u64 = 100_000;
 
 /// The search algorithm and its options are known (located at the `algorithm` arg).
-fn check_search(spec: &crate::frontend::spec::TuningSpec) -> Result<(), Diagnostic> {
+fn check_search(spec: &orcl_frontend::spec::TuningSpec) -> Result<(), Diagnostic> {
     let algorithm = spec
         .search
         .algorithm
         .as_ref()
         .map(|a| a.value.as_str())
         .unwrap_or("Exhaustive");
-    crate::search::make_strategy(algorithm, &spec.search.options, 0)
+    orcl_search::make_strategy(algorithm, &spec.search.options, 0)
         .map(|_| ())
         .map_err(|d| locate_search_error(spec, d))
 }
@@ -111,10 +111,10 @@ fn check_search(spec: &crate::frontend::spec::TuningSpec) -> Result<(), Diagnost
 /// A search error without a location (unknown algorithm) located at the spec's `algorithm` arg,
 /// or at the whole spec when it has none.
 pub fn locate_search_error(
-    spec: &crate::frontend::spec::TuningSpec,
+    spec: &orcl_frontend::spec::TuningSpec,
     mut d: Diagnostic,
 ) -> Diagnostic {
-    if d.span == crate::diag::Span::default() {
+    if d.span == orcl_frontend::diag::Span::default() {
         d.span = spec
             .search
             .algorithm
@@ -127,7 +127,7 @@ pub fn locate_search_error(
 
 /// Every `@NAME@` of the build commands names a parameter.
 fn check_build(
-    spec: &crate::frontend::spec::TuningSpec,
+    spec: &orcl_frontend::spec::TuningSpec,
     inputs: &[BTreeMap<String, Value>],
 ) -> Result<(), Diagnostic> {
     let Some(input) = inputs.first() else {
@@ -144,7 +144,7 @@ fn check_build(
         ("postbuild_command", &b.postbuild_command),
     ] {
         if let Some(c) = cmd {
-            crate::measure::skeleton::substitute(&c.value, &env).map_err(|name| {
+            orcl_measure::skeleton::substitute(&c.value, &env).map_err(|name| {
                 let names: Vec<&str> = space
                     .params
                     .iter()
@@ -175,7 +175,7 @@ pub fn prepare(path: &str, text: &str) -> Result<Vec<Prepared>, InputError> {
     let regions = frontend::parse(text).map_err(err)?;
     if regions.is_empty() {
         return Err(err(vec![Diagnostic::new(
-            crate::diag::Span::default(),
+            orcl_frontend::diag::Span::default(),
             "no `/*@ begin PerfTuning ( ... ) @*/` region found",
         )
         .with_help("annotate the loop to tune as in examples/axpy_quick.c")]));
@@ -190,11 +190,11 @@ pub fn prepare(path: &str, text: &str) -> Result<Vec<Prepared>, InputError> {
     }
     if diags.is_empty() {
         for w in out.iter().flat_map(|p| {
-            p.warnings()
+            crate::compat::warnings(&p.region)
                 .into_iter()
-                .chain(crate::preamble::warnings(&p.kernel))
+                .chain(orcl_frontend::preamble::warnings(&p.kernel))
         }) {
-            eprintln!("{}", crate::diag::render_warning(path, text, &w));
+            eprintln!("{}", orcl_frontend::diag::render_warning(path, text, &w));
         }
         Ok(out)
     } else {
@@ -207,7 +207,7 @@ fn prepare_region(region: Region, text: &str) -> Result<Prepared, Diagnostic> {
     let ann = &region.raw.loop_ann;
     for t in &ann.transforms {
         match t.backend.as_str() {
-            "CUDA" => crate::codegen::cuda::check_args(&t.args)?,
+            "CUDA" => orcl_codegen::cuda::check_args(&t.args)?,
             _ => opencl::check_args(&t.args)?,
         }
     }
@@ -234,10 +234,10 @@ fn prepare_region(region: Region, text: &str) -> Result<Prepared, Diagnostic> {
             }
         }
     }
-    let kernel = crate::lower::lower(&region.raw, spec, text)?;
+    let kernel = orcl_frontend::lower::lower(&region.raw, spec, text)?;
     let inputs = input_combinations(spec)?;
     check_input_var_ranges(spec, &inputs)?;
-    crate::bounds::check(&kernel, spec, &inputs)?;
+    orcl_frontend::bounds::check(&kernel, spec, &inputs)?;
     if inputs.is_empty() {
         let span = spec
             .input_constraints
@@ -280,8 +280,8 @@ fn prepare_region(region: Region, text: &str) -> Result<Prepared, Diagnostic> {
             for t in &ann.transforms {
                 match t.backend.as_str() {
                     "CUDA" => {
-                        let o = crate::codegen::cuda::options(&t.args, &env)?;
-                        crate::codegen::cuda::check(&kernel, &o)?;
+                        let o = orcl_codegen::cuda::options(&t.args, &env)?;
+                        orcl_codegen::cuda::check(&kernel, &o)?;
                     }
                     _ => {
                         // Options that do not fit the loop (innerThreads, vecWidth), at the argument.
@@ -291,7 +291,7 @@ fn prepare_region(region: Region, text: &str) -> Result<Prepared, Diagnostic> {
             }
         }
         let env = spec.input_env(input);
-        crate::inputs::array_elems(spec, &env)?;
+        orcl_frontend::inputs::array_elems(spec, &env)?;
     }
     check_search(spec)?;
     check_build(spec, &inputs)?;
@@ -300,7 +300,7 @@ fn prepare_region(region: Region, text: &str) -> Result<Prepared, Diagnostic> {
         .iter()
         .filter(|v| v.dims.is_empty())
         .filter_map(|v| match &v.init {
-            crate::frontend::spec::VarInit::Expr(e) => match &e.kind {
+            orcl_frontend::spec::VarInit::Expr(e) => match &e.kind {
                 ExprKind::Name(p) if spec.input_params.iter().any(|ip| &ip.name == p) => {
                     Some((v.name.clone(), p.clone()))
                 }
@@ -332,7 +332,8 @@ fn prepare_region(region: Region, text: &str) -> Result<Prepared, Diagnostic> {
             continue;
         }
         let integer_scalar = region.raw.decls.get(&ip.name).is_some_and(|d| {
-            d.depth == 0 && crate::ir::ScalarType::from_c(&d.ty).is_some_and(|t| !t.is_float())
+            d.depth == 0
+                && orcl_frontend::ir::ScalarType::from_c(&d.ty).is_some_and(|t| !t.is_float())
         });
         if integer_scalar {
             bindings.push((ip.name.clone(), ip.name.clone()));
@@ -437,14 +438,14 @@ fn input_label(input: &BTreeMap<String, Value>) -> String {
 /// Every scalar and array-element initialiser of `input_vars`, at every input size, fits the C
 /// type it initialises (located at the initialiser).
 fn check_input_var_ranges(
-    spec: &crate::frontend::spec::TuningSpec,
+    spec: &orcl_frontend::spec::TuningSpec,
     inputs: &[BTreeMap<String, Value>],
 ) -> Result<(), Diagnostic> {
-    use crate::frontend::spec::VarInit;
+    use orcl_frontend::spec::VarInit;
     for input in inputs {
         let env = spec.input_env(input);
         for v in &spec.input_vars {
-            let exprs: Vec<&crate::frontend::expr::Expr> = match &v.init {
+            let exprs: Vec<&orcl_frontend::expr::Expr> = match &v.init {
                 VarInit::Expr(e) => vec![e],
                 VarInit::List(items, _) => items.iter().collect(),
                 VarInit::Random => vec![],
@@ -514,7 +515,7 @@ fn check_binding_ranges(
 }
 
 /// Whether an array declaration of `input_vars` uses input parameter `param` in its dimensions.
-fn dims_use(v: &crate::frontend::spec::VarDecl, param: &str) -> bool {
+fn dims_use(v: &orcl_frontend::spec::VarDecl, param: &str) -> bool {
     v.dims
         .iter()
         .any(|d| d.free_names().iter().any(|(n, _)| n == param))
@@ -523,7 +524,7 @@ fn dims_use(v: &crate::frontend::spec::VarDecl, param: &str) -> bool {
 /// Name lookup for one configuration: its params, then the space's fixed bindings (lets, input params).
 pub fn env_for<'a>(
     space: &'a SearchSpace,
-    cfg: &'a crate::space::Configuration,
+    cfg: &'a orcl_frontend::space::Configuration,
 ) -> impl Fn(&str) -> Option<Value> + 'a {
     move |name: &str| {
         cfg.get(name)

@@ -5,7 +5,7 @@
 //! parameters in the order of the configuration keys, each with the distinct recorded values in
 //! natural order (numbers numerically, `False < True`, strings lexicographically). What the
 //! recording knows before building a configuration becomes the space's
-//! [`Prefilter`](crate::space::Prefilter), as `orcl tune` knows it from the constraints and the
+//! [`Prefilter`](orcl_frontend::space::Prefilter), as `orcl tune` knows it from the constraints and the
 //! device limits: configurations recorded as `constraint` (or not recorded, see below) break a
 //! constraint, those recorded as `device_limit` exceed the device. Each strategy then runs on that
 //! space once per seed, and every configuration it proposes is looked up instead of measured:
@@ -32,13 +32,13 @@
 //! storing them); the unrecorded points are then taken as infeasible.
 
 use crate::db::{Db, EvaluationRow};
-use crate::frontend::expr::Value;
-use crate::frontend::expr::Value as SpecValue;
-use crate::frontend::spec::Located;
-use crate::search::{algorithm_names, make_strategy, random::PERMUTATION_LIMIT, Strategy};
-use crate::space::{Configuration, Param, Rejection, SearchSpace};
 use anyhow::{anyhow, bail, Context, Result};
 use comfy_table::{presets::UTF8_FULL_CONDENSED, Cell, CellAlignment, Table};
+use orcl_frontend::expr::Value;
+use orcl_frontend::expr::Value as SpecValue;
+use orcl_frontend::space::{Configuration, Param, Rejection, SearchSpace};
+use orcl_frontend::spec::Located;
+use orcl_search::{algorithm_names, make_strategy, random::PERMUTATION_LIMIT, Strategy};
 use serde::Serialize;
 use std::cmp::Ordering;
 use std::collections::{BTreeMap, HashMap};
@@ -61,14 +61,14 @@ pub fn run(
 ) -> Result<()> {
     let (recorded, summaries) = replay(db, experiment, algorithm, budget, seeds)?;
     if let Some(note) = recorded.note() {
-        crate::errln!("note: {note}");
+        orcl_frontend::errln!("note: {note}");
     }
     if json {
         let list = is_all(algorithm) || budget.contains(',');
-        crate::outln!("{}", render_json(&summaries, list));
+        orcl_frontend::outln!("{}", render_json(&summaries, list));
     } else {
-        crate::outln!("{}", recorded.describe());
-        crate::outln!("{}", render_table(&summaries));
+        orcl_frontend::outln!("{}", recorded.describe());
+        orcl_frontend::outln!("{}", render_table(&summaries));
     }
     Ok(())
 }
@@ -114,9 +114,11 @@ pub fn resolve_algorithms(arg: &str) -> Result<Vec<&'static str>> {
         Err(d) => {
             let help = match d.help {
                 Some(h) if h.starts_with("did you mean") => h,
-                other => crate::diag::did_you_mean(&arg.trim().to_ascii_lowercase(), ["all"])
-                    .or(other)
-                    .unwrap_or_default(),
+                other => {
+                    orcl_frontend::diag::did_you_mean(&arg.trim().to_ascii_lowercase(), ["all"])
+                        .or(other)
+                        .unwrap_or_default()
+                }
             };
             let names = algorithm_names().join(", ");
             Err(anyhow!(

@@ -2,10 +2,10 @@
 //! OpenCL host function (with the original loop kept as the fallback when OpenCL fails), a comment
 //! block with the tuning results, and a run-time dispatch on the size variable.
 
-use crate::codegen::host::{function_name, params, render_host_function, HostVariant};
-use crate::frontend::expr::Value;
-use crate::inputs::c_literal;
 use crate::tune::RegionResult;
+use orcl_codegen::host::{function_name, params, render_host_function, HostVariant};
+use orcl_frontend::expr::Value;
+use orcl_frontend::inputs::c_literal;
 use std::collections::BTreeMap;
 
 /// Replace whole-word identifiers of `text` found in `map`.
@@ -92,7 +92,11 @@ pub fn element_counts(
                 [rows, ..] if !a.extents.is_empty() => format!(
                     "(long){}",
                     std::iter::once(paren(&subst_identifiers(rows, &map)))
-                        .chain(a.extents.iter().map(|e| paren(&crate::lower::show(e))))
+                        .chain(
+                            a.extents
+                                .iter()
+                                .map(|e| paren(&orcl_frontend::lower::show(e)))
+                        )
                         .collect::<Vec<_>>()
                         .join(" * ")
                 ),
@@ -156,7 +160,7 @@ pub fn rewrite(text: &str, path: &str, db_path: &str, results: &[RegionResult]) 
         .iter()
         .flat_map(|r| &r.inputs)
         .find_map(|i| i.best.as_ref())
-        .is_some_and(|(_, v)| v.backend == crate::codegen::Backend::Cuda);
+        .is_some_and(|(_, v)| v.backend == orcl_codegen::Backend::Cuda);
     let api = if cuda { "CUDA" } else { "OpenCL" };
     // (position, remove-until, replacement), applied back to front.
     let mut edits: Vec<(usize, usize, String)> = Vec::new();
@@ -171,7 +175,7 @@ pub fn rewrite(text: &str, path: &str, db_path: &str, results: &[RegionResult]) 
             .map(|f| f.name.clone())
             .unwrap_or_else(|| "file".into());
         let name = function_name(&fname, p.region.index);
-        let (line, _) = crate::diag::line_col(text, raw.span.start);
+        let (line, _) = orcl_frontend::diag::line_col(text, raw.span.start);
         let mut tuned: Vec<&crate::tune::InputResult> =
             r.inputs.iter().filter(|i| i.best.is_some()).collect();
         // Sort by the bound size variables so that `var <= value` tests dispatch in order.
@@ -283,13 +287,13 @@ pub fn rewrite(text: &str, path: &str, db_path: &str, results: &[RegionResult]) 
                     .input_vars
                     .iter()
                     .find(|v| &v.name == var)
-                    .and_then(|v| crate::ir::ScalarType::from_c(&v.ty))
+                    .and_then(|v| orcl_frontend::ir::ScalarType::from_c(&v.ty))
                     .or_else(|| {
                         raw.decls
                             .get(var)
-                            .and_then(|d| crate::ir::ScalarType::from_c(&d.ty))
+                            .and_then(|d| orcl_frontend::ir::ScalarType::from_c(&d.ty))
                     })
-                    .unwrap_or(crate::ir::ScalarType::Int);
+                    .unwrap_or(orcl_frontend::ir::ScalarType::Int);
                 (var.clone(), ty.c_name())
             })
             .collect();
@@ -361,7 +365,7 @@ fn input_array_decls(p: &crate::prepare::Prepared, text: &str) -> (String, Vec<S
     let mut out = String::new();
     let mut reads = Vec::new();
     for v in &p.region.spec.input_vars {
-        let crate::frontend::spec::VarInit::List(items, span) = &v.init else {
+        let orcl_frontend::spec::VarInit::List(items, span) = &v.init else {
             continue;
         };
         if raw.decls.contains_key(&v.name) || !p.kernel.args.iter().any(|a| a.name == v.name) {

@@ -5,12 +5,12 @@
 //! `cudaFlags` translated for NVRTC.
 
 use super::kernel_ir::linear::Fault;
-use super::{bool_arg, int_arg};
-use super::{Backend, GlobalSize, Variant};
-use crate::diag::Diagnostic;
-use crate::frontend::expr::{KeywordArg, Value};
-use crate::ir::Kernel;
+use crate::args::{bool_arg, int_arg};
 use crate::schedule::LinearSchedule;
+use crate::target::{Backend, GlobalSize, Variant};
+use orcl_frontend::diag::Diagnostic;
+use orcl_frontend::expr::{KeywordArg, Value};
+use orcl_frontend::ir::Kernel;
 use serde::Serialize;
 
 /// Transformation arguments of `transform CUDA(...)`, with their meaning.
@@ -63,7 +63,7 @@ pub struct CudaOptions {
     pub device: usize,
     /// Where `innerThreads` is written (errors about the loop's shape point there).
     #[serde(skip)]
-    pub inner_threads_span: Option<crate::diag::Span>,
+    pub inner_threads_span: Option<orcl_frontend::diag::Span>,
     /// `tile` / `regTile` (empty `tile`: the 1-D kernel).
     #[serde(skip)]
     pub nest: crate::schedule::NestArgs,
@@ -91,7 +91,7 @@ impl Default for CudaOptions {
 
 /// Check the argument names of `transform CUDA(...)` (unknown or repeated names are errors).
 pub fn check_args(args: &[KeywordArg]) -> Result<(), Diagnostic> {
-    super::check_transform_args(args, CUDA_ARGS, "CUDA")
+    crate::args::check_transform_args(args, CUDA_ARGS, "CUDA")
 }
 
 /// Evaluate the transformation arguments for one configuration (`env` gives param values).
@@ -121,8 +121,8 @@ pub fn options(
             "warpTile" => o.nest.warp_tile = crate::schedule::loop_list(&v, a)?,
             "padLocal" => o.nest.pad_local = int_arg(&v, a, 0)?.min(64) as u64,
             "doubleBuffer" => o.nest.double_buffer = bool_arg(&v, a)?,
-            "vecLoad" => o.nest.vec_load = super::width_arg(&v, a, &[1, 2, 4])?,
-            "vecWidth" => o.nest.vec_width = super::width_arg(&v, a, &[1, 2, 4])?,
+            "vecLoad" => o.nest.vec_load = crate::args::width_arg(&v, a, &[1, 2, 4])?,
+            "vecWidth" => o.nest.vec_width = crate::args::width_arg(&v, a, &[1, 2, 4])?,
             "streamCount" => {
                 // Several streams are not implemented: a warning says so (see `crate::compat`).
                 int_arg(&v, a, 1)?;
@@ -162,7 +162,7 @@ pub fn options(
                     ))
                 }
             },
-            "incrementType" => o.chunked = super::increment_type_arg(&v, a)?,
+            "incrementType" => o.chunked = crate::args::increment_type_arg(&v, a)?,
             "device" => o.device = int_arg(&v, a, 0)? as usize,
             _ => {
                 return Err(Diagnostic::new(
@@ -261,9 +261,9 @@ impl CudaOptions {
 fn linear<'a>(
     o: &CudaOptions,
     total: bool,
-    span: &'a dyn Fn(crate::schedule::LinearArg) -> crate::diag::Span,
-) -> super::LinearConfig<'a> {
-    super::LinearConfig {
+    span: &'a dyn Fn(crate::schedule::LinearArg) -> orcl_frontend::diag::Span,
+) -> crate::generate::LinearConfig<'a> {
+    crate::generate::LinearConfig {
         schedule: LinearSchedule {
             groups: o.block_count,
             chunked: o.chunked,
@@ -318,7 +318,7 @@ pub fn generate(
     fault: Option<Fault>,
 ) -> Result<Variant, Diagnostic> {
     if !o.nest.tile.is_empty() {
-        return super::generate_nest(
+        return crate::generate::generate_nest(
             k,
             &nest_args(o),
             Backend::Cuda,
@@ -349,7 +349,7 @@ pub struct HostKernel {
     pub local: u64,
     pub global: u64,
     pub device: usize,
-    /// `super::Grid::c_initializer` of the variant.
+    /// `crate::target::Grid::c_initializer` of the variant.
     pub grid: String,
     /// Kernel arguments at the call: device pointers `orcl_d_NAME`, scalars by value.
     pub call_args: Vec<String>,
@@ -386,7 +386,7 @@ pub fn host_kernels(
                     GlobalSize::CoverLoop => 0,
                 },
                 device: v.device,
-                grid: super::Grid::c_initializer(v.grid.as_ref()),
+                grid: crate::target::Grid::c_initializer(v.grid.as_ref()),
                 call_args: k
                     .args
                     .iter()

@@ -3,8 +3,8 @@
 //! copies the written arrays back (template `templates/opencl_host.c.tera`).
 
 use super::opencl::{partial_name, trip_expr, GlobalSize, OpenClVariant};
-use crate::ir::c::{c_string, c_string_lines};
-use crate::ir::Kernel;
+use orcl_frontend::ir::c::{c_string, c_string_lines};
+use orcl_frontend::ir::Kernel;
 use serde::Serialize;
 
 /// One variant of the host function, with the input size it was tuned for.
@@ -32,7 +32,7 @@ struct V {
     global: u64,
     platform: usize,
     device: usize,
-    /// `super::Grid::c_initializer` of the variant.
+    /// `crate::target::Grid::c_initializer` of the variant.
     grid: String,
 }
 
@@ -118,7 +118,7 @@ pub fn render_host_function(
             },
             platform: h.variant.platform,
             device: h.variant.device,
-            grid: super::Grid::c_initializer(h.variant.grid.as_ref()),
+            grid: crate::target::Grid::c_initializer(h.variant.grid.as_ref()),
         })
         .collect();
     let mut dispatch = Vec::new();
@@ -199,7 +199,7 @@ pub fn render_host_function(
     );
     ctx.insert("dispatch", &dispatch);
     ctx.insert("trip", &trip_expr(kernel));
-    let mut trips = crate::analysis::nest_trips(kernel);
+    let mut trips = orcl_frontend::analysis::nest_trips(kernel);
     if trips.is_empty() {
         trips.push("0".into());
     }
@@ -207,13 +207,13 @@ pub fn render_host_function(
     ctx.insert("buffers", &buffers);
     ctx.insert("args", &args);
     ctx.insert("reductions", &reductions);
-    if variants.first().map(|h| h.variant.backend) == Some(super::Backend::Cuda) {
+    if variants.first().map(|h| h.variant.backend) == Some(crate::target::Backend::Cuda) {
         let vs: Vec<(String, String, &OpenClVariant)> = variants
             .iter()
             .map(|h| (h.label.clone(), h.config.clone(), &h.variant))
             .collect();
         ctx.insert("variants", &super::cuda::host_kernels(name, kernel, &vs));
-        return super::render("cuda_host.cu.tera", &ctx);
+        return crate::templates::render("cuda_host.cu.tera", &ctx);
     }
-    super::render("opencl_host.c.tera", &ctx)
+    crate::templates::render("opencl_host.c.tera", &ctx)
 }

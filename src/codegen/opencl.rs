@@ -5,12 +5,12 @@
 //! its inner reduction loop).
 
 pub use super::kernel_ir::linear::{partial_name, trip_expr, Fault};
-use super::{bool_arg, int_arg};
-pub use super::{Backend, GlobalSize, Variant};
-use crate::diag::{Diagnostic, Span};
-use crate::frontend::expr::{KeywordArg, Value};
-use crate::ir::Kernel;
+use crate::args::{bool_arg, int_arg};
 use crate::schedule::{LinearArg, LinearSchedule};
+pub use crate::target::{Backend, GlobalSize, Variant};
+use orcl_frontend::diag::{Diagnostic, Span};
+use orcl_frontend::expr::{KeywordArg, Value};
+use orcl_frontend::ir::Kernel;
 use serde::Serialize;
 
 /// Transformation arguments of `transform OpenCL(...)`, with their meaning.
@@ -93,7 +93,7 @@ impl Default for OpenClOptions {
 
 /// Check the argument names of `transform OpenCL(...)` (unknown or repeated names are errors).
 pub fn check_args(args: &[KeywordArg]) -> Result<(), Diagnostic> {
-    super::check_transform_args(args, OPENCL_ARGS, "OpenCL")
+    crate::args::check_transform_args(args, OPENCL_ARGS, "OpenCL")
 }
 
 /// Evaluate the transformation arguments for one configuration (`env` gives param values).
@@ -146,16 +146,16 @@ pub fn options(
                     ))
                 }
             },
-            "incrementType" => o.chunked = super::increment_type_arg(&v, a)?,
+            "incrementType" => o.chunked = crate::args::increment_type_arg(&v, a)?,
             "innerThreads" => o.inner_threads = int_arg(&v, a, 1)? as u64,
-            "vecWidth" => o.vec_width = super::width_arg(&v, a, &[1, 2, 4, 8, 16])?,
+            "vecWidth" => o.vec_width = crate::args::width_arg(&v, a, &[1, 2, 4, 8, 16])?,
             "tile" => o.nest.tile = crate::schedule::loop_list(&v, a)?,
             "regTile" => o.nest.reg_tile = crate::schedule::loop_list(&v, a)?,
             "loadItems" => o.nest.load_items = crate::schedule::loop_list(&v, a)?,
             "warpTile" => o.nest.warp_tile = crate::schedule::loop_list(&v, a)?,
             "padLocal" => o.nest.pad_local = int_arg(&v, a, 0)?.min(64) as u64,
             "doubleBuffer" => o.nest.double_buffer = bool_arg(&v, a)?,
-            "vecLoad" => o.nest.vec_load = super::width_arg(&v, a, &[1, 2, 4])?,
+            "vecLoad" => o.nest.vec_load = crate::args::width_arg(&v, a, &[1, 2, 4])?,
             "device" => o.device = int_arg(&v, a, 0)? as usize,
             "platform" => o.platform = int_arg(&v, a, 0)? as usize,
             _ => {
@@ -174,8 +174,11 @@ pub type OpenClVariant = Variant;
 
 impl OpenClOptions {
     /// The 1-D map of these options (a configuration without `tile`).
-    fn linear<'a>(&self, span_of: &'a dyn Fn(LinearArg) -> Span) -> super::LinearConfig<'a> {
-        super::LinearConfig {
+    fn linear<'a>(
+        &self,
+        span_of: &'a dyn Fn(LinearArg) -> Span,
+    ) -> crate::generate::LinearConfig<'a> {
+        crate::generate::LinearConfig {
             schedule: LinearSchedule {
                 groups: self.work_groups,
                 chunked: self.chunked,
@@ -250,7 +253,7 @@ pub fn generate(
     fault: Option<Fault>,
 ) -> Result<OpenClVariant, Diagnostic> {
     if !o.nest.tile.is_empty() {
-        return super::generate_nest(
+        return crate::generate::generate_nest(
             k,
             &o.nest_args(),
             Backend::OpenCl,

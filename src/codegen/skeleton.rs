@@ -3,11 +3,11 @@
 //! values, the original loop as the reference, the outputs and tolerances validation compares.
 //! Compiling it is `measure::skeleton`'s job.
 
-use crate::diag::Diagnostic;
-use crate::frontend::expr::Value;
-use crate::frontend::spec::{TuningSpec, VarInit};
-use crate::inputs::{array_elems, c_literal};
-use crate::ir::{Kernel, ScalarType};
+use orcl_frontend::diag::Diagnostic;
+use orcl_frontend::expr::Value;
+use orcl_frontend::inputs::{array_elems, c_literal};
+use orcl_frontend::ir::{Kernel, ScalarType};
+use orcl_frontend::spec::{TuningSpec, VarInit};
 use serde::Serialize;
 use std::collections::BTreeMap;
 
@@ -89,7 +89,7 @@ pub fn render_opencl(
     region_label: &str,
 ) -> Result<String, Diagnostic> {
     let ctx = context(kernel, spec, input, region_label)?;
-    Ok(crate::codegen::render("opencl_skeleton.c.tera", &ctx))
+    Ok(crate::templates::render("opencl_skeleton.c.tera", &ctx))
 }
 
 /// Render the CUDA timing skeleton (`skeletons/cuda_skeleton.c.tera`: driver API + NVRTC) of
@@ -101,7 +101,7 @@ pub fn render_cuda(
     region_label: &str,
 ) -> Result<String, Diagnostic> {
     let ctx = context(kernel, spec, input, region_label)?;
-    Ok(crate::codegen::render("cuda_skeleton.c.tera", &ctx))
+    Ok(crate::templates::render("cuda_skeleton.c.tera", &ctx))
 }
 
 /// The template context every skeleton shares: input variables and their initial values, the
@@ -365,24 +365,24 @@ fn context(
         }),
     );
     ctx.insert("reference", &indent(&kernel.source, 4));
-    ctx.insert("trip", &crate::codegen::opencl::trip_expr(kernel));
-    ctx.insert("nest_trips", &crate::analysis::nest_trips(kernel));
+    ctx.insert("trip", &crate::opencl::trip_expr(kernel));
+    ctx.insert("nest_trips", &orcl_frontend::analysis::nest_trips(kernel));
     Ok(ctx)
 }
 
 /// Whether the reference loop may run its outermost loop on every host core (OpenMP
-/// `parallel for`): the dependence test of [`crate::analysis::classify`] proves its iterations
+/// `parallel for`): the dependence test of [`orcl_frontend::analysis::classify`] proves its iterations
 /// independent, and it accumulates no scalar. Each output element is then computed by the same
 /// operations in the same order as in the serial loop, so the reference outputs are bit-identical;
 /// only the wall time of the skeleton's start (a 4096³ matrix product: minutes serially) changes.
 /// The pragma sits under `#ifdef _OPENMP`: see [`build`] for when `-fopenmp` is added.
 pub fn reference_in_parallel(kernel: &Kernel) -> bool {
-    let nest = crate::analysis::perfect_nest(kernel);
+    let nest = orcl_frontend::analysis::perfect_nest(kernel);
     kernel.args.iter().all(|a| a.reduction.is_none())
         && kernel.after.is_none()
         && kernel.source.trim_start().starts_with("for")
-        && crate::analysis::classify(kernel, &nest).first()
-            == Some(&crate::analysis::LoopKind::Parallel)
+        && orcl_frontend::analysis::classify(kernel, &nest).first()
+            == Some(&orcl_frontend::analysis::LoopKind::Parallel)
 }
 
 /// The marker [`build`] looks for: a skeleton whose reference loop runs in parallel.
@@ -398,7 +398,7 @@ struct VarRef {
 
 /// The value of an `input_vars` extent at this input size.
 fn extent_value(
-    e: &crate::frontend::expr::Expr,
+    e: &orcl_frontend::expr::Expr,
     env: &dyn Fn(&str) -> Option<Value>,
 ) -> Result<i64, Diagnostic> {
     let x = e.eval(env)?;

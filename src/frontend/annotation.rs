@@ -4,7 +4,7 @@
 //! (enclosing function's parameters and locals, file-scope variables).
 
 use crate::diag::{did_you_mean, Diagnostic, Span};
-use crate::frontend::expr::{parse_keyword_args, KeywordArg};
+use crate::expr::{parse_keyword_args, KeywordArg};
 use std::collections::BTreeMap;
 use tree_sitter::{Node, Parser};
 

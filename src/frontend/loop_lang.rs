@@ -926,6 +926,23 @@ fn parse_int(t: &str) -> Option<i64> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::ir::c::c_expr;
+
+    #[test]
+    fn prints_with_minimal_parentheses() {
+        let l = parse_loop(
+            "for (i=0;i<n;i++) y[i] = (a*(x[i]+b)) - (c - d) - -e + (double)(i%3);",
+            0,
+        )
+        .unwrap();
+        let StmtKind::Assign { value, .. } = &l.body[0].kind else {
+            panic!()
+        };
+        assert_eq!(
+            c_expr(value, &|_| None),
+            "a * (x[i] + b) - (c - d) - -e + (double)(i % 3)"
+        );
+    }
 
     #[test]
     fn parses_axpy() {

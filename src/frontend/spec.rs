@@ -3,9 +3,7 @@
 //! and top-level `let` bindings.
 
 use crate::diag::{did_you_mean, Diagnostic, Span};
-use crate::frontend::expr::{
-    Expr, ExprKind, Parser, Tok, Token, Value, EVAL_BUDGET, MAX_VALUE_DEPTH,
-};
+use crate::expr::{Expr, ExprKind, Parser, Tok, Token, Value, EVAL_BUDGET, MAX_VALUE_DEPTH};
 use std::collections::{HashMap, HashSet};
 use std::time::Duration;
 
@@ -1498,7 +1496,7 @@ fn apply_arg(spec: &mut TuningSpec, ra: &RawArg, v: Value) -> PResult<()> {
 /// | `validation`            | `arg`               | `tolerance` (number > 0), `validation_file` (string)    |
 ///
 /// A duration is a positive number or a string such as `'90s'`, `'5m'`, `'1.5m'`, `'1h'`, `'500ms'`.
-/// Expressions are those of [`crate::frontend::expr`]. `let` values may use earlier lets; param
+/// Expressions are those of [`crate::expr`]. `let` values may use earlier lets; param
 /// and arg values may use any let; constraints may use performance params, input params and
 /// lets (input constraints: input params and lets); `decl` dimensions and initial values may use
 /// input params and lets. Lets, performance params and input params share one namespace.

@@ -283,7 +283,7 @@ mod tests {
     fn every_skeleton_option_translates() {
         for prefer in [0, 16, 32, 48] {
             for total in [false, true] {
-                let o = crate::codegen::cuda::CudaOptions {
+                let o = orcl_codegen::cuda::CudaOptions {
                     cuda_flags: "-use_fast_math -Xptxas -dlcm=cg -maxrregcount=64".into(),
                     prefer_l1_kb: prefer,
                     ..Default::default()

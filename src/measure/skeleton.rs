@@ -2,10 +2,10 @@
 //! compiles it once with the spec's build command (`@PARAM@` substituted shell-quoted). The binary
 //! is cached by a hash of its source and command, so re-runs and resumed tunes reuse it.
 
-use crate::codegen::skeleton::OMP_MARKER;
-use crate::diag::Diagnostic;
-use crate::frontend::expr::Value;
-use crate::frontend::spec::TuningSpec;
+use orcl_codegen::skeleton::OMP_MARKER;
+use orcl_frontend::diag::Diagnostic;
+use orcl_frontend::expr::Value;
+use orcl_frontend::spec::TuningSpec;
 use sha2::{Digest, Sha256};
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -195,7 +195,7 @@ pub fn build_plan(
     env: &dyn Fn(&str) -> Option<Value>,
 ) -> Result<BuildPlan, Diagnostic> {
     let b = &spec.build;
-    use crate::frontend::spec::Located;
+    use orcl_frontend::spec::Located;
     let sub_as = |what: &str, c: &Located<String>, shell: bool| {
         substitute_as(&c.value, env, shell).map_err(|name| {
             Diagnostic::new(c.span, format!("`@{name}@` in `{what}` names no parameter")).with_help(
@@ -580,7 +580,7 @@ pub fn build(
             return Ok(exe);
         }
         // Tampered, truncated or foreign: never run it; build it again.
-        crate::errln!(
+        orcl_frontend::errln!(
             "warning: the cached skeleton {} does not match its recorded source and digest; rebuilding it",
             exe.display()
         );
@@ -725,7 +725,7 @@ mod tests {
 
     #[test]
     fn orio_nvcc_build_command_becomes_host_cc_and_nvrtc_flags() {
-        let spec = crate::frontend::spec::parse_spec(
+        let spec = orcl_frontend::spec::parse_spec(
             "def build { arg build_command = 'nvcc -g -arch=sm_75 -Xptxas -dlcm=ca @CFLAGS'; }",
             0,
         )

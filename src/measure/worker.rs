@@ -79,7 +79,7 @@ pub struct Request<'a> {
     /// Global size in work-items; 0 = one per iteration rounded up to the local size.
     pub global: u64,
     pub local: u64,
-    /// A multi-dimensional NDRange (`crate::codegen::Grid::numbers`), appended to the request line.
+    /// A multi-dimensional NDRange (`orcl_codegen::Grid::numbers`), appended to the request line.
     pub grid: Option<[u64; 10]>,
     pub warmups: u32,
     pub repetitions: u32,

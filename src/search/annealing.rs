@@ -22,16 +22,16 @@
 //!   new random samples with the initial temperature (reheating).
 //!
 //! argmin's `SimulatedAnnealing` is not used: its solver calls the cost function itself inside
-//! `next_iter`, while a [`super::Strategy`] is driven from outside (propose, then observe, with
+//! `next_iter`, while a [`crate::strategy::Strategy`] is driven from outside (propose, then observe, with
 //! database hits and device limits in between), and it has no notion of a finite grid that must
 //! never be measured twice. The algorithm is a few dozen lines here, with a seeded ChaCha8
 //! generator.
 
 use super::grid::{energy, Book, Point};
 use super::options::Values;
-use super::{Adaptive, Planner};
-use crate::diag::Diagnostic;
-use crate::space::SearchSpace;
+use crate::adaptive::{Adaptive, Planner};
+use orcl_frontend::diag::Diagnostic;
+use orcl_frontend::space::SearchSpace;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 

@@ -1,8 +1,8 @@
 //! Exhaustive search: every configuration of the space, in index order.
 
-use super::{candidate_at, Candidate, Strategy};
-use crate::diag::Diagnostic;
-use crate::space::{Configuration, SearchSpace};
+use crate::strategy::{candidate_at, Candidate, Strategy};
+use orcl_frontend::diag::Diagnostic;
+use orcl_frontend::space::{Configuration, SearchSpace};
 
 /// Proposes configurations `0, 1, 2, ...` of the space (last parameter fastest), infeasible ones
 /// flagged. Deterministic; ignores observations.

@@ -26,9 +26,9 @@
 
 use super::grid::{energy, Book, Point};
 use super::options::Values;
-use super::{Adaptive, Planner};
-use crate::diag::Diagnostic;
-use crate::space::SearchSpace;
+use crate::adaptive::{Adaptive, Planner};
+use orcl_frontend::diag::Diagnostic;
+use orcl_frontend::space::SearchSpace;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 

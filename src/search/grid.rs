@@ -16,9 +16,9 @@
 //!   for: a strategy plans a batch of points when its queue is empty and every proposed point has
 //!   been observed, and `propose` hands out queued points up to the requested number.
 
-use super::Candidate;
-use crate::diag::Diagnostic;
-use crate::space::{Configuration, SearchSpace};
+use crate::strategy::Candidate;
+use orcl_frontend::diag::Diagnostic;
+use orcl_frontend::space::{Configuration, SearchSpace};
 use rand::seq::SliceRandom;
 use rand::Rng;
 use rand_chacha::ChaCha8Rng;

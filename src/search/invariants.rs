@@ -2,10 +2,10 @@
 //! (constraints and a device-limit prefilter) and a landscape with several local optima.
 
 use super::*;
-use crate::diag::Span;
-use crate::frontend::expr::parse_expr;
-use crate::frontend::spec::ConstraintDecl;
-use crate::space::{Param, Rejection};
+use orcl_frontend::diag::Span;
+use orcl_frontend::expr::parse_expr;
+use orcl_frontend::space::{Configuration, Param, Rejection, SearchSpace};
+use orcl_frontend::spec::ConstraintDecl;
 use std::collections::{BTreeMap, HashSet};
 use std::time::Instant;
 

@@ -25,15 +25,15 @@
 //! (at least one value) away from it, in a random direction that stays inside the grid.
 //!
 //! argmin's `NelderMead` is not used: its solver evaluates the cost function itself inside
-//! `next_iter` (a [`super::Strategy`] is driven from outside: propose, then observe), keeps the
+//! `next_iter` (a [`crate::strategy::Strategy`] is driven from outside: propose, then observe), keeps the
 //! simplex private (a restart cannot rebuild it around a point), and knows nothing of rounding
 //! or of points already measured.
 
 use super::grid::{energy, Book, Point};
 use super::options::Values;
-use super::{Adaptive, Planner};
-use crate::diag::Diagnostic;
-use crate::space::SearchSpace;
+use crate::adaptive::{Adaptive, Planner};
+use orcl_frontend::diag::Diagnostic;
+use orcl_frontend::space::SearchSpace;
 use rand::seq::SliceRandom;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;

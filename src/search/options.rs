@@ -5,9 +5,9 @@
 //! `docs/SEARCH.md` documents every option; [`ALGORITHMS`] is the source of truth and a unit test
 //! checks that the document lists every option with its default.
 
-use crate::diag::{did_you_mean, Diagnostic};
-use crate::frontend::expr::Value;
-use crate::frontend::spec::Located;
+use orcl_frontend::diag::{did_you_mean, Diagnostic};
+use orcl_frontend::expr::Value;
+use orcl_frontend::spec::Located;
 use std::collections::BTreeMap;
 
 /// The type and range of an option's value.

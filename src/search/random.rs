@@ -1,8 +1,8 @@
 //! Random search: configurations drawn uniformly without replacement, reproducibly from a seed.
 
-use super::{candidate_at, Candidate, Strategy};
-use crate::diag::{Diagnostic, Span};
-use crate::space::{Configuration, SearchSpace};
+use crate::strategy::{candidate_at, Candidate, Strategy};
+use orcl_frontend::diag::{Diagnostic, Span};
+use orcl_frontend::space::{Configuration, SearchSpace};
 use rand::seq::SliceRandom;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;

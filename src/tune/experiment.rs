@@ -2,13 +2,13 @@
 //! (opened or resumed by identity key) and the conversions between outcomes and stored rows.
 
 use super::{sha, Evaluated, TuneError, TuneOptions};
-use crate::codegen::Backend;
 use crate::db::{Db, DeviceRow, EvaluationRow, NewExperiment, RegionRow};
-use crate::device::DeviceInfo;
-use crate::frontend::expr::Value;
-use crate::measure::{Outcome, Status};
 use crate::prepare::Prepared;
-use crate::space::Configuration;
+use orcl_codegen::Backend;
+use orcl_frontend::expr::Value;
+use orcl_frontend::space::Configuration;
+use orcl_measure::device::DeviceInfo;
+use orcl_measure::{Outcome, Status};
 use std::collections::{BTreeMap, HashMap};
 
 /// The spec text without its `def search { ... }` section and with whitespace normalised: what
@@ -37,7 +37,7 @@ pub(super) fn upsert_region(
     text: &str,
 ) -> Result<RegionKey, TuneError> {
     let raw = &p.region.raw;
-    let (line, _) = crate::diag::line_col(text, raw.span.start);
+    let (line, _) = orcl_frontend::diag::line_col(text, raw.span.start);
     let loop_hash = sha(&[
         &raw.loop_ann
             .code

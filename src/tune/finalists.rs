@@ -7,7 +7,7 @@ use super::settings::objective_is_total;
 use super::{Evaluated, TuneError, TuneOptions, FINALISTS};
 use crate::db::Db;
 use crate::prepare::Prepared;
-use crate::space::SearchSpace;
+use orcl_frontend::space::SearchSpace;
 use std::collections::HashSet;
 
 /// Re-measures up to [`FINALISTS`] distinct variants (by `variant_key`: source, build options,

@@ -18,15 +18,15 @@ mod settings;
 pub use pipeline::{device_limit, variant_for};
 pub use settings::{backend_of, objective_is_total};
 
-use crate::codegen::{Backend, Variant};
 use crate::db::Db;
-use crate::device::{self, DeviceInfo};
-use crate::diag::{Diagnostic, InputError};
-use crate::frontend::expr::Value;
-use crate::measure::skeleton;
-use crate::measure::{Outcome, Status};
 use crate::prepare::Prepared;
-use crate::space::{Configuration, SearchSpace};
+use orcl_codegen::{Backend, Variant};
+use orcl_frontend::diag::{Diagnostic, InputError};
+use orcl_frontend::expr::Value;
+use orcl_frontend::space::{Configuration, SearchSpace};
+use orcl_measure::device::{self, DeviceInfo};
+use orcl_measure::skeleton;
+use orcl_measure::{Outcome, Status};
 use sha2::{Digest, Sha256};
 use std::collections::BTreeMap;
 use std::path::PathBuf;
@@ -84,7 +84,7 @@ pub struct TuneOptions {
     pub devices: Option<Devices>,
     /// `--slurm`: start the measuring workers as srun steps (`measure::slurm`), worker k on the
     /// (k mod N)-th device of `devices` (or on the one device); `None`: local workers.
-    pub slurm: Option<crate::measure::slurm::Slurm>,
+    pub slurm: Option<orcl_measure::slurm::Slurm>,
 }
 
 /// The devices of `--devices`: OpenCL device indices within the platform, or CUDA ordinals.
@@ -135,15 +135,15 @@ pub enum TuneError {
     #[error("tuning database: {0}")]
     Db(#[from] crate::db::DbError),
     #[error("cannot start the timing skeleton: {0}")]
-    Worker(#[from] crate::measure::worker::SpawnError),
+    Worker(#[from] orcl_measure::worker::SpawnError),
     /// SIGINT/SIGTERM (the number) arrived before the experiment was opened (during the skeleton
     /// build): nothing was recorded.
-    #[error("interrupted by {} before anything was measured ({what}); nothing recorded", crate::interrupt::name(*.signal))]
+    #[error("interrupted by {} before anything was measured ({what}); nothing recorded", orcl_measure::interrupt::name(*.signal))]
     InterruptedEarly { signal: i32, what: String },
     #[error("{0}")]
     Usage(String),
     /// SIGINT/SIGTERM (the number) arrived; the experiment was marked `interrupted`.
-    #[error("interrupted by {}: experiment {experiment} marked `interrupted`; run the same command again to resume it", crate::interrupt::name(*.signal))]
+    #[error("interrupted by {}: experiment {experiment} marked `interrupted`; run the same command again to resume it", orcl_measure::interrupt::name(*.signal))]
     Interrupted { signal: i32, experiment: i64 },
 }
 
@@ -339,7 +339,7 @@ fn tune_input(
         let (p2, s2, o2, d2) = (p.clone(), space.clone(), opts.clone(), dev.clone());
         space.with_prefilter(move |cfg: &Configuration| {
             let v = variant_for(&p2, &s2, cfg, &o2, None).ok()?;
-            device_limit(&v, &d2).map(crate::space::Rejection::DeviceLimit)
+            device_limit(&v, &d2).map(orcl_frontend::space::Rejection::DeviceLimit)
         })
     };
     let device_id = experiment::upsert_device(ctx.db, backend, &dev)?;
@@ -349,7 +349,7 @@ fn tune_input(
             .as_ref()
             .map(|f| f.name.as_str())
             .unwrap_or("?"),
-        line = crate::diag::line_col(text, raw.span.start).0
+        line = orcl_frontend::diag::line_col(text, raw.span.start).0
     );
     let mut skeletons =
         pipeline::Skeletons::new(p, input, backend, &label).map_err(|d| located(text, path, d))?;
@@ -368,7 +368,7 @@ fn tune_input(
     // plan that fails records its configurations as compile errors.
     let exe = skeletons
         .build(&plan0)
-        .map_err(|e| match crate::interrupt::requested() {
+        .map_err(|e| match orcl_measure::interrupt::requested() {
             // A signal killed the build: an interruption (exit 128 + signal), not a build failure
             // (exit 3); found by tests/faults.sh.
             Some(signal) => TuneError::InterruptedEarly {
@@ -404,7 +404,7 @@ fn tune_input(
     // Start the workers now: a skeleton that cannot start is an error of the whole experiment.
     let v0 = variant_for(p, &space, &first, opts, None).map_err(|d| located(text, path, d))?;
     let mut workers = pipeline::Workers::start(exe, settings, &v0, &dev, opts, &device_list)
-        .map_err(|e| match (&e, crate::interrupt::requested()) {
+        .map_err(|e| match (&e, orcl_measure::interrupt::requested()) {
             // A signal while a worker starts (a Slurm worker waiting in the queue) interrupts
             // the experiment, as it would mid-search.
             (TuneError::Worker(_), Some(signal)) => {
@@ -541,7 +541,7 @@ fn tune_input(
         &serde_json::to_string(&workers.traffic()).unwrap_or_default(),
     )?;
     let best = confirmed.map(|(i, _)| (i, 0.0)).or(best);
-    if let Some(signal) = crate::interrupt::requested() {
+    if let Some(signal) = orcl_measure::interrupt::requested() {
         ctx.db.finish_experiment(exp.id, "interrupted")?;
         return Err(TuneError::Interrupted {
             signal,

@@ -4,15 +4,15 @@
 
 use super::settings::{backend_of, objective_is_total, Settings};
 use super::{sha, TuneError, TuneOptions};
-use crate::codegen::opencl::{self, Fault};
-use crate::codegen::{cuda, Backend, GlobalSize, Variant};
-use crate::device::DeviceInfo;
-use crate::diag::Diagnostic;
-use crate::frontend::expr::Value;
-use crate::measure::skeleton;
-use crate::measure::{Outcome, Runner};
 use crate::prepare::{env_for, Prepared};
-use crate::space::{Configuration, SearchSpace};
+use orcl_codegen::opencl::{self, Fault};
+use orcl_codegen::{cuda, Backend, GlobalSize, Variant};
+use orcl_frontend::diag::Diagnostic;
+use orcl_frontend::expr::Value;
+use orcl_frontend::space::{Configuration, SearchSpace};
+use orcl_measure::device::DeviceInfo;
+use orcl_measure::skeleton;
+use orcl_measure::{Outcome, Runner};
 use std::collections::{BTreeMap, HashMap};
 use std::path::PathBuf;
 
@@ -130,7 +130,7 @@ pub(super) fn measure_on_devices(
         for (slot, device, runner) in runners {
             let (queue, out) = (&queue, &out);
             s.spawn(move || loop {
-                if crate::interrupt::requested().is_some() {
+                if orcl_measure::interrupt::requested().is_some() {
                     break;
                 }
                 let next = queue.lock().unwrap_or_else(|e| e.into_inner()).pop_front();
@@ -233,13 +233,17 @@ pub(super) fn check_memory(
     dev: &DeviceInfo,
     backend: Backend,
 ) -> Result<(), Diagnostic> {
-    use crate::inputs::human_bytes as h;
-    let need =
-        crate::inputs::memory_need(&p.kernel, &p.region.spec, input, backend == Backend::OpenCl)?;
+    use orcl_frontend::inputs::human_bytes as h;
+    let need = orcl_frontend::inputs::memory_need(
+        &p.kernel,
+        &p.region.spec,
+        input,
+        backend == Backend::OpenCl,
+    )?;
     let Some((name, largest, span)) = need.largest.clone() else {
         return Ok(());
     };
-    let host = crate::inputs::host_available_bytes();
+    let host = orcl_frontend::inputs::host_available_bytes();
     let mut over = Vec::new();
     if dev.max_alloc_bytes > 0 && largest > dev.max_alloc_bytes {
         over.push(format!(
@@ -300,10 +304,8 @@ impl<'a> Skeletons<'a> {
     ) -> Result<Skeletons<'a>, Diagnostic> {
         let spec = &p.region.spec;
         let source = match backend {
-            Backend::OpenCl => {
-                crate::codegen::skeleton::render_opencl(&p.kernel, spec, input, label)
-            }
-            Backend::Cuda => crate::codegen::skeleton::render_cuda(&p.kernel, spec, input, label),
+            Backend::OpenCl => orcl_codegen::skeleton::render_opencl(&p.kernel, spec, input, label),
+            Backend::Cuda => orcl_codegen::skeleton::render_cuda(&p.kernel, spec, input, label),
         }?;
         Ok(Skeletons {
             p,
@@ -394,14 +396,14 @@ fn same_device_kind(
 /// `sm_XY`. Why not, otherwise.
 fn cuda_pool(
     dev: &DeviceInfo,
-) -> Result<(std::sync::Arc<crate::measure::nvrtc::Nvrtc>, (u32, u32)), String> {
+) -> Result<(std::sync::Arc<orcl_measure::nvrtc::Nvrtc>, (u32, u32)), String> {
     if std::env::var("ORCL_CUDA_POOL").is_ok_and(|v| v.trim() == "0") {
         return Err("ORCL_CUDA_POOL=0".into());
     }
     let cc = dev
         .compute_capability
         .ok_or("the device's compute capability is unknown")?;
-    let nvrtc = crate::measure::nvrtc::Nvrtc::load()?;
+    let nvrtc = orcl_measure::nvrtc::Nvrtc::load()?;
     nvrtc.check(cc)?;
     Ok((nvrtc, cc))
 }
@@ -423,7 +425,7 @@ fn start_pool(
         match backend {
             Backend::OpenCl => {
                 runner.set_pool(
-                    crate::measure::pool::BuildPool::new(
+                    orcl_measure::pool::BuildPool::new(
                         jobs,
                         v0.platform,
                         v0.device,
@@ -441,7 +443,7 @@ fn start_pool(
                         nvrtc.version.0, nvrtc.version.1, nvrtc.path, cc.0, cc.1
                     );
                     runner.set_pool(
-                        crate::measure::pool::BuildPool::cuda(
+                        orcl_measure::pool::BuildPool::cuda(
                             jobs,
                             nvrtc,
                             cc,
@@ -523,10 +525,10 @@ impl Workers {
         }
         let backend = v0.backend;
         let jobs = opts.jobs.unwrap_or_else(|| {
-            if backend == Backend::OpenCl && crate::measure::pool::is_cpu(v0.platform, v0.device) {
+            if backend == Backend::OpenCl && orcl_measure::pool::is_cpu(v0.platform, v0.device) {
                 0
             } else {
-                crate::measure::pool::default_jobs()
+                orcl_measure::pool::default_jobs()
             }
         });
         let cache = (!opts.no_kernel_cache).then(skeleton::cache_dir);
@@ -634,7 +636,7 @@ impl Workers {
     }
 
     /// What every worker copied between host and device so far (the `transfers` metadata).
-    pub fn traffic(&self) -> crate::measure::Traffic {
+    pub fn traffic(&self) -> orcl_measure::Traffic {
         let mut t = self.runner.traffic().clone();
         self.extra.iter().for_each(|(_, r)| t.add(r.traffic()));
         t

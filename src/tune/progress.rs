@@ -1,7 +1,7 @@
 //! The progress bar of one experiment (stderr, only on a terminal) and its status line: builds
 //! (done, cached, queued), measurements per device, failures and the best time so far.
 
-use crate::frontend::expr::Value;
+use orcl_frontend::expr::Value;
 use std::collections::BTreeMap;
 
 /// A progress bar of `len` evaluations labelled with the region and the input size; hidden when

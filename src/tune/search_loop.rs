@@ -12,11 +12,11 @@ use super::progress::status_line;
 use super::settings::Settings;
 use super::{located, sha, Evaluated, TuneError, TuneOptions};
 use crate::db::{Db, EvaluationRow};
-use crate::device::DeviceInfo;
-use crate::measure::{Outcome, Status};
 use crate::prepare::Prepared;
-use crate::search::{Candidate, Strategy};
-use crate::space::SearchSpace;
+use orcl_frontend::space::SearchSpace;
+use orcl_measure::device::DeviceInfo;
+use orcl_measure::{Outcome, Status};
+use orcl_search::{Candidate, Strategy};
 use std::collections::{BTreeMap, HashMap};
 use std::path::PathBuf;
 use std::time::Instant;
@@ -155,7 +155,7 @@ pub(super) fn run(
                 HashMap::new()
             };
         for cand in batch {
-            if let Some(signal) = crate::interrupt::requested() {
+            if let Some(signal) = orcl_measure::interrupt::requested() {
                 return Err(st.interrupted(env, signal));
             }
             if total_runs.is_some_and(|t| st.measured as u64 >= t)
@@ -192,7 +192,7 @@ pub(super) fn run(
             } else {
                 st.idle += 1;
             }
-            if let Some(signal) = crate::interrupt::requested() {
+            if let Some(signal) = orcl_measure::interrupt::requested() {
                 // The measurement was cut short by the signal: not a result to record.
                 return Err(st.interrupted(env, signal));
             }
@@ -296,7 +296,7 @@ fn premeasure(
         .settings
         .total_runs
         .map(|t| t.saturating_sub(st.measured as u64));
-    let mut jobs_q: Vec<(String, crate::codegen::Variant, PathBuf)> = Vec::new();
+    let mut jobs_q: Vec<(String, orcl_codegen::Variant, PathBuf)> = Vec::new();
     for cand in batch.iter().filter(|c| c.violated.is_none()) {
         if left.is_some_and(|l| jobs_q.len() as u64 >= l) {
             break;
@@ -322,7 +322,7 @@ fn premeasure(
             jobs_q.push((vkey, v, exe));
         }
     }
-    let mut all: Vec<(usize, usize, &mut crate::measure::Runner)> =
+    let mut all: Vec<(usize, usize, &mut orcl_measure::Runner)> =
         vec![(0, workers.devices[0], &mut workers.runner)];
     all.extend(
         workers

@@ -2,14 +2,14 @@
 //! sections, the backend, and the device (or `--devices` list) the experiment runs on.
 
 use super::{located, Devices, TuneError, TuneOptions};
-use crate::codegen::Backend;
-use crate::device::{self, DeviceInfo};
-use crate::diag::Diagnostic;
-use crate::frontend::expr::Value;
-use crate::frontend::spec::TuningSpec as Spec;
-use crate::measure::TimeoutPolicy;
 use crate::prepare::Prepared;
-use crate::search::{make_strategy, Strategy};
+use orcl_codegen::Backend;
+use orcl_frontend::diag::Diagnostic;
+use orcl_frontend::expr::Value;
+use orcl_frontend::spec::TuningSpec as Spec;
+use orcl_measure::device::{self, DeviceInfo};
+use orcl_measure::TimeoutPolicy;
+use orcl_search::{make_strategy, Strategy};
 use std::collections::BTreeMap;
 use std::time::Duration;
 
@@ -80,7 +80,9 @@ impl Settings {
         match make_strategy(&self.algorithm, &spec.search.options, self.seed) {
             Ok(s) => Ok(s),
             // `prepare` checked the spec's algorithm: this is the command line's.
-            Err(d) if opts.algorithm.is_some() && d.span == crate::diag::Span::default() => {
+            Err(d)
+                if opts.algorithm.is_some() && d.span == orcl_frontend::diag::Span::default() =>
+            {
                 Err(TuneError::Usage(format!(
                     "--search: {}{}",
                     d.message,
@@ -230,7 +232,7 @@ pub(super) fn select_target(
                 .unwrap_or(p.region.raw.loop_ann.begin_span);
             eprintln!(
                 "{}",
-                crate::diag::render_warning(
+                orcl_frontend::diag::render_warning(
                     path,
                     text,
                     &Diagnostic::new(

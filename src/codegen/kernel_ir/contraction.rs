@@ -11,10 +11,10 @@
 //! n, k); the last, partial slab runs a loop of the remaining length.
 
 use super::{KExpr, KStmt, KernelFn, VecDst};
-use crate::analysis::{contraction, perfect_nest, ContractionForm};
-use crate::ir::c::{c_expr, StmtWriter};
-use crate::ir::{Expr, ExprKind, Kernel, ScalarType};
 use crate::schedule::{ContractionSchedule, Schedule};
+use orcl_frontend::analysis::{contraction, perfect_nest, ContractionForm};
+use orcl_frontend::ir::c::{c_expr, StmtWriter};
+use orcl_frontend::ir::{Expr, ExprKind, Kernel, ScalarType};
 
 /// Where [`Cx::loads`] puts each loaded element.
 #[derive(Clone, Copy)]

@@ -20,13 +20,13 @@
 
 use super::passes::{self, Frame};
 use super::{cat, KExpr, KParam, KStmt, KernelFn};
-use crate::ir::c::{c_expr, StmtWriter};
-use crate::ir::c::{loop_index, loop_trip};
-use crate::ir::for_each_expr;
-use crate::ir::{Expr, ExprKind, Kernel, ScalarType};
 use crate::schedule::vector;
 pub use crate::schedule::{accumulator_name, partial_name};
 use crate::schedule::{LinearSchedule, Schedule};
+use orcl_frontend::ir::c::{c_expr, StmtWriter};
+use orcl_frontend::ir::c::{loop_index, loop_trip};
+use orcl_frontend::ir::for_each_expr;
+use orcl_frontend::ir::{Expr, ExprKind, Kernel, ScalarType};
 use serde::Serialize;
 
 /// A deliberately broken variant, for testing that failures are caught (never used by a user's
@@ -655,7 +655,7 @@ fn frame(
 }
 
 /// `i = 0; i < n; i++`: the loop's header as written.
-pub(super) fn loop_header(l: &crate::ir::Loop) -> String {
+pub(super) fn loop_header(l: &orcl_frontend::ir::Loop) -> String {
     let none = |_: &Expr| None;
     let var = &l.var;
     format!(
@@ -671,7 +671,7 @@ pub(super) fn loop_header(l: &crate::ir::Loop) -> String {
     )
 }
 
-fn has_double_literal(stmts: &[crate::ir::Stmt]) -> bool {
+fn has_double_literal(stmts: &[orcl_frontend::ir::Stmt]) -> bool {
     let mut found = false;
     for_each_expr(stmts, &mut |e| {
         if matches!(&e.kind, ExprKind::Float { single: false, .. }) {
@@ -681,8 +681,8 @@ fn has_double_literal(stmts: &[crate::ir::Stmt]) -> bool {
     found
 }
 
-fn first_write(stmts: &[crate::ir::Stmt]) -> Option<&Expr> {
-    use crate::ir::StmtKind::*;
+fn first_write(stmts: &[orcl_frontend::ir::Stmt]) -> Option<&Expr> {
+    use orcl_frontend::ir::StmtKind::*;
     stmts.iter().find_map(|s| match &s.kind {
         Assign { target, .. } if matches!(target.kind, ExprKind::Index { .. }) => Some(target),
         Block(b) => first_write(b),
@@ -693,15 +693,15 @@ fn first_write(stmts: &[crate::ir::Stmt]) -> Option<&Expr> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::codegen::Backend;
+    use crate::target::Backend;
 
     /// The kernel of `code` in a function with the usual matVec / vector arguments.
     fn kernel(code: &str) -> Kernel {
         let text = format!(
             "double f(int m, int n, double a, const double *A, const double *x, double *y, double *w) {{\n    int i, j;\n    double s = 0.0;\n    /*@ begin PerfTuning (\n def performance_params {{ param WI[] = [32]; }}\n def input_params {{ param M[] = [8]; param N[] = [8]; }}\n def input_vars {{ decl int m = M; decl int n = N; decl double a = 2; decl double s = 0; decl static double A[M*N] = random; decl static double x[N] = random; decl static double y[M] = 0; decl static double w[N] = 0; }}\n ) @*/\n    /*@ begin Loop(transform OpenCL(workItemsPerGroup=WI)\n {code}\n ) @*/\n {code}\n /*@ end @*/\n /*@ end @*/\n    return s;\n}}\n"
         );
-        let regions = crate::frontend::parse(&text).expect("parses");
-        crate::lower::lower(&regions[0].raw, &regions[0].spec, &text).expect("lowers")
+        let regions = orcl_frontend::parse(&text).expect("parses");
+        orcl_frontend::lower::lower(&regions[0].raw, &regions[0].spec, &text).expect("lowers")
     }
 
     const MATVEC: &str = "for (i=0; i<m; i++) { double t = 0.0; for (j=0; j<n; j++) t += A[i*n+j]*x[j]; y[i] = t; s += t; }";

@@ -5,11 +5,11 @@
 //! `__syncthreads`, attributes) live in [`Words`] only (the model is naga's `back::msl` /
 //! `back::hlsl`, one `write_*` per node).
 
-use super::Backend;
-use crate::analysis::perfect_nest;
-use crate::ir::c::{c_expr, StmtWriter};
-use crate::ir::{Expr, ExprKind, Kernel, ScalarType};
 use crate::schedule::Schedule;
+use crate::target::Backend;
+use orcl_frontend::analysis::perfect_nest;
+use orcl_frontend::ir::c::{c_expr, StmtWriter};
+use orcl_frontend::ir::{Expr, ExprKind, Kernel, ScalarType};
 use std::fmt::Write;
 
 /// An expression: backend-neutral C text, a work-item query, or a sequence of them.
@@ -243,7 +243,7 @@ mod rows;
 
 /// Per NDRange dimension d: the work-group and work-item ids (`orcl_g{d}`, `orcl_l{d}`) and the
 /// first value of the loop variable in this work-group's tile (`orcl_base{d}`).
-fn ids(s: &Schedule, nest: &crate::analysis::Nest<'_>) -> Vec<KStmt> {
+fn ids(s: &Schedule, nest: &orcl_frontend::analysis::Nest<'_>) -> Vec<KStmt> {
     let mut body = Vec::new();
     for (d, dim) in s.dims.iter().enumerate() {
         let l = nest.loops[dim.depth];
@@ -275,7 +275,7 @@ fn ids(s: &Schedule, nest: &crate::analysis::Nest<'_>) -> Vec<KStmt> {
 }
 
 /// Whether loop-variable value `v` (C text) of dimension `d` is inside the loop's range.
-fn in_range(nest: &crate::analysis::Nest<'_>, s: &Schedule, d: usize, v: &str) -> String {
+fn in_range(nest: &orcl_frontend::analysis::Nest<'_>, s: &Schedule, d: usize, v: &str) -> String {
     let l = nest.loops[s.dims[d].depth];
     format!(
         "{v} {} {}",
@@ -289,7 +289,7 @@ fn in_range(nest: &crate::analysis::Nest<'_>, s: &Schedule, d: usize, v: &str) -
 /// when an iteration of the tile inside the loop's range reads it.
 fn stage_load(
     s: &Schedule,
-    nest: &crate::analysis::Nest<'_>,
+    nest: &orcl_frontend::analysis::Nest<'_>,
     st: &crate::schedule::Staged,
 ) -> Vec<KStmt> {
     let tile = tile_name(&st.array);
@@ -437,7 +437,7 @@ pub fn lower(k: &Kernel, s: &Schedule) -> KernelFn {
             .map(|l| l.var.as_str())
             .collect();
         let one = stmt_of(e);
-        let acc = crate::analysis::accesses(k, std::slice::from_ref(&one), &vars);
+        let acc = orcl_frontend::analysis::accesses(k, std::slice::from_ref(&one), &vars);
         let dims = acc.first()?.dims.as_ref()?;
         let idx: String = dims
             .iter()
@@ -498,9 +498,9 @@ pub fn lower(k: &Kernel, s: &Schedule) -> KernelFn {
 }
 
 /// An expression wrapped as a statement (to reuse the access analysis on one reference).
-fn stmt_of(e: &Expr) -> crate::ir::Stmt {
-    crate::ir::Stmt {
-        kind: crate::ir::StmtKind::Decl {
+fn stmt_of(e: &Expr) -> orcl_frontend::ir::Stmt {
+    orcl_frontend::ir::Stmt {
+        kind: orcl_frontend::ir::StmtKind::Decl {
             ty: ScalarType::Int,
             name: String::new(),
             init: Some(e.clone()),

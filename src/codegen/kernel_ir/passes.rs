@@ -6,10 +6,10 @@
 //! statements.
 
 use super::{cat, KExpr, KStmt};
-use crate::ir::c::{c_expr, StmtWriter, Subst};
-use crate::ir::c::{loop_index, loop_trip};
-use crate::ir::{AssignOp, Expr, ExprKind, Kernel, Loop, ScalarType, Stmt, StmtKind};
 use crate::schedule::passes::{offset_of, Acc, Plan, Split, Stage};
+use orcl_frontend::ir::c::{c_expr, StmtWriter, Subst};
+use orcl_frontend::ir::c::{loop_index, loop_trip};
+use orcl_frontend::ir::{AssignOp, Expr, ExprKind, Kernel, Loop, ScalarType, Stmt, StmtKind};
 
 /// A local-memory array of the passes (`ORCL_TILE` or `ORCL_WG` elements).
 struct LocalArray {

@@ -8,17 +8,17 @@
 //! statements after the loop (`y[i] = alpha*s + beta*y[i];`).
 
 use super::{c_expr, KExpr, KStmt, KernelFn};
-use crate::analysis::{ContractionForm, RowReduction};
-use crate::ir::c::StmtWriter;
-use crate::ir::{Expr, ExprKind, Kernel, ScalarType};
 use crate::schedule::{RowReductionSchedule, Schedule};
+use orcl_frontend::analysis::{ContractionForm, RowReduction};
+use orcl_frontend::ir::c::StmtWriter;
+use orcl_frontend::ir::{Expr, ExprKind, Kernel, ScalarType};
 
 /// Name of the local array of partial sums.
 const PARTIAL: &str = "orcl_part";
 
 /// Lower a row reduction (see the module docs).
 pub fn lower(k: &Kernel, s: &Schedule, rs: &RowReductionSchedule) -> KernelFn {
-    let r = crate::analysis::row_reduction(k).expect("scheduled as a row reduction");
+    let r = orcl_frontend::analysis::row_reduction(k).expect("scheduled as a row reduction");
     let rows = &k.parallel;
     let (lanes, ti) = (rs.lanes, s.dims[1].items);
     let ty = rs.ty.c_name();

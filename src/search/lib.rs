@@ -13,67 +13,35 @@
 //! - [`Random`]: uniformly without replacement, infeasible ones flagged;
 //! - [`NelderMead`], [`Annealing`], [`Genetic`]: adaptive, on the grid of value indices
 //!   ([`grid`]); they skip infeasible configurations (constraints and the space's
-//!   [`crate::space::Prefilter`]) without proposing them, and propose small batches (often one
+//!   [`orcl_frontend::space::Prefilter`]) without proposing them, and propose small batches (often one
 //!   configuration) that they need observed before they propose more.
 //!
 //! Budgets (`total_runs`, `time_limit`) are the driver's: it stops asking. Every strategy is an
 //! anytime algorithm and does not need to know the budget.
 
-pub mod annealing;
-pub mod exhaustive;
-pub mod genetic;
+pub mod options;
+pub mod strategy;
 pub mod grid;
+pub mod adaptive;
+pub mod exhaustive;
+pub mod random;
+pub mod nelder_mead;
+pub mod annealing;
+pub mod genetic;
 #[cfg(test)]
 mod invariants;
-pub mod nelder_mead;
-pub mod options;
-pub mod random;
 
-use crate::diag::{Diagnostic, Span};
-use crate::frontend::expr::Value;
-use crate::frontend::spec::Located;
-use crate::space::{Configuration, SearchSpace};
+use orcl_frontend::diag::{Diagnostic, Span};
+use orcl_frontend::expr::Value;
+use orcl_frontend::spec::Located;
 
+pub use adaptive::{Adaptive, Planner};
 pub use annealing::Annealing;
 pub use exhaustive::Exhaustive;
 pub use genetic::Genetic;
 pub use nelder_mead::NelderMead;
 pub use random::Random;
-
-/// A configuration proposed by a strategy.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Candidate {
-    pub config: Configuration,
-    /// Name of the first constraint the configuration breaks: it is never built, and is stored
-    /// as a `constraint` failure. `None`: feasible, to be measured.
-    pub violated: Option<String>,
-}
-
-/// A search strategy over one search space.
-pub trait Strategy {
-    /// Canonical algorithm name, e.g. `"Exhaustive"`.
-    fn name(&self) -> &'static str;
-    /// Up to `max` (> 0) new candidates, feasible ones and infeasible ones flagged with the
-    /// violated constraint (both count towards `max`; only feasible ones are measurements).
-    /// Never proposes a configuration twice; returns an empty vec when the space is exhausted.
-    /// The same `space` must be passed on every call.
-    ///
-    /// The driver observes every feasible candidate of a batch before it proposes again; an
-    /// adaptive strategy takes a candidate that was not observed by then as failed.
-    ///
-    /// Errors: a constraint that cannot be evaluated (located at the constraint).
-    fn propose(&mut self, space: &SearchSpace, max: usize) -> Result<Vec<Candidate>, Diagnostic>;
-    /// The outcome of a proposed feasible configuration: its objective in ms, or `None` when the
-    /// variant failed (compile error, crash, wrong result, device limit, ...).
-    fn observe(&mut self, config: &Configuration, objective_ms: Option<f64>);
-}
-
-/// The candidate at `index` of `space`, checked against the constraints.
-pub fn candidate_at(space: &SearchSpace, index: u64) -> Result<Candidate, Diagnostic> {
-    let config = space.config_at(index);
-    let violated = space.check(&config)?;
-    Ok(Candidate { config, violated })
-}
+pub use strategy::{candidate_at, Candidate, Strategy};
 
 /// Names of the implemented algorithms (canonical spelling).
 pub fn algorithm_names() -> Vec<&'static str> {
@@ -109,7 +77,7 @@ pub fn make_strategy(
             .iter()
             .flat_map(|a| a.aliases.iter().copied())
             .collect();
-        let hint = crate::diag::suggest(&lower, aliases.iter().copied())
+        let hint = orcl_frontend::diag::suggest(&lower, aliases.iter().copied())
             .and_then(options::find)
             .map(|a| a.name);
         d = match hint {
@@ -138,69 +106,11 @@ pub fn make_strategy(
     })
 }
 
-/// The part of an adaptive strategy that decides what to measure next, on the index grid.
-pub trait Planner {
-    fn name(&self) -> &'static str;
-    /// Queue (with [`grid::Book::plan`]) at least one feasible point never planned before, or
-    /// none when the space is exhausted. Called only when the book is idle: nothing queued, every
-    /// proposed point observed.
-    fn plan(&mut self, space: &SearchSpace, book: &mut grid::Book) -> Result<(), Diagnostic>;
-}
-
-/// An adaptive strategy: a [`Planner`] with its [`grid::Book`], created on the first proposal.
-#[derive(Debug, Clone)]
-pub struct Adaptive<P> {
-    planner: P,
-    book: Option<grid::Book>,
-}
-
-impl<P> Adaptive<P> {
-    pub(crate) fn with_planner(planner: P) -> Self {
-        Adaptive {
-            planner,
-            book: None,
-        }
-    }
-}
-
-impl<P: Planner> Strategy for Adaptive<P> {
-    fn name(&self) -> &'static str {
-        self.planner.name()
-    }
-
-    fn propose(&mut self, space: &SearchSpace, max: usize) -> Result<Vec<Candidate>, Diagnostic> {
-        let book = self.book.get_or_insert_with(|| grid::Book::new(space));
-        let dims: Vec<usize> = space.params.iter().map(|p| p.values.len()).collect();
-        if dims != book.dims {
-            return Err(Diagnostic::new(
-                Span::default(),
-                format!(
-                    "internal: {} search was started on a space of shape {:?}, now given {:?}",
-                    self.planner.name(),
-                    book.dims,
-                    dims
-                ),
-            ));
-        }
-        book.settle();
-        if book.idle() {
-            self.planner.plan(space, book)?;
-        }
-        Ok(book.take(space, max))
-    }
-
-    fn observe(&mut self, config: &Configuration, objective_ms: Option<f64>) {
-        if let Some(book) = self.book.as_mut() {
-            book.observe(config, objective_ms);
-        }
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::frontend::spec::ConstraintDecl;
-    use crate::space::Param;
+    use orcl_frontend::space::{Param, SearchSpace};
+    use orcl_frontend::spec::ConstraintDecl;
     use std::collections::{BTreeMap, HashSet};
 
     /// WI × WG × CB with `WI*WG <= 1024`.
@@ -224,7 +134,7 @@ mod tests {
             constraints: vec![ConstraintDecl {
                 name: "c1".into(),
                 span: Span::default(),
-                expr: crate::frontend::expr::parse_expr("WI*WG <= 1024", 0).unwrap(),
+                expr: orcl_frontend::expr::parse_expr("WI*WG <= 1024", 0).unwrap(),
             }],
             fixed: BTreeMap::new(),
             prefilter: None,

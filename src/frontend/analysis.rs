@@ -667,7 +667,7 @@ mod tests {
         let text = format!(
             "void f(int m, int n, const double *A, const double *x, double *y) {{\n    int i, j;\n    /*@ begin PerfTuning (\n def performance_params {{ param WI[] = [32]; }}\n def input_params {{ param M[] = [8]; param N[] = [8]; }}\n def input_vars {{ decl int m = M; decl int n = N; decl static double A[M*N] = random; decl static double x[N] = random; decl static double y[M] = 0; }}\n ) @*/\n    /*@ begin Loop(transform OpenCL(workItemsPerGroup=WI)\n {code}\n ) @*/\n {code}\n /*@ end @*/\n /*@ end @*/\n}}\n"
         );
-        let regions = crate::frontend::parse(&text).expect("parses");
+        let regions = crate::region::parse(&text).expect("parses");
         crate::lower::lower(&regions[0].raw, &regions[0].spec, &text).expect("lowers")
     }
 

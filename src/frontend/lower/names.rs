@@ -3,11 +3,11 @@
 
 use super::{base_type, Cx};
 use crate::diag::{did_you_mean, Diagnostic, Span};
-use crate::frontend::loop_lang::{declarator_layers_in, parse_c_file, parse_expr, DeclLayer};
 use crate::ir::{
     extent_arg_name, BinaryOp, Expr, ExprKind, ExtentArg, Loop, ScalarType, Symbol, SymbolKind,
     UnaryOp,
 };
+use crate::loop_lang::{declarator_layers_in, parse_c_file, parse_expr, DeclLayer};
 
 impl Cx<'_> {
     pub(super) fn in_scope(&self, name: &str) -> bool {

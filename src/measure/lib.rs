@@ -1,15 +1,17 @@
 //! Measurement: runs variants in timing-skeleton worker processes (DESIGN.md §3) and turns their
 //! answers, crashes and timeouts into classified `Outcome`s.
 
-pub mod build_server;
+pub mod interrupt;
+pub mod device;
 pub mod clbuild;
 pub mod nvrtc;
+pub mod build_server;
 pub mod pool;
 pub mod skeleton;
 pub mod slurm;
 pub mod worker;
 
-use crate::codegen::{GlobalSize, Variant as OpenClVariant};
+use orcl_codegen::{GlobalSize, Variant as OpenClVariant};
 use pool::{BuildPool, Built};
 use serde::Serialize;
 use std::collections::{HashMap, HashSet};
@@ -187,7 +189,7 @@ pub struct Runner {
     /// process); `None`: the worker builds from source. Shared by the runners of identical
     /// devices under `--devices` (one pool, one cache key). Builds for `pool_backend` only.
     pool: Option<std::sync::Arc<BuildPool>>,
-    pool_backend: Option<crate::codegen::Backend>,
+    pool_backend: Option<orcl_codegen::Backend>,
     /// Why this runner's worker could not load a CUBIN of the pool (its message), after which
     /// its CUDA variants are compiled by the worker, as without a pool.
     cubin_refused: Option<String>,
@@ -241,23 +243,20 @@ impl Runner {
     }
 
     /// Build the kernels of `backend` on `pool` (ahead of measurement) instead of in the worker.
-    pub fn set_pool(&mut self, pool: BuildPool, backend: crate::codegen::Backend) {
+    pub fn set_pool(&mut self, pool: BuildPool, backend: orcl_codegen::Backend) {
         self.pool = Some(std::sync::Arc::new(pool));
         self.pool_backend = Some(backend);
     }
 
     /// Use another runner's pool (`--devices`: identical devices run the same binaries, so one
     /// pool builds for all of them); `None` leaves this runner building in its worker.
-    pub fn share_pool(
-        &mut self,
-        pool: Option<(std::sync::Arc<BuildPool>, crate::codegen::Backend)>,
-    ) {
+    pub fn share_pool(&mut self, pool: Option<(std::sync::Arc<BuildPool>, orcl_codegen::Backend)>) {
         self.pool_backend = pool.as_ref().map(|p| p.1);
         self.pool = pool.map(|p| p.0);
     }
 
     /// This runner's build pool and the backend it builds for, for [`Runner::share_pool`].
-    pub fn pool(&self) -> Option<(std::sync::Arc<BuildPool>, crate::codegen::Backend)> {
+    pub fn pool(&self) -> Option<(std::sync::Arc<BuildPool>, orcl_codegen::Backend)> {
         self.pool.clone().zip(self.pool_backend)
     }
 
@@ -384,7 +383,7 @@ impl Runner {
                 GlobalSize::CoverLoop => 0,
             },
             local: v.local_size,
-            grid: v.grid.as_ref().map(crate::codegen::Grid::numbers),
+            grid: v.grid.as_ref().map(orcl_codegen::Grid::numbers),
             warmups: self.warmups,
             repetitions: self.repetitions,
             binary: prebuilt
@@ -404,7 +403,7 @@ impl Runner {
             // worker from source, as without a pool, rather than all recorded as compile errors.
             Ok(r)
                 if prebuilt.is_some()
-                    && v.backend == crate::codegen::Backend::Cuda
+                    && v.backend == orcl_codegen::Backend::Cuda
                     && r.status == "compile_error"
                     && r.message.starts_with("cuModuleLoadDataEx (cubin") =>
             {
@@ -459,7 +458,7 @@ impl Runner {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::codegen::Backend;
+    use orcl_codegen::Backend;
 
     /// A stand-in skeleton (a shell script, not a model of CUDA): appends each request's kind to
     /// `log` and answers `ok`, or, for a `BIN` request when `refuse_bin`, the CUDA skeleton's

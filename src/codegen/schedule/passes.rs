@@ -6,8 +6,8 @@
 //! every work-item of a work-group takes part in every pass, tile load and barrier; inactive ones
 //! (past the end of the loop) only skip the statements.
 use super::{ArgError, LinearArg};
-use crate::ir::c::{c_expr, StmtWriter};
-use crate::ir::{
+use orcl_frontend::ir::c::{c_expr, StmtWriter};
+use orcl_frontend::ir::{
     AssignOp, Expr, ExprKind, Kernel, Loop, ReduceOp, ScalarType, Stmt, StmtKind, SymbolKind,
 };
 use std::collections::BTreeMap;
@@ -278,7 +278,7 @@ fn before_loop<'k>(
             continue;
         }
         let mut culprit = None;
-        crate::ir::for_each_expr(std::slice::from_ref(s), &mut |e| {
+        orcl_frontend::ir::for_each_expr(std::slice::from_ref(s), &mut |e| {
             if let Some(a) = stored.iter().find(|a| e.mentions(a)) {
                 culprit.get_or_insert(a.to_string());
             }
@@ -408,9 +408,9 @@ struct Walk<'a> {
 }
 
 /// The accumulation `v op= e` that an assignment to `v` (a variable or an array element)
-/// performs, and its operand `e` (the one matcher: [`crate::analysis::accumulation`]).
+/// performs, and its operand `e` (the one matcher: [`orcl_frontend::analysis::accumulation`]).
 fn accumulation<'e>(v: &Expr, op: AssignOp, value: &'e Expr) -> Option<(ReduceOp, &'e Expr)> {
-    crate::ir::accumulation(&|e| e.same_as(v), op, value)
+    orcl_frontend::ir::accumulation(&|e| e.same_as(v), op, value)
 }
 
 /// Walk the split loop's body: assignments to the temporaries declared before it must be
@@ -544,7 +544,7 @@ fn literal_value(e: &Expr) -> Option<f64> {
 
 /// `var + c` (also `c + var`, `var - c`, `var`) as `c`.
 pub(crate) fn offset_of(sub: &Expr, var: &str) -> Option<i64> {
-    use crate::ir::BinaryOp;
+    use orcl_frontend::ir::BinaryOp;
     let is_var = |e: &Expr| matches!(&e.kind, ExprKind::Var(v) if v == var);
     let int = |e: &Expr| match &e.kind {
         ExprKind::Int(c) => Some(*c),
@@ -589,7 +589,7 @@ fn redeclares(stmts: &[Stmt], var: &str) -> bool {
 /// Calls `f` on the sub-expressions of `e` that are evaluated whenever `e` is: not inside the
 /// arms of `?:` or the right operand of `&&`/`||`.
 pub(crate) fn visit_unconditional(e: &Expr, f: &mut dyn FnMut(&Expr)) {
-    use crate::ir::BinaryOp;
+    use orcl_frontend::ir::BinaryOp;
     f(e);
     match &e.kind {
         ExprKind::Index { indices, .. } => indices.iter().for_each(|x| visit_unconditional(x, f)),

@@ -8,10 +8,10 @@
 //! a bound (it becomes a kernel argument like a scalar of `input_vars`). The tuned file keeps the
 //! statements where they were.
 
+use crate::annotation::RawRegion;
 use crate::diag::{did_you_mean, Diagnostic};
-use crate::frontend::annotation::RawRegion;
-use crate::frontend::spec::TuningSpec;
 use crate::ir::{PreVar, PrivateVar, ScalarType};
+use crate::spec::TuningSpec;
 
 /// C math functions a preamble initializer may call (C99 `<math.h>`, which the skeleton includes).
 pub const MATH_FUNCTIONS: &[&str] = &[

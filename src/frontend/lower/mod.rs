@@ -11,13 +11,13 @@ use dependence::check_dependences;
 use extents::{check_extents, flatten_loop};
 use walk::check_after;
 
+use crate::annotation::RawRegion;
 use crate::diag::{Diagnostic, Span};
-use crate::frontend::annotation::RawRegion;
-use crate::frontend::spec::TuningSpec;
 use crate::ir::{
     AssignOp, Expr, ExprKind, ExtentArg, Kernel, KernelArg, Loop, ReduceOp, ScalarType, Stmt,
     StmtKind, Symbol, SymbolKind,
 };
+use crate::spec::TuningSpec;
 use std::collections::{BTreeMap, BTreeSet};
 
 /// Lower the loop of `region` with the types of its declarations and of `spec.input_vars`.
@@ -39,7 +39,7 @@ pub fn lower(region: &RawRegion, spec: &TuningSpec, file: &str) -> Result<Kernel
     let ann = &region.loop_ann;
     let mut preamble = crate::preamble::check(region, spec)?;
     let (mut parallel, after) =
-        crate::frontend::loop_lang::parse_loop_and_after(&ann.code, ann.code_span.start)?;
+        crate::loop_lang::parse_loop_and_after(&ann.code, ann.code_span.start)?;
     let privates = crate::preamble::privatize(region, spec, &preamble, &mut parallel);
     let mut cx = Cx {
         region,

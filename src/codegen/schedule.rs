@@ -9,9 +9,9 @@
 pub mod passes;
 pub mod vector;
 
-use crate::analysis::{accesses, classify, perfect_nest, LoopKind};
-use crate::diag::{Diagnostic, Span};
-use crate::ir::{Expr, Kernel, ScalarType};
+use orcl_frontend::analysis::{accesses, classify, perfect_nest, LoopKind};
+use orcl_frontend::diag::{Diagnostic, Span};
+use orcl_frontend::ir::{Expr, Kernel, ScalarType};
 
 /// The loop-nest transformation arguments of one configuration (both transforms take them).
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -199,7 +199,7 @@ pub fn linear(
     local: u64,
     unroll: u32,
     size_hint: bool,
-    backend: crate::codegen::target::Backend,
+    backend: crate::target::Backend,
 ) -> Result<Schedule, ArgError> {
     l.vector = vector::plan(k, l.vec_width, backend)?;
     l.passes = passes::plan(k, l.lanes, local, l.cache_blocks)?;
@@ -309,8 +309,8 @@ impl Schedule {
                 .sum::<u64>()
     }
     /// The launch geometry.
-    pub fn grid(&self) -> crate::codegen::target::Grid {
-        crate::codegen::target::Grid {
+    pub fn grid(&self) -> crate::target::Grid {
+        crate::target::Grid {
             loops: self.dims.iter().map(|d| d.depth).collect(),
             // A lane dimension is one work-group wide whatever the loop's trip.
             per_group: self
@@ -319,7 +319,7 @@ impl Schedule {
                 .enumerate()
                 .map(|(d, x)| {
                     if d == 0 && self.row_reduction.is_some() {
-                        crate::codegen::target::Grid::ONE_GROUP
+                        crate::target::Grid::ONE_GROUP
                     } else {
                         x.per_group
                     }
@@ -336,13 +336,13 @@ impl Schedule {
 ///
 /// Errors: located at the loop's name in the argument (or at the loop).
 pub fn check(k: &Kernel, a: &NestArgs) -> Result<(), Diagnostic> {
-    if let Some(r) = crate::analysis::row_reduction(k) {
+    if let Some(r) = orcl_frontend::analysis::row_reduction(k) {
         if a.tile.iter().any(|t| t.0 == r.red.var) {
             return check_row_reduction(k, a, &r);
         }
     }
     // A contraction's reduction loop is named for its k-slab, not mapped onto the NDRange.
-    let con = crate::analysis::contraction(k);
+    let con = orcl_frontend::analysis::contraction(k);
     if let Some(c) = &con {
         if let Some((_, _, span)) = a.tile.iter().find(|t| t.0 == c.red.var) {
             let nest = perfect_nest(k);
@@ -372,7 +372,7 @@ pub fn check(k: &Kernel, a: &NestArgs) -> Result<(), Diagnostic> {
     }
     let nest = perfect_nest(k);
     let kinds = classify(k, &nest);
-    let trips = crate::analysis::nest_trips(k).len();
+    let trips = orcl_frontend::analysis::nest_trips(k).len();
     let names: Vec<&str> = nest.loops.iter().map(|l| l.var.as_str()).collect();
     if a.tile.len() > 3 {
         return Err(Diagnostic::new(
@@ -472,7 +472,7 @@ pub fn check(k: &Kernel, a: &NestArgs) -> Result<(), Diagnostic> {
 fn check_row_reduction(
     k: &Kernel,
     a: &NestArgs,
-    r: &crate::analysis::RowReduction,
+    r: &orcl_frontend::analysis::RowReduction,
 ) -> Result<(), Diagnostic> {
     let rows = &k.parallel;
     let span = a.tile.iter().find(|t| t.0 == r.red.var).expect("named").2;
@@ -489,7 +489,7 @@ fn check_row_reduction(
             rows.var, r.red.var
         )));
     }
-    if rows.step != 1 || crate::analysis::nest_trips(k).is_empty() {
+    if rows.step != 1 || orcl_frontend::analysis::nest_trips(k).is_empty() {
         return Err(Diagnostic::new(
             a.tile.iter().find(|t| t.0 == rows.var).expect("named").2,
             format!(
@@ -531,7 +531,7 @@ fn check_row_reduction(
 fn row_reduction_schedule(
     k: &Kernel,
     a: &NestArgs,
-    r: &crate::analysis::RowReduction,
+    r: &orcl_frontend::analysis::RowReduction,
 ) -> Result<Schedule, String> {
     let get = |v: &str| {
         a.tile
@@ -555,9 +555,9 @@ fn row_reduction_schedule(
         ));
     }
     let ty = match &r.form {
-        crate::analysis::ContractionForm::Scalar { ty, .. } => *ty,
-        crate::analysis::ContractionForm::Element { target } => match &target.kind {
-            crate::ir::ExprKind::Index { array, .. } => k
+        orcl_frontend::analysis::ContractionForm::Scalar { ty, .. } => *ty,
+        orcl_frontend::analysis::ContractionForm::Element { target } => match &target.kind {
+            orcl_frontend::ir::ExprKind::Index { array, .. } => k
                 .args
                 .iter()
                 .find(|x| &x.name == array)
@@ -592,14 +592,14 @@ fn row_reduction_schedule(
 /// Errors: why the values cannot work (a register tile that does not divide its tile, ...), as
 /// one line; `tune` records it as a device-limit outcome without building.
 pub fn for_config(k: &Kernel, a: &NestArgs) -> Result<Schedule, String> {
-    if let Some(r) = crate::analysis::row_reduction(k) {
+    if let Some(r) = orcl_frontend::analysis::row_reduction(k) {
         if a.tile.iter().any(|t| t.0 == r.red.var) {
             return row_reduction_schedule(k, a, &r);
         }
     }
     let nest = perfect_nest(k);
     let names: Vec<&str> = nest.loops.iter().map(|l| l.var.as_str()).collect();
-    let con = crate::analysis::contraction(k).filter(|_| {
+    let con = orcl_frontend::analysis::contraction(k).filter(|_| {
         [0, 1]
             .iter()
             .all(|&d| a.tile.iter().any(|t| t.0 == names[d]))
@@ -735,7 +735,7 @@ pub fn for_config(k: &Kernel, a: &NestArgs) -> Result<Schedule, String> {
 fn contraction_schedule(
     k: &Kernel,
     a: &NestArgs,
-    c: &crate::analysis::Contraction,
+    c: &orcl_frontend::analysis::Contraction,
     dims: Vec<Dim>,
     tk: u64,
 ) -> Result<Schedule, String> {
@@ -767,7 +767,7 @@ fn contraction_schedule(
     let mut operands: Vec<Operand> = Vec::new();
     let mut refs = Vec::new();
     c.term.visit(&mut |e| {
-        if matches!(e.kind, crate::ir::ExprKind::Index { .. }) {
+        if matches!(e.kind, orcl_frontend::ir::ExprKind::Index { .. }) {
             refs.push(e.clone());
         }
     });
@@ -775,7 +775,7 @@ fn contraction_schedule(
         if operands.iter().any(|o| o.expr.same_as(&e)) {
             continue;
         }
-        let crate::ir::ExprKind::Index { array, indices } = &e.kind else {
+        let orcl_frontend::ir::ExprKind::Index { array, indices } = &e.kind else {
             unreachable!("collected Index expressions only")
         };
         let ty = k
@@ -784,7 +784,7 @@ fn contraction_schedule(
             .find(|x| &x.name == array)
             .map_or(ScalarType::Double, |x| x.ty);
         let idx = if indices.len() == 1 {
-            crate::analysis::delinearise(k, &indices[0], &vars)
+            orcl_frontend::analysis::delinearise(k, &indices[0], &vars)
         } else {
             None
         };
@@ -914,10 +914,10 @@ fn contraction_schedule(
 ///
 /// Errors: anything but a list of (string, positive integer) pairs, located.
 pub fn loop_list(
-    v: &crate::frontend::expr::Value,
-    a: &crate::frontend::expr::KeywordArg,
+    v: &orcl_frontend::expr::Value,
+    a: &orcl_frontend::expr::KeywordArg,
 ) -> Result<Vec<(String, u64, Span)>, Diagnostic> {
-    use crate::frontend::expr::Value;
+    use orcl_frontend::expr::Value;
     let bad = || {
         Diagnostic::new(
             a.expr.span,

@@ -10,7 +10,7 @@ use std::fmt::Write;
 pub type Subst<'a> = &'a dyn Fn(&Expr) -> Option<String>;
 
 /// C precedence level of `e` (higher binds tighter; C11 §6.5), the one table the C printers use.
-pub(crate) fn prec_kind(e: &ExprKind) -> u8 {
+pub fn prec_kind(e: &ExprKind) -> u8 {
     match e {
         ExprKind::Cond(..) => 1,
         ExprKind::Binary(op, ..) => binary_prec(*op),
@@ -20,7 +20,7 @@ pub(crate) fn prec_kind(e: &ExprKind) -> u8 {
 }
 
 /// C precedence level of binary operator `op` (the rows of [`prec_kind`]'s table for them).
-pub(crate) fn binary_prec(op: BinaryOp) -> u8 {
+pub fn binary_prec(op: BinaryOp) -> u8 {
     match op {
         BinaryOp::Or => 2,
         BinaryOp::And => 3,
@@ -288,23 +288,6 @@ pub fn loop_index(l: &Loop, ty: ScalarType, k: &str, subst: Subst) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::frontend::loop_lang::parse_loop;
-
-    #[test]
-    fn prints_with_minimal_parentheses() {
-        let l = parse_loop(
-            "for (i=0;i<n;i++) y[i] = (a*(x[i]+b)) - (c - d) - -e + (double)(i%3);",
-            0,
-        )
-        .unwrap();
-        let StmtKind::Assign { value, .. } = &l.body[0].kind else {
-            panic!()
-        };
-        assert_eq!(
-            c_expr(value, &|_| None),
-            "a * (x[i] + b) - (c - d) - -e + (double)(i % 3)"
-        );
-    }
 
     #[test]
     fn escapes_strings_once() {

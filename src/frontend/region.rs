@@ -1,13 +1,9 @@
-//! Front end: finds the annotated regions of a C file and parses their tuning specs and loops.
+//! The annotated regions of a C file: each `PerfTuning` region with its parsed spec and its
+//! (still unlowered) Loop annotation; reading a source file with a size limit.
 
-pub mod annotation;
-pub mod expr;
-pub mod loop_lang;
-pub mod spec;
-
+use crate::annotation::{self, RawRegion};
 use crate::diag::{Diagnostic, InputError, Span};
-use annotation::RawRegion;
-use spec::TuningSpec;
+use crate::spec::{self, TuningSpec};
 
 /// One tuned region: where it is, its spec, and its (still unlowered) Loop annotation.
 #[derive(Debug, Clone)]

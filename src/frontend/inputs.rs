@@ -2,9 +2,9 @@
 //! literals of spec values) and the host and device memory a timing skeleton needs for them.
 
 use crate::diag::Diagnostic;
-use crate::frontend::expr::Value;
-use crate::frontend::spec::{TuningSpec, VarInit};
+use crate::expr::Value;
 use crate::ir::{Kernel, ScalarType};
+use crate::spec::{TuningSpec, VarInit};
 use std::collections::BTreeMap;
 
 /// A C literal for a spec value (numbers and booleans only).

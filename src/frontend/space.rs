@@ -1,8 +1,8 @@
 //! The search space: tuning parameters, their values, constraints, enumeration.
 
 use crate::diag::Diagnostic;
-use crate::frontend::expr::Value;
-use crate::frontend::spec::{ConstraintDecl, TuningSpec};
+use crate::expr::Value;
+use crate::spec::{ConstraintDecl, TuningSpec};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::sync::Arc;
@@ -403,7 +403,7 @@ pub fn input_combinations(spec: &TuningSpec) -> Result<Vec<BTreeMap<String, Valu
 mod tests {
     use super::*;
     use crate::diag::Span;
-    use crate::frontend::spec::{parse_spec, DESIGN_EXAMPLE};
+    use crate::spec::{parse_spec, DESIGN_EXAMPLE};
 
     fn design_space() -> SearchSpace {
         let spec = parse_spec(DESIGN_EXAMPLE, 0).unwrap();

@@ -3,8 +3,8 @@
 
 use super::show;
 use crate::diag::Diagnostic;
-use crate::frontend::spec::TuningSpec;
 use crate::ir::{BinaryOp, Expr, ExprKind, Loop, ScalarType, Stmt, StmtKind, UnaryOp};
+use crate::spec::TuningSpec;
 use std::collections::BTreeMap;
 
 /// Per input size, each extent of a C declarator that orcl can evaluate (integer constants, size
@@ -25,7 +25,7 @@ pub(super) fn check_extents(
         let lookup = |n: &str| -> Option<i64> {
             match spec.input_vars.iter().find(|v| v.name == n) {
                 Some(v) if v.dims.is_empty() => match &v.init {
-                    crate::frontend::spec::VarInit::Expr(e) => e.eval(&env).ok()?.as_i64(),
+                    crate::spec::VarInit::Expr(e) => e.eval(&env).ok()?.as_i64(),
                     _ => None,
                 },
                 Some(_) => None,

@@ -11,9 +11,9 @@
 
 use super::accumulator_name;
 use super::{ArgError, LinearArg};
-use crate::codegen::target::Backend;
-use crate::ir::c::c_expr;
-use crate::ir::{
+use crate::target::Backend;
+use orcl_frontend::ir::c::c_expr;
+use orcl_frontend::ir::{
     AssignOp, BinaryOp, Expr, ExprKind, Kernel, ScalarType, Stmt, StmtKind, SymbolKind, UnaryOp,
 };
 use std::cell::Cell;
@@ -66,7 +66,7 @@ enum Kind {
 }
 
 /// C precedence levels: the table `codegen::c_expr` prints with.
-use crate::ir::c::prec_kind as prec;
+use orcl_frontend::ir::c::prec_kind as prec;
 
 /// Printed text with its precedence.
 struct Text {
@@ -367,7 +367,7 @@ impl Cx<'_> {
                                     AssignOp::Mul => BinaryOp::Mul,
                                     _ => BinaryOp::Div,
                                 };
-                                let p = crate::ir::c::binary_prec(bin);
+                                let p = orcl_frontend::ir::c::binary_prec(bin);
                                 format!("vload{w}(0, {ptr}) {} {}", bin.c_op(), paren(&v, p + 1))
                             }
                         };
@@ -440,7 +440,7 @@ fn pointer(array: &str, sub: &Expr) -> String {
 }
 
 fn for_each_stmt_expr(stmts: &[Stmt], f: &mut dyn FnMut(&Expr)) {
-    crate::ir::for_each_expr(stmts, f)
+    orcl_frontend::ir::for_each_expr(stmts, f)
 }
 
 /// The vectorised loop of `width` (`vecWidth`), or `None` for width 1.
@@ -566,7 +566,7 @@ pub fn plan(k: &Kernel, width: u32, backend: Backend) -> Result<Option<Vectorise
 /// The loads `(array, offset)` loop `l` performs in every iteration: in the top-level
 /// statements, outside `?:` arms and the right of `&&`/`||` (a compound store `w[i] += e` loads
 /// `w[i]` too).
-fn unconditional_loads(l: &crate::ir::Loop) -> Vec<(String, i64)> {
+fn unconditional_loads(l: &orcl_frontend::ir::Loop) -> Vec<(String, i64)> {
     let mut unconditional: Vec<(String, i64)> = Vec::new();
     for s in &l.body {
         let mut visit = |e: &Expr| {
@@ -670,7 +670,7 @@ fn vector_temps(
     Ok(vtemps)
 }
 
-fn first_inner_loop(stmts: &[Stmt]) -> Option<&crate::ir::Loop> {
+fn first_inner_loop(stmts: &[Stmt]) -> Option<&orcl_frontend::ir::Loop> {
     stmts.iter().find_map(|s| match &s.kind {
         StmtKind::For(l) => Some(l),
         StmtKind::If { then, other, .. } => {

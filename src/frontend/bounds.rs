@@ -15,11 +15,11 @@
 //! element, a temporary, a call): no false errors, and what is checked is checked exactly.
 
 use crate::diag::Diagnostic;
-use crate::frontend::expr::Value;
-use crate::frontend::spec::{TuningSpec, VarInit};
+use crate::expr::Value;
 use crate::ir::{
     BinaryOp, Expr, ExprKind, Kernel, Loop, ScalarType, Stmt, StmtKind, SymbolKind, UnaryOp,
 };
+use crate::spec::{TuningSpec, VarInit};
 use std::collections::BTreeMap;
 
 /// Closed integer interval `[lo, hi]`.
@@ -50,7 +50,7 @@ pub fn check(
                 continue;
             }
             let known = |n: &str| scalars.get(n).map(|x| Value::Int(*x)).or_else(|| env(n));
-            let value = crate::frontend::expr::parse_expr(&p.init, 0)
+            let value = crate::expr::parse_expr(&p.init, 0)
                 .ok()
                 .and_then(|e| e.eval(&known).ok())
                 .and_then(|x| x.as_i64());

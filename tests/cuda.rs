@@ -76,7 +76,10 @@ fn cuda_skeleton_compiles_and_starts() {
         if cuda_present() {
             assert_eq!(hello["ready"], true, "{first}");
         } else {
-            eprintln!("skipping the CUDA run of the {ex} skeleton: no CUDA driver on this machine");
+            common::skip(
+                &format!("tests/cuda.rs: the CUDA run of the {ex} skeleton"),
+                "no CUDA driver on this machine",
+            );
             assert_eq!(hello["ready"], false);
             assert!(
                 hello["error"].as_str().unwrap().contains("no CUDA driver"),
@@ -114,7 +117,10 @@ fn tune_for_cuda_says_why_it_cannot_run() {
         assert!(dir.path().join("_axpy_compare.cu").exists());
         return;
     }
-    eprintln!("skipping the CUDA tune: no CUDA driver on this machine");
+    common::skip(
+        "tests/cuda.rs: the CUDA tune",
+        "no CUDA driver on this machine",
+    );
     r.assert_code(3); // no CUDA driver: an environment failure (issue 15 F12)
     let lines: Vec<&str> = r.stderr.lines().filter(|l| !l.trim().is_empty()).collect();
     assert_eq!(lines.len(), 1, "{}", r.dump());
@@ -152,7 +158,10 @@ fn compare_fills_the_columns_that_can_run() {
         assert!(row["cuda"]["ms"].as_f64().unwrap() > 0.0);
         assert!(row["cuda_speedup"].as_f64().unwrap() > 0.0);
     } else {
-        eprintln!("skipping the CUDA half of compare: no CUDA driver on this machine");
+        common::skip(
+            "tests/cuda.rs: the CUDA half of compare",
+            "no CUDA driver on this machine",
+        );
         assert!(row["cuda"].is_null() && row["cuda_speedup"].is_null());
         let cuda_lines: Vec<&str> = r
             .stderr

@@ -1,8 +1,10 @@
 //! `orcl db export` / `orcl db import` end to end: the built binary on a real experiment (one
 //! `orcl tune` of `tests/inputs/ok/axpy.c` on the local OpenCL device, PoCL in CI, shared by
 //! every test through a `OnceLock` fixture) and on the Kernel Tuner cache example of
-//! `../shared/formats/`. T4 exports are validated against `../shared/formats/t4-*-schema.json`
-//! with the `jsonschema` crate.
+//! `tests/fixtures/formats/`. T4 exports are validated against
+//! `tests/fixtures/formats/t4-*-schema.json` with the `jsonschema` crate. The fixtures ship with
+//! the repository (their sources: tests/fixtures/formats/README.md), so a fresh clone runs these
+//! tests with nothing beside it.
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
@@ -15,16 +17,14 @@ use tempfile::TempDir;
 
 const ORCL: &str = env!("CARGO_BIN_EXE_orcl");
 
-/// `../shared/formats/NAME` beside the repository (CI clones `shared` there). Missing is a test
-/// failure with a clear message, never a silent skip.
-fn shared_format(name: &str) -> PathBuf {
+/// `tests/fixtures/formats/NAME`, shipped with the repository.
+fn fixture_format(name: &str) -> PathBuf {
     let p = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../shared/formats")
+        .join("tests/fixtures/formats")
         .join(name);
     assert!(
         p.is_file(),
-        "{} is missing: the interchange tests need the `shared` directory checked out beside \
-         the repository (../shared/formats/{name})",
+        "{} is missing from the repository",
         p.display()
     );
     p
@@ -309,7 +309,7 @@ fn t4_export_validates_against_the_t4_schemas() {
     );
     let doc = read_json(&file);
     for schema in ["t4-results-schema.json", "t4-metadata-schema.json"] {
-        let validator = jsonschema::validator_for(&read_json(&shared_format(schema)))
+        let validator = jsonschema::validator_for(&read_json(&fixture_format(schema)))
             .unwrap_or_else(|e| panic!("{schema} does not compile: {e}"));
         let errors: Vec<String> = validator
             .iter_errors(&doc)
@@ -419,7 +419,7 @@ fn json_round_trip_gives_the_same_evaluations() {
 
 /// The example cache, with failures in place of the times of some entries.
 fn kerneltuner_cache_with_failures(dir: &Path) -> (PathBuf, serde_json::Value) {
-    let mut doc = read_json(&shared_format("kernel-tuner-cache-example.json"));
+    let mut doc = read_json(&fixture_format("kernel-tuner-cache-example.json"));
     let failures = [
         ("128", "InvalidConfig"),
         ("192", "CompilationFailedConfig"),
@@ -443,7 +443,7 @@ fn kerneltuner_cache_import_maps_entries_and_failures() {
 
     // The example as it is: every entry timed.
     let example = tmp.path().join("vector_add.json");
-    std::fs::copy(shared_format("kernel-tuner-cache-example.json"), &example).unwrap();
+    std::fs::copy(fixture_format("kernel-tuner-cache-example.json"), &example).unwrap();
     let doc = read_json(&example);
     let cache = doc["cache"].as_object().unwrap();
     let id = import(tmp.path(), &db, &example, &[]);
@@ -519,7 +519,7 @@ fn kerneltuner_cache_import_then_replay() {
     let tmp = tempfile::tempdir().unwrap();
     let db = tmp.path().join("kt.db");
     let example = tmp.path().join("vector_add.json");
-    std::fs::copy(shared_format("kernel-tuner-cache-example.json"), &example).unwrap();
+    std::fs::copy(fixture_format("kernel-tuner-cache-example.json"), &example).unwrap();
     let id = import(tmp.path(), &db, &example, &[]);
     let stdout = orcl_ok(
         tmp.path(),

@@ -32,7 +32,11 @@ fn slurm_up() -> bool {
             !ci,
             "CI is set but Slurm's `sinfo` is not on the PATH: .ci/run starts a single-node Slurm with scripts/slurm-local.sh"
         );
-        eprintln!("skipped: no Slurm here (`sinfo` not found); `sudo scripts/slurm-local.sh` starts a single-node one");
+        let test = std::thread::current().name().unwrap_or("?").to_string();
+        common::skip(
+            &format!("tests/slurm.rs: {test}"),
+            "no Slurm here (`sinfo` not found); `sudo scripts/slurm-local.sh` starts a single-node one",
+        );
         return false;
     };
     let states = String::from_utf8_lossy(&out.stdout).into_owned();

@@ -308,9 +308,11 @@ pub fn site_warning(spec: &TuningSpec) -> Option<Diagnostic> {
 }
 
 /// Where compiled skeletons are cached, per user (issue 15 F5): `$ORCL_CACHE_DIR`, else
-/// `$XDG_CACHE_HOME/orcl`, else `~/.cache/orcl`, else (no home) `<tmp>/orcl-cache-<uid>`.
-/// [`build`] creates it with mode 0700 and refuses it when another user owns it or others may
-/// write to it.
+/// `$XDG_CACHE_HOME/orcl`, else `~/.cache/orcl` with `HOME` or, where `HOME` is unset (cron,
+/// systemd, `env -i`), the user's home directory from the password database (getpwuid_r(3)), else
+/// (no home at all) `<tmp>/orcl-cache-<uid>`. [`build`] creates it with mode 0700 and refuses it
+/// when another user owns it, others may write to it, or its path passes through a symbolic link
+/// another user owns (issue 25 G1).
 pub fn cache_dir() -> PathBuf {
     let abs = |v: std::ffi::OsString| Some(PathBuf::from(v)).filter(|p| p.is_absolute());
     std::env::var_os("ORCL_CACHE_DIR")
@@ -323,11 +325,54 @@ pub fn cache_dir() -> PathBuf {
         .or_else(|| {
             std::env::var_os("HOME")
                 .and_then(abs)
+                .or_else(password_home)
                 .map(|p| p.join(".cache").join("orcl"))
         })
         .unwrap_or_else(|| {
             std::env::temp_dir().join(format!("orcl-cache-{}", unsafe { libc::geteuid() }))
         })
+}
+
+/// The effective user's home directory from the password database (getpwuid_r(3)); `None` when
+/// there is no entry or it is not an absolute path.
+fn password_home() -> Option<PathBuf> {
+    use std::os::unix::ffi::OsStrExt;
+    let mut buf = vec![0u8; 16 << 10];
+    let mut pwd: libc::passwd = unsafe { std::mem::zeroed() };
+    let mut out: *mut libc::passwd = std::ptr::null_mut();
+    // SAFETY: every pointer is valid for the call; `buf` outlives the use of `pwd`'s strings.
+    let rc = unsafe {
+        libc::getpwuid_r(
+            libc::geteuid(),
+            &mut pwd,
+            buf.as_mut_ptr().cast(),
+            buf.len(),
+            &mut out,
+        )
+    };
+    if rc != 0 || out.is_null() || pwd.pw_dir.is_null() {
+        return None;
+    }
+    // SAFETY: getpwuid_r succeeded, so pw_dir points at a NUL-terminated string inside `buf`.
+    let dir = unsafe { std::ffi::CStr::from_ptr(pwd.pw_dir) };
+    let p = PathBuf::from(std::ffi::OsStr::from_bytes(dir.to_bytes()));
+    p.is_absolute().then_some(p)
+}
+
+/// The first symbolic link on the way to `dir` (its ancestors and itself, as written) that is
+/// owned by neither this user nor root: another user could point it elsewhere between two uses.
+fn foreign_link(dir: &Path, me: u32) -> Option<(PathBuf, u32)> {
+    use std::os::unix::fs::MetadataExt;
+    let abs = if dir.is_absolute() {
+        dir.to_path_buf()
+    } else {
+        std::env::current_dir().ok()?.join(dir)
+    };
+    abs.ancestors().find_map(|a| {
+        let m = std::fs::symlink_metadata(a).ok()?;
+        (m.file_type().is_symlink() && m.uid() != me && m.uid() != 0)
+            .then(|| (a.to_path_buf(), m.uid()))
+    })
 }
 
 /// Create `dir` (mode 0700) if missing and check that it is safe to run binaries from: a
@@ -341,6 +386,16 @@ pub fn secure_dir(dir: &Path) -> Result<(), BuildError> {
         path: dir.display().to_string(),
         error,
     };
+    let me = unsafe { libc::geteuid() };
+    if let Some((link, owner)) = foreign_link(dir, me) {
+        return Err(BuildError::UnsafeCache {
+            path: dir.display().to_string(),
+            reason: format!(
+                "its path passes through {}, a symbolic link owned by user id {owner}; set ORCL_CACHE_DIR to a directory of yours",
+                link.display()
+            ),
+        });
+    }
     if !dir.exists() {
         std::fs::DirBuilder::new()
             .recursive(true)
@@ -349,7 +404,6 @@ pub fn secure_dir(dir: &Path) -> Result<(), BuildError> {
             .map_err(io)?;
     }
     let m = std::fs::metadata(dir).map_err(io)?;
-    let me = unsafe { libc::geteuid() };
     let unsafe_cache = |reason: String| BuildError::UnsafeCache {
         path: dir.display().to_string(),
         reason,
@@ -654,6 +708,30 @@ pub fn build(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Issue 25 G1: a cache path through a symbolic link another user owns is refused (the link
+    /// could be switched between two uses); the same path through a link of this user's is not.
+    #[test]
+    fn a_cache_through_another_users_link_is_refused() {
+        let d = tempfile::tempdir().unwrap();
+        let real = d.path().join("real");
+        std::fs::create_dir(&real).unwrap();
+        let link = d.path().join("link");
+        std::os::unix::fs::symlink(&real, &link).unwrap();
+        secure_dir(&link.join("cache")).unwrap();
+        let c = std::ffi::CString::new(link.to_str().unwrap()).unwrap();
+        // Only root can give a link to another user; elsewhere this half cannot run.
+        if unsafe { libc::lchown(c.as_ptr(), 65534, 65534) } != 0 {
+            eprintln!("skipped: lchown needs root");
+            return;
+        }
+        let e = secure_dir(&link.join("cache")).unwrap_err();
+        assert!(
+            e.to_string()
+                .contains("a symbolic link owned by user id 65534"),
+            "{e}"
+        );
+    }
 
     /// A C program whose loop is under the skeleton's OpenMP pragma; prints whether OpenMP was on
     /// and the loop's result.

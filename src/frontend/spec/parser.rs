@@ -7,6 +7,7 @@ use crate::diag::{did_you_mean, Diagnostic, Span};
 use crate::expr::{Expr, Parser, Tok, Token};
 use std::collections::{HashMap, HashSet};
 
+/// What a name of the shared namespace names.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(super) enum NameKind {
     Let,
@@ -24,12 +25,14 @@ impl NameKind {
     }
 }
 
+/// `let NAME = EXPR;` parsed, not yet evaluated.
 pub(super) struct RawLet {
     pub(super) name: String,
     pub(super) name_span: Span,
     pub(super) expr: Expr,
 }
 
+/// `param NAME[] = EXPR;` parsed, not yet evaluated.
 pub(super) struct RawParam {
     pub(super) input: bool,
     pub(super) name: String,
@@ -39,6 +42,7 @@ pub(super) struct RawParam {
     pub(super) expr: Expr,
 }
 
+/// `arg NAME = EXPR;` parsed, not yet evaluated.
 pub(super) struct RawArg {
     pub(super) sec: Sec,
     pub(super) name: String,
@@ -47,6 +51,8 @@ pub(super) struct RawArg {
     pub(super) expr: Expr,
 }
 
+/// The spec parser: phase 1 ([`SpecParser::parse`]) collects raw definitions and every error,
+/// phase 2 (`finish`, in `evaluate`) evaluates them.
 pub(super) struct SpecParser<'a> {
     pub(super) p: Parser<'a>,
     pub(super) diags: Vec<Diagnostic>,

@@ -127,20 +127,7 @@ pub fn find_regions(text: &str) -> Result<Vec<RawRegion>, Vec<Diagnostic>> {
     // An unterminated `/*` makes tree-sitter re-lex to the end of the file from every later
     // position (quadratic: a 40 KB file took 10 s and 2 GB); find it first, in one pass.
     if let Some(p) = unterminated_comment(text) {
-        let d = if text[p..].starts_with("/*@") {
-            Diagnostic::new(
-                Span::new(p, p + 3),
-                "unterminated annotation: this `/*@` comment is never closed",
-            )
-            .with_help("close the annotation with `@*/`")
-        } else {
-            Diagnostic::new(
-                Span::new(p, p + 2),
-                "unterminated comment: this `/*` is never closed",
-            )
-            .with_help("close the comment with `*/`")
-        };
-        return Err(vec![d]);
+        return Err(vec![unterminated_error(text, p)]);
     }
     let tree = match parse_bounded(&mut parser, text) {
         Ok(t) => t,
@@ -149,49 +136,98 @@ pub fn find_regions(text: &str) -> Result<Vec<RawRegion>, Vec<Diagnostic>> {
     let root = tree.root_node();
     let mut comments = Vec::new();
     collect_comments(root, &mut comments);
-    let mut diags = Vec::new();
-
-    struct Open {
-        /// Set when an error was already reported for this annotation or one inside it.
-        errored: bool,
-        name: String,
-        begin: Span,
-        body: String,
-        body_start: usize,
-        loop_ann: Option<LoopAnnotation>,
-        name_span: Span,
-    }
-    let mut stack: Vec<Open> = Vec::new();
-    let mut regions = Vec::new();
+    let mut scan = Scan {
+        text,
+        root,
+        stack: Vec::new(),
+        regions: Vec::new(),
+        diags: Vec::new(),
+    };
     for c in comments {
+        if scan.comment(c).is_err() {
+            return Err(scan.diags);
+        }
+    }
+    scan.finish()
+}
+
+/// The error for the unterminated `/*` (or `/*@`) at byte `p` of `text`.
+fn unterminated_error(text: &str, p: usize) -> Diagnostic {
+    if text[p..].starts_with("/*@") {
+        Diagnostic::new(
+            Span::new(p, p + 3),
+            "unterminated annotation: this `/*@` comment is never closed",
+        )
+        .with_help("close the annotation with `@*/`")
+    } else {
+        Diagnostic::new(
+            Span::new(p, p + 2),
+            "unterminated comment: this `/*` is never closed",
+        )
+        .with_help("close the comment with `*/`")
+    }
+}
+
+/// An annotation whose `begin` was seen and whose `end` was not yet.
+struct Open {
+    /// Set when an error was already reported for this annotation or one inside it.
+    errored: bool,
+    name: String,
+    begin: Span,
+    body: String,
+    body_start: usize,
+    loop_ann: Option<LoopAnnotation>,
+    name_span: Span,
+}
+
+/// The annotation comments of a file paired, in document order: the open annotations, the
+/// regions closed so far and every error found.
+struct Scan<'t> {
+    text: &'t str,
+    root: Node<'t>,
+    stack: Vec<Open>,
+    regions: Vec<RawRegion>,
+    diags: Vec<Diagnostic>,
+}
+
+impl Scan<'_> {
+    /// One comment of the file: an annotation opens or closes; other comments are ignored.
+    /// `Err(())`: an error after which the rest of the file cannot be paired (stop).
+    fn comment(&mut self, c: Node) -> Result<(), ()> {
         let span = Span::new(c.start_byte(), c.end_byte());
-        let Some(ctext) = text.get(c.byte_range()) else {
-            continue;
+        let Some(ctext) = self.text.get(c.byte_range()) else {
+            return Ok(());
         };
         if !ctext.starts_with("/*@") {
-            continue;
+            return Ok(());
         }
         if ctext[3..].contains("/*@") {
             // The comment swallowed the next annotation: its own `@*/` is missing.
-            diags.push(
+            self.diags.push(
                 Diagnostic::new(
                     Span::new(span.start, span.start + 3),
                     "unterminated annotation: this `/*@` comment runs into the next annotation",
                 )
                 .with_help("close the annotation with `@*/`"),
             );
-            return Err(diags);
+            return Err(());
         }
-        let ann = match parse_annotation(ctext, span.start) {
-            Ok(a) => a,
+        match parse_annotation(ctext, span.start) {
+            Ok(Ann::Begin {
+                name,
+                name_span,
+                body,
+                body_start,
+            }) => self.begin(name, name_span, body, body_start, span),
+            Ok(Ann::End) => self.end(span),
             Err(d) => {
-                diags.push(d);
+                self.diags.push(d);
                 // Keep begin/end pairing intact so that one mistake gives one error.
                 if ctext[3..].trim_start().starts_with("begin") {
-                    if let Some(parent) = stack.last_mut() {
+                    if let Some(parent) = self.stack.last_mut() {
                         parent.errored = true;
                     }
-                    stack.push(Open {
+                    self.stack.push(Open {
                         errored: true,
                         name: "?".into(),
                         begin: span,
@@ -201,135 +237,159 @@ pub fn find_regions(text: &str) -> Result<Vec<RawRegion>, Vec<Diagnostic>> {
                         name_span: span,
                     });
                 }
-                continue;
             }
-        };
-        match ann {
-            Ann::Begin {
-                name,
-                name_span,
-                body,
-                body_start,
-            } => {
-                if name == "Loop" && !stack.iter().any(|o| o.name == "PerfTuning" || o.errored) {
-                    diags.push(
-                        Diagnostic::new(
-                            name_span,
-                            "a `Loop` annotation must be inside a `PerfTuning` region",
-                        )
-                        .with_help("wrap it in `/*@ begin PerfTuning ( ... ) @*/ ... /*@ end @*/`"),
-                    );
-                }
-                if name == "PerfTuning" && !stack.is_empty() {
-                    diags.push(Diagnostic::new(
-                        name_span,
-                        "`PerfTuning` regions cannot be nested",
-                    ));
-                }
-                stack.push(Open {
-                    errored: false,
-                    name,
-                    begin: span,
-                    body,
-                    body_start,
-                    loop_ann: None,
+        }
+        Ok(())
+    }
+
+    /// `/*@ begin NAME (body) @*/` at `span`: a `Loop` must be inside a `PerfTuning`, which
+    /// cannot be nested.
+    fn begin(
+        &mut self,
+        name: String,
+        name_span: Span,
+        body: String,
+        body_start: usize,
+        span: Span,
+    ) {
+        if name == "Loop"
+            && !self
+                .stack
+                .iter()
+                .any(|o| o.name == "PerfTuning" || o.errored)
+        {
+            self.diags.push(
+                Diagnostic::new(
                     name_span,
-                });
-            }
-            Ann::End => {
-                let Some(open) = stack.pop() else {
-                    diags.push(Diagnostic::new(
-                        span,
-                        "`/*@ end @*/` without a matching `/*@ begin ... @*/`",
-                    ));
-                    continue;
-                };
-                if open.name == "?" {
-                    continue;
-                }
-                if open.name == "Loop" {
-                    match parse_loop_annotation(text, &open.body, open.body_start, open.begin, span)
-                    {
-                        Ok(l) => match stack.last_mut() {
-                            Some(parent) if parent.loop_ann.is_none() => parent.loop_ann = Some(l),
-                            Some(_) => diags.push(
-                                Diagnostic::new(
-                                    open.name_span,
-                                    "a `PerfTuning` region holds one `Loop` annotation",
-                                )
-                                .with_help("give each loop its own PerfTuning region"),
-                            ),
-                            None => {}
-                        },
-                        Err(d) => {
-                            diags.push(d);
-                            if let Some(parent) = stack.last_mut() {
-                                parent.errored = true;
-                            }
-                        }
-                    }
-                } else {
-                    let Some(loop_ann) = open.loop_ann else {
-                        if open.errored {
-                            continue;
-                        }
-                        diags.push(
-                            Diagnostic::new(open.name_span, "this `PerfTuning` region has no `Loop` annotation")
-                                .with_help("add `/*@ begin Loop(transform OpenCL(...) <loop>) @*/ <loop> /*@ end @*/` inside it"),
-                        );
-                        continue;
-                    };
-                    let region_span = open.begin.to(span);
-                    let (function, decls) = scope_of(root, text, open.begin.start);
-                    let preamble = match preamble_of(root, text, open.begin.end, loop_ann.span) {
-                        Ok(p) => p,
-                        Err(d) => {
-                            diags.push(d);
-                            continue;
-                        }
-                    };
-                    let size_bindings = preamble
-                        .iter()
-                        .filter_map(|d| {
-                            let (init, _) = d.init.as_ref()?;
-                            let init = init.trim();
-                            (d.calls.is_empty() && d.reads.len() == 1 && d.reads[0].0 == init)
-                                .then(|| (d.name.clone(), init.to_string()))
-                        })
-                        .collect();
-                    let spec_span = Span::new(open.body_start, open.body_start + open.body.len());
-                    regions.push(RawRegion {
-                        span: region_span,
-                        begin_span: open.begin,
-                        end_span: span,
-                        spec_text: open.body,
-                        spec_span,
-                        loop_ann,
-                        function,
-                        decls,
-                        size_bindings,
-                        preamble,
-                    });
+                    "a `Loop` annotation must be inside a `PerfTuning` region",
+                )
+                .with_help("wrap it in `/*@ begin PerfTuning ( ... ) @*/ ... /*@ end @*/`"),
+            );
+        }
+        if name == "PerfTuning" && !self.stack.is_empty() {
+            self.diags.push(Diagnostic::new(
+                name_span,
+                "`PerfTuning` regions cannot be nested",
+            ));
+        }
+        self.stack.push(Open {
+            errored: false,
+            name,
+            begin: span,
+            body,
+            body_start,
+            loop_ann: None,
+            name_span,
+        });
+    }
+
+    /// `/*@ end @*/` at `span`: closes the innermost open annotation.
+    fn end(&mut self, span: Span) {
+        let Some(open) = self.stack.pop() else {
+            self.diags.push(Diagnostic::new(
+                span,
+                "`/*@ end @*/` without a matching `/*@ begin ... @*/`",
+            ));
+            return;
+        };
+        if open.name == "?" {
+            return;
+        }
+        if open.name == "Loop" {
+            self.close_loop(open, span);
+        } else {
+            self.close_region(open, span);
+        }
+    }
+
+    /// A `Loop` annotation ends at `span`: parsed and given to its region (one per region).
+    fn close_loop(&mut self, open: Open, span: Span) {
+        match parse_loop_annotation(self.text, &open.body, open.body_start, open.begin, span) {
+            Ok(l) => match self.stack.last_mut() {
+                Some(parent) if parent.loop_ann.is_none() => parent.loop_ann = Some(l),
+                Some(_) => self.diags.push(
+                    Diagnostic::new(
+                        open.name_span,
+                        "a `PerfTuning` region holds one `Loop` annotation",
+                    )
+                    .with_help("give each loop its own PerfTuning region"),
+                ),
+                None => {}
+            },
+            Err(d) => {
+                self.diags.push(d);
+                if let Some(parent) = self.stack.last_mut() {
+                    parent.errored = true;
                 }
             }
         }
     }
-    for open in stack.into_iter().filter(|o| o.name != "?") {
-        diags.push(
-            Diagnostic::new(
-                open.name_span,
-                format!(
-                    "missing `/*@ end @*/` for this `begin {}` annotation",
-                    open.name
-                ),
-            )
-            .with_help("close every `/*@ begin ... @*/` with `/*@ end @*/`"),
-        );
+
+    /// A `PerfTuning` region ends at `span`: with its `Loop` annotation, enclosing function,
+    /// visible declarations and preamble, it becomes a [`RawRegion`].
+    fn close_region(&mut self, open: Open, span: Span) {
+        let Some(loop_ann) = open.loop_ann else {
+            if open.errored {
+                return;
+            }
+            self.diags.push(
+                Diagnostic::new(open.name_span, "this `PerfTuning` region has no `Loop` annotation")
+                    .with_help("add `/*@ begin Loop(transform OpenCL(...) <loop>) @*/ <loop> /*@ end @*/` inside it"),
+            );
+            return;
+        };
+        let region_span = open.begin.to(span);
+        let (function, decls) = scope_of(self.root, self.text, open.begin.start);
+        let preamble = match preamble_of(self.root, self.text, open.begin.end, loop_ann.span) {
+            Ok(p) => p,
+            Err(d) => {
+                self.diags.push(d);
+                return;
+            }
+        };
+        let size_bindings = preamble
+            .iter()
+            .filter_map(|d| {
+                let (init, _) = d.init.as_ref()?;
+                let init = init.trim();
+                (d.calls.is_empty() && d.reads.len() == 1 && d.reads[0].0 == init)
+                    .then(|| (d.name.clone(), init.to_string()))
+            })
+            .collect();
+        let spec_span = Span::new(open.body_start, open.body_start + open.body.len());
+        self.regions.push(RawRegion {
+            span: region_span,
+            begin_span: open.begin,
+            end_span: span,
+            spec_text: open.body,
+            spec_span,
+            loop_ann,
+            function,
+            decls,
+            size_bindings,
+            preamble,
+        });
     }
-    if diags.is_empty() {
-        Ok(regions)
-    } else {
-        Err(diags)
+
+    /// At the end of the file: every annotation still open is missing its `end`.
+    fn finish(mut self) -> Result<Vec<RawRegion>, Vec<Diagnostic>> {
+        for open in self.stack.into_iter().filter(|o| o.name != "?") {
+            self.diags.push(
+                Diagnostic::new(
+                    open.name_span,
+                    format!(
+                        "missing `/*@ end @*/` for this `begin {}` annotation",
+                        open.name
+                    ),
+                )
+                .with_help("close every `/*@ begin ... @*/` with `/*@ end @*/`"),
+            );
+        }
+        if self.diags.is_empty() {
+            Ok(self.regions)
+        } else {
+            Err(self.diags)
+        }
     }
 }
 

@@ -22,124 +22,155 @@ pub(super) fn check_dependences(
 ) -> Result<(), Diagnostic> {
     let mut refs: Vec<(&str, &Expr, bool)> = Vec::new();
     collect_refs(&l.body, &mut refs);
-    let par = &l.var;
-    // A subscript that can differ between references of one iteration, or between iterations
-    // other than through `par`: inner loop variables, temporaries, array elements.
-    let varies = |e: &Expr| -> Option<String> {
-        let mut found = None;
-        e.visit(&mut |x| {
-            if found.is_some() {
-                return;
-            }
-            match &x.kind {
-                ExprKind::Var(v)
-                    if v != par
-                        && symbols.get(v).is_some_and(|s| {
-                            matches!(s.kind, SymbolKind::LoopVar | SymbolKind::Local)
-                        }) =>
-                {
-                    found = Some(v.clone());
-                }
-                ExprKind::Index { array, .. } => found = Some(array.clone()),
-                _ => {}
-            }
-        });
-        found
-    };
     for (array, sym) in symbols {
         if !sym.written {
             continue;
         }
         let mine: Vec<&(&str, &Expr, bool)> = refs.iter().filter(|(a, _, _)| a == array).collect();
-        let Some(first_write) = mine.iter().find(|(_, _, w)| *w) else {
-            continue;
-        };
-        let ExprKind::Index { indices: wi, .. } = &first_write.1.kind else {
-            continue;
-        };
-        if wi.len() == 1 {
-            let invariant = |e: &Expr| varies(e).is_none() && !written_scalar(e, symbols);
-            if owned_offsets(l, &mine, &invariant)? {
-                continue;
+        check_array(l, symbols, array, &mine)?;
+    }
+    Ok(())
+}
+
+/// A name in `e` whose value can differ between references of one iteration, or between
+/// iterations other than through the parallel variable `par`: an inner loop variable, a
+/// temporary, an array element.
+fn varying(e: &Expr, par: &str, symbols: &BTreeMap<String, Symbol>) -> Option<String> {
+    let mut found = None;
+    e.visit(&mut |x| {
+        if found.is_some() {
+            return;
+        }
+        match &x.kind {
+            ExprKind::Var(v)
+                if v != par
+                    && symbols.get(v).is_some_and(|s| {
+                        matches!(s.kind, SymbolKind::LoopVar | SymbolKind::Local)
+                    }) =>
+            {
+                found = Some(v.clone());
             }
+            ExprKind::Index { array, .. } => found = Some(array.clone()),
+            _ => {}
         }
-        let candidates: Vec<usize> = (0..wi.len()).filter(|&d| wi[d].mentions(par)).collect();
-        if candidates.is_empty() {
-            let (whose, example) = if wi.len() == 1 {
-                ("whose subscript does not", format!("`{array}[{par}]`"))
-            } else {
-                (
-                    "none of whose subscripts",
-                    format!("`{array}[{par}]{}`", "[j]".repeat(wi.len() - 1)),
-                )
-            };
-            return Err(Diagnostic::new(first_write.1.span, format!(
-                "loop-carried dependence: every iteration of the parallel loop writes `{}`, {whose} depend on `{par}`",
-                show(first_write.1)
-            ))
-            .with_help(format!("the parallel loop's iterations must write distinct elements, e.g. {example}")));
+    });
+    found
+}
+
+/// The dependence test of one written array `array`, whose references (reads and writes, in
+/// order) are `mine`.
+fn check_array(
+    l: &Loop,
+    symbols: &BTreeMap<String, Symbol>,
+    array: &str,
+    mine: &[&(&str, &Expr, bool)],
+) -> Result<(), Diagnostic> {
+    let par = &l.var;
+    let varies = |e: &Expr| varying(e, par, symbols);
+    let Some(first_write) = mine.iter().find(|(_, _, w)| *w) else {
+        return Ok(());
+    };
+    let ExprKind::Index { indices: wi, .. } = &first_write.1.kind else {
+        return Ok(());
+    };
+    if wi.len() == 1 {
+        let invariant = |e: &Expr| varies(e).is_none() && !written_scalar(e, symbols);
+        if owned_offsets(l, mine, &invariant)? {
+            return Ok(());
         }
-        let same_in = |d: usize| {
-            mine.iter().all(|(_, e, _)| match &e.kind {
-                ExprKind::Index { indices, .. } => {
-                    indices.len() == wi.len() && indices[d].same_as(&wi[d])
-                }
-                _ => true,
-            })
+    }
+    let candidates: Vec<usize> = (0..wi.len()).filter(|&d| wi[d].mentions(par)).collect();
+    if candidates.is_empty() {
+        let (whose, example) = if wi.len() == 1 {
+            ("whose subscript does not", format!("`{array}[{par}]`"))
+        } else {
+            (
+                "none of whose subscripts",
+                format!("`{array}[{par}]{}`", "[j]".repeat(wi.len() - 1)),
+            )
         };
-        // A 1-D subscript may mix in inner loop variables (`y[i*n + j]`, the hand-flattened 2-D
-        // idiom, whose `j` stays below `n`): orcl trusts it, as it cannot see the bounds. A
-        // multi-dimensional array has its own dimensions for that, so there the subscript that
-        // separates iterations must be fixed for the whole iteration.
-        let fixed = |e: &Expr| wi.len() == 1 || varies(e).is_none();
-        if candidates
-            .iter()
-            .any(|&d| affine_in(&wi[d], par) && fixed(&wi[d]) && same_in(d))
-        {
+        return Err(Diagnostic::new(first_write.1.span, format!(
+            "loop-carried dependence: every iteration of the parallel loop writes `{}`, {whose} depend on `{par}`",
+            show(first_write.1)
+        ))
+        .with_help(format!("the parallel loop's iterations must write distinct elements, e.g. {example}")));
+    }
+    let same_in = |d: usize| {
+        mine.iter().all(|(_, e, _)| match &e.kind {
+            ExprKind::Index { indices, .. } => {
+                indices.len() == wi.len() && indices[d].same_as(&wi[d])
+            }
+            _ => true,
+        })
+    };
+    // A 1-D subscript may mix in inner loop variables (`y[i*n + j]`, the hand-flattened 2-D
+    // idiom, whose `j` stays below `n`): orcl trusts it, as it cannot see the bounds. A
+    // multi-dimensional array has its own dimensions for that, so there the subscript that
+    // separates iterations must be fixed for the whole iteration.
+    let fixed = |e: &Expr| wi.len() == 1 || varies(e).is_none();
+    if candidates
+        .iter()
+        .any(|&d| affine_in(&wi[d], par) && fixed(&wi[d]) && same_in(d))
+    {
+        return Ok(());
+    }
+    // Report against the first subscript that depends on the parallel variable.
+    let d = candidates[0];
+    let idx = &wi[d];
+    if !affine_in(idx, par) {
+        return Err(Diagnostic::new(
+            idx.span,
+            format!(
+                "the subscript `{}` of `{array}` is not affine in `{par}`",
+                show(idx)
+            ),
+        )
+        .with_help("subscripts of written arrays must have the form `a*i + b`"));
+    }
+    if let Some(v) = varies(idx).filter(|_| wi.len() > 1) {
+        return Err(Diagnostic::new(
+            idx.span,
+            format!(
+                "loop-carried dependence on `{array}`: its subscript `{}` changes with `{v}` within one iteration of the parallel loop, so two iterations can write the same element",
+                show(idx)
+            ),
+        )
+        .with_help(format!("write `{array}` at a subscript made of `{par}` and loop-invariant scalars only (e.g. `{array}[{par}]`), and use `{v}` in another dimension or another array")));
+    }
+    check_races(array, first_write.1, idx, d, mine)
+}
+
+/// Every reference in `mine` to `array` must use the subscript `idx` of its first write `write`
+/// in dimension `d`; the first that does not is a race between iterations.
+fn check_races(
+    array: &str,
+    write: &Expr,
+    idx: &Expr,
+    d: usize,
+    mine: &[&(&str, &Expr, bool)],
+) -> Result<(), Diagnostic> {
+    let ExprKind::Index { indices: wi, .. } = &write.kind else {
+        return Ok(());
+    };
+    let rank = wi.len();
+    for (_, e, is_write) in mine.iter().copied() {
+        let ExprKind::Index { indices, .. } = &e.kind else {
+            continue;
+        };
+        if indices.len() == rank && indices[d].same_as(idx) {
             continue;
         }
-        // Report against the first subscript that depends on the parallel variable.
-        let d = candidates[0];
-        let idx = &wi[d];
-        if !affine_in(idx, par) {
-            return Err(Diagnostic::new(
-                idx.span,
-                format!(
-                    "the subscript `{}` of `{array}` is not affine in `{par}`",
-                    show(idx)
-                ),
-            )
-            .with_help("subscripts of written arrays must have the form `a*i + b`"));
-        }
-        if let Some(v) = varies(idx).filter(|_| wi.len() > 1) {
-            return Err(Diagnostic::new(
-                idx.span,
-                format!(
-                    "loop-carried dependence on `{array}`: its subscript `{}` changes with `{v}` within one iteration of the parallel loop, so two iterations can write the same element",
-                    show(idx)
-                ),
-            )
-            .with_help(format!("write `{array}` at a subscript made of `{par}` and loop-invariant scalars only (e.g. `{array}[{par}]`), and use `{v}` in another dimension or another array")));
-        }
-        for (_, e, is_write) in mine.iter().copied() {
-            let ExprKind::Index { indices, .. } = &e.kind else {
-                continue;
-            };
-            if indices.len() == wi.len() && indices[d].same_as(idx) {
-                continue;
-            }
-            return Err(Diagnostic::new(e.span, format!(
-                "loop-carried dependence on `{array}`: it is written at `{}` and {} at `{}`, so iterations of the parallel loop would race",
-                show(first_write.1),
-                if *is_write { "written" } else { "read" },
-                show(e)
-            ))
-            .with_help(if wi.len() == 1 {
-                "orcl parallelises only loops whose iterations are independent; read the old values from a separate array".to_string()
-            } else {
-                format!("orcl parallelises only loops whose iterations are independent: every reference to `{array}` must use the written subscript `{}` in one dimension (each iteration then owns its own rows); read the old values from a separate array", show(idx))
-            }));
-        }
+        return Err(Diagnostic::new(e.span, format!(
+            "loop-carried dependence on `{array}`: it is written at `{}` and {} at `{}`, so iterations of the parallel loop would race",
+            show(write),
+            if *is_write { "written" } else { "read" },
+            show(e)
+        ))
+        .with_help(if rank == 1 {
+            "orcl parallelises only loops whose iterations are independent; read the old values from a separate array".to_string()
+        } else {
+            format!("orcl parallelises only loops whose iterations are independent: every reference to `{array}` must use the written subscript `{}` in one dimension (each iteration then owns its own rows); read the old values from a separate array", show(idx))
+        }));
     }
     Ok(())
 }

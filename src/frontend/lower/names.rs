@@ -2,12 +2,14 @@
 //! and `input_vars`, multi-dimensional arrays' shapes and extents, subscript counts.
 
 use super::{base_type, Cx};
+use crate::annotation::CDecl;
 use crate::diag::{did_you_mean, Diagnostic, Span};
 use crate::ir::{
     extent_arg_name, BinaryOp, Expr, ExprKind, ExtentArg, Loop, ScalarType, Symbol, SymbolKind,
     UnaryOp,
 };
 use crate::loop_lang::{declarator_layers_in, parse_c_file, parse_expr, DeclLayer};
+use crate::spec::VarDecl;
 
 impl Cx<'_> {
     pub(super) fn in_scope(&self, name: &str) -> bool {
@@ -130,88 +132,18 @@ impl Cx<'_> {
             }
             return self.check_rank(name, span, have, rank);
         }
-        if !self.spec.input_vars.iter().any(|v| v.name == name)
-            && !self.preamble.iter().any(|p| p.name == name)
-            && !self.implicit.iter().any(|p| p.name == name)
-        {
-            if let Some(p) = self.implicit_binding(name) {
-                self.implicit.push(p);
-            }
-        }
-        if let Some(p) = self
-            .preamble
-            .iter()
-            .chain(&self.implicit)
-            .find(|p| p.name == name)
-        {
-            // Declared and valued before the Loop: a scalar argument, like a scalar of `input_vars`.
-            self.symbols.insert(
-                name.to_string(),
-                Symbol {
-                    name: name.to_string(),
-                    ty: p.ty,
-                    kind: SymbolKind::Scalar,
-                    read: false,
-                    written: false,
-                },
-            );
+        if self.resolve_preamble(name) {
             return self.check_rank(name, span, 0, rank);
         }
         let Some(decl) = self.spec.input_vars.iter().find(|v| v.name == name) else {
-            if self.region.decls.contains_key(name) {
-                return Err(Diagnostic::new(
-                    span,
-                    format!("`{name}` is used in the tuned loop but has no value in `input_vars`"),
-                )
-                .with_help(format!(
-                    "add `decl {} {name}{} = random;` to `def input_vars`",
-                    self.region.decls[name].ty.replace("const ", ""),
-                    "[N]".repeat(self.region.decls[name].depth)
-                )));
-            }
-            return Err(self.undeclared(name, span));
+            return Err(self.no_value(name, span));
         };
         let ty = ScalarType::from_c(&decl.ty).ok_or_else(|| {
             Diagnostic::new(decl.ty_span, format!("type `{}` is not supported", decl.ty))
                 .with_help("use int, long, float or double")
         })?;
         if let Some(c) = self.region.decls.get(name) {
-            if let Some(cty) = base_type(&c.ty) {
-                if cty != ty {
-                    return Err(Diagnostic::new(
-                        decl.ty_span,
-                        format!(
-                            "`{name}` is `{}` in `input_vars` but `{}` in the C code",
-                            decl.ty, c.ty
-                        ),
-                    )
-                    .with_help(format!("declare it as `{}` in `input_vars`", cty.c_name())));
-                }
-            }
-            if c.depth != decl.dims.len() && !(c.depth == 1 && decl.dims.len() > 1) {
-                let d = Diagnostic::new(
-                    decl.name_span,
-                    format!(
-                        "`{name}` has {} dimension(s) in `input_vars` but {} in the C code",
-                        decl.dims.len(),
-                        c.depth
-                    ),
-                );
-                return Err(if c.depth > 1 {
-                    let dims: String = ["M", "N", "K", "L", "P", "Q"]
-                        .iter()
-                        .cycle()
-                        .take(c.depth)
-                        .map(|d| format!("[{d}]"))
-                        .collect();
-                    d.with_help(format!(
-                        "give it one extent per C dimension: `decl static {} {name}{dims} = ...;`",
-                        decl.ty
-                    ))
-                } else {
-                    d
-                });
-            }
+            check_c_declaration(name, decl, ty, c)?;
         }
         // The C declaration says how the loop subscripts the array: a pointer with several
         // `input_vars` extents is a flattened array (`double *A` indexed `A[i*n+j]`).
@@ -245,6 +177,56 @@ impl Cx<'_> {
             self.shape(name, span, have)?;
         }
         Ok(())
+    }
+
+    /// `name` declared and valued before the Loop (Orio's preamble, or a function parameter
+    /// bound to an input param by [`Cx::implicit_binding`]): made a scalar symbol, like a scalar
+    /// of `input_vars`. False when `name` is neither.
+    fn resolve_preamble(&mut self, name: &str) -> bool {
+        if !self.spec.input_vars.iter().any(|v| v.name == name)
+            && !self.preamble.iter().any(|p| p.name == name)
+            && !self.implicit.iter().any(|p| p.name == name)
+        {
+            if let Some(p) = self.implicit_binding(name) {
+                self.implicit.push(p);
+            }
+        }
+        let Some(p) = self
+            .preamble
+            .iter()
+            .chain(&self.implicit)
+            .find(|p| p.name == name)
+        else {
+            return false;
+        };
+        self.symbols.insert(
+            name.to_string(),
+            Symbol {
+                name: name.to_string(),
+                ty: p.ty,
+                kind: SymbolKind::Scalar,
+                read: false,
+                written: false,
+            },
+        );
+        true
+    }
+
+    /// The error for `name` (used at `span`) without a value: declared in C but not in
+    /// `input_vars`, or not declared at all.
+    fn no_value(&self, name: &str, span: Span) -> Diagnostic {
+        if let Some(c) = self.region.decls.get(name) {
+            return Diagnostic::new(
+                span,
+                format!("`{name}` is used in the tuned loop but has no value in `input_vars`"),
+            )
+            .with_help(format!(
+                "add `decl {} {name}{} = random;` to `def input_vars`",
+                c.ty.replace("const ", ""),
+                "[N]".repeat(c.depth)
+            ));
+        }
+        self.undeclared(name, span)
     }
 
     /// The extents of multi-dimensional array `name` (rank `rank`, first used at `at`) as kernel
@@ -423,4 +405,52 @@ impl Cx<'_> {
             format!("`{name}` has {have} dimension(s) but is subscripted with {used}"),
         ))
     }
+}
+
+/// The `input_vars` declaration `decl` of `name` (element type `ty`) agrees with its C
+/// declaration `c`: the same element type, and as many dimensions (or a pointer, for a
+/// hand-flattened array).
+fn check_c_declaration(
+    name: &str,
+    decl: &VarDecl,
+    ty: ScalarType,
+    c: &CDecl,
+) -> Result<(), Diagnostic> {
+    if let Some(cty) = base_type(&c.ty) {
+        if cty != ty {
+            return Err(Diagnostic::new(
+                decl.ty_span,
+                format!(
+                    "`{name}` is `{}` in `input_vars` but `{}` in the C code",
+                    decl.ty, c.ty
+                ),
+            )
+            .with_help(format!("declare it as `{}` in `input_vars`", cty.c_name())));
+        }
+    }
+    if c.depth != decl.dims.len() && !(c.depth == 1 && decl.dims.len() > 1) {
+        let d = Diagnostic::new(
+            decl.name_span,
+            format!(
+                "`{name}` has {} dimension(s) in `input_vars` but {} in the C code",
+                decl.dims.len(),
+                c.depth
+            ),
+        );
+        return Err(if c.depth > 1 {
+            let dims: String = ["M", "N", "K", "L", "P", "Q"]
+                .iter()
+                .cycle()
+                .take(c.depth)
+                .map(|d| format!("[{d}]"))
+                .collect();
+            d.with_help(format!(
+                "give it one extent per C dimension: `decl static {} {name}{dims} = ...;`",
+                decl.ty
+            ))
+        } else {
+            d
+        });
+    }
+    Ok(())
 }

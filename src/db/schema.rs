@@ -1,0 +1,226 @@
+//! Opening the database (read-write with WAL and migrations, read-only with a schema check, in
+//! memory), the schema version, write transactions, and the values the schema allows.
+
+use std::path::Path;
+use std::time::Duration;
+
+use rusqlite::{Connection, OpenFlags, OptionalExtension, Transaction, TransactionBehavior};
+
+use super::sql::{
+    CREATE_META, META_TABLE_EXISTS, MIGRATIONS, PRAGMA_FOREIGN_KEYS, PRAGMA_JOURNAL_WAL,
+    SELECT_SCHEMA_VERSION, SET_SCHEMA_VERSION,
+};
+use super::{
+    Db, DbError, Result, BUSY_TIMEOUT, HALF_CREATED_WAIT, READ_COMPATIBLE_VERSION, SCHEMA_VERSION,
+};
+
+impl Db {
+    /// Opens (creating if missing) the database at `path` for reading and writing, migrating an
+    /// older schema forward. The parent directory must exist.
+    ///
+    /// Errors: [`DbError::NewerSchema`] for a file written by a newer orcl,
+    /// [`DbError::BadSchemaVersion`], or [`DbError::Sqlite`] (not a database, I/O, locked for
+    /// longer than [`BUSY_TIMEOUT`]).
+    pub fn open(path: &Path) -> Result<Db> {
+        let conn = Connection::open(path)?;
+        conn.busy_timeout(BUSY_TIMEOUT)?;
+        set_wal(&conn)?;
+        let mut db = Db::init(conn)?;
+        db.file = crate::outfile::file_id(path).map(|id| (path.to_path_buf(), id));
+        Ok(db)
+    }
+
+    /// Checks that the file at the opened path is still the one this connection writes to (same
+    /// device and inode). Errors: [`DbError::FileGone`] when it was deleted, renamed or replaced.
+    pub fn check_file(&self) -> Result<()> {
+        match &self.file {
+            Some((path, id)) if crate::outfile::file_id(path) != Some(*id) => {
+                Err(DbError::FileGone(path.display().to_string()))
+            }
+            _ => Ok(()),
+        }
+    }
+
+    /// Opens an existing database read-only. The schema must be from [`READ_COMPATIBLE_VERSION`]
+    /// to [`SCHEMA_VERSION`]: [`DbError::NewerSchema`] or [`DbError::OlderSchema`] otherwise.
+    ///
+    /// A file another process is creating right now (no schema yet, or a version below this
+    /// one) is waited for, up to [`HALF_CREATED_WAIT`], before it counts as older (issue 15 F19).
+    pub fn open_read_only(path: &Path) -> Result<Db> {
+        let flags = OpenFlags::SQLITE_OPEN_READ_ONLY | OpenFlags::SQLITE_OPEN_NO_MUTEX;
+        let conn = Connection::open_with_flags(path, flags)?;
+        conn.busy_timeout(BUSY_TIMEOUT)?;
+        let start = std::time::Instant::now();
+        let found = loop {
+            match stored_version(&conn) {
+                Ok(v) if v >= READ_COMPATIBLE_VERSION || start.elapsed() >= HALF_CREATED_WAIT => {
+                    break v
+                }
+                Ok(_) => {}
+                Err(DbError::Sqlite(e))
+                    if e.sqlite_error_code() == Some(rusqlite::ErrorCode::DatabaseBusy)
+                        && start.elapsed() < HALF_CREATED_WAIT => {}
+                Err(e) => return Err(e),
+            }
+            std::thread::sleep(Duration::from_millis(20));
+        };
+        if found > SCHEMA_VERSION {
+            return Err(DbError::NewerSchema {
+                found,
+                supported: SCHEMA_VERSION,
+            });
+        }
+        if found < READ_COMPATIBLE_VERSION {
+            return Err(DbError::OlderSchema {
+                found,
+                supported: SCHEMA_VERSION,
+            });
+        }
+        Ok(Db { conn, file: None })
+    }
+
+    /// Opens a fresh in-memory database (for tests and dry runs).
+    pub fn open_in_memory() -> Result<Db> {
+        Db::init(Connection::open_in_memory()?)
+    }
+
+    fn init(conn: Connection) -> Result<Db> {
+        conn.execute_batch(PRAGMA_FOREIGN_KEYS)?;
+        migrate(&conn)?;
+        Ok(Db { conn, file: None })
+    }
+
+    /// The schema version stored in the file.
+    pub fn schema_version(&self) -> Result<i64> {
+        stored_version(&self.conn)
+    }
+
+    /// Begins a write transaction that takes the write lock at once (waiting up to the busy
+    /// timeout), so it never fails half-way on a stale WAL snapshot.
+    pub(super) fn write_tx(&self) -> rusqlite::Result<Transaction<'_>> {
+        Transaction::new_unchecked(&self.conn, TransactionBehavior::Immediate)
+    }
+}
+
+/// The schema version in `meta`, 0 if there is no `meta` table or no version row.
+fn stored_version(conn: &Connection) -> Result<i64> {
+    let has_meta: i64 = conn.query_row(META_TABLE_EXISTS, [], |r| r.get(0))?;
+    if has_meta == 0 {
+        return Ok(0);
+    }
+    let value: Option<Option<String>> = conn
+        .query_row(SELECT_SCHEMA_VERSION, [], |r| r.get(0))
+        .optional()?;
+    match value.flatten() {
+        None => Ok(0),
+        Some(v) => match v.trim().parse::<i64>() {
+            Ok(n) if n >= 0 => Ok(n),
+            _ => Err(DbError::BadSchemaVersion(v)),
+        },
+    }
+}
+
+/// Switches the file to WAL mode. Changing the journal mode needs an exclusive lock and SQLite
+/// answers `SQLITE_BUSY` at once, without the busy handler, while another connection holds one
+/// (e.g. two processes creating the same file), so retry up to [`BUSY_TIMEOUT`].
+fn set_wal(conn: &Connection) -> Result<()> {
+    let start = std::time::Instant::now();
+    loop {
+        match conn.query_row(PRAGMA_JOURNAL_WAL, [], |r| r.get::<_, String>(0)) {
+            Ok(_mode) => return Ok(()),
+            Err(e)
+                if e.sqlite_error_code() == Some(rusqlite::ErrorCode::DatabaseBusy)
+                    && start.elapsed() < BUSY_TIMEOUT =>
+            {
+                std::thread::sleep(Duration::from_millis(5));
+            }
+            Err(e) => return Err(e.into()),
+        }
+    }
+}
+
+/// Applies `MIGRATIONS[stored..]` in one immediate transaction and records the new version.
+fn migrate(conn: &Connection) -> Result<()> {
+    let check = |found: i64| {
+        if found > SCHEMA_VERSION {
+            Err(DbError::NewerSchema {
+                found,
+                supported: SCHEMA_VERSION,
+            })
+        } else {
+            Ok(found)
+        }
+    };
+    if check(stored_version(conn)?)? == SCHEMA_VERSION {
+        return Ok(());
+    }
+    let tx = Transaction::new_unchecked(conn, TransactionBehavior::Immediate)?;
+    tx.execute_batch(CREATE_META)?;
+    // Re-read under the write lock: another process may have migrated meanwhile.
+    let found = check(stored_version(&tx)?)?;
+    for sql in &MIGRATIONS[found as usize..] {
+        tx.execute_batch(sql)?;
+    }
+    tx.execute(SET_SCHEMA_VERSION, [SCHEMA_VERSION.to_string()])?;
+    tx.commit()?;
+    Ok(())
+}
+
+pub(super) fn check_one_of(field: &'static str, value: &str, allowed: &[&str]) -> Result<()> {
+    if allowed.contains(&value) {
+        Ok(())
+    } else {
+        Err(DbError::Invalid {
+            field,
+            reason: format!("{value:?} is not one of {}", allowed.join(", ")),
+        })
+    }
+}
+
+pub(super) fn check_json(field: &'static str, value: &str) -> Result<()> {
+    serde_json::from_str::<serde_json::Value>(value)
+        .map(drop)
+        .map_err(|e| DbError::Invalid {
+            field,
+            reason: format!("not JSON: {e}"),
+        })
+}
+
+/// Turns unique-key and foreign-key violations into [`DbError::Duplicate`] and
+/// [`DbError::NoSuchExperiment`].
+pub(super) fn classify(
+    err: rusqlite::Error,
+    experiment_id: i64,
+    config_key: Option<&str>,
+) -> DbError {
+    if let rusqlite::Error::SqliteFailure(f, _) = &err {
+        match (f.extended_code, config_key) {
+            (rusqlite::ffi::SQLITE_CONSTRAINT_FOREIGNKEY, _) => {
+                return DbError::NoSuchExperiment(experiment_id)
+            }
+            (
+                rusqlite::ffi::SQLITE_CONSTRAINT_UNIQUE
+                | rusqlite::ffi::SQLITE_CONSTRAINT_PRIMARYKEY,
+                Some(key),
+            ) => {
+                return DbError::Duplicate {
+                    experiment_id,
+                    config_key: key.to_string(),
+                };
+            }
+            _ => {}
+        }
+    }
+    DbError::Sqlite(err)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn in_memory_has_current_schema() {
+        let db = Db::open_in_memory().unwrap();
+        assert_eq!(db.schema_version().unwrap(), SCHEMA_VERSION);
+    }
+}

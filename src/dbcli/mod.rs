@@ -11,7 +11,8 @@
 //! - input sizes are shown as `N=1000` (several joined by spaces) and, in JSON, as the parsed
 //!   `input_params` object next to that text (`input_sizes`);
 //! - times are milliseconds (4 decimals in tables, full precision in JSON); absent values are
-//!   empty cells in tables and `null` in JSON.//!
+//!   empty cells in tables and `null` in JSON.
+//!
 //! The module by command: `show`, `best`, `query`; `orcl db list` and the shared formatting
 //! helpers are here.
 

@@ -1,4 +1,4 @@
-//! Read-only queries for `orcl db` (src/dbcli.rs): experiment summaries, status counts, one
+//! Read-only queries for `orcl db` (src/dbcli/): experiment summaries, status counts, one
 //! evaluation by key, and ad-hoc read-only SQL.
 
 use std::collections::BTreeMap;

@@ -13,11 +13,12 @@ use super::{num, open, right, table};
 /// `orcl db query SQL`: runs one read-only statement and prints its rows.
 ///
 /// Three guards keep the database unchanged: the file is opened read-only
-/// ([`Db::open_read_only`], `SQLITE_OPEN_READ_ONLY`), the connection is set to
-/// `PRAGMA query_only`, and the prepared statement is refused before it runs unless SQLite
-/// reports it read-only (`Statement::readonly`); `ATTACH`/`DETACH` and more than one statement
-/// are refused too (see [`Db::query_read_only`]). Note that SQLite counts some PRAGMAs that only
-/// read (e.g. `PRAGMA journal_mode`) as writing; they are refused as well.
+/// ([`Db::open_read_only`](crate::db::Db::open_read_only), `SQLITE_OPEN_READ_ONLY`), the
+/// connection is set to `PRAGMA query_only`, and the prepared statement is refused before it
+/// runs unless SQLite reports it read-only (`Statement::readonly`); `ATTACH`/`DETACH` and more
+/// than one statement are refused too (see
+/// [`Db::query_read_only`](crate::db::Db::query_read_only)). Note that SQLite counts some PRAGMAs
+/// that only read (e.g. `PRAGMA journal_mode`) as writing; they are refused as well.
 ///
 /// Output: a table with the column names as header (NULL shown as `NULL`, blobs as hex), or
 /// with `--json` an array of objects, column name → value (integers and reals as numbers, text

@@ -29,6 +29,7 @@
 //! recorded, unless the experiment's algorithm is `Exhaustive` (e.g. an imported run that did not
 //! record infeasible points), or the number of unrecorded points is the experiment's
 //! `constraint_rejected` count (`orcl tune` counts constraint-breaking configurations instead of
+//! storing them); the unrecorded points are then taken as infeasible.
 //!
 //! The module by concern: `budget` (`--budget` values), `recorded` (the experiment as a space
 //! and its outcomes), `runs` (strategy runs and their statistics), `output` (table and JSON).

@@ -1,7 +1,7 @@
 //! Between parsing and tuning: lowers each region's loop, checks its transform arguments and
 //! input sizes, and proves the search space is not empty. Shared by `check`, `emit` and `tune`.
 
-use orcl_codegen::opencl;
+use orcl_codegen::args::TransformArgs;
 use orcl_codegen::Backend;
 use orcl_frontend::diag::{did_you_mean, Diagnostic, InputError};
 use orcl_frontend::expr::KeywordArg;
@@ -20,26 +20,9 @@ pub struct Prepared {
     pub inputs: Vec<BTreeMap<String, Value>>,
     /// C variables bound to input params (`decl int n = N;`), as (variable, param).
     pub bindings: Vec<(String, String)>,
+    /// The annotation's transforms, parsed, in the order written.
+    pub transforms: Vec<TransformArgs>,
 }
-
-/// Transformation arguments with the same meaning in both backends: (OpenCL name, CUDA name).
-const SHARED_ARGS: &[(&str, &str)] = &[
-    ("workGroups", "blockCount"),
-    ("workItemsPerGroup", "threadCount"),
-    ("cacheBlocks", "cacheBlocks"),
-    ("unrollInner", "unrollInner"),
-    ("innerThreads", "innerThreads"),
-    ("incrementType", "incrementType"),
-    ("sizeHint", "launchBounds"),
-    ("device", "device"),
-    ("tile", "tile"),
-    ("regTile", "regTile"),
-    ("padLocal", "padLocal"),
-    ("doubleBuffer", "doubleBuffer"),
-    ("vecLoad", "vecLoad"),
-    ("loadItems", "loadItems"),
-    ("warpTile", "warpTile"),
-];
 
 impl Prepared {
     /// The backends whose transforms the annotation names, in the order written.
@@ -53,40 +36,33 @@ impl Prepared {
             .collect()
     }
 
-    /// The transformation arguments for `backend`: those of the annotation's own `transform`
-    /// for it, or else those of the other backend's transform that have a counterpart
-    /// ([`SHARED_ARGS`]: workGroups ↔ blockCount, workItemsPerGroup ↔ threadCount, sizeHint ↔
-    /// launchBounds, cacheBlocks, unrollInner, innerThreads, incrementType, device, tile, regTile,
-    /// padLocal, doubleBuffer, vecLoad, loadItems, warpTile; and vecWidth when the transform has `tile`, where it is a matrix
-    /// product's vector width on both backends), so that one annotation can be tuned for both
-    /// targets. Backend-specific arguments (clFlags, vecHint, a 1-D loop's vecWidth, platform;
+    /// The transformation arguments for `backend`, parsed: those of the annotation's own
+    /// `transform` for it, or else those of the other backend's transform that have a
+    /// counterpart ([`TransformArgs::carried_to`]: workGroups ↔ blockCount, workItemsPerGroup ↔
+    /// threadCount, sizeHint ↔ launchBounds, cacheBlocks, unrollInner, innerThreads,
+    /// incrementType, device, tile, regTile, padLocal, doubleBuffer, vecLoad, loadItems,
+    /// warpTile; and vecWidth when the transform has `tile`, where it is a matrix product's
+    /// vector width on both backends), so that one annotation can be tuned for both targets.
+    /// Backend-specific arguments (clFlags, vecHint, a 1-D loop's vecWidth, platform;
     /// cudaFlags, streamCount, preferL1Size) are not carried over.
-    pub fn transform_args(&self, backend: Backend) -> Vec<KeywordArg> {
+    pub fn transform(&self, backend: Backend) -> TransformArgs {
         let ann = &self.region.raw.loop_ann;
-        if let Some(t) = ann.transform(backend.transform()) {
-            return t.args.clone();
-        }
-        let Some(other) = ann.transforms.first() else {
-            return Vec::new();
-        };
-        let tiled = other.args.iter().any(|a| a.name == "tile");
-        other
-            .args
+        if let Some(i) = ann
+            .transforms
             .iter()
-            .filter_map(|a| {
-                if tiled && a.name == "vecWidth" {
-                    return Some(a.clone());
-                }
-                let name = SHARED_ARGS.iter().find_map(|(cl, cu)| match backend {
-                    Backend::Cuda if *cl == a.name => Some(*cu),
-                    Backend::OpenCl if *cu == a.name => Some(*cl),
-                    _ => None,
-                })?;
-                let mut b = a.clone();
-                b.name = name.to_string();
-                Some(b)
-            })
-            .collect()
+            .position(|t| t.backend == backend.transform())
+        {
+            return self.transforms[i].clone();
+        }
+        match self.transforms.first() {
+            Some(other) => other.carried_to(backend),
+            None => TransformArgs::parse(backend, &[]).expect("no arguments"),
+        }
+    }
+
+    /// The transformation arguments for `backend` as written (see [`Prepared::transform`]).
+    pub fn transform_args(&self, backend: Backend) -> Vec<KeywordArg> {
+        self.transform(backend).keyword_args()
     }
 }
 
@@ -205,12 +181,17 @@ pub fn prepare(path: &str, text: &str) -> Result<Vec<Prepared>, InputError> {
 fn prepare_region(region: Region, text: &str) -> Result<Prepared, Diagnostic> {
     let spec = &region.spec;
     let ann = &region.raw.loop_ann;
-    for t in &ann.transforms {
-        match t.backend.as_str() {
-            "CUDA" => orcl_codegen::cuda::check_args(&t.args)?,
-            _ => opencl::check_args(&t.args)?,
-        }
-    }
+    let transforms = ann
+        .transforms
+        .iter()
+        .map(|t| {
+            let backend = match t.backend.as_str() {
+                "CUDA" => Backend::Cuda,
+                _ => Backend::OpenCl,
+            };
+            TransformArgs::parse(backend, &t.args)
+        })
+        .collect::<Result<Vec<_>, _>>()?;
     let mut names: Vec<&str> = spec
         .performance_params
         .iter()
@@ -277,17 +258,9 @@ fn prepare_region(region: Region, text: &str) -> Result<Prepared, Diagnostic> {
                 continue;
             }
             let env = env_for(&space, &cfg);
-            for t in &ann.transforms {
-                match t.backend.as_str() {
-                    "CUDA" => {
-                        let o = orcl_codegen::cuda::options(&t.args, &env)?;
-                        orcl_codegen::cuda::check(&kernel, &o)?;
-                    }
-                    _ => {
-                        // Options that do not fit the loop (innerThreads, vecWidth), at the argument.
-                        opencl::check(&kernel, &opencl::options(&t.args, &env)?)?;
-                    }
-                }
+            for t in &transforms {
+                // Options that do not fit the loop (innerThreads, vecWidth, tile), at the argument.
+                orcl_codegen::schedule::check_options(&kernel, &t.bind(&env)?)?;
             }
         }
         let env = spec.input_env(input);
@@ -365,6 +338,7 @@ fn prepare_region(region: Region, text: &str) -> Result<Prepared, Diagnostic> {
         kernel,
         inputs,
         bindings,
+        transforms,
     })
 }
 

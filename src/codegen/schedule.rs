@@ -13,41 +13,8 @@ use orcl_frontend::analysis::{accesses, classify, perfect_nest, LoopKind};
 use orcl_frontend::diag::{Diagnostic, Span};
 use orcl_frontend::ir::{Expr, Kernel, ScalarType};
 
-/// The loop-nest transformation arguments of one configuration (both transforms take them).
-#[derive(Debug, Clone, Default, PartialEq)]
-pub struct NestArgs {
-    /// `tile=[('i',TI),('j',TJ)]`: iterations per work-group along each named loop, with the
-    /// span of the loop's name.
-    pub tile: Vec<(String, u64, Span)>,
-    /// `regTile=[('i',RI),('j',RJ)]`: iterations per work-item along each named loop.
-    pub reg_tile: Vec<(String, u64, Span)>,
-    /// `cacheBlocks`: stage the read-only arrays whose references are affine in the tiled loops.
-    pub cache_blocks: bool,
-    /// `unrollInner`: `#pragma unroll` factor of the loops inside the body (1 = none).
-    pub unroll: u32,
-    /// `sizeHint` (OpenCL) / `launchBounds` (CUDA): declare the work-group extents.
-    pub size_hint: bool,
-    /// `padLocal`: elements added to each row of a contraction's local tiles (0 = none).
-    pub pad_local: u64,
-    /// `vecWidth`: a contraction's per-work-item outputs along each NDRange dimension come in
-    /// groups of this many adjacent elements, read from the local tiles as one vector (1 = none).
-    pub vec_width: u32,
-    /// `doubleBuffer`: a contraction's staged slabs alternate between two local buffers, the
-    /// next slab's loads issued into registers before the current slab is computed (one barrier
-    /// per slab instead of two). No effect when nothing is staged.
-    pub double_buffer: bool,
-    /// `vecLoad`: a contraction's cooperative global→local slab loads read this many elements
-    /// adjacent along each staged operand's contiguous dimension as one vector (`float4`,
-    /// `double2`), falling back to scalar loads at edges and unaligned addresses (1 = scalar).
-    pub vec_load: u32,
-    /// `loadItems=[('i',MA),('j',NB)]`: work-items side by side along the contiguous dimension of
-    /// the staged operand that varies with each named loop, when loading its slab (CLBlast's
-    /// MDIMA / NDIMB); an unnamed loop's operand is loaded as one linearised slab.
-    pub load_items: Vec<(String, u64, Span)>,
-    /// `warpTile=[('i',WI),('j',WJ)]`: each run of WI·WJ consecutive work-items (a warp when it
-    /// is 32) computes a WI × WJ block of a contraction's work-item grid instead of a row of it.
-    pub warp_tile: Vec<(String, u64, Span)>,
-}
+pub use crate::args::NestArgs;
+use crate::args::{Key, Options};
 
 /// One NDRange dimension of a schedule.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -98,7 +65,8 @@ impl Staged {
     }
 }
 
-/// The schedule of one configuration of a loop nest (see the module docs).
+/// The schedule of one configuration (see the module docs): its NDRange dimensions, the arrays
+/// staged in local memory, and its [`Form`].
 #[derive(Debug, Clone, PartialEq)]
 pub struct Schedule {
     /// NDRange dimensions, dimension 0 (the fastest-varying work-item index) first.
@@ -106,15 +74,22 @@ pub struct Schedule {
     pub staged: Vec<Staged>,
     pub unroll: u32,
     pub size_hint: bool,
-    /// The k-slab schedule of a contraction (a matrix product), `None` for other nests.
-    pub contraction: Option<ContractionSchedule>,
-    /// Lanes splitting each row's reduction loop (a matrix-vector product), `None` for other
-    /// nests; then `dims[0]` is the lane dimension and `dims[1]` the rows'.
-    pub row_reduction: Option<RowReductionSchedule>,
-    /// The 1-D map of the parallel loop (a configuration without `tile`), `None` for a `tile`
-    /// schedule; then `dims` is the one dimension of the parallel loop, `per_group` = `items` =
-    /// the local size.
-    pub linear: Option<LinearSchedule>,
+    pub form: Form,
+}
+
+/// What a schedule maps: the forms a configuration takes.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Form {
+    /// The 1-D map of the parallel loop (a configuration without `tile`); `dims` is the one
+    /// dimension of the parallel loop, `per_group` = `items` = the local size.
+    Linear(LinearSchedule),
+    /// A `tile` nest of parallel loops.
+    Nest,
+    /// The k-slab schedule of a contraction (a matrix product).
+    Contraction(ContractionSchedule),
+    /// Lanes splitting each row's reduction loop (a matrix-vector product); `dims[0]` is the
+    /// lane dimension and `dims[1]` the rows'.
+    RowReduction(RowReductionSchedule),
 }
 
 /// The 1-D map of the parallel loop onto an NDRange of `workGroups` × `workItemsPerGroup`
@@ -214,9 +189,61 @@ pub fn linear(
         staged: Vec::new(),
         unroll,
         size_hint,
-        contraction: None,
-        row_reduction: None,
-        linear: Some(l),
+        form: Form::Linear(l),
+    })
+}
+
+/// The schedule of one configuration's bound arguments, decided once: the 1-D map of the
+/// parallel loop ([`linear`]), or for a `tile` nest [`check`] then [`for_config`] (the inner
+/// `Err`: why the values cannot work, a variant never built).
+///
+/// Errors: what no value can fix, located at the argument ([`check`]; an `innerThreads` or
+/// `vecWidth` that does not fit the loop).
+pub fn of(k: &Kernel, o: &Options) -> Result<Result<Schedule, String>, Diagnostic> {
+    if o.tiled() {
+        let a = o.nest_args();
+        check(k, &a)?;
+        return Ok(for_config(k, &a));
+    }
+    linear_of(k, o).map(Ok)
+}
+
+/// What `prepare` checks of every configuration: [`check`] for a `tile` nest, the 1-D map
+/// otherwise ([`of`] without the nest's schedule).
+///
+/// Errors: as [`of`].
+pub fn check_options(k: &Kernel, o: &Options) -> Result<(), Diagnostic> {
+    if o.tiled() {
+        return check(k, &o.nest_args());
+    }
+    linear_of(k, o).map(|_| ())
+}
+
+/// The 1-D map of `o` for `k`; an error is located at its argument's value (CUDA: at
+/// `innerThreads`, or the loop when it is not written).
+fn linear_of(k: &Kernel, o: &Options) -> Result<Schedule, Diagnostic> {
+    let opencl = o.backend == crate::target::Backend::OpenCl;
+    let l = LinearSchedule {
+        groups: o.groups,
+        chunked: o.chunked,
+        lanes: o.lanes,
+        cache_blocks: o.cache_blocks,
+        vec_width: if opencl { o.vec_width } else { 1 },
+        vec_hint: if opencl { o.vec_hint } else { 0 },
+        passes: None,
+        vector: None,
+    };
+    linear(k, l, o.local, o.unroll, o.size_hint, o.backend).map_err(|e| {
+        let span = if opencl {
+            o.span_of(match e.arg {
+                LinearArg::InnerThreads => Key::InnerThreads,
+                LinearArg::VecWidth => Key::VecWidth,
+            })
+            .unwrap_or_default()
+        } else {
+            o.span_of(Key::InnerThreads).unwrap_or(k.parallel.span)
+        };
+        e.at(span)
     })
 }
 
@@ -277,13 +304,34 @@ pub struct ContractionSchedule {
 }
 
 impl Schedule {
+    /// The 1-D map, if this is one.
+    pub fn linear(&self) -> Option<&LinearSchedule> {
+        match &self.form {
+            Form::Linear(l) => Some(l),
+            _ => None,
+        }
+    }
+    /// The contraction's k-slab schedule, if this is one.
+    pub fn contraction(&self) -> Option<&ContractionSchedule> {
+        match &self.form {
+            Form::Contraction(c) => Some(c),
+            _ => None,
+        }
+    }
+    /// The row reduction's lanes, if this is one.
+    pub fn row_reduction(&self) -> Option<&RowReductionSchedule> {
+        match &self.form {
+            Form::RowReduction(r) => Some(r),
+            _ => None,
+        }
+    }
     /// Work-items per work-group.
     pub fn local_size(&self) -> u64 {
         self.dims.iter().map(|d| d.items).product()
     }
     /// Bytes of local memory of the staged tiles.
     pub fn local_mem_bytes(&self) -> u64 {
-        let c = self.contraction.as_ref().map_or(0, |c| {
+        let c = self.contraction().map_or(0, |c| {
             c.operands
                 .iter()
                 .filter(|o| o.staged)
@@ -294,7 +342,7 @@ impl Schedule {
                 .sum::<u64>()
                 * if c.double_buffer { 2 } else { 1 }
         });
-        let r = self.row_reduction.as_ref().map_or(0, |r| {
+        let r = self.row_reduction().map_or(0, |r| {
             if r.lanes > 1 {
                 self.local_size() * r.ty.size_bytes() as u64
             } else {
@@ -318,7 +366,7 @@ impl Schedule {
                 .iter()
                 .enumerate()
                 .map(|(d, x)| {
-                    if d == 0 && self.row_reduction.is_some() {
+                    if d == 0 && self.row_reduction().is_some() {
                         crate::target::Grid::ONE_GROUP
                     } else {
                         x.per_group
@@ -577,13 +625,11 @@ fn row_reduction_schedule(
         staged: Vec::new(),
         unroll: a.unroll,
         size_hint: a.size_hint,
-        contraction: None,
-        row_reduction: Some(RowReductionSchedule {
+        form: Form::RowReduction(RowReductionSchedule {
             red_var: r.red.var.clone(),
             lanes,
             ty,
         }),
-        linear: None,
     })
 }
 
@@ -718,9 +764,7 @@ pub fn for_config(k: &Kernel, a: &NestArgs) -> Result<Schedule, String> {
         staged,
         unroll: a.unroll,
         size_hint: a.size_hint,
-        contraction: None,
-        row_reduction: None,
-        linear: None,
+        form: Form::Nest,
     };
     if s.local_size() == 0 {
         return Err("a tile of 0 work-items".into());
@@ -888,7 +932,7 @@ fn contraction_schedule(
         staged: Vec::new(),
         unroll: a.unroll,
         size_hint: a.size_hint,
-        contraction: Some(ContractionSchedule {
+        form: Form::Contraction(ContractionSchedule {
             red_var: c.red.var.clone(),
             tk,
             vec,
@@ -900,46 +944,9 @@ fn contraction_schedule(
             warp,
             operands,
         }),
-        row_reduction: None,
-        linear: None,
     };
     if s.local_size() == 0 {
         return Err("a tile of 0 work-items".into());
     }
     Ok(s)
-}
-
-/// The value of `tile=[('i',32),('j',8)]` / `regTile=...`: (loop name, extent ≥ 1) pairs, each
-/// located at the argument's expression.
-///
-/// Errors: anything but a list of (string, positive integer) pairs, located.
-pub fn loop_list(
-    v: &orcl_frontend::expr::Value,
-    a: &orcl_frontend::expr::KeywordArg,
-) -> Result<Vec<(String, u64, Span)>, Diagnostic> {
-    use orcl_frontend::expr::Value;
-    let bad = || {
-        Diagnostic::new(
-            a.expr.span,
-            format!(
-                "`{}` must be a list of (loop, size) pairs such as [('i',16),('j',16)], found {v}",
-                a.name
-            ),
-        )
-    };
-    let Value::List(items) = v else {
-        return Err(bad());
-    };
-    items
-        .iter()
-        .map(|it| match it {
-            Value::List(p) => match &p[..] {
-                [Value::Str(n), Value::Int(x)] if *x >= 1 => {
-                    Ok((n.clone(), *x as u64, a.expr.span))
-                }
-                _ => Err(bad()),
-            },
-            _ => Err(bad()),
-        })
-        .collect()
 }

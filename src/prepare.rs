@@ -192,6 +192,44 @@ fn prepare_region(region: Region, text: &str) -> Result<Prepared, Diagnostic> {
             TransformArgs::parse(backend, &t.args)
         })
         .collect::<Result<Vec<_>, _>>()?;
+    check_free_names(spec, ann)?;
+    let kernel = orcl_frontend::lower::lower(&region.raw, spec, text)?;
+    let inputs = input_combinations(spec)?;
+    check_input_var_ranges(spec, &inputs)?;
+    orcl_frontend::bounds::check(&kernel, spec, &inputs)?;
+    if inputs.is_empty() {
+        let span = spec
+            .input_constraints
+            .first()
+            .map(|c| c.span)
+            .unwrap_or(spec.span);
+        return Err(Diagnostic::new(
+            span,
+            "no input size satisfies the input constraints",
+        ));
+    }
+    for input in &inputs {
+        check_input(spec, &kernel, &transforms, input)?;
+    }
+    check_search(spec)?;
+    check_build(spec, &inputs)?;
+    let bindings = size_bindings(&region, &kernel)?;
+    check_binding_ranges(&region, &kernel, &inputs, &bindings)?;
+    Ok(Prepared {
+        region,
+        kernel,
+        inputs,
+        bindings,
+        transforms,
+    })
+}
+
+/// Every name the transform arguments use is a tuning parameter, an input parameter or a `let`
+/// (located at the name, with a did-you-mean).
+fn check_free_names(
+    spec: &orcl_frontend::spec::TuningSpec,
+    ann: &orcl_frontend::annotation::LoopAnnotation,
+) -> Result<(), Diagnostic> {
     let mut names: Vec<&str> = spec
         .performance_params
         .iter()
@@ -215,59 +253,68 @@ fn prepare_region(region: Region, text: &str) -> Result<Prepared, Diagnostic> {
             }
         }
     }
-    let kernel = orcl_frontend::lower::lower(&region.raw, spec, text)?;
-    let inputs = input_combinations(spec)?;
-    check_input_var_ranges(spec, &inputs)?;
-    orcl_frontend::bounds::check(&kernel, spec, &inputs)?;
-    if inputs.is_empty() {
-        let span = spec
-            .input_constraints
-            .first()
-            .map(|c| c.span)
-            .unwrap_or(spec.span);
-        return Err(Diagnostic::new(
-            span,
-            "no input size satisfies the input constraints",
-        ));
-    }
-    for input in &inputs {
-        let space = SearchSpace::new(spec, input);
-        if space.size() <= FEASIBILITY_LIMIT {
-            let mut any = false;
-            for index in 0..space.size() {
-                if space.check(&space.config_at(index))?.is_none() {
-                    any = true;
-                    break;
-                }
-            }
-            if !any {
-                let span = spec
-                    .constraints
-                    .first()
-                    .map(|c| c.span)
-                    .unwrap_or(spec.span);
-                return Err(Diagnostic::new(span, format!("no configuration satisfies the constraints ({} configurations, all rejected)", space.size()))
-                    .with_help("relax the constraints or widen the parameter values"));
+    Ok(())
+}
+
+/// At input size `input`: some configuration satisfies the constraints (when the space is
+/// small enough to enumerate), the transform arguments of every configuration (up to a limit)
+/// bind and fit the loop, and the input arrays can be sized.
+fn check_input(
+    spec: &orcl_frontend::spec::TuningSpec,
+    kernel: &Kernel,
+    transforms: &[TransformArgs],
+    input: &BTreeMap<String, Value>,
+) -> Result<(), Diagnostic> {
+    let space = SearchSpace::new(spec, input);
+    if space.size() <= FEASIBILITY_LIMIT {
+        let mut any = false;
+        for index in 0..space.size() {
+            if space.check(&space.config_at(index))?.is_none() {
+                any = true;
+                break;
             }
         }
-        // Evaluate the transform for every configuration (up to a limit), to report a value of the
-        // wrong type before anything is built.
-        for index in 0..space.size().min(OPTIONS_CHECK_LIMIT) {
-            let cfg = space.config_at(index);
-            if space.check(&cfg)?.is_some() {
-                continue;
-            }
-            let env = env_for(&space, &cfg);
-            for t in &transforms {
-                // Options that do not fit the loop (innerThreads, vecWidth, tile), at the argument.
-                orcl_codegen::schedule::check_options(&kernel, &t.bind(&env)?)?;
-            }
+        if !any {
+            let span = spec
+                .constraints
+                .first()
+                .map(|c| c.span)
+                .unwrap_or(spec.span);
+            return Err(Diagnostic::new(
+                span,
+                format!(
+                    "no configuration satisfies the constraints ({} configurations, all rejected)",
+                    space.size()
+                ),
+            )
+            .with_help("relax the constraints or widen the parameter values"));
         }
-        let env = spec.input_env(input);
-        orcl_frontend::inputs::array_elems(spec, &env)?;
     }
-    check_search(spec)?;
-    check_build(spec, &inputs)?;
+    // Evaluate the transform for every configuration (up to a limit), to report a value of the
+    // wrong type before anything is built.
+    for index in 0..space.size().min(OPTIONS_CHECK_LIMIT) {
+        let cfg = space.config_at(index);
+        if space.check(&cfg)?.is_some() {
+            continue;
+        }
+        let env = env_for(&space, &cfg);
+        for t in transforms {
+            // Options that do not fit the loop (innerThreads, vecWidth, tile), at the argument.
+            orcl_codegen::schedule::check_options(kernel, &t.bind(&env)?)?;
+        }
+    }
+    let env = spec.input_env(input);
+    orcl_frontend::inputs::array_elems(spec, &env)?;
+    Ok(())
+}
+
+/// The C variables bound to input parameters (`decl int n = N;`, a preamble `int n = N;`,
+/// parameters bound by name, a function parameter of the input parameter's name), as
+/// (variable, param).
+///
+/// Errors: a size parameter bound to several variables while an array's size is written in it.
+fn size_bindings(region: &Region, kernel: &Kernel) -> Result<Vec<(String, String)>, Diagnostic> {
+    let spec = &region.spec;
     let mut bindings: Vec<(String, String)> = spec
         .input_vars
         .iter()
@@ -332,14 +379,7 @@ fn prepare_region(region: Region, text: &str) -> Result<Prepared, Diagnostic> {
             .with_help("give each size variable its own input parameter (`param MX[] = ...; param MY[] = ...;`)"));
         }
     }
-    check_binding_ranges(&region, &kernel, &inputs, &bindings)?;
-    Ok(Prepared {
-        region,
-        kernel,
-        inputs,
-        bindings,
-        transforms,
-    })
+    Ok(bindings)
 }
 
 /// The values a C integer type holds, as `(min, max)`, by its name as written (`const` and

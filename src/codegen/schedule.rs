@@ -6,6 +6,7 @@
 //! `tune` as a device-limit outcome, never built). Models: Halide's `Func::gpu_tile` and TVM's
 //! `split`/`bind` schedule primitives (Ragan-Kelley et al., PLDI 2013; Chen et al., OSDI 2018).
 
+mod contraction;
 pub mod passes;
 pub mod vector;
 
@@ -390,33 +391,8 @@ pub fn check(k: &Kernel, a: &NestArgs) -> Result<(), Diagnostic> {
         }
     }
     // A contraction's reduction loop is named for its k-slab, not mapped onto the NDRange.
-    let con = orcl_frontend::analysis::contraction(k);
-    if let Some(c) = &con {
-        if let Some((_, _, span)) = a.tile.iter().find(|t| t.0 == c.red.var) {
-            let nest = perfect_nest(k);
-            let both = [0, 1]
-                .iter()
-                .all(|&d| a.tile.iter().any(|t| t.0 == nest.loops[d].var));
-            if !both || a.tile.len() != 3 {
-                return Err(Diagnostic::new(
-                    *span,
-                    format!(
-                        "the k-slab entry ('{}', TK) needs `tile` to name both loops {} and {} too",
-                        c.red.var, nest.loops[0].var, nest.loops[1].var
-                    ),
-                ));
-            }
-            let rest = NestArgs {
-                tile: a
-                    .tile
-                    .iter()
-                    .filter(|t| t.0 != c.red.var)
-                    .cloned()
-                    .collect(),
-                ..a.clone()
-            };
-            return check(k, &rest);
-        }
+    if let Some(rest) = without_k_slab(k, a)? {
+        return check(k, &rest);
     }
     let nest = perfect_nest(k);
     let kinds = classify(k, &nest);
@@ -485,6 +461,49 @@ pub fn check(k: &Kernel, a: &NestArgs) -> Result<(), Diagnostic> {
             ),
         ));
     }
+    check_named_by_tile(a)
+}
+
+/// A `tile` naming a contraction's reduction loop (its k-slab, not an NDRange dimension): the
+/// arguments without that entry, to check as a nest of the two parallel loops; `None` when
+/// `tile` does not name it.
+///
+/// Errors: the k-slab entry without both parallel loops, located at it.
+fn without_k_slab(k: &Kernel, a: &NestArgs) -> Result<Option<NestArgs>, Diagnostic> {
+    let Some(c) = orcl_frontend::analysis::contraction(k) else {
+        return Ok(None);
+    };
+    let Some((_, _, span)) = a.tile.iter().find(|t| t.0 == c.red.var) else {
+        return Ok(None);
+    };
+    let nest = perfect_nest(k);
+    let both = [0, 1]
+        .iter()
+        .all(|&d| a.tile.iter().any(|t| t.0 == nest.loops[d].var));
+    if !both || a.tile.len() != 3 {
+        return Err(Diagnostic::new(
+            *span,
+            format!(
+                "the k-slab entry ('{}', TK) needs `tile` to name both loops {} and {} too",
+                c.red.var, nest.loops[0].var, nest.loops[1].var
+            ),
+        ));
+    }
+    Ok(Some(NestArgs {
+        tile: a
+            .tile
+            .iter()
+            .filter(|t| t.0 != c.red.var)
+            .cloned()
+            .collect(),
+        ..a.clone()
+    }))
+}
+
+/// `regTile`, `warpTile` and `loadItems` name loops that `tile` names.
+///
+/// Errors: located at the loop's name in the argument.
+fn check_named_by_tile(a: &NestArgs) -> Result<(), Diagnostic> {
     for (name, _, span) in &a.reg_tile {
         if !a.tile.iter().any(|(t, _, _)| t == name) {
             return Err(Diagnostic::new(
@@ -698,67 +717,13 @@ pub fn for_config(k: &Kernel, a: &NestArgs) -> Result<Schedule, String> {
             .iter()
             .find(|t| Some(&t.0) == red_var.as_ref())
             .map_or(8, |t| t.1);
-        return contraction_schedule(k, a, c, dims, tk);
+        return contraction::schedule(k, a, c, dims, tk);
     }
-    let mut staged = Vec::new();
-    if a.cache_blocks {
-        'arrays: for arg in k.args.iter().filter(|x| x.is_array && !x.written) {
-            let mine: Vec<_> = acc.iter().filter(|x| x.array == arg.name).collect();
-            if mine.is_empty() {
-                continue;
-            }
-            let mut loops: Option<Vec<usize>> = None;
-            let mut all_offsets = Vec::new();
-            for x in &mine {
-                let Some(ds) = &x.dims else { continue 'arrays };
-                let mut l = Vec::new();
-                let mut offs = Vec::new();
-                for i in ds {
-                    let Some((v, off)) = i.unit() else {
-                        continue 'arrays;
-                    };
-                    let Some(p) = dims.iter().position(|d| d.var == v) else {
-                        continue 'arrays;
-                    };
-                    l.push(p);
-                    offs.push(off);
-                }
-                let mut sorted = l.clone();
-                sorted.sort();
-                sorted.dedup();
-                if sorted.len() != l.len() || loops.as_ref().is_some_and(|x| *x != l) {
-                    continue 'arrays;
-                }
-                loops = Some(l);
-                all_offsets.push(offs);
-            }
-            let loops = loops.expect("non-empty");
-            let n = loops.len();
-            let lo: Vec<i64> = (0..n)
-                .map(|d| all_offsets.iter().map(|o| o[d]).min().unwrap_or(0))
-                .collect();
-            let hi: Vec<i64> = (0..n)
-                .map(|d| all_offsets.iter().map(|o| o[d]).max().unwrap_or(0))
-                .collect();
-            let extent: Vec<u64> = (0..n)
-                .map(|d| dims[loops[d]].per_group + (hi[d] - lo[d]) as u64)
-                .collect();
-            // Consecutive work-items (dimension 0) walk the tile's last dimension, or else
-            // down a column: then pad each row by one element so they hit different banks.
-            let pad = u64::from(loops.last() != Some(&0));
-            staged.push(Staged {
-                array: arg.name.clone(),
-                ty: arg.ty,
-                dims: loops,
-                lo,
-                extent,
-                pad,
-                reference: mine[0].expr.clone(),
-                offsets: all_offsets[0].clone(),
-                all_offsets,
-            });
-        }
-    }
+    let staged = if a.cache_blocks {
+        staged_arrays(k, &acc, &dims)
+    } else {
+        Vec::new()
+    };
     let s = Schedule {
         dims,
         staged,
@@ -772,181 +737,71 @@ pub fn for_config(k: &Kernel, a: &NestArgs) -> Result<Schedule, String> {
     Ok(s)
 }
 
-/// The schedule of a contraction over NDRange dimensions `dims` (its two parallel loops) with
-/// k-slabs of `tk` reduction iterations: which references of the summand are staged, and whether
-/// the values fit (`vecWidth` dividing each register tile, a local tile row a whole number of
-/// vectors).
-fn contraction_schedule(
+/// The read-only arrays a `cacheBlocks` nest stages in local memory: those whose every
+/// reference is one tiled loop's index plus a constant in each dimension (the loops distinct, the
+/// same for every reference), each with its tile extent (the work-group's iterations plus the
+/// halo) and padding.
+fn staged_arrays(
     k: &Kernel,
-    a: &NestArgs,
-    c: &orcl_frontend::analysis::Contraction,
-    dims: Vec<Dim>,
-    tk: u64,
-) -> Result<Schedule, String> {
-    let vars = [
-        dims[0].var.as_str(),
-        dims[1].var.as_str(),
-        c.red.var.as_str(),
-    ];
-    let vec = u64::from(a.vec_width.max(1));
-    if vec > 4 {
-        return Err(format!(
-            "vecWidth {vec} > 4 (a contraction reads vectors of 2 or 4 from its local tiles)"
-        ));
-    }
-    for d in &dims {
-        if d.per_item % vec != 0 {
-            return Err(format!(
-                "vecWidth {vec} does not divide regTile {} along `{}`",
-                d.per_item, d.var
-            ));
-        }
-        if (d.per_group + a.pad_local) % vec != 0 {
-            return Err(format!(
-                "a local tile row of {} + padLocal {} elements is not a whole number of vectors of {vec}",
-                d.per_group, a.pad_local
-            ));
-        }
-    }
-    let mut operands: Vec<Operand> = Vec::new();
-    let mut refs = Vec::new();
-    c.term.visit(&mut |e| {
-        if matches!(e.kind, orcl_frontend::ir::ExprKind::Index { .. }) {
-            refs.push(e.clone());
-        }
-    });
-    for e in refs {
-        if operands.iter().any(|o| o.expr.same_as(&e)) {
+    acc: &[orcl_frontend::analysis::Access<'_>],
+    dims: &[Dim],
+) -> Vec<Staged> {
+    let mut staged = Vec::new();
+    'arrays: for arg in k.args.iter().filter(|x| x.is_array && !x.written) {
+        let mine: Vec<_> = acc.iter().filter(|x| x.array == arg.name).collect();
+        if mine.is_empty() {
             continue;
         }
-        let orcl_frontend::ir::ExprKind::Index { array, indices } = &e.kind else {
-            unreachable!("collected Index expressions only")
-        };
-        let ty = k
-            .args
-            .iter()
-            .find(|x| &x.name == array)
-            .map_or(ScalarType::Double, |x| x.ty);
-        let idx = if indices.len() == 1 {
-            orcl_frontend::analysis::delinearise(k, &indices[0], &vars)
-        } else {
-            None
-        };
-        // Each subscript dimension one loop index plus a constant, the loops distinct, and one
-        // of them an NDRange dimension's (the other the reduction loop's, or none).
-        let units: Option<Vec<&str>> = idx
-            .as_ref()
-            .and_then(|d| d.iter().map(|i| i.unit().map(|u| u.0)).collect());
-        let dim = units.as_ref().and_then(|u| {
-            let mut seen = u.clone();
-            seen.sort();
-            seen.dedup();
-            if seen.len() != u.len() {
-                return None;
+        let mut loops: Option<Vec<usize>> = None;
+        let mut all_offsets = Vec::new();
+        for x in &mine {
+            let Some(ds) = &x.dims else { continue 'arrays };
+            let mut l = Vec::new();
+            let mut offs = Vec::new();
+            for i in ds {
+                let Some((v, off)) = i.unit() else {
+                    continue 'arrays;
+                };
+                let Some(p) = dims.iter().position(|d| d.var == v) else {
+                    continue 'arrays;
+                };
+                l.push(p);
+                offs.push(off);
             }
-            let on: Vec<usize> = (0..2).filter(|&d| u.contains(&vars[d])).collect();
-            match on[..] {
-                [d] => Some(d),
-                _ => None,
+            let mut sorted = l.clone();
+            sorted.sort();
+            sorted.dedup();
+            if sorted.len() != l.len() || loops.as_ref().is_some_and(|x| *x != l) {
+                continue 'arrays;
             }
+            loops = Some(l);
+            all_offsets.push(offs);
+        }
+        let loops = loops.expect("non-empty");
+        let n = loops.len();
+        let lo: Vec<i64> = (0..n)
+            .map(|d| all_offsets.iter().map(|o| o[d]).min().unwrap_or(0))
+            .collect();
+        let hi: Vec<i64> = (0..n)
+            .map(|d| all_offsets.iter().map(|o| o[d]).max().unwrap_or(0))
+            .collect();
+        let extent: Vec<u64> = (0..n)
+            .map(|d| dims[loops[d]].per_group + (hi[d] - lo[d]) as u64)
+            .collect();
+        // Consecutive work-items (dimension 0) walk the tile's last dimension, or else
+        // down a column: then pad each row by one element so they hit different banks.
+        let pad = u64::from(loops.last() != Some(&0));
+        staged.push(Staged {
+            array: arg.name.clone(),
+            ty: arg.ty,
+            dims: loops,
+            lo,
+            extent,
+            pad,
+            reference: mine[0].expr.clone(),
+            offsets: all_offsets[0].clone(),
+            all_offsets,
         });
-        let red_fast = units.as_ref().is_some_and(|u| u.last() == Some(&vars[2]));
-        operands.push(Operand {
-            expr: e.clone(),
-            ty,
-            dim,
-            staged: a.cache_blocks && dim.is_some(),
-            red_fast,
-            load_items: None,
-        });
     }
-    let load_vec = u64::from(a.vec_load.max(1));
-    if load_vec > 1 {
-        for o in operands.iter().filter(|o| o.staged) {
-            let bytes = load_vec * o.ty.size_bytes() as u64;
-            if bytes > 16 {
-                return Err(format!(
-                    "vecLoad {load_vec} of {} is {bytes} bytes (a vector load reads at most 16)",
-                    o.ty.c_name()
-                ));
-            }
-            let d = o.dim.expect("staged operands have a dimension");
-            let (extent, what) = if o.red_fast {
-                (tk, format!("the k-slab of `{}`", c.red.var))
-            } else {
-                (
-                    dims[d].per_group,
-                    format!("the tile along `{}`", dims[d].var),
-                )
-            };
-            if extent % load_vec != 0 {
-                return Err(format!(
-                    "vecLoad {load_vec} does not divide {what} ({extent}), the contiguous dimension of a staged operand"
-                ));
-            }
-        }
-    }
-    let nt: u64 = dims.iter().map(|d| d.items).product();
-    for o in operands.iter_mut().filter(|o| o.staged) {
-        let d = o.dim.expect("staged operands have a dimension");
-        let Some(&(_, items, _)) = a.load_items.iter().find(|l| l.0 == dims[d].var) else {
-            continue;
-        };
-        let extent = if o.red_fast { tk } else { dims[d].per_group };
-        let groups = extent / load_vec;
-        if groups % items != 0 {
-            return Err(format!(
-                "loadItems {items} along `{}` does not divide the {groups} {} of a slab row",
-                dims[d].var,
-                if load_vec > 1 { "vectors" } else { "elements" }
-            ));
-        }
-        if nt % items != 0 {
-            return Err(format!(
-                "loadItems {items} along `{}` does not divide the work-group's {nt} work-items",
-                dims[d].var
-            ));
-        }
-        // The whole row side by side is the linearised slab: the same kernel.
-        o.load_items = (items != groups).then_some(items);
-    }
-    let warp_of = |d: usize| {
-        a.warp_tile
-            .iter()
-            .find(|w| w.0 == dims[d].var)
-            .map_or(1, |w| w.1)
-    };
-    let (wi, wj) = (warp_of(1), warp_of(0));
-    for (d, w) in [(0, wj), (1, wi)] {
-        if dims[d].items % w != 0 {
-            return Err(format!(
-                "warpTile {w} along `{}` does not divide the work-group's {} work-items along it",
-                dims[d].var, dims[d].items
-            ));
-        }
-    }
-    // A block as wide as the work-group, or of one work-item, is the hardware layout.
-    let warp = (wj != dims[0].items && wi * wj > 1).then_some((wi, wj));
-    let s = Schedule {
-        dims,
-        staged: Vec::new(),
-        unroll: a.unroll,
-        size_hint: a.size_hint,
-        form: Form::Contraction(ContractionSchedule {
-            red_var: c.red.var.clone(),
-            tk,
-            vec,
-            pad: a.pad_local,
-            double_buffer: a.double_buffer
-                && !operands.is_empty()
-                && operands.iter().all(|o| o.staged),
-            load_vec,
-            warp,
-            operands,
-        }),
-    };
-    if s.local_size() == 0 {
-        return Err("a tile of 0 work-items".into());
-    }
-    Ok(s)
+    staged
 }

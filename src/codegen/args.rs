@@ -726,3 +726,83 @@ pub fn nvrtc_flags(flags: &str) -> Result<(Vec<String>, Option<&'static str>), S
     }
     Ok((out, dlcm))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The arguments of `transform LABEL(ARGS)` on a 1-D loop.
+    fn written(label: &str, args: &str) -> Vec<KeywordArg> {
+        let text = format!(
+            "void f(int n, double *y) {{\n    int i;\n    /*@ begin PerfTuning (\n def performance_params {{ param T[] = [32, 64]; }}\n def input_params {{ param N[] = [8]; }}\n def input_vars {{ decl int n = N; decl static double y[N] = 0; }}\n ) @*/\n    /*@ begin Loop(transform {label}({args})\n for (i=0; i<n; i++) y[i] = 2*y[i];\n ) @*/\n for (i=0; i<n; i++) y[i] = 2*y[i];\n /*@ end @*/\n /*@ end @*/\n}}\n"
+        );
+        let regions = orcl_frontend::parse(&text).expect("parses");
+        regions[0].raw.loop_ann.transforms[0].args.clone()
+    }
+
+    fn env(name: &str) -> Option<Value> {
+        (name == "T").then_some(Value::Int(64))
+    }
+
+    /// Each backend's names come in the order its help has always listed them.
+    #[test]
+    fn each_backend_lists_its_names_in_order() {
+        let cl: Vec<&str> = names(Backend::OpenCl).into_iter().map(|x| x.0).collect();
+        assert_eq!(
+            cl[..4],
+            ["workGroups", "workItemsPerGroup", "sizeHint", "vecHint"]
+        );
+        assert_eq!(
+            cl[cl.len() - 3..],
+            ["threadCount", "blockCount", "streamCount"]
+        );
+        let cu: Vec<&str> = names(Backend::Cuda).into_iter().map(|x| x.0).collect();
+        assert_eq!(cu[..3], ["threadCount", "blockCount", "cacheBlocks"]);
+        assert_eq!(cu[cu.len() - 3..], ["pinHostMem", "dataOnDevice", "domain"]);
+        assert_eq!((cl.len(), cu.len()), (22, 22));
+    }
+
+    /// Names are checked once, at parse time; values bind per configuration.
+    #[test]
+    fn parse_checks_names_and_bind_reads_values() {
+        let e =
+            TransformArgs::parse(Backend::OpenCl, &written("OpenCL", "workItemz=T")).unwrap_err();
+        assert!(e
+            .message
+            .contains("unknown OpenCL transformation argument `workItemz`"));
+        let e = TransformArgs::parse(
+            Backend::OpenCl,
+            &written("OpenCL", "threadCount=T, workItemsPerGroup=32"),
+        )
+        .unwrap_err();
+        assert!(
+            e.message
+                .contains("gives `workItemsPerGroup` a second time"),
+            "{}",
+            e.message
+        );
+        let t = TransformArgs::parse(
+            Backend::OpenCl,
+            &written("OpenCL", "threadCount=T, tile=[('i',T)], vecWidth=8"),
+        )
+        .unwrap();
+        let o = t.bind(&env).unwrap();
+        assert_eq!((o.local, o.vec_width), (64, 8));
+        assert_eq!(o.nest.tile.len(), 1);
+        // vecWidth 8 is an OpenCL width only: carried to CUDA it binds with CUDA's widths.
+        let cu = t.carried_to(Backend::Cuda);
+        let names: Vec<String> = cu.keyword_args().into_iter().map(|a| a.name).collect();
+        assert_eq!(names, ["tile", "vecWidth"]);
+        let e = cu.bind(&env).unwrap_err();
+        assert!(
+            e.message.contains("`vecWidth` must be 1, 2 or 4, found 8"),
+            "{}",
+            e.message
+        );
+        let t = TransformArgs::parse(Backend::Cuda, &written("CUDA", "device=T, blockCount=2"))
+            .unwrap();
+        assert_eq!(t.device(&env).unwrap(), (0, 64));
+        let o = t.carried_to(Backend::OpenCl).bind(&env).unwrap();
+        assert_eq!((o.groups, o.device), (Some(2), 64));
+    }
+}

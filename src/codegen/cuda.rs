@@ -128,7 +128,6 @@ mod tests {
         let o = CudaOptions {
             prefer_l1_kb: 48,
             cuda_flags: "-use_fast_math".into(),
-            ..CudaOptions::default()
         };
         assert_eq!(o.skeleton_options(false), "--use_fast_math -orcl-cache=l1");
         assert_eq!(

@@ -1,20 +1,12 @@
 //! Orio compatibility warnings: one line for each setting of an Orio spec or transform that orcl accepts but runs differently (issue 11, classes 5–7).
 
+use orcl_codegen::args::Arg;
 use orcl_codegen::Backend;
 use orcl_frontend::diag::Diagnostic;
 use orcl_frontend::expr::{ExprKind, Value};
 use orcl_frontend::Region;
 use orcl_measure::skeleton;
 use orcl_search::options;
-
-/// Transformation arguments accepted for Orio's files without effect: (transform, argument, why).
-const NO_EFFECT_ARGS: &[(&str, &str, &str)] = &[
-    ("CUDA", "streamCount", "orcl issues the copies and the kernel on one CUDA stream; configurations that differ only in streamCount are one variant, measured once"),
-    ("CUDA", "pinHostMem", "the skeleton's host buffers are pageable; the 'kernel' objective does not time copies"),
-    ("CUDA", "dataOnDevice", "the skeleton keeps the data on the device across its timed runs already"),
-    ("CUDA", "domain", "orcl generates one kernel per loop; there are no named domains"),
-    ("OpenCL", "streamCount", "Orio's OpenCL module parses it and never uses it; orcl uses one command queue"),
-];
 
 /// The warnings for `region`: settings accepted for Orio's files that orcl runs
 /// differently or ignores, each with what orcl does instead. Each is rendered as one line by
@@ -38,12 +30,9 @@ pub fn warnings(region: &Region) -> Vec<Diagnostic> {
         let Some(backend) = Backend::parse(&t.backend) else {
             continue;
         };
-        let label = backend.transform();
         for a in &t.args {
-            if let Some((_, _, why)) = NO_EFFECT_ARGS
-                .iter()
-                .find(|(b, n, _)| *b == label && *n == a.name)
-            {
+            // Accepted for Orio's files without effect (the argument table says why).
+            if let Some(why) = Arg::find(backend, &a.name).and_then(|r| r.no_effect) {
                 // `streamCount=1` is what orcl does anyway.
                 if a.name == "streamCount" && a.expr.kind == ExprKind::Lit(Value::Int(1)) {
                     continue;

@@ -1,7 +1,7 @@
 //! Between parsing and tuning: lowers each region's loop, checks its transform arguments and
 //! input sizes, and proves the search space is not empty. Shared by `check`, `emit` and `tune`.
 
-use orcl_codegen::opencl;
+use orcl_codegen::args::TransformArgs;
 use orcl_codegen::Backend;
 use orcl_frontend::diag::{did_you_mean, Diagnostic, InputError};
 use orcl_frontend::expr::KeywordArg;
@@ -20,26 +20,9 @@ pub struct Prepared {
     pub inputs: Vec<BTreeMap<String, Value>>,
     /// C variables bound to input params (`decl int n = N;`), as (variable, param).
     pub bindings: Vec<(String, String)>,
+    /// The annotation's transforms, parsed, in the order written.
+    pub transforms: Vec<TransformArgs>,
 }
-
-/// Transformation arguments with the same meaning in both backends: (OpenCL name, CUDA name).
-const SHARED_ARGS: &[(&str, &str)] = &[
-    ("workGroups", "blockCount"),
-    ("workItemsPerGroup", "threadCount"),
-    ("cacheBlocks", "cacheBlocks"),
-    ("unrollInner", "unrollInner"),
-    ("innerThreads", "innerThreads"),
-    ("incrementType", "incrementType"),
-    ("sizeHint", "launchBounds"),
-    ("device", "device"),
-    ("tile", "tile"),
-    ("regTile", "regTile"),
-    ("padLocal", "padLocal"),
-    ("doubleBuffer", "doubleBuffer"),
-    ("vecLoad", "vecLoad"),
-    ("loadItems", "loadItems"),
-    ("warpTile", "warpTile"),
-];
 
 impl Prepared {
     /// The backends whose transforms the annotation names, in the order written.
@@ -53,40 +36,33 @@ impl Prepared {
             .collect()
     }
 
-    /// The transformation arguments for `backend`: those of the annotation's own `transform`
-    /// for it, or else those of the other backend's transform that have a counterpart
-    /// ([`SHARED_ARGS`]: workGroups ↔ blockCount, workItemsPerGroup ↔ threadCount, sizeHint ↔
-    /// launchBounds, cacheBlocks, unrollInner, innerThreads, incrementType, device, tile, regTile,
-    /// padLocal, doubleBuffer, vecLoad, loadItems, warpTile; and vecWidth when the transform has `tile`, where it is a matrix
-    /// product's vector width on both backends), so that one annotation can be tuned for both
-    /// targets. Backend-specific arguments (clFlags, vecHint, a 1-D loop's vecWidth, platform;
+    /// The transformation arguments for `backend`, parsed: those of the annotation's own
+    /// `transform` for it, or else those of the other backend's transform that have a
+    /// counterpart ([`TransformArgs::carried_to`]: workGroups ↔ blockCount, workItemsPerGroup ↔
+    /// threadCount, sizeHint ↔ launchBounds, cacheBlocks, unrollInner, innerThreads,
+    /// incrementType, device, tile, regTile, padLocal, doubleBuffer, vecLoad, loadItems,
+    /// warpTile; and vecWidth when the transform has `tile`, where it is a matrix product's
+    /// vector width on both backends), so that one annotation can be tuned for both targets.
+    /// Backend-specific arguments (clFlags, vecHint, a 1-D loop's vecWidth, platform;
     /// cudaFlags, streamCount, preferL1Size) are not carried over.
-    pub fn transform_args(&self, backend: Backend) -> Vec<KeywordArg> {
+    pub fn transform(&self, backend: Backend) -> TransformArgs {
         let ann = &self.region.raw.loop_ann;
-        if let Some(t) = ann.transform(backend.transform()) {
-            return t.args.clone();
-        }
-        let Some(other) = ann.transforms.first() else {
-            return Vec::new();
-        };
-        let tiled = other.args.iter().any(|a| a.name == "tile");
-        other
-            .args
+        if let Some(i) = ann
+            .transforms
             .iter()
-            .filter_map(|a| {
-                if tiled && a.name == "vecWidth" {
-                    return Some(a.clone());
-                }
-                let name = SHARED_ARGS.iter().find_map(|(cl, cu)| match backend {
-                    Backend::Cuda if *cl == a.name => Some(*cu),
-                    Backend::OpenCl if *cu == a.name => Some(*cl),
-                    _ => None,
-                })?;
-                let mut b = a.clone();
-                b.name = name.to_string();
-                Some(b)
-            })
-            .collect()
+            .position(|t| t.backend == backend.transform())
+        {
+            return self.transforms[i].clone();
+        }
+        match self.transforms.first() {
+            Some(other) => other.carried_to(backend),
+            None => TransformArgs::parse(backend, &[]).expect("no arguments"),
+        }
+    }
+
+    /// The transformation arguments for `backend` as written (see [`Prepared::transform`]).
+    pub fn transform_args(&self, backend: Backend) -> Vec<KeywordArg> {
+        self.transform(backend).keyword_args()
     }
 }
 
@@ -205,12 +181,55 @@ pub fn prepare(path: &str, text: &str) -> Result<Vec<Prepared>, InputError> {
 fn prepare_region(region: Region, text: &str) -> Result<Prepared, Diagnostic> {
     let spec = &region.spec;
     let ann = &region.raw.loop_ann;
-    for t in &ann.transforms {
-        match t.backend.as_str() {
-            "CUDA" => orcl_codegen::cuda::check_args(&t.args)?,
-            _ => opencl::check_args(&t.args)?,
-        }
+    let transforms = ann
+        .transforms
+        .iter()
+        .map(|t| {
+            let backend = match t.backend.as_str() {
+                "CUDA" => Backend::Cuda,
+                _ => Backend::OpenCl,
+            };
+            TransformArgs::parse(backend, &t.args)
+        })
+        .collect::<Result<Vec<_>, _>>()?;
+    check_free_names(spec, ann)?;
+    let kernel = orcl_frontend::lower::lower(&region.raw, spec, text)?;
+    let inputs = input_combinations(spec)?;
+    check_input_var_ranges(spec, &inputs)?;
+    orcl_frontend::bounds::check(&kernel, spec, &inputs)?;
+    if inputs.is_empty() {
+        let span = spec
+            .input_constraints
+            .first()
+            .map(|c| c.span)
+            .unwrap_or(spec.span);
+        return Err(Diagnostic::new(
+            span,
+            "no input size satisfies the input constraints",
+        ));
     }
+    for input in &inputs {
+        check_input(spec, &kernel, &transforms, input)?;
+    }
+    check_search(spec)?;
+    check_build(spec, &inputs)?;
+    let bindings = size_bindings(&region, &kernel)?;
+    check_binding_ranges(&region, &kernel, &inputs, &bindings)?;
+    Ok(Prepared {
+        region,
+        kernel,
+        inputs,
+        bindings,
+        transforms,
+    })
+}
+
+/// Every name the transform arguments use is a tuning parameter, an input parameter or a `let`
+/// (located at the name, with a did-you-mean).
+fn check_free_names(
+    spec: &orcl_frontend::spec::TuningSpec,
+    ann: &orcl_frontend::annotation::LoopAnnotation,
+) -> Result<(), Diagnostic> {
     let mut names: Vec<&str> = spec
         .performance_params
         .iter()
@@ -234,67 +253,68 @@ fn prepare_region(region: Region, text: &str) -> Result<Prepared, Diagnostic> {
             }
         }
     }
-    let kernel = orcl_frontend::lower::lower(&region.raw, spec, text)?;
-    let inputs = input_combinations(spec)?;
-    check_input_var_ranges(spec, &inputs)?;
-    orcl_frontend::bounds::check(&kernel, spec, &inputs)?;
-    if inputs.is_empty() {
-        let span = spec
-            .input_constraints
-            .first()
-            .map(|c| c.span)
-            .unwrap_or(spec.span);
-        return Err(Diagnostic::new(
-            span,
-            "no input size satisfies the input constraints",
-        ));
-    }
-    for input in &inputs {
-        let space = SearchSpace::new(spec, input);
-        if space.size() <= FEASIBILITY_LIMIT {
-            let mut any = false;
-            for index in 0..space.size() {
-                if space.check(&space.config_at(index))?.is_none() {
-                    any = true;
-                    break;
-                }
-            }
-            if !any {
-                let span = spec
-                    .constraints
-                    .first()
-                    .map(|c| c.span)
-                    .unwrap_or(spec.span);
-                return Err(Diagnostic::new(span, format!("no configuration satisfies the constraints ({} configurations, all rejected)", space.size()))
-                    .with_help("relax the constraints or widen the parameter values"));
+    Ok(())
+}
+
+/// At input size `input`: some configuration satisfies the constraints (when the space is
+/// small enough to enumerate), the transform arguments of every configuration (up to a limit)
+/// bind and fit the loop, and the input arrays can be sized.
+fn check_input(
+    spec: &orcl_frontend::spec::TuningSpec,
+    kernel: &Kernel,
+    transforms: &[TransformArgs],
+    input: &BTreeMap<String, Value>,
+) -> Result<(), Diagnostic> {
+    let space = SearchSpace::new(spec, input);
+    if space.size() <= FEASIBILITY_LIMIT {
+        let mut any = false;
+        for index in 0..space.size() {
+            if space.check(&space.config_at(index))?.is_none() {
+                any = true;
+                break;
             }
         }
-        // Evaluate the transform for every configuration (up to a limit), to report a value of the
-        // wrong type before anything is built.
-        for index in 0..space.size().min(OPTIONS_CHECK_LIMIT) {
-            let cfg = space.config_at(index);
-            if space.check(&cfg)?.is_some() {
-                continue;
-            }
-            let env = env_for(&space, &cfg);
-            for t in &ann.transforms {
-                match t.backend.as_str() {
-                    "CUDA" => {
-                        let o = orcl_codegen::cuda::options(&t.args, &env)?;
-                        orcl_codegen::cuda::check(&kernel, &o)?;
-                    }
-                    _ => {
-                        // Options that do not fit the loop (innerThreads, vecWidth), at the argument.
-                        opencl::check(&kernel, &opencl::options(&t.args, &env)?)?;
-                    }
-                }
-            }
+        if !any {
+            let span = spec
+                .constraints
+                .first()
+                .map(|c| c.span)
+                .unwrap_or(spec.span);
+            return Err(Diagnostic::new(
+                span,
+                format!(
+                    "no configuration satisfies the constraints ({} configurations, all rejected)",
+                    space.size()
+                ),
+            )
+            .with_help("relax the constraints or widen the parameter values"));
         }
-        let env = spec.input_env(input);
-        orcl_frontend::inputs::array_elems(spec, &env)?;
     }
-    check_search(spec)?;
-    check_build(spec, &inputs)?;
+    // Evaluate the transform for every configuration (up to a limit), to report a value of the
+    // wrong type before anything is built.
+    for index in 0..space.size().min(OPTIONS_CHECK_LIMIT) {
+        let cfg = space.config_at(index);
+        if space.check(&cfg)?.is_some() {
+            continue;
+        }
+        let env = env_for(&space, &cfg);
+        for t in transforms {
+            // Options that do not fit the loop (innerThreads, vecWidth, tile), at the argument.
+            orcl_codegen::schedule::check_options(kernel, &t.bind(&env)?)?;
+        }
+    }
+    let env = spec.input_env(input);
+    orcl_frontend::inputs::array_elems(spec, &env)?;
+    Ok(())
+}
+
+/// The C variables bound to input parameters (`decl int n = N;`, a preamble `int n = N;`,
+/// parameters bound by name, a function parameter of the input parameter's name), as
+/// (variable, param).
+///
+/// Errors: a size parameter bound to several variables while an array's size is written in it.
+fn size_bindings(region: &Region, kernel: &Kernel) -> Result<Vec<(String, String)>, Diagnostic> {
+    let spec = &region.spec;
     let mut bindings: Vec<(String, String)> = spec
         .input_vars
         .iter()
@@ -359,13 +379,7 @@ fn prepare_region(region: Region, text: &str) -> Result<Prepared, Diagnostic> {
             .with_help("give each size variable its own input parameter (`param MX[] = ...; param MY[] = ...;`)"));
         }
     }
-    check_binding_ranges(&region, &kernel, &inputs, &bindings)?;
-    Ok(Prepared {
-        region,
-        kernel,
-        inputs,
-        bindings,
-    })
+    Ok(bindings)
 }
 
 /// The values a C integer type holds, as `(min, max)`, by its name as written (`const` and

@@ -1,112 +1,64 @@
-//! A configuration's variant from its schedule: the 1-D map of the parallel loop
-//! ([`LinearConfig`]) or a `tile` nest ([`generate_nest`]), lowered to kernel IR and written for
-//! the backend.
+//! A configuration's variant: its bound arguments scheduled once ([`crate::schedule::of`]),
+//! lowered to kernel IR (the 1-D map by [`kernel_ir::linear::lower`], a `tile` nest by
+//! [`kernel_ir::lower`]) and written for the backend.
 
+use crate::args::Options;
 use crate::kernel_ir;
+use crate::schedule::Form;
 use crate::target::{Backend, GlobalSize, Variant};
 use orcl_frontend::diag::Diagnostic;
+use orcl_frontend::ir::Kernel;
 
-/// Generate the variant of a `tile` configuration: [`crate::schedule::check`] (located errors),
-/// [`crate::schedule::for_config`] (an invalid schedule gives a variant with `invalid` set, never
-/// built), [`kernel_ir::lower`], and the backend's writer.
+pub use kernel_ir::linear::Fault;
+
+/// The variant of one configuration (`o`: its bound arguments) for loop `k`. `total`: the
+/// objective includes transfers (CUDA skeleton options); `fault`: a deliberately broken 1-D
+/// kernel (tests). A `tile` whose values cannot work gives a variant with `invalid` set, never
+/// built.
 ///
-/// Errors: a `tile` that no value can make valid for this nest, located at the argument.
-pub(crate) fn generate_nest(
-    k: &orcl_frontend::ir::Kernel,
-    a: &crate::schedule::NestArgs,
-    backend: Backend,
-    build_options: String,
-    platform: usize,
-    device: usize,
+/// Errors: what no value can fix, located at the argument (see [`crate::schedule::of`]).
+pub fn variant(
+    k: &Kernel,
+    o: &Options,
+    total: bool,
+    fault: Option<Fault>,
 ) -> Result<Variant, Diagnostic> {
-    crate::schedule::check(k, a)?;
+    let schedule = crate::schedule::of(k, o)?;
     let mut v = Variant {
-        backend,
+        backend: o.backend,
         source: String::new(),
-        build_options,
+        build_options: o.build_options(total),
         global_size: GlobalSize::CoverLoop,
         local_size: 1,
-        platform,
-        device,
+        platform: match o.backend {
+            Backend::OpenCl => o.platform,
+            Backend::Cuda => 0,
+        },
+        device: o.device,
         local_mem_bytes: 0,
         grid: None,
         invalid: None,
     };
-    match crate::schedule::for_config(k, a) {
-        Ok(s) => {
-            v.source = kernel_ir::write(&kernel_ir::lower(k, &s), backend);
-            v.local_size = s.local_size();
-            v.local_mem_bytes = s.local_mem_bytes();
-            v.grid = Some(s.grid());
+    let s = match schedule {
+        Ok(s) => s,
+        Err(why) => {
+            v.invalid = Some(why);
+            return Ok(v);
         }
-        Err(why) => v.invalid = Some(why),
+    };
+    if let Form::Linear(l) = &s.form {
+        let low = kernel_ir::linear::lower(k, &s, fault);
+        v.source = kernel_ir::write(&low.kernel, o.backend);
+        if let Some(g) = l.groups {
+            v.global_size = GlobalSize::Fixed(g.saturating_mul(o.local));
+        }
+        v.local_size = o.local;
+        v.local_mem_bytes = low.local_mem_bytes;
+    } else {
+        v.source = kernel_ir::write(&kernel_ir::lower(k, &s), o.backend);
+        v.local_size = s.local_size();
+        v.local_mem_bytes = s.local_mem_bytes();
+        v.grid = Some(s.grid());
     }
     Ok(v)
-}
-
-/// A configuration without `tile`: the 1-D map of the parallel loop
-/// ([`crate::schedule::linear`]) in work-groups of `local` work-items, lowered by
-/// [`kernel_ir::linear::lower`] and written for `backend`.
-pub(crate) struct LinearConfig<'a> {
-    pub schedule: crate::schedule::LinearSchedule,
-    pub local: u64,
-    pub unroll: u32,
-    pub size_hint: bool,
-    pub backend: Backend,
-    pub build_options: String,
-    pub platform: usize,
-    pub device: usize,
-    /// Where an argument is written, to locate what the schedule finds wrong.
-    pub span_of: &'a dyn Fn(crate::schedule::LinearArg) -> orcl_frontend::diag::Span,
-}
-
-impl LinearConfig<'_> {
-    /// The schedule of this configuration for `k`.
-    ///
-    /// Errors: an `innerThreads` or `vecWidth` that does not fit the loop, located at the
-    /// argument.
-    pub fn schedule(
-        &self,
-        k: &orcl_frontend::ir::Kernel,
-    ) -> Result<crate::schedule::Schedule, Diagnostic> {
-        crate::schedule::linear(
-            k,
-            self.schedule.clone(),
-            self.local,
-            self.unroll,
-            self.size_hint,
-            self.backend,
-        )
-        .map_err(|e| {
-            let span = (self.span_of)(e.arg);
-            e.at(span)
-        })
-    }
-
-    /// The variant of this configuration for `k` (`fault`: a deliberately broken kernel, tests).
-    ///
-    /// Errors: as [`LinearConfig::schedule`].
-    pub fn generate(
-        &self,
-        k: &orcl_frontend::ir::Kernel,
-        fault: Option<kernel_ir::linear::Fault>,
-    ) -> Result<Variant, Diagnostic> {
-        let s = self.schedule(k)?;
-        let low = kernel_ir::linear::lower(k, &s, fault);
-        Ok(Variant {
-            backend: self.backend,
-            source: kernel_ir::write(&low.kernel, self.backend),
-            build_options: self.build_options.clone(),
-            global_size: match self.schedule.groups {
-                Some(g) => GlobalSize::Fixed(g.saturating_mul(self.local)),
-                None => GlobalSize::CoverLoop,
-            },
-            local_size: self.local,
-            platform: self.platform,
-            device: self.device,
-            local_mem_bytes: low.local_mem_bytes,
-            grid: None,
-            invalid: None,
-        })
-    }
 }

@@ -94,6 +94,38 @@ pub fn params(kernel: &Kernel, extra: &[(String, &'static str)]) -> Vec<(String,
     p
 }
 
+/// The device buffers of the kernel's arrays, each with its element count: one expression when
+/// every variant sizes it alike, else chosen by the dispatched variant `v`.
+fn buffers(kernel: &Kernel, variants: &[HostVariant]) -> Vec<Buf> {
+    kernel
+        .args
+        .iter()
+        .enumerate()
+        .filter(|(_, a)| a.is_array)
+        .map(|(i, a)| {
+            let exprs: Vec<String> = variants
+                .iter()
+                .filter_map(|h| h.elems.get(i).cloned().flatten())
+                .collect();
+            let elems = if exprs.windows(2).all(|w| w[0] == w[1]) {
+                exprs.first().cloned().unwrap_or_else(|| "0".into())
+            } else {
+                let mut e = exprs.last().cloned().unwrap_or_default();
+                for (k, x) in exprs.iter().enumerate().rev().skip(1) {
+                    e = format!("v == {k} ? ({x}) : ({e})");
+                }
+                e
+            };
+            Buf {
+                name: a.name.clone(),
+                ty: a.ty.c_name(),
+                elems,
+                written: a.written,
+            }
+        })
+        .collect()
+}
+
 /// Render the host function. `variants` are in dispatch order; the last one is the fallback.
 pub fn render_host_function(
     name: &str,
@@ -132,33 +164,7 @@ pub fn render_host_function(
             first = false;
         }
     }
-    let buffers: Vec<Buf> = kernel
-        .args
-        .iter()
-        .enumerate()
-        .filter(|(_, a)| a.is_array)
-        .map(|(i, a)| {
-            let exprs: Vec<String> = variants
-                .iter()
-                .filter_map(|h| h.elems.get(i).cloned().flatten())
-                .collect();
-            let elems = if exprs.windows(2).all(|w| w[0] == w[1]) {
-                exprs.first().cloned().unwrap_or_else(|| "0".into())
-            } else {
-                let mut e = exprs.last().cloned().unwrap_or_default();
-                for (k, x) in exprs.iter().enumerate().rev().skip(1) {
-                    e = format!("v == {k} ? ({x}) : ({e})");
-                }
-                e
-            };
-            Buf {
-                name: a.name.clone(),
-                ty: a.ty.c_name(),
-                elems,
-                written: a.written,
-            }
-        })
-        .collect();
+    let buffers = buffers(kernel, variants);
     let args: Vec<A> = kernel
         .args
         .iter()

@@ -6,6 +6,7 @@
 //! `tune` as a device-limit outcome, never built). Models: Halide's `Func::gpu_tile` and TVM's
 //! `split`/`bind` schedule primitives (Ragan-Kelley et al., PLDI 2013; Chen et al., OSDI 2018).
 
+mod contraction;
 pub mod passes;
 pub mod vector;
 
@@ -13,41 +14,8 @@ use orcl_frontend::analysis::{accesses, classify, perfect_nest, LoopKind};
 use orcl_frontend::diag::{Diagnostic, Span};
 use orcl_frontend::ir::{Expr, Kernel, ScalarType};
 
-/// The loop-nest transformation arguments of one configuration (both transforms take them).
-#[derive(Debug, Clone, Default, PartialEq)]
-pub struct NestArgs {
-    /// `tile=[('i',TI),('j',TJ)]`: iterations per work-group along each named loop, with the
-    /// span of the loop's name.
-    pub tile: Vec<(String, u64, Span)>,
-    /// `regTile=[('i',RI),('j',RJ)]`: iterations per work-item along each named loop.
-    pub reg_tile: Vec<(String, u64, Span)>,
-    /// `cacheBlocks`: stage the read-only arrays whose references are affine in the tiled loops.
-    pub cache_blocks: bool,
-    /// `unrollInner`: `#pragma unroll` factor of the loops inside the body (1 = none).
-    pub unroll: u32,
-    /// `sizeHint` (OpenCL) / `launchBounds` (CUDA): declare the work-group extents.
-    pub size_hint: bool,
-    /// `padLocal`: elements added to each row of a contraction's local tiles (0 = none).
-    pub pad_local: u64,
-    /// `vecWidth`: a contraction's per-work-item outputs along each NDRange dimension come in
-    /// groups of this many adjacent elements, read from the local tiles as one vector (1 = none).
-    pub vec_width: u32,
-    /// `doubleBuffer`: a contraction's staged slabs alternate between two local buffers, the
-    /// next slab's loads issued into registers before the current slab is computed (one barrier
-    /// per slab instead of two). No effect when nothing is staged.
-    pub double_buffer: bool,
-    /// `vecLoad`: a contraction's cooperative global→local slab loads read this many elements
-    /// adjacent along each staged operand's contiguous dimension as one vector (`float4`,
-    /// `double2`), falling back to scalar loads at edges and unaligned addresses (1 = scalar).
-    pub vec_load: u32,
-    /// `loadItems=[('i',MA),('j',NB)]`: work-items side by side along the contiguous dimension of
-    /// the staged operand that varies with each named loop, when loading its slab (CLBlast's
-    /// MDIMA / NDIMB); an unnamed loop's operand is loaded as one linearised slab.
-    pub load_items: Vec<(String, u64, Span)>,
-    /// `warpTile=[('i',WI),('j',WJ)]`: each run of WI·WJ consecutive work-items (a warp when it
-    /// is 32) computes a WI × WJ block of a contraction's work-item grid instead of a row of it.
-    pub warp_tile: Vec<(String, u64, Span)>,
-}
+pub use crate::args::NestArgs;
+use crate::args::{Key, Options};
 
 /// One NDRange dimension of a schedule.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -98,7 +66,8 @@ impl Staged {
     }
 }
 
-/// The schedule of one configuration of a loop nest (see the module docs).
+/// The schedule of one configuration (see the module docs): its NDRange dimensions, the arrays
+/// staged in local memory, and its [`Form`].
 #[derive(Debug, Clone, PartialEq)]
 pub struct Schedule {
     /// NDRange dimensions, dimension 0 (the fastest-varying work-item index) first.
@@ -106,15 +75,22 @@ pub struct Schedule {
     pub staged: Vec<Staged>,
     pub unroll: u32,
     pub size_hint: bool,
-    /// The k-slab schedule of a contraction (a matrix product), `None` for other nests.
-    pub contraction: Option<ContractionSchedule>,
-    /// Lanes splitting each row's reduction loop (a matrix-vector product), `None` for other
-    /// nests; then `dims[0]` is the lane dimension and `dims[1]` the rows'.
-    pub row_reduction: Option<RowReductionSchedule>,
-    /// The 1-D map of the parallel loop (a configuration without `tile`), `None` for a `tile`
-    /// schedule; then `dims` is the one dimension of the parallel loop, `per_group` = `items` =
-    /// the local size.
-    pub linear: Option<LinearSchedule>,
+    pub form: Form,
+}
+
+/// What a schedule maps: the forms a configuration takes.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Form {
+    /// The 1-D map of the parallel loop (a configuration without `tile`); `dims` is the one
+    /// dimension of the parallel loop, `per_group` = `items` = the local size.
+    Linear(LinearSchedule),
+    /// A `tile` nest of parallel loops.
+    Nest,
+    /// The k-slab schedule of a contraction (a matrix product).
+    Contraction(ContractionSchedule),
+    /// Lanes splitting each row's reduction loop (a matrix-vector product); `dims[0]` is the
+    /// lane dimension and `dims[1]` the rows'.
+    RowReduction(RowReductionSchedule),
 }
 
 /// The 1-D map of the parallel loop onto an NDRange of `workGroups` × `workItemsPerGroup`
@@ -214,9 +190,61 @@ pub fn linear(
         staged: Vec::new(),
         unroll,
         size_hint,
-        contraction: None,
-        row_reduction: None,
-        linear: Some(l),
+        form: Form::Linear(l),
+    })
+}
+
+/// The schedule of one configuration's bound arguments, decided once: the 1-D map of the
+/// parallel loop ([`linear`]), or for a `tile` nest [`check`] then [`for_config`] (the inner
+/// `Err`: why the values cannot work, a variant never built).
+///
+/// Errors: what no value can fix, located at the argument ([`check`]; an `innerThreads` or
+/// `vecWidth` that does not fit the loop).
+pub fn of(k: &Kernel, o: &Options) -> Result<Result<Schedule, String>, Diagnostic> {
+    if o.tiled() {
+        let a = o.nest_args();
+        check(k, &a)?;
+        return Ok(for_config(k, &a));
+    }
+    linear_of(k, o).map(Ok)
+}
+
+/// What `prepare` checks of every configuration: [`check`] for a `tile` nest, the 1-D map
+/// otherwise ([`of`] without the nest's schedule).
+///
+/// Errors: as [`of`].
+pub fn check_options(k: &Kernel, o: &Options) -> Result<(), Diagnostic> {
+    if o.tiled() {
+        return check(k, &o.nest_args());
+    }
+    linear_of(k, o).map(|_| ())
+}
+
+/// The 1-D map of `o` for `k`; an error is located at its argument's value (CUDA: at
+/// `innerThreads`, or the loop when it is not written).
+fn linear_of(k: &Kernel, o: &Options) -> Result<Schedule, Diagnostic> {
+    let opencl = o.backend == crate::target::Backend::OpenCl;
+    let l = LinearSchedule {
+        groups: o.groups,
+        chunked: o.chunked,
+        lanes: o.lanes,
+        cache_blocks: o.cache_blocks,
+        vec_width: if opencl { o.vec_width } else { 1 },
+        vec_hint: if opencl { o.vec_hint } else { 0 },
+        passes: None,
+        vector: None,
+    };
+    linear(k, l, o.local, o.unroll, o.size_hint, o.backend).map_err(|e| {
+        let span = if opencl {
+            o.span_of(match e.arg {
+                LinearArg::InnerThreads => Key::InnerThreads,
+                LinearArg::VecWidth => Key::VecWidth,
+            })
+            .unwrap_or_default()
+        } else {
+            o.span_of(Key::InnerThreads).unwrap_or(k.parallel.span)
+        };
+        e.at(span)
     })
 }
 
@@ -277,13 +305,34 @@ pub struct ContractionSchedule {
 }
 
 impl Schedule {
+    /// The 1-D map, if this is one.
+    pub fn linear(&self) -> Option<&LinearSchedule> {
+        match &self.form {
+            Form::Linear(l) => Some(l),
+            _ => None,
+        }
+    }
+    /// The contraction's k-slab schedule, if this is one.
+    pub fn contraction(&self) -> Option<&ContractionSchedule> {
+        match &self.form {
+            Form::Contraction(c) => Some(c),
+            _ => None,
+        }
+    }
+    /// The row reduction's lanes, if this is one.
+    pub fn row_reduction(&self) -> Option<&RowReductionSchedule> {
+        match &self.form {
+            Form::RowReduction(r) => Some(r),
+            _ => None,
+        }
+    }
     /// Work-items per work-group.
     pub fn local_size(&self) -> u64 {
         self.dims.iter().map(|d| d.items).product()
     }
     /// Bytes of local memory of the staged tiles.
     pub fn local_mem_bytes(&self) -> u64 {
-        let c = self.contraction.as_ref().map_or(0, |c| {
+        let c = self.contraction().map_or(0, |c| {
             c.operands
                 .iter()
                 .filter(|o| o.staged)
@@ -294,7 +343,7 @@ impl Schedule {
                 .sum::<u64>()
                 * if c.double_buffer { 2 } else { 1 }
         });
-        let r = self.row_reduction.as_ref().map_or(0, |r| {
+        let r = self.row_reduction().map_or(0, |r| {
             if r.lanes > 1 {
                 self.local_size() * r.ty.size_bytes() as u64
             } else {
@@ -318,7 +367,7 @@ impl Schedule {
                 .iter()
                 .enumerate()
                 .map(|(d, x)| {
-                    if d == 0 && self.row_reduction.is_some() {
+                    if d == 0 && self.row_reduction().is_some() {
                         crate::target::Grid::ONE_GROUP
                     } else {
                         x.per_group
@@ -342,33 +391,8 @@ pub fn check(k: &Kernel, a: &NestArgs) -> Result<(), Diagnostic> {
         }
     }
     // A contraction's reduction loop is named for its k-slab, not mapped onto the NDRange.
-    let con = orcl_frontend::analysis::contraction(k);
-    if let Some(c) = &con {
-        if let Some((_, _, span)) = a.tile.iter().find(|t| t.0 == c.red.var) {
-            let nest = perfect_nest(k);
-            let both = [0, 1]
-                .iter()
-                .all(|&d| a.tile.iter().any(|t| t.0 == nest.loops[d].var));
-            if !both || a.tile.len() != 3 {
-                return Err(Diagnostic::new(
-                    *span,
-                    format!(
-                        "the k-slab entry ('{}', TK) needs `tile` to name both loops {} and {} too",
-                        c.red.var, nest.loops[0].var, nest.loops[1].var
-                    ),
-                ));
-            }
-            let rest = NestArgs {
-                tile: a
-                    .tile
-                    .iter()
-                    .filter(|t| t.0 != c.red.var)
-                    .cloned()
-                    .collect(),
-                ..a.clone()
-            };
-            return check(k, &rest);
-        }
+    if let Some(rest) = without_k_slab(k, a)? {
+        return check(k, &rest);
     }
     let nest = perfect_nest(k);
     let kinds = classify(k, &nest);
@@ -437,6 +461,49 @@ pub fn check(k: &Kernel, a: &NestArgs) -> Result<(), Diagnostic> {
             ),
         ));
     }
+    check_named_by_tile(a)
+}
+
+/// A `tile` naming a contraction's reduction loop (its k-slab, not an NDRange dimension): the
+/// arguments without that entry, to check as a nest of the two parallel loops; `None` when
+/// `tile` does not name it.
+///
+/// Errors: the k-slab entry without both parallel loops, located at it.
+fn without_k_slab(k: &Kernel, a: &NestArgs) -> Result<Option<NestArgs>, Diagnostic> {
+    let Some(c) = orcl_frontend::analysis::contraction(k) else {
+        return Ok(None);
+    };
+    let Some((_, _, span)) = a.tile.iter().find(|t| t.0 == c.red.var) else {
+        return Ok(None);
+    };
+    let nest = perfect_nest(k);
+    let both = [0, 1]
+        .iter()
+        .all(|&d| a.tile.iter().any(|t| t.0 == nest.loops[d].var));
+    if !both || a.tile.len() != 3 {
+        return Err(Diagnostic::new(
+            *span,
+            format!(
+                "the k-slab entry ('{}', TK) needs `tile` to name both loops {} and {} too",
+                c.red.var, nest.loops[0].var, nest.loops[1].var
+            ),
+        ));
+    }
+    Ok(Some(NestArgs {
+        tile: a
+            .tile
+            .iter()
+            .filter(|t| t.0 != c.red.var)
+            .cloned()
+            .collect(),
+        ..a.clone()
+    }))
+}
+
+/// `regTile`, `warpTile` and `loadItems` name loops that `tile` names.
+///
+/// Errors: located at the loop's name in the argument.
+fn check_named_by_tile(a: &NestArgs) -> Result<(), Diagnostic> {
     for (name, _, span) in &a.reg_tile {
         if !a.tile.iter().any(|(t, _, _)| t == name) {
             return Err(Diagnostic::new(
@@ -577,13 +644,11 @@ fn row_reduction_schedule(
         staged: Vec::new(),
         unroll: a.unroll,
         size_hint: a.size_hint,
-        contraction: None,
-        row_reduction: Some(RowReductionSchedule {
+        form: Form::RowReduction(RowReductionSchedule {
             red_var: r.red.var.clone(),
             lanes,
             ty,
         }),
-        linear: None,
     })
 }
 
@@ -652,75 +717,19 @@ pub fn for_config(k: &Kernel, a: &NestArgs) -> Result<Schedule, String> {
             .iter()
             .find(|t| Some(&t.0) == red_var.as_ref())
             .map_or(8, |t| t.1);
-        return contraction_schedule(k, a, c, dims, tk);
+        return contraction::schedule(k, a, c, dims, tk);
     }
-    let mut staged = Vec::new();
-    if a.cache_blocks {
-        'arrays: for arg in k.args.iter().filter(|x| x.is_array && !x.written) {
-            let mine: Vec<_> = acc.iter().filter(|x| x.array == arg.name).collect();
-            if mine.is_empty() {
-                continue;
-            }
-            let mut loops: Option<Vec<usize>> = None;
-            let mut all_offsets = Vec::new();
-            for x in &mine {
-                let Some(ds) = &x.dims else { continue 'arrays };
-                let mut l = Vec::new();
-                let mut offs = Vec::new();
-                for i in ds {
-                    let Some((v, off)) = i.unit() else {
-                        continue 'arrays;
-                    };
-                    let Some(p) = dims.iter().position(|d| d.var == v) else {
-                        continue 'arrays;
-                    };
-                    l.push(p);
-                    offs.push(off);
-                }
-                let mut sorted = l.clone();
-                sorted.sort();
-                sorted.dedup();
-                if sorted.len() != l.len() || loops.as_ref().is_some_and(|x| *x != l) {
-                    continue 'arrays;
-                }
-                loops = Some(l);
-                all_offsets.push(offs);
-            }
-            let loops = loops.expect("non-empty");
-            let n = loops.len();
-            let lo: Vec<i64> = (0..n)
-                .map(|d| all_offsets.iter().map(|o| o[d]).min().unwrap_or(0))
-                .collect();
-            let hi: Vec<i64> = (0..n)
-                .map(|d| all_offsets.iter().map(|o| o[d]).max().unwrap_or(0))
-                .collect();
-            let extent: Vec<u64> = (0..n)
-                .map(|d| dims[loops[d]].per_group + (hi[d] - lo[d]) as u64)
-                .collect();
-            // Consecutive work-items (dimension 0) walk the tile's last dimension, or else
-            // down a column: then pad each row by one element so they hit different banks.
-            let pad = u64::from(loops.last() != Some(&0));
-            staged.push(Staged {
-                array: arg.name.clone(),
-                ty: arg.ty,
-                dims: loops,
-                lo,
-                extent,
-                pad,
-                reference: mine[0].expr.clone(),
-                offsets: all_offsets[0].clone(),
-                all_offsets,
-            });
-        }
-    }
+    let staged = if a.cache_blocks {
+        staged_arrays(k, &acc, &dims)
+    } else {
+        Vec::new()
+    };
     let s = Schedule {
         dims,
         staged,
         unroll: a.unroll,
         size_hint: a.size_hint,
-        contraction: None,
-        row_reduction: None,
-        linear: None,
+        form: Form::Nest,
     };
     if s.local_size() == 0 {
         return Err("a tile of 0 work-items".into());
@@ -728,218 +737,71 @@ pub fn for_config(k: &Kernel, a: &NestArgs) -> Result<Schedule, String> {
     Ok(s)
 }
 
-/// The schedule of a contraction over NDRange dimensions `dims` (its two parallel loops) with
-/// k-slabs of `tk` reduction iterations: which references of the summand are staged, and whether
-/// the values fit (`vecWidth` dividing each register tile, a local tile row a whole number of
-/// vectors).
-fn contraction_schedule(
+/// The read-only arrays a `cacheBlocks` nest stages in local memory: those whose every
+/// reference is one tiled loop's index plus a constant in each dimension (the loops distinct, the
+/// same for every reference), each with its tile extent (the work-group's iterations plus the
+/// halo) and padding.
+fn staged_arrays(
     k: &Kernel,
-    a: &NestArgs,
-    c: &orcl_frontend::analysis::Contraction,
-    dims: Vec<Dim>,
-    tk: u64,
-) -> Result<Schedule, String> {
-    let vars = [
-        dims[0].var.as_str(),
-        dims[1].var.as_str(),
-        c.red.var.as_str(),
-    ];
-    let vec = u64::from(a.vec_width.max(1));
-    if vec > 4 {
-        return Err(format!(
-            "vecWidth {vec} > 4 (a contraction reads vectors of 2 or 4 from its local tiles)"
-        ));
-    }
-    for d in &dims {
-        if d.per_item % vec != 0 {
-            return Err(format!(
-                "vecWidth {vec} does not divide regTile {} along `{}`",
-                d.per_item, d.var
-            ));
-        }
-        if (d.per_group + a.pad_local) % vec != 0 {
-            return Err(format!(
-                "a local tile row of {} + padLocal {} elements is not a whole number of vectors of {vec}",
-                d.per_group, a.pad_local
-            ));
-        }
-    }
-    let mut operands: Vec<Operand> = Vec::new();
-    let mut refs = Vec::new();
-    c.term.visit(&mut |e| {
-        if matches!(e.kind, orcl_frontend::ir::ExprKind::Index { .. }) {
-            refs.push(e.clone());
-        }
-    });
-    for e in refs {
-        if operands.iter().any(|o| o.expr.same_as(&e)) {
+    acc: &[orcl_frontend::analysis::Access<'_>],
+    dims: &[Dim],
+) -> Vec<Staged> {
+    let mut staged = Vec::new();
+    'arrays: for arg in k.args.iter().filter(|x| x.is_array && !x.written) {
+        let mine: Vec<_> = acc.iter().filter(|x| x.array == arg.name).collect();
+        if mine.is_empty() {
             continue;
         }
-        let orcl_frontend::ir::ExprKind::Index { array, indices } = &e.kind else {
-            unreachable!("collected Index expressions only")
-        };
-        let ty = k
-            .args
-            .iter()
-            .find(|x| &x.name == array)
-            .map_or(ScalarType::Double, |x| x.ty);
-        let idx = if indices.len() == 1 {
-            orcl_frontend::analysis::delinearise(k, &indices[0], &vars)
-        } else {
-            None
-        };
-        // Each subscript dimension one loop index plus a constant, the loops distinct, and one
-        // of them an NDRange dimension's (the other the reduction loop's, or none).
-        let units: Option<Vec<&str>> = idx
-            .as_ref()
-            .and_then(|d| d.iter().map(|i| i.unit().map(|u| u.0)).collect());
-        let dim = units.as_ref().and_then(|u| {
-            let mut seen = u.clone();
-            seen.sort();
-            seen.dedup();
-            if seen.len() != u.len() {
-                return None;
+        let mut loops: Option<Vec<usize>> = None;
+        let mut all_offsets = Vec::new();
+        for x in &mine {
+            let Some(ds) = &x.dims else { continue 'arrays };
+            let mut l = Vec::new();
+            let mut offs = Vec::new();
+            for i in ds {
+                let Some((v, off)) = i.unit() else {
+                    continue 'arrays;
+                };
+                let Some(p) = dims.iter().position(|d| d.var == v) else {
+                    continue 'arrays;
+                };
+                l.push(p);
+                offs.push(off);
             }
-            let on: Vec<usize> = (0..2).filter(|&d| u.contains(&vars[d])).collect();
-            match on[..] {
-                [d] => Some(d),
-                _ => None,
+            let mut sorted = l.clone();
+            sorted.sort();
+            sorted.dedup();
+            if sorted.len() != l.len() || loops.as_ref().is_some_and(|x| *x != l) {
+                continue 'arrays;
             }
+            loops = Some(l);
+            all_offsets.push(offs);
+        }
+        let loops = loops.expect("non-empty");
+        let n = loops.len();
+        let lo: Vec<i64> = (0..n)
+            .map(|d| all_offsets.iter().map(|o| o[d]).min().unwrap_or(0))
+            .collect();
+        let hi: Vec<i64> = (0..n)
+            .map(|d| all_offsets.iter().map(|o| o[d]).max().unwrap_or(0))
+            .collect();
+        let extent: Vec<u64> = (0..n)
+            .map(|d| dims[loops[d]].per_group + (hi[d] - lo[d]) as u64)
+            .collect();
+        // Consecutive work-items (dimension 0) walk the tile's last dimension, or else
+        // down a column: then pad each row by one element so they hit different banks.
+        let pad = u64::from(loops.last() != Some(&0));
+        staged.push(Staged {
+            array: arg.name.clone(),
+            ty: arg.ty,
+            dims: loops,
+            lo,
+            extent,
+            pad,
+            reference: mine[0].expr.clone(),
+            offsets: all_offsets[0].clone(),
+            all_offsets,
         });
-        let red_fast = units.as_ref().is_some_and(|u| u.last() == Some(&vars[2]));
-        operands.push(Operand {
-            expr: e.clone(),
-            ty,
-            dim,
-            staged: a.cache_blocks && dim.is_some(),
-            red_fast,
-            load_items: None,
-        });
     }
-    let load_vec = u64::from(a.vec_load.max(1));
-    if load_vec > 1 {
-        for o in operands.iter().filter(|o| o.staged) {
-            let bytes = load_vec * o.ty.size_bytes() as u64;
-            if bytes > 16 {
-                return Err(format!(
-                    "vecLoad {load_vec} of {} is {bytes} bytes (a vector load reads at most 16)",
-                    o.ty.c_name()
-                ));
-            }
-            let d = o.dim.expect("staged operands have a dimension");
-            let (extent, what) = if o.red_fast {
-                (tk, format!("the k-slab of `{}`", c.red.var))
-            } else {
-                (
-                    dims[d].per_group,
-                    format!("the tile along `{}`", dims[d].var),
-                )
-            };
-            if extent % load_vec != 0 {
-                return Err(format!(
-                    "vecLoad {load_vec} does not divide {what} ({extent}), the contiguous dimension of a staged operand"
-                ));
-            }
-        }
-    }
-    let nt: u64 = dims.iter().map(|d| d.items).product();
-    for o in operands.iter_mut().filter(|o| o.staged) {
-        let d = o.dim.expect("staged operands have a dimension");
-        let Some(&(_, items, _)) = a.load_items.iter().find(|l| l.0 == dims[d].var) else {
-            continue;
-        };
-        let extent = if o.red_fast { tk } else { dims[d].per_group };
-        let groups = extent / load_vec;
-        if groups % items != 0 {
-            return Err(format!(
-                "loadItems {items} along `{}` does not divide the {groups} {} of a slab row",
-                dims[d].var,
-                if load_vec > 1 { "vectors" } else { "elements" }
-            ));
-        }
-        if nt % items != 0 {
-            return Err(format!(
-                "loadItems {items} along `{}` does not divide the work-group's {nt} work-items",
-                dims[d].var
-            ));
-        }
-        // The whole row side by side is the linearised slab: the same kernel.
-        o.load_items = (items != groups).then_some(items);
-    }
-    let warp_of = |d: usize| {
-        a.warp_tile
-            .iter()
-            .find(|w| w.0 == dims[d].var)
-            .map_or(1, |w| w.1)
-    };
-    let (wi, wj) = (warp_of(1), warp_of(0));
-    for (d, w) in [(0, wj), (1, wi)] {
-        if dims[d].items % w != 0 {
-            return Err(format!(
-                "warpTile {w} along `{}` does not divide the work-group's {} work-items along it",
-                dims[d].var, dims[d].items
-            ));
-        }
-    }
-    // A block as wide as the work-group, or of one work-item, is the hardware layout.
-    let warp = (wj != dims[0].items && wi * wj > 1).then_some((wi, wj));
-    let s = Schedule {
-        dims,
-        staged: Vec::new(),
-        unroll: a.unroll,
-        size_hint: a.size_hint,
-        contraction: Some(ContractionSchedule {
-            red_var: c.red.var.clone(),
-            tk,
-            vec,
-            pad: a.pad_local,
-            double_buffer: a.double_buffer
-                && !operands.is_empty()
-                && operands.iter().all(|o| o.staged),
-            load_vec,
-            warp,
-            operands,
-        }),
-        row_reduction: None,
-        linear: None,
-    };
-    if s.local_size() == 0 {
-        return Err("a tile of 0 work-items".into());
-    }
-    Ok(s)
-}
-
-/// The value of `tile=[('i',32),('j',8)]` / `regTile=...`: (loop name, extent ≥ 1) pairs, each
-/// located at the argument's expression.
-///
-/// Errors: anything but a list of (string, positive integer) pairs, located.
-pub fn loop_list(
-    v: &orcl_frontend::expr::Value,
-    a: &orcl_frontend::expr::KeywordArg,
-) -> Result<Vec<(String, u64, Span)>, Diagnostic> {
-    use orcl_frontend::expr::Value;
-    let bad = || {
-        Diagnostic::new(
-            a.expr.span,
-            format!(
-                "`{}` must be a list of (loop, size) pairs such as [('i',16),('j',16)], found {v}",
-                a.name
-            ),
-        )
-    };
-    let Value::List(items) = v else {
-        return Err(bad());
-    };
-    items
-        .iter()
-        .map(|it| match it {
-            Value::List(p) => match &p[..] {
-                [Value::Str(n), Value::Int(x)] if *x >= 1 => {
-                    Ok((n.clone(), *x as u64, a.expr.span))
-                }
-                _ => Err(bad()),
-            },
-            _ => Err(bad()),
-        })
-        .collect()
+    staged
 }

@@ -104,61 +104,65 @@ pub fn render_cuda(
     Ok(crate::templates::render("cuda_skeleton.c.tera", &ctx))
 }
 
-/// The template context every skeleton shares: input variables and their initial values, the
-/// kernel's arguments, outputs and reductions to validate (with tolerances), the original loop.
+/// A list or expression initialiser of `input_vars` variable `v` (of type `ty`) as C text, or
+/// `random`: (random, value).
 ///
-/// Every array is one flat buffer (`orcl_v_A`, `elems` elements, all compared by validation);
-/// `vars[].reference` is what the reference loop sees under the variable's own name: `orcl_v_A`,
-/// or for a multi-dimensional array a pointer to its rows (`((double (*)[300])orcl_v_A)`), so
-/// that the original `A[i][j]` compiles. Extent arguments (`orcl_A_dim1`, see
-/// `ir::ExtentArg`) are `long` scalars among `vars`, valued with the `input_vars` extent.
-fn context(
+/// Errors: a value that is not a number, located at its expression.
+fn initial_value(
+    v: &orcl_frontend::spec::VarDecl,
+    ty: ScalarType,
+    env: &dyn Fn(&str) -> Option<Value>,
+) -> Result<(bool, String), Diagnostic> {
+    Ok(match &v.init {
+        VarInit::Random => (true, String::new()),
+        // Element k of the list, through a C99 compound literal indexed by the template's
+        // initialisation loop counter `k`.
+        VarInit::List(items, _) => {
+            let mut lits = Vec::new();
+            for e in items {
+                let x = e.eval(env)?;
+                lits.push(c_literal(&x).ok_or_else(|| {
+                    Diagnostic::new(
+                        e.span,
+                        format!("`{}` must be initialised with numbers, found {x}", v.name),
+                    )
+                })?);
+            }
+            (
+                false,
+                format!("((const {}[]){{{}}})[k]", ty.c_name(), lits.join(", ")),
+            )
+        }
+        VarInit::Expr(e) => {
+            let x = e.eval(env)?;
+            (
+                false,
+                c_literal(&x).ok_or_else(|| {
+                    Diagnostic::new(
+                        e.span,
+                        format!("`{}` must be initialised with a number, found {x}", v.name),
+                    )
+                })?,
+            )
+        }
+    })
+}
+
+/// The skeleton's variables: `input_vars` (typed, with initial values) and the preamble's
+/// scalars that the loop reads.
+fn variables(
     kernel: &Kernel,
     spec: &TuningSpec,
-    input: &BTreeMap<String, Value>,
-    region_label: &str,
-) -> Result<tera::Context, Diagnostic> {
-    let env = spec.input_env(input);
-    let elems = array_elems(spec, &env)?;
+    env: &dyn Fn(&str) -> Option<Value>,
+    elems: &BTreeMap<String, u64>,
+) -> Result<Vec<Var>, Diagnostic> {
     let mut vars = Vec::new();
     for v in &spec.input_vars {
         let ty = ScalarType::from_c(&v.ty).ok_or_else(|| {
             Diagnostic::new(v.ty_span, format!("type `{}` is not supported", v.ty))
                 .with_help("use int, long, float or double")
         })?;
-        let (random, value) = match &v.init {
-            VarInit::Random => (true, String::new()),
-            // Element k of the list, through a C99 compound literal indexed by the template's
-            // initialisation loop counter `k`.
-            VarInit::List(items, _) => {
-                let mut lits = Vec::new();
-                for e in items {
-                    let x = e.eval(&env)?;
-                    lits.push(c_literal(&x).ok_or_else(|| {
-                        Diagnostic::new(
-                            e.span,
-                            format!("`{}` must be initialised with numbers, found {x}", v.name),
-                        )
-                    })?);
-                }
-                (
-                    false,
-                    format!("((const {}[]){{{}}})[k]", ty.c_name(), lits.join(", ")),
-                )
-            }
-            VarInit::Expr(e) => {
-                let x = e.eval(&env)?;
-                (
-                    false,
-                    c_literal(&x).ok_or_else(|| {
-                        Diagnostic::new(
-                            e.span,
-                            format!("`{}` must be initialised with a number, found {x}", v.name),
-                        )
-                    })?,
-                )
-            }
-        };
+        let (random, value) = initial_value(v, ty, env)?;
         vars.push(Var {
             name: v.name.clone(),
             ty: ty.c_name(),
@@ -196,6 +200,18 @@ fn context(
             preamble: true,
         });
     }
+    Ok(vars)
+}
+
+/// Each variable with what the reference loop sees under its name (`orcl_v_A`, or a pointer to
+/// the rows of a multi-dimensional array), then the extent arguments (`orcl_A_dim1`) valued
+/// with the `input_vars` extent.
+fn references(
+    kernel: &Kernel,
+    spec: &TuningSpec,
+    env: &dyn Fn(&str) -> Option<Value>,
+    vars: Vec<Var>,
+) -> Result<Vec<VarRef>, Diagnostic> {
     let mut vars: Vec<VarRef> = vars
         .into_iter()
         .map(|var| {
@@ -204,7 +220,7 @@ fn context(
                 Some(d) if rank > 1 && d.dims.len() == rank => {
                     let mut rows = String::new();
                     for e in &d.dims[1..] {
-                        rows.push_str(&format!("[{}]", extent_value(e, &env)?));
+                        rows.push_str(&format!("[{}]", extent_value(e, env)?));
                     }
                     format!("(({} (*){rows})orcl_v_{})", var.ty, var.name)
                 }
@@ -220,7 +236,7 @@ fn context(
             .iter()
             .find(|d| d.name == ext.array)
             .and_then(|d| d.dims.get(ext.dim))
-            .map(|e| extent_value(e, &env))
+            .map(|e| extent_value(e, env))
             .transpose()?
             .unwrap_or(0);
         vars.push(VarRef {
@@ -239,24 +255,16 @@ fn context(
             reference: format!("orcl_v_{}", a.name),
         });
     }
-    let elems_of = |n: &str| {
-        elems
-            .get(n)
-            .map(|e| e.to_string())
-            .unwrap_or_else(|| "1".into())
-    };
-    let args: Vec<Arg> = kernel
-        .args
-        .iter()
-        .map(|a| Arg {
-            name: a.name.clone(),
-            ty: a.ty.c_name(),
-            is_array: a.is_array,
-            reduction: a.reduction.is_some(),
-            written: a.written,
-            elems: elems_of(&a.name),
-        })
-        .collect();
+    Ok(vars)
+}
+
+/// What validation compares, with its tolerance (`tolerance` of the spec, else the type's
+/// default): the reductions and the written arrays (`elems_of`: an array's element count).
+fn validated(
+    kernel: &Kernel,
+    spec: &TuningSpec,
+    elems_of: &dyn Fn(&str) -> String,
+) -> (Vec<ReductionOut>, Vec<Output>) {
     let tolerance = |ty: ScalarType| {
         format!(
             "{:e}",
@@ -290,6 +298,46 @@ fn context(
             tolerance: tolerance(a.ty),
         })
         .collect();
+    (reductions, outputs)
+}
+
+/// The template context every skeleton shares: input variables and their initial values, the
+/// kernel's arguments, outputs and reductions to validate (with tolerances), the original loop.
+///
+/// Every array is one flat buffer (`orcl_v_A`, `elems` elements, all compared by validation);
+/// `vars[].reference` is what the reference loop sees under the variable's own name: `orcl_v_A`,
+/// or for a multi-dimensional array a pointer to its rows (`((double (*)[300])orcl_v_A)`), so
+/// that the original `A[i][j]` compiles. Extent arguments (`orcl_A_dim1`, see
+/// `ir::ExtentArg`) are `long` scalars among `vars`, valued with the `input_vars` extent.
+fn context(
+    kernel: &Kernel,
+    spec: &TuningSpec,
+    input: &BTreeMap<String, Value>,
+    region_label: &str,
+) -> Result<tera::Context, Diagnostic> {
+    let env = spec.input_env(input);
+    let elems = array_elems(spec, &env)?;
+    let vars = variables(kernel, spec, &env, &elems)?;
+    let vars = references(kernel, spec, &env, vars)?;
+    let elems_of = |n: &str| {
+        elems
+            .get(n)
+            .map(|e| e.to_string())
+            .unwrap_or_else(|| "1".into())
+    };
+    let args: Vec<Arg> = kernel
+        .args
+        .iter()
+        .map(|a| Arg {
+            name: a.name.clone(),
+            ty: a.ty.c_name(),
+            is_array: a.is_array,
+            reduction: a.reduction.is_some(),
+            written: a.written,
+            elems: elems_of(&a.name),
+        })
+        .collect();
+    let (reductions, outputs) = validated(kernel, spec, &elems_of);
     let defines: Vec<Define> = input
         .iter()
         .filter_map(|(k, v)| {

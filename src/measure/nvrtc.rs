@@ -286,7 +286,6 @@ mod tests {
                 let o = orcl_codegen::cuda::CudaOptions {
                     cuda_flags: "-use_fast_math -Xptxas -dlcm=cg -maxrregcount=64".into(),
                     prefer_l1_kb: prefer,
-                    ..Default::default()
                 };
                 let s = o.skeleton_options(total);
                 let opts = pool_options(&s, (9, 0)).unwrap();

@@ -324,14 +324,15 @@ fn tune_input(
     let mut strategy = settings.strategy(spec, ctx.opts, text, path)?;
     // The device: the transform's platform/device of the first configuration (or the override).
     let first = space.config_at(0);
-    let v0 = variant_for(p, &space, &first, ctx.opts, None).map_err(|d| located(text, path, d))?;
-    let backend = v0.backend;
+    let (platform0, device0) =
+        pipeline::device_for(p, &space, &first, ctx.opts).map_err(|d| located(text, path, d))?;
+    let backend = settings::backend_of(p, ctx.opts);
     let selection = format!("{:?}/{:?}", ctx.opts.platform, ctx.opts.device);
     let settings::Target {
         device: dev,
         opts,
         device_list,
-    } = settings::select_target(p, ctx.opts, backend, v0.platform, v0.device, text, path)?;
+    } = settings::select_target(p, ctx.opts, backend, platform0, device0, text, path)?;
     let opts = &opts;
     // Adaptive strategies never propose a configuration whose variant exceeds the device's
     // limits (the HPL paper's genetic search discards them before evaluation).

@@ -5,7 +5,7 @@
 use super::settings::{backend_of, objective_is_total, Settings};
 use super::{sha, TuneError, TuneOptions};
 use crate::prepare::{env_for, Prepared};
-use orcl_codegen::opencl::{self, Fault};
+use orcl_codegen::generate::Fault;
 use orcl_codegen::{cuda, Backend, GlobalSize, Variant};
 use orcl_frontend::diag::Diagnostic;
 use orcl_frontend::expr::Value;
@@ -59,44 +59,53 @@ pub fn variant_for(
 ) -> Result<Variant, Diagnostic> {
     let env = env_for(space, cfg);
     let backend = backend_of(p, opts);
-    let args = p.transform_args(backend);
-    match backend {
-        Backend::OpenCl => {
-            let mut o = opencl::options(&args, &env)?;
-            if let Some(pl) = opts.platform {
-                o.platform = pl;
-            }
-            if let Some(d) = opts.device {
-                o.device = d;
-            }
-            opencl::generate(&p.kernel, &o, fault)
-        }
-        Backend::Cuda => {
-            let mut o = cuda::options(&args, &env)?;
-            if let Some(d) = opts.device {
-                o.device = d;
-            }
-            // Orio's `nvcc ... @CFLAGS` build command: its device flags are NVRTC options of the
-            // kernel, ahead of the transform's own `cudaFlags`.
-            let plan = skeleton::build_plan(&p.region.spec, &env)?;
-            if !plan.nvcc_flags.is_empty() {
-                let flags = format!("{} {}", plan.nvcc_flags, o.cuda_flags);
-                cuda::nvrtc_flags(&flags).map_err(|m| {
-                    let span = p
-                        .region
-                        .spec
-                        .build
-                        .build_command
-                        .as_ref()
-                        .map(|c| c.span)
-                        .unwrap_or(p.region.spec.span);
-                    Diagnostic::new(span, format!("in the nvcc build command: {m}"))
-                })?;
-                o.cuda_flags = flags.trim().to_string();
-            }
-            cuda::generate(&p.kernel, &o, objective_is_total(p), fault)
+    let mut o = p.transform(backend).bind(&env)?;
+    if let Some(pl) = opts.platform.filter(|_| backend == Backend::OpenCl) {
+        o.platform = pl;
+    }
+    if let Some(d) = opts.device {
+        o.device = d;
+    }
+    if backend == Backend::Cuda {
+        // Orio's `nvcc ... @CFLAGS` build command: its device flags are NVRTC options of the
+        // kernel, ahead of the transform's own `cudaFlags`.
+        let plan = skeleton::build_plan(&p.region.spec, &env)?;
+        if !plan.nvcc_flags.is_empty() {
+            let flags = format!("{} {}", plan.nvcc_flags, o.flags);
+            cuda::nvrtc_flags(&flags).map_err(|m| {
+                let span = p
+                    .region
+                    .spec
+                    .build
+                    .build_command
+                    .as_ref()
+                    .map(|c| c.span)
+                    .unwrap_or(p.region.spec.span);
+                Diagnostic::new(span, format!("in the nvcc build command: {m}"))
+            })?;
+            o.flags = flags.trim().to_string();
         }
     }
+    orcl_codegen::generate::variant(&p.kernel, &o, objective_is_total(p), fault)
+}
+
+/// The (platform, device) the transform of `cfg` names, or the override of `opts`: only the
+/// bound `platform` and `device` arguments, no kernel.
+pub fn device_for(
+    p: &Prepared,
+    space: &SearchSpace,
+    cfg: &Configuration,
+    opts: &TuneOptions,
+) -> Result<(usize, usize), Diagnostic> {
+    let backend = backend_of(p, opts);
+    let (platform, device) = p.transform(backend).device(&env_for(space, cfg))?;
+    Ok(match backend {
+        Backend::OpenCl => (
+            opts.platform.unwrap_or(platform),
+            opts.device.unwrap_or(device),
+        ),
+        Backend::Cuda => (0, opts.device.unwrap_or(device)),
+    })
 }
 
 /// What identifies a measurement: kernel source, build options, NDRange, device and skeleton

@@ -12,7 +12,7 @@
 
 use super::{KExpr, KStmt, KernelFn, VecDst};
 use crate::schedule::{ContractionSchedule, Schedule};
-use orcl_frontend::analysis::{contraction, perfect_nest, ContractionForm};
+use orcl_frontend::analysis::{contraction, perfect_nest, Contraction, ContractionForm, Nest};
 use orcl_frontend::ir::c::{c_expr, StmtWriter};
 use orcl_frontend::ir::{Expr, ExprKind, Kernel, ScalarType};
 
@@ -141,45 +141,8 @@ impl Cx<'_> {
             let p = s.dims[d].per_group;
             let groups = c.tk * p / w;
             let plan = self.load_plan(o);
-            let (kk, t) = match (o.red_fast, w) {
-                (true, 1) => (format!("orcl_e % {}", c.tk), format!("orcl_e / {}", c.tk)),
-                (false, 1) => (format!("orcl_e / {p}"), format!("orcl_e % {p}")),
-                (true, _) => (
-                    format!("(orcl_e % {}) * {w}", c.tk / w),
-                    format!("orcl_e / {}", c.tk / w),
-                ),
-                (false, _) => (
-                    format!("orcl_e / {}", p / w),
-                    format!("(orcl_e % {}) * {w}", p / w),
-                ),
-            };
-            // `loadItems`: `a` work-items side by side along the contiguous dimension, the
-            // work-group a block of `a` × (local size / a) groups, blocks contiguous-first.
-            let (kk, t) = match plan.items {
-                None => (kk, t),
-                Some(a) => {
-                    let cg = format!("(orcl_lin % {a} + (orcl_q % {}) * {a})", plan.blocks_c);
-                    let cg = if w == 1 { cg } else { format!("{cg} * {w}") };
-                    let r = format!("orcl_lin / {a} + (orcl_q / {}) * {}", plan.blocks_c, nt / a);
-                    if o.red_fast {
-                        (cg, r)
-                    } else {
-                        (r, cg)
-                    }
-                }
-            };
-            let mut body = vec![
-                KStmt::Let {
-                    ty: "long",
-                    name: "orcl_kk".into(),
-                    value: KExpr::Text(kk),
-                },
-                KStmt::Let {
-                    ty: "long",
-                    name: "orcl_t".into(),
-                    value: KExpr::Text(t),
-                },
-            ];
+            let (kk, t) = self.slab_position(o, &plan, p);
+            let mut body = vec![Self::long("orcl_kk", kk), Self::long("orcl_t", t)];
             // The register of element `v` (C text) of the group.
             let reg = |v: &str| match w {
                 1 => "orcl_q".to_string(),
@@ -241,22 +204,7 @@ impl Cx<'_> {
                     let (vk, _) = at(&last);
                     body.push(self.var(&s.dims[d].var, format!("orcl_base{d} + orcl_t")));
                     body.push(self.var(&c.red_var, format!("orcl_klo + {k0} + orcl_kk")));
-                    let var = &s.dims[d].var;
-                    let mut cond = vec![if o.red_fast {
-                        self.in_range(d, var)
-                    } else {
-                        self.in_range(d, &format!("{var} + {last}"))
-                    }];
-                    if let Some(b) = bound {
-                        cond.push(format!("{vk} < {b}"));
-                    }
-                    if k_guard {
-                        cond.push(format!("{k0} + {vk} < orcl_kn"));
-                    }
-                    cond.push(format!(
-                        "(size_t)&{value} % {} == 0",
-                        w * o.ty.size_bytes() as u64
-                    ));
+                    let cond = self.vector_guard(o, &last, &vk, k0, bound, k_guard, &value);
                     let whole = matches!(mode, Load::ToTile) && !o.red_fast && (p + c.pad) % w == 0;
                     let vector = KStmt::VecLoad {
                         ty: o.ty,
@@ -276,51 +224,153 @@ impl Cx<'_> {
                         value: format!("({cond_w}) ? {value} : 0").into(),
                     });
                     body.push(KStmt::IfElse {
-                        cond: cond.join(" && ").into(),
+                        cond: cond.into(),
                         then: vec![vector],
                         otherwise: vec![Self::each("orcl_w", w, each)],
                     });
                 }
             }
-            match plan.items {
-                None => {
-                    if groups % nt != 0 {
-                        body = vec![KStmt::If {
-                            cond: format!("orcl_e < {groups}").into(),
-                            then: body,
-                        }];
-                    }
-                    body.insert(
-                        0,
-                        KStmt::Let {
-                            ty: "long",
-                            name: "orcl_e".into(),
-                            value: KExpr::Text(format!("orcl_lin + orcl_q * {nt}")),
-                        },
-                    );
-                }
-                Some(_) if plan.guard => {
-                    // The rows of the last block past the slab's other extent.
-                    let (row, extent) = if o.red_fast {
-                        ("orcl_t", p)
-                    } else {
-                        ("orcl_kk", c.tk)
-                    };
-                    let (lets, rest) = body.split_at(2);
-                    body = [
-                        lets.to_vec(),
-                        vec![KStmt::If {
-                            cond: format!("{row} < {extent}").into(),
-                            then: rest.to_vec(),
-                        }],
-                    ]
-                    .concat();
-                }
-                Some(_) => {}
-            }
+            body = Self::guarded_group(o, &plan, p, c.tk, groups, nt, body);
             out.push(Self::each("orcl_q", plan.iterations, body));
         }
         out
+    }
+
+    /// `long NAME = VALUE;`
+    fn long(name: &str, value: String) -> KStmt {
+        KStmt::Let {
+            ty: "long",
+            name: name.into(),
+            value: KExpr::Text(value),
+        }
+    }
+
+    /// Whether a load group of staged operand `o` is read as one vector (C text): its last
+    /// element (`last`, at reduction row `vk`) inside the iteration space, the slab (`bound`)
+    /// and with `k_guard` the reduction loop, and the address of `value` aligned to the vector.
+    #[allow(clippy::too_many_arguments)]
+    fn vector_guard(
+        &self,
+        o: &crate::schedule::Operand,
+        last: &str,
+        vk: &str,
+        k0: &str,
+        bound: Option<&str>,
+        k_guard: bool,
+        value: &str,
+    ) -> String {
+        let w = self.c.load_vec;
+        let d = o.dim.expect("staged operands have a dimension");
+        let var = &self.s.dims[d].var;
+        let mut cond = vec![if o.red_fast {
+            self.in_range(d, var)
+        } else {
+            self.in_range(d, &format!("{var} + {last}"))
+        }];
+        if let Some(b) = bound {
+            cond.push(format!("{vk} < {b}"));
+        }
+        if k_guard {
+            cond.push(format!("{k0} + {vk} < orcl_kn"));
+        }
+        cond.push(format!(
+            "(size_t)&{value} % {} == 0",
+            w * o.ty.size_bytes() as u64
+        ));
+        cond.join(" && ")
+    }
+
+    /// Where element group `orcl_e` (or, with `loadItems`, work-item `orcl_lin`'s group `orcl_q`)
+    /// of staged operand `o`'s slab lies: (row along the reduction loop `orcl_kk`, column along
+    /// the tile `orcl_t`), as C text; `p` is the tile's extent.
+    fn slab_position(
+        &self,
+        o: &crate::schedule::Operand,
+        plan: &LoadPlan,
+        p: u64,
+    ) -> (String, String) {
+        let (c, s) = (self.c, self.s);
+        let w = c.load_vec;
+        let nt = s.local_size();
+        let (kk, t) = match (o.red_fast, w) {
+            (true, 1) => (format!("orcl_e % {}", c.tk), format!("orcl_e / {}", c.tk)),
+            (false, 1) => (format!("orcl_e / {p}"), format!("orcl_e % {p}")),
+            (true, _) => (
+                format!("(orcl_e % {}) * {w}", c.tk / w),
+                format!("orcl_e / {}", c.tk / w),
+            ),
+            (false, _) => (
+                format!("orcl_e / {}", p / w),
+                format!("(orcl_e % {}) * {w}", p / w),
+            ),
+        };
+        // `loadItems`: `a` work-items side by side along the contiguous dimension, the
+        // work-group a block of `a` × (local size / a) groups, blocks contiguous-first.
+        let (kk, t) = match plan.items {
+            None => (kk, t),
+            Some(a) => {
+                let cg = format!("(orcl_lin % {a} + (orcl_q % {}) * {a})", plan.blocks_c);
+                let cg = if w == 1 { cg } else { format!("{cg} * {w}") };
+                let r = format!("orcl_lin / {a} + (orcl_q / {}) * {}", plan.blocks_c, nt / a);
+                if o.red_fast {
+                    (cg, r)
+                } else {
+                    (r, cg)
+                }
+            }
+        };
+        (kk, t)
+    }
+
+    /// One load group's statements `body` guarded: past the slab's `groups` groups (the slab
+    /// linearised over `nt` work-items, each taking `orcl_e`), or, with `loadItems`, the rows of
+    /// the last block past the slab's other extent.
+    fn guarded_group(
+        o: &crate::schedule::Operand,
+        plan: &LoadPlan,
+        p: u64,
+        tk: u64,
+        groups: u64,
+        nt: u64,
+        mut body: Vec<KStmt>,
+    ) -> Vec<KStmt> {
+        match plan.items {
+            None => {
+                if groups % nt != 0 {
+                    body = vec![KStmt::If {
+                        cond: format!("orcl_e < {groups}").into(),
+                        then: body,
+                    }];
+                }
+                body.insert(
+                    0,
+                    KStmt::Let {
+                        ty: "long",
+                        name: "orcl_e".into(),
+                        value: KExpr::Text(format!("orcl_lin + orcl_q * {nt}")),
+                    },
+                );
+            }
+            Some(_) if plan.guard => {
+                // The rows of the last block past the slab's other extent.
+                let (row, extent) = if o.red_fast {
+                    ("orcl_t", p)
+                } else {
+                    ("orcl_kk", tk)
+                };
+                let (lets, rest) = body.split_at(2);
+                body = [
+                    lets.to_vec(),
+                    vec![KStmt::If {
+                        cond: format!("{row} < {extent}").into(),
+                        then: rest.to_vec(),
+                    }],
+                ]
+                .concat();
+            }
+            Some(_) => {}
+        }
+        body
     }
 
     /// How the work-group walks the slab of staged operand `o` (see [`LoadPlan`]).
@@ -564,6 +614,21 @@ pub(super) fn lower(k: &Kernel, s: &Schedule, c: &ContractionSchedule) -> Kernel
         })
         .collect();
     let cx = Cx { k, s, c, upper };
+    let mut body = work_item_ids(s, c, &nest);
+    body.extend(local_tiles(s, c));
+    body.extend(accumulators(&cx, &con));
+    body.extend(reduction_bounds(con.red));
+    body.extend(slabs(&cx, &con));
+    body.push(results(&cx, &con));
+    KernelFn {
+        body,
+        ..KernelFn::nest(k, s)
+    }
+}
+
+/// The work-item's ids: group and local ids and tile bases per NDRange dimension, and the
+/// linear id (`warpTile`: the hardware linear id cut into blocks of the work-item grid).
+fn work_item_ids(s: &Schedule, c: &ContractionSchedule, nest: &Nest<'_>) -> Vec<KStmt> {
     let mut body = Vec::new();
     for (d, dim) in s.dims.iter().enumerate() {
         let l = nest.loops[dim.depth];
@@ -620,6 +685,13 @@ pub(super) fn lower(k: &Kernel, s: &Schedule, c: &ContractionSchedule) -> Kernel
             }
         }
     }
+    body
+}
+
+/// The local tiles of the staged operands (two per operand with `doubleBuffer`), aligned for
+/// vector reads.
+fn local_tiles(s: &Schedule, c: &ContractionSchedule) -> Vec<KStmt> {
+    let mut body = Vec::new();
     for (n, o) in c.operands.iter().enumerate().filter(|(_, o)| o.staged) {
         let d = o.dim.expect("staged operands have a dimension");
         body.push(KStmt::LocalArray {
@@ -636,6 +708,14 @@ pub(super) fn lower(k: &Kernel, s: &Schedule, c: &ContractionSchedule) -> Kernel
             },
         });
     }
+    body
+}
+
+/// The private accumulators of the work-item's outputs, initialised (a scalar form's initial
+/// value, else 0).
+fn accumulators(cx: &Cx<'_>, con: &Contraction<'_>) -> Vec<KStmt> {
+    let (k, s) = (cx.k, cx.s);
+    let mut body = Vec::new();
     let (acc_ty, init) = match &con.form {
         ContractionForm::Scalar { ty, init, .. } => (*ty, c_expr(init, &|_| None)),
         ContractionForm::Element { target } => {
@@ -661,7 +741,12 @@ pub(super) fn lower(k: &Kernel, s: &Schedule, c: &ContractionSchedule) -> Kernel
         value: init.into(),
     });
     body.push(cx.each_output(init_body));
-    let red = con.red;
+    body
+}
+
+/// The reduction loop's bounds: `orcl_klo`, `orcl_kend` and its trip `orcl_kn`.
+fn reduction_bounds(red: &orcl_frontend::ir::Loop) -> Vec<KStmt> {
+    let mut body = Vec::new();
     body.push(KStmt::Let {
         ty: "long",
         name: "orcl_klo".into(),
@@ -681,6 +766,14 @@ pub(super) fn lower(k: &Kernel, s: &Schedule, c: &ContractionSchedule) -> Kernel
         name: "orcl_kn".into(),
         value: KExpr::Text("orcl_kend > orcl_klo ? orcl_kend - orcl_klo : 0".into()),
     });
+    body
+}
+
+/// The k-slabs: double-buffered, or whole slabs then the partial one (uniform across the
+/// work-group: barriers are safe).
+fn slabs(cx: &Cx<'_>, con: &Contraction<'_>) -> Vec<KStmt> {
+    let c = cx.c;
+    let mut body = Vec::new();
     if c.double_buffer {
         body.extend(cx.double_buffered(con.term));
     } else {
@@ -710,6 +803,12 @@ pub(super) fn lower(k: &Kernel, s: &Schedule, c: &ContractionSchedule) -> Kernel
             then: tail,
         });
     }
+    body
+}
+
+/// The results, through the loop's own statements, for each output in range.
+fn results(cx: &Cx<'_>, con: &Contraction<'_>) -> KStmt {
+    let s = cx.s;
     // The results, through the loop's own statements.
     let mut w = StmtWriter {
         out: String::new(),
@@ -739,9 +838,5 @@ pub(super) fn lower(k: &Kernel, s: &Schedule, c: &ContractionSchedule) -> Kernel
         .into(),
         then: vec![KStmt::Lines(w.out)],
     });
-    body.push(cx.each_output(out_body));
-    KernelFn {
-        body,
-        ..KernelFn::nest(k, s)
-    }
+    cx.each_output(out_body)
 }

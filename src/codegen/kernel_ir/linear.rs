@@ -475,7 +475,7 @@ enum Form {
 /// Lower the 1-D map of `s` (which must be a [`LinearSchedule`]) to kernel IR (a `vecWidth` body
 /// as `schedule::linear` planned it); `fault` for tests.
 pub fn lower(k: &Kernel, s: &Schedule, fault: Option<Fault>) -> Lowered {
-    let ls = s.linear.as_ref().expect("a 1-D schedule");
+    let ls = s.linear().expect("a 1-D schedule");
     let local = s.dims[0].items;
     let l = &k.parallel;
     let vectorised = ls.vector.clone();
@@ -872,12 +872,12 @@ mod tests {
         let s = crate::schedule::linear(&k, l, local, 4, true, Backend::OpenCl).unwrap();
         assert_eq!(s.dims.len(), 1);
         assert_eq!((s.dims[0].var.as_str(), s.dims[0].items), ("i", 64));
-        let plan = s.linear.as_ref().and_then(|l| l.passes.as_ref()).unwrap();
+        let plan = s.linear().and_then(|l| l.passes.as_ref()).unwrap();
         assert_eq!(plan.threads, 8);
         // Without lanes or staged inner loops there are no passes.
         let (local, l) = one_d(64, false, 1, 1);
         let s = crate::schedule::linear(&k, l, local, 1, false, Backend::Cuda).unwrap();
-        assert!(s.linear.unwrap().passes.is_none());
+        assert!(s.linear().unwrap().passes.is_none());
     }
 
     /// The writer alone spells the work-item queries of each backend.

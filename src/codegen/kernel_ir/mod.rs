@@ -387,11 +387,10 @@ fn stage_load(
 
 /// Lower a scheduled nest to kernel IR (see the module docs).
 pub fn lower(k: &Kernel, s: &Schedule) -> KernelFn {
-    if let Some(c) = &s.contraction {
-        return contraction::lower(k, s, c);
-    }
-    if let Some(r) = &s.row_reduction {
-        return rows::lower(k, s, r);
+    match &s.form {
+        crate::schedule::Form::Contraction(c) => return contraction::lower(k, s, c),
+        crate::schedule::Form::RowReduction(r) => return rows::lower(k, s, r),
+        crate::schedule::Form::Nest | crate::schedule::Form::Linear(_) => {}
     }
     let nest = perfect_nest(k);
     let mut body = ids(s, &nest);

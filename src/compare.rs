@@ -3,7 +3,7 @@
 //! table, JSON, or grouped bars in the style of the OrCL paper's Figure 6 (Chaimov et al. 2014).
 
 use crate::prepare::Prepared;
-use crate::tune::{InputResult, RegionResult};
+use crate::tune::{InputResult, RegionResult, TuneError, TuneOptions};
 use anyhow::{anyhow, Context};
 use comfy_table::{presets::UTF8_FULL_CONDENSED, Cell, CellAlignment, Table};
 use orcl_codegen::Backend;
@@ -12,7 +12,7 @@ use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 use serde::Serialize;
 use std::collections::{BTreeMap, BTreeSet};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 /// One backend's best variant for one region and input size.
 #[derive(Debug, Clone, Serialize, PartialEq)]
@@ -135,6 +135,71 @@ fn kernel_label(p: &Prepared) -> String {
     } else {
         format!("{f}() region {}", p.region.index)
     }
+}
+
+/// What `orcl compare` tunes: the backends in order and the options both tunes share.
+#[derive(Debug, Clone)]
+pub struct CompareOptions {
+    pub backends: Vec<Backend>,
+    /// The tuning database file.
+    pub db: PathBuf,
+    /// OpenCL platform index (used by the OpenCL tune only).
+    pub platform: Option<usize>,
+    /// OpenCL device index within the platform, and CUDA ordinal.
+    pub device: Option<usize>,
+    /// Search algorithm for every backend (overrides the spec).
+    pub algorithm: Option<String>,
+    /// Budget per backend: configurations measured.
+    pub total_runs: Option<u64>,
+    /// Tune only the input sizes with these input-parameter values (all when empty).
+    pub sizes: Vec<(String, orcl_frontend::expr::Value)>,
+    /// Show the tunes' progress bars.
+    pub progress: bool,
+}
+
+/// Why a comparison stopped: a tune's input error or interruption (any other tune error only
+/// leaves that backend's column empty), or rows that could not be computed.
+#[derive(Debug)]
+pub enum CompareError {
+    Tune(TuneError),
+    Rows(anyhow::Error),
+}
+
+/// Tune every region of the file once per backend of `opts` and compare the best variants, one
+/// row per region and input size. A backend that cannot run here (no driver, no device) is
+/// passed to `skipped` with its error, as it happens, and leaves its column empty; the other
+/// backends still run. Errors: an input error or an interruption of any tune stops at once.
+pub fn compare(
+    path: &str,
+    text: &str,
+    prepared: &[Prepared],
+    opts: &CompareOptions,
+    mut skipped: impl FnMut(Backend, &TuneError),
+) -> Result<Vec<Row>, CompareError> {
+    let mut per_backend = Vec::new();
+    for &b in &opts.backends {
+        let tune_opts = TuneOptions {
+            db: opts.db.clone(),
+            algorithm: opts.algorithm.clone(),
+            total_runs: opts.total_runs,
+            backend: Some(b),
+            platform: opts.platform.filter(|_| b == Backend::OpenCl),
+            device: opts.device,
+            progress: opts.progress,
+            sizes: opts.sizes.clone(),
+            ..TuneOptions::default()
+        };
+        match crate::tune::tune(path, text, prepared.to_vec(), &tune_opts) {
+            Ok(r) => per_backend.push((b, r)),
+            Err(
+                e @ (TuneError::Input(_)
+                | TuneError::Interrupted { .. }
+                | TuneError::InterruptedEarly { .. }),
+            ) => return Err(CompareError::Tune(e)),
+            Err(e) => skipped(b, &e),
+        }
+    }
+    rows(&per_backend).map_err(CompareError::Rows)
 }
 
 /// The comparison rows of the same regions tuned once per backend (`per_backend[b]` holds the

@@ -2,10 +2,13 @@
 //! OpenCL host function (with the original loop kept as the fallback when OpenCL fails), a comment
 //! block with the tuning results, and a run-time dispatch on the size variable.
 
-use crate::tune::RegionResult;
+use crate::prepare::Prepared;
+use crate::tune::{InputResult, RegionResult};
 use orcl_codegen::host::{function_name, params, render_host_function, HostVariant};
+use orcl_codegen::Variant;
 use orcl_frontend::expr::Value;
 use orcl_frontend::inputs::c_literal;
+use orcl_frontend::ir::ScalarType;
 use std::collections::BTreeMap;
 
 /// Replace whole-word identifiers of `text` found in `map`.
@@ -51,10 +54,7 @@ fn plain(v: &Value) -> String {
 
 /// Input params and lets as C text of the host function's variables: a param becomes its bound
 /// variable (`decl int n = N;`), or its value at `input`.
-fn size_map(
-    p: &crate::prepare::Prepared,
-    input: &BTreeMap<String, Value>,
-) -> BTreeMap<String, String> {
+fn size_map(p: &Prepared, input: &BTreeMap<String, Value>) -> BTreeMap<String, String> {
     let mut map: BTreeMap<String, String> = p
         .region
         .spec
@@ -79,10 +79,7 @@ fn size_map(
 /// lengths the kernel indexes with (`ir::KernelArg::extents`: scalars of the loop or extent
 /// arguments, all parameters of the host function), so that the buffer holds what the kernel
 /// addresses.
-pub fn element_counts(
-    p: &crate::prepare::Prepared,
-    input: &BTreeMap<String, Value>,
-) -> Vec<Option<String>> {
+pub fn element_counts(p: &Prepared, input: &BTreeMap<String, Value>) -> Vec<Option<String>> {
     let map = size_map(p, input);
     p.kernel
         .args
@@ -118,11 +115,7 @@ pub fn element_counts(
 /// address; a multi-dimensional array as its first element (`&A[0][0]`: the flat row-major
 /// storage); an extent argument as the C declaration's extent (or, without a C declaration, the
 /// `input_vars` extent over the size variables at `input`); anything else as itself.
-fn call_arg(
-    p: &crate::prepare::Prepared,
-    name: &str,
-    input: Option<&BTreeMap<String, Value>>,
-) -> String {
+fn call_arg(p: &Prepared, name: &str, input: Option<&BTreeMap<String, Value>>) -> String {
     let Some(a) = p.kernel.args.iter().find(|a| a.name == name) else {
         return name.to_string();
     };
@@ -166,169 +159,7 @@ pub fn rewrite(text: &str, path: &str, db_path: &str, results: &[RegionResult]) 
     let mut edits: Vec<(usize, usize, String)> = Vec::new();
     let mut inserts: BTreeMap<usize, String> = BTreeMap::new();
     for r in results {
-        let p = &r.prepared;
-        let raw = &p.region.raw;
-        let spec = &p.region.spec;
-        let fname = raw
-            .function
-            .as_ref()
-            .map(|f| f.name.clone())
-            .unwrap_or_else(|| "file".into());
-        let name = function_name(&fname, p.region.index);
-        let (line, _) = orcl_frontend::diag::line_col(text, raw.span.start);
-        let mut tuned: Vec<&crate::tune::InputResult> =
-            r.inputs.iter().filter(|i| i.best.is_some()).collect();
-        // Sort by the bound size variables so that `var <= value` tests dispatch in order.
-        tuned.sort_by(|a, b| {
-            let key = |i: &crate::tune::InputResult| {
-                p.bindings
-                    .iter()
-                    .map(|(_, prm)| i.input.get(prm).and_then(|v| v.as_f64()).unwrap_or(0.0))
-                    .collect::<Vec<f64>>()
-            };
-            key(a)
-                .partial_cmp(&key(b))
-                .unwrap_or(std::cmp::Ordering::Equal)
-        });
-        if p.bindings.is_empty() && tuned.len() > 1 {
-            tuned = vec![tuned[tuned.len() - 1]];
-        }
-        let mut block = format!(
-            "/* orcl {}: tuned with {api}, results in {db_path}\n",
-            env!("CARGO_PKG_VERSION")
-        );
-        for i in &r.inputs {
-            let sizes: Vec<String> = i.input.iter().map(|(k, v)| format!("{k}={v}")).collect();
-            match &i.best {
-                Some((b, _)) => {
-                    let e = &i.evaluations[*b];
-                    let median = i
-                        .winner_ms
-                        .or_else(|| e.outcome.median_ms())
-                        .unwrap_or(f64::NAN);
-                    let how = if i.winner_ms.is_some() {
-                        "re-measured median"
-                    } else {
-                        "median"
-                    };
-                    block.push_str(&format!(
-                        " *   {}: best {} — {how} {median:.4} ms on {} ({}), experiment {}\n",
-                        sizes.join(" "),
-                        e.config.display(),
-                        i.device.name,
-                        i.device.platform,
-                        i.experiment_id
-                    ));
-                }
-                None => block.push_str(&format!(
-                    " *   {}: no correct variant; the original loop is kept, experiment {}\n",
-                    sizes.join(" "),
-                    i.experiment_id
-                )),
-            }
-        }
-        block.push_str(" */");
-        let mut block = block.replace("*/\n", "* /\n");
-        let (arrays, array_reads) = input_array_decls(p, text);
-        block.push_str(&arrays);
-        edits.push((raw.begin_span.start, raw.begin_span.end, block));
-        preamble_edits(p, text, &array_reads, &mut edits, &mut inserts);
-        edits.push((raw.end_span.start, raw.end_span.end, String::new()));
-        if tuned.is_empty() {
-            edits.push((
-                raw.loop_ann.begin_span.start,
-                raw.loop_ann.begin_span.end,
-                String::new(),
-            ));
-            edits.push((
-                raw.loop_ann.end_span.start,
-                raw.loop_ann.end_span.end,
-                String::new(),
-            ));
-            continue;
-        }
-        let n = tuned.len();
-        let variants: Vec<HostVariant> = tuned
-            .iter()
-            .enumerate()
-            .map(|(k, i)| {
-                let (b, v) = i.best.as_ref().expect("filtered");
-                let elems = element_counts(p, &i.input);
-                let condition = (k + 1 < n).then(|| {
-                    p.bindings
-                        .iter()
-                        .filter_map(|(var, prm)| {
-                            i.input
-                                .get(prm)
-                                .map(|val| format!("{var} <= {}", plain(val)))
-                        })
-                        .collect::<Vec<_>>()
-                        .join(" && ")
-                });
-                HostVariant {
-                    variant: v.clone(),
-                    label: i
-                        .input
-                        .iter()
-                        .map(|(k, v)| format!("{k}={v}"))
-                        .collect::<Vec<_>>()
-                        .join(" "),
-                    config: i.evaluations[*b].config.display(),
-                    condition: condition.filter(|c| !c.is_empty()),
-                    elems,
-                }
-            })
-            .collect();
-        let extra: Vec<(String, &'static str)> = p
-            .bindings
-            .iter()
-            .map(|(var, _)| {
-                let ty = spec
-                    .input_vars
-                    .iter()
-                    .find(|v| &v.name == var)
-                    .and_then(|v| orcl_frontend::ir::ScalarType::from_c(&v.ty))
-                    .or_else(|| {
-                        raw.decls
-                            .get(var)
-                            .and_then(|d| orcl_frontend::ir::ScalarType::from_c(&d.ty))
-                    })
-                    .unwrap_or(orcl_frontend::ir::ScalarType::Int);
-                (var.clone(), ty.c_name())
-            })
-            .collect();
-        let ps = params(&p.kernel, &extra);
-        let func = render_host_function(&name, &fname, path, line, &p.kernel, &variants, &ps);
-        let at = raw
-            .function
-            .as_ref()
-            .map(|f| f.span.start)
-            .unwrap_or(raw.span.start);
-        inserts
-            .entry(at)
-            .or_default()
-            .push_str(&format!("{func}\n"));
-        let fallback_input = tuned.last().map(|i| &i.input);
-        let call_args: Vec<String> = ps
-            .iter()
-            .map(|(_, n)| call_arg(p, n, fallback_input))
-            .collect();
-        let original = raw.loop_ann.original.trim_matches('\n');
-        // Statements after the loop (`r = sqrt(r);`) run once, after the tuned loop or its fallback.
-        let (original, after) = match &p.kernel.after {
-            Some(a) => {
-                let o = original.trim_end();
-                let cut = o.len() - a.text.trim().len();
-                (&o[..cut], format!("\n    {}", a.text.trim()))
-            }
-            None => (original, String::new()),
-        };
-        let call = format!(
-            "/* orcl: {api} variant; the original loop runs if {api} is unavailable or fails */\n    if ({name}({}) != 0) {{\n{}\n    }}{after}",
-            call_args.join(", "),
-            original.trim_end()
-        );
-        edits.push((raw.loop_ann.span.start, raw.loop_ann.span.end, call));
+        region_edits(r, text, path, db_path, api, &mut edits, &mut inserts);
     }
     for (at, s) in inserts {
         edits.push((at, at, s));
@@ -350,6 +181,247 @@ pub fn rewrite(text: &str, path: &str, db_path: &str, results: &[RegionResult]) 
     )
 }
 
+/// One region's edits: the results comment in place of the `begin PerfTuning` annotation, the
+/// preamble made valid C, and (when some input size has a correct variant) the host function
+/// inserted before the enclosing function and the loop replaced by its call; otherwise only the
+/// annotations are removed.
+fn region_edits(
+    r: &RegionResult,
+    text: &str,
+    path: &str,
+    db_path: &str,
+    api: &str,
+    edits: &mut Vec<(usize, usize, String)>,
+    inserts: &mut BTreeMap<usize, String>,
+) {
+    let p = &r.prepared;
+    let raw = &p.region.raw;
+    let mut block = results_comment(r, api, db_path);
+    let (arrays, array_reads) = input_array_decls(p, text);
+    block.push_str(&arrays);
+    edits.push((raw.begin_span.start, raw.begin_span.end, block));
+    preamble_edits(p, text, &array_reads, edits, inserts);
+    edits.push((raw.end_span.start, raw.end_span.end, String::new()));
+    let tuned = dispatched_inputs(r);
+    if tuned.is_empty() {
+        edits.push((
+            raw.loop_ann.begin_span.start,
+            raw.loop_ann.begin_span.end,
+            String::new(),
+        ));
+        edits.push((
+            raw.loop_ann.end_span.start,
+            raw.loop_ann.end_span.end,
+            String::new(),
+        ));
+        return;
+    }
+    let host = host_code(p, text, path, &dispatch_variants(p, &tuned));
+    let at = raw
+        .function
+        .as_ref()
+        .map(|f| f.span.start)
+        .unwrap_or(raw.span.start);
+    inserts
+        .entry(at)
+        .or_default()
+        .push_str(&format!("{}\n", host.text));
+    let fallback_input = tuned.last().map(|i| &i.input);
+    let call = call_site(p, api, &host, fallback_input);
+    edits.push((raw.loop_ann.span.start, raw.loop_ann.span.end, call));
+}
+
+/// The comment block that replaces `begin PerfTuning`: each input size's winner (or that the
+/// original loop is kept), where the results are.
+fn results_comment(r: &RegionResult, api: &str, db_path: &str) -> String {
+    let mut block = format!(
+        "/* orcl {}: tuned with {api}, results in {db_path}\n",
+        env!("CARGO_PKG_VERSION")
+    );
+    for i in &r.inputs {
+        let sizes: Vec<String> = i.input.iter().map(|(k, v)| format!("{k}={v}")).collect();
+        match &i.best {
+            Some((b, _)) => {
+                let e = &i.evaluations[*b];
+                let median = i
+                    .winner_ms
+                    .or_else(|| e.outcome.median_ms())
+                    .unwrap_or(f64::NAN);
+                let how = if i.winner_ms.is_some() {
+                    "re-measured median"
+                } else {
+                    "median"
+                };
+                block.push_str(&format!(
+                    " *   {}: best {} — {how} {median:.4} ms on {} ({}), experiment {}\n",
+                    sizes.join(" "),
+                    e.config.display(),
+                    i.device.name,
+                    i.device.platform,
+                    i.experiment_id
+                ));
+            }
+            None => block.push_str(&format!(
+                " *   {}: no correct variant; the original loop is kept, experiment {}\n",
+                sizes.join(" "),
+                i.experiment_id
+            )),
+        }
+    }
+    block.push_str(" */");
+    block.replace("*/\n", "* /\n")
+}
+
+/// The input sizes with a correct variant in dispatch order: sorted by the bound size variables
+/// so that `var <= value` tests dispatch in order; without bound variables only the largest.
+fn dispatched_inputs(r: &RegionResult) -> Vec<&InputResult> {
+    let p = &r.prepared;
+    let mut tuned: Vec<&InputResult> = r.inputs.iter().filter(|i| i.best.is_some()).collect();
+    tuned.sort_by(|a, b| {
+        let key = |i: &InputResult| {
+            p.bindings
+                .iter()
+                .map(|(_, prm)| i.input.get(prm).and_then(|v| v.as_f64()).unwrap_or(0.0))
+                .collect::<Vec<f64>>()
+        };
+        key(a)
+            .partial_cmp(&key(b))
+            .unwrap_or(std::cmp::Ordering::Equal)
+    });
+    if p.bindings.is_empty() && tuned.len() > 1 {
+        tuned = vec![tuned[tuned.len() - 1]];
+    }
+    tuned
+}
+
+/// The winners of `tuned` (in dispatch order) as host variants: each but the last guarded by
+/// `var <= value` over the bound size variables.
+fn dispatch_variants(p: &Prepared, tuned: &[&InputResult]) -> Vec<HostVariant> {
+    let n = tuned.len();
+    tuned
+        .iter()
+        .enumerate()
+        .map(|(k, i)| {
+            let (b, v) = i.best.as_ref().expect("filtered");
+            let condition = (k + 1 < n).then(|| {
+                p.bindings
+                    .iter()
+                    .filter_map(|(var, prm)| {
+                        i.input
+                            .get(prm)
+                            .map(|val| format!("{var} <= {}", plain(val)))
+                    })
+                    .collect::<Vec<_>>()
+                    .join(" && ")
+            });
+            host_variant(
+                p,
+                &i.input,
+                v.clone(),
+                i.evaluations[*b].config.display(),
+                condition.filter(|c| !c.is_empty()),
+            )
+        })
+        .collect()
+}
+
+/// One variant of a host function: `variant` (configuration `config`) for input size `input`,
+/// taken when `condition` holds (`None`: the last, unconditional one).
+pub fn host_variant(
+    p: &Prepared,
+    input: &BTreeMap<String, Value>,
+    variant: Variant,
+    config: String,
+    condition: Option<String>,
+) -> HostVariant {
+    HostVariant {
+        variant,
+        label: input
+            .iter()
+            .map(|(k, v)| format!("{k}={v}"))
+            .collect::<Vec<_>>()
+            .join(" "),
+        config,
+        condition,
+        elems: element_counts(p, input),
+    }
+}
+
+/// A region's host function, as the tuned file holds it and `orcl emit` prints it.
+pub struct HostCode {
+    /// The function's name (`orcl_<function>_<region>`).
+    pub name: String,
+    /// Its parameters, (C type, name): the kernel's arguments, then the bound size variables.
+    pub params: Vec<(String, String)>,
+    /// The function's C text.
+    pub text: String,
+}
+
+/// The host function of region `p` of the file `path` (text `text`) over `variants`: the one
+/// host-code path of the tuned file and of `orcl emit`. The bound size variables become
+/// parameters of their declared type (`input_vars`, else the C declaration; `int` when neither
+/// names one).
+pub fn host_code(p: &Prepared, text: &str, path: &str, variants: &[HostVariant]) -> HostCode {
+    let raw = &p.region.raw;
+    let fname = raw
+        .function
+        .as_ref()
+        .map(|f| f.name.clone())
+        .unwrap_or_else(|| "file".into());
+    let name = function_name(&fname, p.region.index);
+    let (line, _) = orcl_frontend::diag::line_col(text, raw.span.start);
+    let extra: Vec<(String, &'static str)> = p
+        .bindings
+        .iter()
+        .map(|(var, _)| {
+            let ty = p
+                .region
+                .spec
+                .input_vars
+                .iter()
+                .find(|v| &v.name == var)
+                .and_then(|v| ScalarType::from_c(&v.ty))
+                .or_else(|| raw.decls.get(var).and_then(|d| ScalarType::from_c(&d.ty)))
+                .unwrap_or(ScalarType::Int);
+            (var.clone(), ty.c_name())
+        })
+        .collect();
+    let params = params(&p.kernel, &extra);
+    let text = render_host_function(&name, &fname, path, line, &p.kernel, variants, &params);
+    HostCode { name, params, text }
+}
+
+/// What replaces the tuned loop: the host function's call, with the original loop as the
+/// fallback when it fails, then the statements after the loop.
+fn call_site(
+    p: &Prepared,
+    api: &str,
+    host: &HostCode,
+    fallback_input: Option<&BTreeMap<String, Value>>,
+) -> String {
+    let call_args: Vec<String> = host
+        .params
+        .iter()
+        .map(|(_, n)| call_arg(p, n, fallback_input))
+        .collect();
+    let original = p.region.raw.loop_ann.original.trim_matches('\n');
+    // Statements after the loop (`r = sqrt(r);`) run once, after the tuned loop or its fallback.
+    let (original, after) = match &p.kernel.after {
+        Some(a) => {
+            let o = original.trim_end();
+            let cut = o.len() - a.text.trim().len();
+            (&o[..cut], format!("\n    {}", a.text.trim()))
+        }
+        None => (original, String::new()),
+    };
+    format!(
+        "/* orcl: {api} variant; the original loop runs if {api} is unavailable or fails */\n    if ({}({}) != 0) {{\n{}\n    }}{after}",
+        host.name,
+        call_args.join(", "),
+        original.trim_end()
+    )
+}
+
 /// Orio's files use arrays that exist only in `input_vars` (matVec2D's
 /// `decl static int offsets[NOS] = {-M*DOF,-DOF,0,DOF,M*DOF};`: the function has no `offsets`, Orio's
 /// skeleton declared it). For each such array with a brace initialiser that the loop reads and
@@ -360,7 +432,7 @@ pub fn rewrite(text: &str, path: &str, db_path: &str, results: &[RegionResult]) 
 /// its values at the largest tuned input are written. Returns the declarations (each on its own
 /// line, to append to the region's comment block) and the input params they read, which get
 /// `#ifndef` defaults like the preamble's.
-fn input_array_decls(p: &crate::prepare::Prepared, text: &str) -> (String, Vec<String>) {
+fn input_array_decls(p: &Prepared, text: &str) -> (String, Vec<String>) {
     let raw = &p.region.raw;
     let mut out = String::new();
     let mut reads = Vec::new();
@@ -413,7 +485,7 @@ fn input_array_decls(p: &crate::prepare::Prepared, text: &str) -> (String, Vec<S
 /// was tuned at (several values: the largest, with a comment listing them; compile with `-DN=...`
 /// for another), as Orio's skeleton defined it.
 fn preamble_edits(
-    p: &crate::prepare::Prepared,
+    p: &Prepared,
     text: &str,
     extra_reads: &[String],
     edits: &mut Vec<(usize, usize, String)>,

@@ -318,50 +318,175 @@ fn tune_input(
 ) -> Result<InputResult, TuneError> {
     let (path, text, p, settings) = (ctx.path, ctx.text, ctx.p, ctx.settings);
     let spec = &p.region.spec;
-    let raw = &p.region.raw;
     let start = Instant::now();
     let space = SearchSpace::new(spec, input);
     let mut strategy = settings.strategy(spec, ctx.opts, text, path)?;
-    // The device: the transform's platform/device of the first configuration (or the override).
     let first = space.config_at(0);
-    let (platform0, device0) =
-        pipeline::device_for(p, &space, &first, ctx.opts).map_err(|d| located(text, path, d))?;
-    let backend = settings::backend_of(p, ctx.opts);
-    let selection = format!("{:?}/{:?}", ctx.opts.platform, ctx.opts.device);
+    let (backend, target, selection) = choose_target(ctx, &space, &first)?;
     let settings::Target {
         device: dev,
         opts,
         device_list,
-    } = settings::select_target(p, ctx.opts, backend, platform0, device0, text, path)?;
+    } = target;
     let opts = &opts;
-    // Adaptive strategies never propose a configuration whose variant exceeds the device's
-    // limits (the HPL paper's genetic search discards them before evaluation).
-    let space = {
-        let (p2, s2, o2, d2) = (p.clone(), space.clone(), opts.clone(), dev.clone());
-        space.with_prefilter(move |cfg: &Configuration| {
-            let v = variant_for(&p2, &s2, cfg, &o2, None).ok()?;
-            device_limit(&v, &d2).map(orcl_frontend::space::Rejection::DeviceLimit)
-        })
-    };
+    let space = within_device_limits(space, p, opts, &dev);
     let device_id = experiment::upsert_device(ctx.db, backend, &dev)?;
-    let label = format!(
+    let label = region_label(ctx);
+    let mut skeletons =
+        pipeline::Skeletons::new(p, input, backend, &label).map_err(|d| located(text, path, d))?;
+    let first_build = FirstBuild {
+        space: &space,
+        first: &first,
+        dev: &dev,
+        backend,
+        opts,
+    };
+    let (plan0, exe) = first_skeleton(ctx, &mut skeletons, &first_build, memory_checked)?;
+    let exp = open_experiment(
+        ctx,
+        input,
+        &first_build,
+        device_id,
+        &device_list,
+        selection,
+        (&plan0, &exe),
+    )?;
+    let mut workers = start_workers(ctx, exe, &first_build, &device_list, exp.id)?;
+    // On a space too large to enumerate, `--max-idle` proposals in a row that measure nothing
+    // new end the search (issue 15 F8).
+    let max_idle = (space.size() > crate::prepare::FEASIBILITY_LIMIT)
+        .then(|| opts.max_idle.unwrap_or(MAX_IDLE_PROPOSALS));
+    let bar = search_progress(ctx, opts, &space, &label, input, &exp);
+    let env = search_loop::Env {
+        p,
+        space: &space,
+        opts,
+        settings,
+        dev: &dev,
+        fault: ctx.fault,
+        db: ctx.db,
+        experiment_id: exp.id,
+        stored: &exp.stored,
+        total: objective_is_total(p),
+        max_idle,
+        text,
+        path,
+    };
+    let batch_size = batch_size(settings, &workers);
+    let st = search_loop::run(
+        &env,
+        strategy.as_mut(),
+        &mut skeletons,
+        &mut workers,
+        &bar,
+        start,
+        batch_size,
+    )?;
+    bar.finish_and_clear();
+    if let Some(why) = &st.stopped {
+        ctx.db.set_metadata(exp.id, "stopped", why)?;
+    }
+    let stopped = st.stopped.clone().or_else(|| {
+        st.evaluations
+            .is_empty()
+            .then(|| nothing_feasible(strategy.name(), space.size(), st.proposals))
+    });
+    let confirmed = confirm_winner(&env, &skeletons, &mut workers, &st)?;
+    let slurm_workers = record_run(ctx.db, exp.id, &workers, &st.per_worker)?;
+    let best = confirmed.map(|(i, _)| (i, 0.0)).or(st.best);
+    let best = finish(&env, best, &st.evaluations)?;
+    Ok(InputResult {
+        input: input.clone(),
+        experiment_id: exp.id,
+        device: dev.clone(),
+        best,
+        winner_ms: confirmed.map(|(_, m)| m),
+        measured: st.measured,
+        reused: st.reused,
+        proposals: st.proposals,
+        rejected: st.rejected,
+        stopped,
+        elapsed: start.elapsed(),
+        per_device: workers.per_device(&st.per_worker),
+        slurm_workers,
+        evaluations: st.evaluations,
+    })
+}
+
+/// The backend, the device and the options it is measured with (the transform's
+/// platform/device of the first configuration, or the override), and the selection as given
+/// (`--platform`/`--device`).
+fn choose_target(
+    ctx: &InputContext,
+    space: &SearchSpace,
+    first: &Configuration,
+) -> Result<(Backend, settings::Target, String), TuneError> {
+    let (path, text, p) = (ctx.path, ctx.text, ctx.p);
+    // Only the first configuration's `platform`/`device` arguments are bound: no kernel is made.
+    let (platform0, device0) =
+        pipeline::device_for(p, space, first, ctx.opts).map_err(|d| located(text, path, d))?;
+    let backend = settings::backend_of(p, ctx.opts);
+    let selection = format!("{:?}/{:?}", ctx.opts.platform, ctx.opts.device);
+    let target = settings::select_target(p, ctx.opts, backend, platform0, device0, text, path)?;
+    Ok((backend, target, selection))
+}
+
+/// Adaptive strategies never propose a configuration whose variant exceeds the device's
+/// limits (the HPL paper's genetic search discards them before evaluation).
+fn within_device_limits(
+    space: SearchSpace,
+    p: &Prepared,
+    opts: &TuneOptions,
+    dev: &DeviceInfo,
+) -> SearchSpace {
+    let (p2, s2, o2, d2) = (p.clone(), space.clone(), opts.clone(), dev.clone());
+    space.with_prefilter(move |cfg: &Configuration| {
+        let v = variant_for(&p2, &s2, cfg, &o2, None).ok()?;
+        device_limit(&v, &d2).map(orcl_frontend::space::Rejection::DeviceLimit)
+    })
+}
+
+/// `file.c:12 f()`: the region as the progress bar names it.
+fn region_label(ctx: &InputContext) -> String {
+    let raw = &ctx.p.region.raw;
+    format!(
         "{path}:{line} {}()",
         raw.function
             .as_ref()
             .map(|f| f.name.as_str())
             .unwrap_or("?"),
-        line = orcl_frontend::diag::line_col(text, raw.span.start).0
-    );
-    let mut skeletons =
-        pipeline::Skeletons::new(p, input, backend, &label).map_err(|d| located(text, path, d))?;
+        path = ctx.path,
+        line = orcl_frontend::diag::line_col(ctx.text, raw.span.start).0
+    )
+}
+
+/// What the first configuration's skeleton and workers are made for.
+struct FirstBuild<'a> {
+    space: &'a SearchSpace,
+    first: &'a Configuration,
+    dev: &'a DeviceInfo,
+    backend: Backend,
+    opts: &'a TuneOptions,
+}
+
+/// The first configuration's timing skeleton: its build plan and binary. Before it is built,
+/// every selected input size's arrays are checked against the device (once per region).
+fn first_skeleton(
+    ctx: &InputContext,
+    skeletons: &mut pipeline::Skeletons,
+    fb: &FirstBuild,
+    memory_checked: &mut bool,
+) -> Result<(skeleton::BuildPlan, PathBuf), TuneError> {
+    let (path, text, p) = (ctx.path, ctx.text, ctx.p);
     let plan0 = skeletons
-        .plan_for(&space, &first)
+        .plan_for(fb.space, fb.first)
         .map_err(|d| located(text, path, d))?;
     // Refuse an input size whose arrays cannot fit, before anything is built or allocated
     // (issue 15 F10): every selected size at the first one, since they all run on this device.
     if !*memory_checked {
-        for other in p.inputs.iter().filter(|i| settings::selected(opts, i)) {
-            pipeline::check_memory(p, other, &dev, backend).map_err(|d| located(text, path, d))?;
+        for other in p.inputs.iter().filter(|i| settings::selected(fb.opts, i)) {
+            pipeline::check_memory(p, other, fb.dev, fb.backend)
+                .map_err(|d| located(text, path, d))?;
         }
         *memory_checked = true;
     }
@@ -379,17 +504,32 @@ fn tune_input(
             None => TuneError::Build(e),
         })?;
     skeletons.insert(plan0.clone(), exe.clone());
-    let exp = experiment::open(
+    Ok((plan0, exe))
+}
+
+/// Opens (or resumes) the experiment of this region, input size and device, the first
+/// skeleton's build command and binary recorded with it.
+fn open_experiment(
+    ctx: &InputContext,
+    input: &BTreeMap<String, Value>,
+    fb: &FirstBuild,
+    device_id: i64,
+    device_list: &[usize],
+    selection: String,
+    (plan0, exe): (&skeleton::BuildPlan, &PathBuf),
+) -> Result<experiment::Experiment, TuneError> {
+    let settings = ctx.settings;
+    experiment::open(
         ctx.db,
-        p,
+        ctx.p,
         &experiment::Identity {
             region: ctx.region,
             input,
-            device: &dev,
+            device: fb.dev,
             device_id,
-            backend,
-            opts,
-            device_list: &device_list,
+            backend: fb.backend,
+            opts: fb.opts,
+            device_list,
             selection,
         },
         &settings.algorithm,
@@ -401,41 +541,63 @@ fn tune_input(
             ("warmups", settings.warmups.to_string()),
             ("skeleton", exe.display().to_string()),
         ],
-    )?;
-    // Start the workers now: a skeleton that cannot start is an error of the whole experiment.
-    let v0 = variant_for(p, &space, &first, opts, None).map_err(|d| located(text, path, d))?;
-    let mut workers = pipeline::Workers::start(exe, settings, &v0, &dev, opts, &device_list)
-        .map_err(|e| match (&e, orcl_measure::interrupt::requested()) {
+    )
+}
+
+/// Starts the measuring workers: a skeleton that cannot start is an error of the whole
+/// experiment; a signal meanwhile (a Slurm worker waiting in the queue) interrupts it.
+fn start_workers(
+    ctx: &InputContext,
+    exe: PathBuf,
+    fb: &FirstBuild,
+    device_list: &[usize],
+    experiment_id: i64,
+) -> Result<pipeline::Workers, TuneError> {
+    let v0 = variant_for(ctx.p, fb.space, fb.first, fb.opts, None)
+        .map_err(|d| located(ctx.text, ctx.path, d))?;
+    pipeline::Workers::start(exe, ctx.settings, &v0, fb.dev, fb.opts, device_list).map_err(|e| {
+        match (&e, orcl_measure::interrupt::requested()) {
             // A signal while a worker starts (a Slurm worker waiting in the queue) interrupts
             // the experiment, as it would mid-search.
             (TuneError::Worker(_), Some(signal)) => {
-                match ctx.db.finish_experiment(exp.id, "interrupted") {
+                match ctx.db.finish_experiment(experiment_id, "interrupted") {
                     Ok(()) => TuneError::Interrupted {
                         signal,
-                        experiment: exp.id,
+                        experiment: experiment_id,
                     },
                     Err(d) => d.into(),
                 }
             }
             _ => e,
-        })?;
-    // Exhaustive and Random propose the same sequence whatever the batch size: a larger batch
-    // lets the build pool run further ahead. Adaptive strategies keep 16.
-    let batch_size = match settings.algorithm.to_ascii_lowercase().as_str() {
+        }
+    })
+}
+
+/// Exhaustive and Random propose the same sequence whatever the batch size: a larger batch
+/// lets the build pool run further ahead. Adaptive strategies keep 16.
+fn batch_size(settings: &settings::Settings, workers: &pipeline::Workers) -> usize {
+    match settings.algorithm.to_ascii_lowercase().as_str() {
         "exhaustive" | "random" => 16.max(4 * workers.jobs).max(4 * workers.devices.len()),
         _ => 16,
-    };
-    // On a space too large to enumerate, `--max-idle` proposals in a row that measure nothing
-    // new end the search (issue 15 F8).
-    let max_idle = (space.size() > crate::prepare::FEASIBILITY_LIMIT)
-        .then(|| opts.max_idle.unwrap_or(MAX_IDLE_PROPOSALS));
+    }
+}
+
+/// The search's progress bar, saying first when the experiment resumes.
+fn search_progress(
+    ctx: &InputContext,
+    opts: &TuneOptions,
+    space: &SearchSpace,
+    label: &str,
+    input: &BTreeMap<String, Value>,
+    exp: &experiment::Experiment,
+) -> indicatif::ProgressBar {
     let bar = progress::progress_bar(
         opts.progress,
-        settings
+        ctx.settings
             .total_runs
             .unwrap_or(space.size())
             .min(space.size()),
-        &label,
+        label,
         input,
     );
     if exp.resumed {
@@ -445,134 +607,110 @@ fn tune_input(
             exp.stored.len()
         ));
     }
-    let env = search_loop::Env {
-        p,
-        space: &space,
-        opts,
-        settings,
-        dev: &dev,
-        fault: ctx.fault,
-        db: ctx.db,
-        experiment_id: exp.id,
-        stored: &exp.stored,
-        total: objective_is_total(p),
-        max_idle,
-        text,
-        path,
-    };
-    let st = search_loop::run(
-        &env,
-        strategy.as_mut(),
-        &mut skeletons,
-        &mut workers,
-        &bar,
-        start,
-        batch_size,
-    )?;
-    bar.finish_and_clear();
-    let search_loop::SearchState {
-        evaluations,
-        measured,
-        reused,
-        proposals,
-        rejected,
-        mut stopped,
-        best,
-        per_worker,
-        ..
-    } = st;
-    if let Some(why) = &stopped {
-        ctx.db.set_metadata(exp.id, "stopped", why)?;
+    bar
+}
+
+/// Why a search that evaluated nothing (and did not stop itself) found nothing.
+fn nothing_feasible(strategy: &str, size: u64, proposals: u64) -> String {
+    if proposals == 0 {
+        // An adaptive strategy skips infeasible configurations without proposing them.
+        format!(
+            "no feasible configuration found: the {strategy} search proposed none of the {size} configurations"
+        )
+    } else {
+        format!(
+            "no feasible configuration found: all {proposals} configurations proposed were rejected by constraints{}",
+            if proposals == size {
+                " (the whole space)"
+            } else {
+                ""
+            }
+        )
     }
-    if evaluations.is_empty() && stopped.is_none() {
-        stopped = Some(if proposals == 0 {
-            // An adaptive strategy skips infeasible configurations without proposing them.
-            format!(
-                "no feasible configuration found: the {} search proposed none of the {} configurations",
-                strategy.name(),
-                space.size()
-            )
-        } else {
-            format!(
-                "no feasible configuration found: all {proposals} configurations proposed were rejected by constraints{}",
-                if proposals == space.size() {
-                    " (the whole space)"
-                } else {
-                    ""
-                }
-            )
-        });
-    }
-    // Re-measure the few fastest distinct variants with more repetitions before choosing the
-    // winner: a single noisy sample should not decide the output.
+}
+
+/// The winner and its re-measured median: the one chosen when the experiment last finished if
+/// nothing new was measured; else the few fastest distinct variants re-measured with more
+/// repetitions (a single noisy sample should not decide the output). `None`: no winner.
+fn confirm_winner(
+    env: &search_loop::Env,
+    skeletons: &pipeline::Skeletons,
+    workers: &mut pipeline::Workers,
+    st: &search_loop::SearchState,
+) -> Result<Option<(usize, f64)>, TuneError> {
     let mut confirmed = None;
-    if measured == 0 {
+    if st.measured == 0 {
         // Nothing new was measured: keep the winner chosen when the experiment last finished.
-        confirmed = experiment::stored_winner(ctx.db, exp.id, &evaluations)?;
+        confirmed = experiment::stored_winner(env.db, env.experiment_id, &st.evaluations)?;
     }
-    if best.is_some() && confirmed.is_none() {
+    if st.best.is_some() && confirmed.is_none() {
         confirmed = finalists::confirm(
-            ctx.db,
-            exp.id,
-            p,
-            &space,
-            opts,
-            &skeletons,
-            &mut workers,
-            settings.reps,
-            &evaluations,
+            env.db,
+            env.experiment_id,
+            env.p,
+            env.space,
+            env.opts,
+            skeletons,
+            workers,
+            env.settings.reps,
+            &st.evaluations,
         )?;
     }
-    // `--slurm`: which worker ran where and measured what (metadata `slurm_workers`).
-    let slurm_workers = workers.slurm_workers(&per_worker);
+    Ok(confirmed)
+}
+
+/// The run's metadata (docs/DATABASE.md): `--slurm`'s workers (which ran where and measured
+/// what; returned), the build pool that built the kernels (or why none did), and what was
+/// copied between host and device.
+fn record_run(
+    db: &Db,
+    experiment_id: i64,
+    workers: &pipeline::Workers,
+    per_worker: &[usize],
+) -> Result<Vec<SlurmWorker>, TuneError> {
+    let slurm_workers = workers.slurm_workers(per_worker);
     if !slurm_workers.is_empty() {
-        ctx.db.set_metadata(
-            exp.id,
+        db.set_metadata(
+            experiment_id,
             "slurm_workers",
             &serde_json::to_string(&slurm_workers).unwrap_or_default(),
         )?;
     }
-    // Which build pool built the kernels, or why none did (docs/DATABASE.md `build_pool`).
-    ctx.db
-        .set_metadata(exp.id, "build_pool", &workers.pool_summary().to_string())?;
-    // What this run copied between host and device (docs/DATABASE.md `transfers`).
-    ctx.db.set_metadata(
-        exp.id,
+    db.set_metadata(
+        experiment_id,
+        "build_pool",
+        &workers.pool_summary().to_string(),
+    )?;
+    db.set_metadata(
+        experiment_id,
         "transfers",
         &serde_json::to_string(&workers.traffic()).unwrap_or_default(),
     )?;
-    let best = confirmed.map(|(i, _)| (i, 0.0)).or(best);
+    Ok(slurm_workers)
+}
+
+/// Marks the experiment `done`, `failed` or (on a signal, returned as the error) `interrupted`;
+/// returns the winner with its generated code.
+fn finish(
+    env: &search_loop::Env,
+    best: Option<(usize, f64)>,
+    evaluations: &[Evaluated],
+) -> Result<Option<(usize, Variant)>, TuneError> {
     if let Some(signal) = orcl_measure::interrupt::requested() {
-        ctx.db.finish_experiment(exp.id, "interrupted")?;
+        env.db.finish_experiment(env.experiment_id, "interrupted")?;
         return Err(TuneError::Interrupted {
             signal,
-            experiment: exp.id,
+            experiment: env.experiment_id,
         });
     }
     let status = if best.is_some() { "done" } else { "failed" };
-    ctx.db.finish_experiment(exp.id, status)?;
-    let best = match best {
+    env.db.finish_experiment(env.experiment_id, status)?;
+    match best {
         Some((i, _)) => {
-            let v = variant_for(p, &space, &evaluations[i].config, opts, None)
-                .map_err(|d| located(text, path, d))?;
-            Some((i, v))
+            let v = variant_for(env.p, env.space, &evaluations[i].config, env.opts, None)
+                .map_err(|d| located(env.text, env.path, d))?;
+            Ok(Some((i, v)))
         }
-        None => None,
-    };
-    Ok(InputResult {
-        input: input.clone(),
-        experiment_id: exp.id,
-        device: dev,
-        evaluations,
-        best,
-        winner_ms: confirmed.map(|(_, m)| m),
-        measured,
-        reused,
-        proposals,
-        rejected,
-        stopped,
-        elapsed: start.elapsed(),
-        per_device: workers.per_device(&per_worker),
-        slurm_workers,
-    })
+        None => Ok(None),
+    }
 }

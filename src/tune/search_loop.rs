@@ -113,6 +113,55 @@ impl SearchState {
             )
         }
     }
+
+    /// Records one proposal's evaluation: a new row in the database (unless it came from
+    /// there), the strategy told its objective (unless it broke a constraint), the best so far.
+    #[allow(clippy::too_many_arguments)]
+    fn record(
+        &mut self,
+        env: &Env,
+        strategy: &mut dyn Strategy,
+        workers: &Workers,
+        cand: Candidate,
+        outcome: Outcome,
+        was_stored: bool,
+        kernel_hash: Option<String>,
+        measured_on: Option<usize>,
+    ) -> Result<(), TuneError> {
+        let st = self;
+        let cfg = cand.config;
+        if was_stored {
+            st.reused += 1;
+        } else {
+            match env.db.insert_evaluation_on(
+                env.experiment_id,
+                &row_from_outcome(&cfg, &outcome, kernel_hash),
+                measured_on.map(|s| workers.devices[s]),
+            ) {
+                // Another orcl process tuning the same experiment stored it first: keep its
+                // row (one evaluation per configuration), use ours here.
+                Err(crate::db::DbError::Duplicate { .. }) => {}
+                other => {
+                    other?;
+                }
+            }
+        }
+        let obj = outcome.median_ms();
+        if cand.violated.is_none() {
+            strategy.observe(&cfg, obj);
+        }
+        if let Some(m) = obj {
+            if st.best.is_none_or(|(_, b)| m < b) {
+                st.best = Some((st.evaluations.len(), m));
+            }
+        }
+        st.evaluations.push(Evaluated {
+            config: cfg,
+            outcome,
+            reused: was_stored,
+        });
+        Ok(())
+    }
 }
 
 /// Runs the search until the strategy runs out, a budget is spent or the idle limit is reached.
@@ -196,71 +245,54 @@ pub(super) fn run(
                 // The measurement was cut short by the signal: not a result to record.
                 return Err(st.interrupted(env, signal));
             }
-            let cfg = cand.config;
-            if was_stored {
-                st.reused += 1;
-            } else {
-                match env.db.insert_evaluation_on(
-                    env.experiment_id,
-                    &row_from_outcome(&cfg, &outcome, kernel_hash),
-                    measured_on.map(|s| workers.devices[s]),
-                ) {
-                    // Another orcl process tuning the same experiment stored it first: keep its
-                    // row (one evaluation per configuration), use ours here.
-                    Err(crate::db::DbError::Duplicate { .. }) => {}
-                    other => {
-                        other?;
-                    }
-                }
-            }
-            let obj = outcome.median_ms();
-            if cand.violated.is_none() {
-                strategy.observe(&cfg, obj);
-            }
-            if let Some(m) = obj {
-                if st.best.is_none_or(|(_, b)| m < b) {
-                    st.best = Some((st.evaluations.len(), m));
-                }
-            }
-            st.evaluations.push(Evaluated {
-                config: cfg,
+            st.record(
+                env,
+                strategy,
+                workers,
+                cand,
                 outcome,
-                reused: was_stored,
-            });
-            let fails = st
-                .evaluations
-                .iter()
-                .filter(|e| {
-                    e.outcome.status != Status::Ok && e.outcome.status != Status::Constraint
-                })
-                .count();
-            // Measurements per device so far (`--slurm`: per worker).
-            let per: BTreeMap<usize, usize> = if workers.slurm {
-                st.per_worker.iter().copied().enumerate().collect()
-            } else {
-                workers
-                    .devices
-                    .iter()
-                    .copied()
-                    .zip(st.per_worker.iter().copied())
-                    .collect()
-            };
-            bar.set_message(status_line(
-                workers.runner.build_counts(),
-                if workers.slurm {
-                    "Slurm workers"
-                } else {
-                    "devices"
-                },
-                &per,
-                fails,
-                st.best.map(|(_, b)| b),
-            ));
-            bar.inc(1);
+                was_stored,
+                kernel_hash,
+                measured_on,
+            )?;
+            show_progress(bar, &st, workers);
         }
     }
     st.save_counts(env.db, env.experiment_id)?;
     Ok(st)
+}
+
+/// The progress bar's status line (builds, measurements per device or Slurm worker, failures,
+/// best so far), and one more proposal done.
+fn show_progress(bar: &indicatif::ProgressBar, st: &SearchState, workers: &Workers) {
+    let fails = st
+        .evaluations
+        .iter()
+        .filter(|e| e.outcome.status != Status::Ok && e.outcome.status != Status::Constraint)
+        .count();
+    // Measurements per device so far (`--slurm`: per worker).
+    let per: BTreeMap<usize, usize> = if workers.slurm {
+        st.per_worker.iter().copied().enumerate().collect()
+    } else {
+        workers
+            .devices
+            .iter()
+            .copied()
+            .zip(st.per_worker.iter().copied())
+            .collect()
+    };
+    bar.set_message(status_line(
+        workers.runner.build_counts(),
+        if workers.slurm {
+            "Slurm workers"
+        } else {
+            "devices"
+        },
+        &per,
+        fails,
+        st.best.map(|(_, b)| b),
+    ));
+    bar.inc(1);
 }
 
 /// Hands the batch's new kernels to the build pool before the first is measured.

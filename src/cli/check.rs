@@ -1,0 +1,208 @@
+//! `orcl check`: each region's kernel, search space and feasible configurations per input size,
+//! without building anything.
+
+use super::args::load;
+use super::failure::Failure;
+use crate::prepare::Prepared;
+use comfy_table::{presets::UTF8_FULL_CONDENSED, Table};
+use orcl_frontend::diag::InputError;
+use orcl_frontend::expr::Value;
+use orcl_frontend::space::SearchSpace;
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+
+/// Configurations `check` enumerates per input size to count the feasible ones (beyond it the
+/// count is a lower bound, "at least N"): about 0.3 s on one core.
+const CHECK_ENUMERATION_LIMIT: u64 = 1_000_000;
+
+#[derive(clap::Args, Debug)]
+pub(super) struct CheckArgs {
+    file: PathBuf,
+    /// Largest input file read, in bytes (default 16 MiB); a larger file is an input error.
+    #[arg(long, value_name = "BYTES", default_value_t = orcl_frontend::DEFAULT_MAX_INPUT_SIZE)]
+    max_input_size: u64,
+}
+
+pub(super) fn run(a: CheckArgs) -> Result<i32, Failure> {
+    let (path, text, prepared) = load(&a.file, a.max_input_size)?;
+    for p in &prepared {
+        print_kernel(p, &path, &text);
+        print_space(p, &text);
+        for input in &p.inputs {
+            print_input(p, input, &path, &text)?;
+        }
+    }
+    Ok(0)
+}
+
+/// The region's place and transforms, its kernel arguments, parallel loop and outputs.
+fn print_kernel(p: &Prepared, path: &str, text: &str) {
+    let raw = &p.region.raw;
+    let (line, col) = orcl_frontend::diag::line_col(text, raw.span.start);
+    orcl_frontend::outln!(
+        "{path}:{line}:{col}: region {} in {}(): transform {}",
+        p.region.index,
+        raw.function
+            .as_ref()
+            .map(|f| f.name.as_str())
+            .unwrap_or("?"),
+        raw.loop_ann
+            .transforms
+            .iter()
+            .map(|t| t.backend.as_str())
+            .collect::<Vec<_>>()
+            .join(" + ")
+    );
+    let args: Vec<String> = p
+        .kernel
+        .args
+        .iter()
+        .map(|a| {
+            format!(
+                "{}{} {}{}",
+                if a.is_array && !a.written {
+                    "const "
+                } else {
+                    ""
+                },
+                a.ty.c_name(),
+                if a.is_array { "*" } else { "" },
+                a.name
+            )
+        })
+        .collect();
+    orcl_frontend::outln!("  kernel arguments: {}", args.join(", "));
+    let l = &p.kernel.parallel;
+    orcl_frontend::outln!(
+        "  parallel loop: `{}` (step {}), outputs: {}",
+        l.var,
+        l.step,
+        p.kernel
+            .args
+            .iter()
+            .filter(|a| a.written)
+            .map(|a| a.name.as_str())
+            .collect::<Vec<_>>()
+            .join(", ")
+    );
+}
+
+/// The tuning parameters (a table) and the constraints as written.
+fn print_space(p: &Prepared, text: &str) {
+    let spec = &p.region.spec;
+    let mut t = Table::new();
+    t.load_preset(UTF8_FULL_CONDENSED);
+    t.set_header(vec!["parameter", "values", "count"]);
+    for prm in &spec.performance_params {
+        t.add_row(vec![
+            prm.name.clone(),
+            values_cell(&prm.values),
+            prm.values.len().to_string(),
+        ]);
+    }
+    orcl_frontend::outln!("{t}");
+    for c in &spec.constraints {
+        orcl_frontend::outln!(
+            "  constraint {} = {}",
+            c.name,
+            text.get(c.expr.span.start..c.expr.span.end)
+                .unwrap_or("?")
+                .trim()
+        );
+    }
+}
+
+/// One input size: the configurations and how many satisfy the constraints; a warning when none
+/// of those enumerated does.
+fn print_input(
+    p: &Prepared,
+    input: &BTreeMap<String, Value>,
+    path: &str,
+    text: &str,
+) -> Result<(), Failure> {
+    let spec = &p.region.spec;
+    let space = SearchSpace::new(spec, input);
+    let sizes: Vec<String> = input.iter().map(|(k, v)| format!("{k}={v}")).collect();
+    let (n, exact) = space.count_feasible(CHECK_ENUMERATION_LIMIT).map_err(|d| {
+        Failure::Input(InputError {
+            path: path.to_string(),
+            source: text.to_string(),
+            diagnostics: vec![d],
+        })
+    })?;
+    orcl_frontend::outln!(
+        "  input {}: {} configurations, {}{} satisfy the constraints",
+        if sizes.is_empty() {
+            "(none)".to_string()
+        } else {
+            sizes.join(" ")
+        },
+        space.size(),
+        if exact { "" } else { "at least " },
+        n
+    );
+    if n == 0 && !exact {
+        // Too large to prove either way (`prepare` enumerates spaces of up to
+        // FEASIBILITY_LIMIT and rejects the unsatisfiable ones): warn, since a tune
+        // would stop after --max-idle proposals with nothing to measure.
+        let span = spec
+            .constraints
+            .first()
+            .map(|c| c.span)
+            .unwrap_or(spec.span);
+        orcl_frontend::errln!(
+            "{}",
+            orcl_frontend::diag::render_warning(
+                path,
+                text,
+                &orcl_frontend::diag::Diagnostic::new(
+                    span,
+                    format!(
+                        "none of the first {CHECK_ENUMERATION_LIMIT} of the {} configurations satisfies the constraints; `orcl tune` stops with \"no feasible configuration found\" after {} proposals in a row that measure nothing (--max-idle)",
+                        space.size(),
+                        crate::tune::MAX_IDLE_PROPOSALS
+                    )
+                )
+                .with_help("relax the constraints or widen the parameter values")
+            )
+        );
+    }
+    Ok(())
+}
+
+/// A parameter's values for the `check` table: all of them when short, else the first and the
+/// last few around `...` (the table lays out every cell character by character, quadratic in
+/// its length: a parameter of 10^6 values took over a minute).
+fn values_cell(values: &[Value]) -> String {
+    const SHOWN: usize = 12;
+    const MAX_CHARS: usize = 160;
+    let all = || values.iter().map(|v| v.to_string()).collect::<Vec<_>>();
+    if values.len() <= SHOWN {
+        let s = all().join(", ");
+        if s.chars().count() <= MAX_CHARS {
+            return s;
+        }
+    }
+    let short = |v: &Value| -> String {
+        let s = v.to_string();
+        if s.chars().count() > 24 {
+            format!("{}...", s.chars().take(21).collect::<String>())
+        } else {
+            s
+        }
+    };
+    let head: Vec<String> = values.iter().take(SHOWN - 2).map(short).collect();
+    let tail: Vec<String> = values
+        .iter()
+        .skip(SHOWN - 2)
+        .rev()
+        .take(2)
+        .rev()
+        .map(short)
+        .collect();
+    if values.len() <= SHOWN {
+        format!("{}, {}", head.join(", "), tail.join(", "))
+    } else {
+        format!("{}, ..., {}", head.join(", "), tail.join(", "))
+    }
+}

@@ -1,0 +1,80 @@
+//! `orcl db list/show/best/query/export/import`: the arguments of the database queries, run by
+//! [`crate::dbcli`] and [`crate::interchange`].
+
+use super::failure::{classify, Failure};
+use clap::Subcommand;
+use std::path::{Path, PathBuf};
+
+#[derive(Subcommand, Debug)]
+pub(super) enum DbCommand {
+    /// The experiments: id, file, region, device, backend, input sizes, algorithm, evaluations,
+    /// failures, best time, date.
+    List {
+        #[arg(long)]
+        json: bool,
+    },
+    /// One experiment: metadata, device properties, top configurations, failures by class.
+    Show {
+        id: i64,
+        #[arg(long, default_value_t = 10)]
+        top: usize,
+        #[arg(long)]
+        json: bool,
+    },
+    /// The winning configuration per region, device and input size.
+    Best {
+        #[arg(long)]
+        region: Option<String>,
+        #[arg(long)]
+        device: Option<String>,
+        /// Input size, NAME=VALUE (repeatable).
+        #[arg(long = "size", value_name = "NAME=VALUE")]
+        size: Vec<String>,
+        #[arg(long)]
+        json: bool,
+    },
+    /// Run a read-only SQL query (statements that write are refused).
+    Query {
+        sql: String,
+        #[arg(long)]
+        json: bool,
+    },
+    /// Export one experiment as CSV, JSON or T4 (the community results schema).
+    Export {
+        id: i64,
+        #[arg(long, default_value = "json")]
+        format: String,
+        /// Output file (default: standard output).
+        #[arg(short, long)]
+        output: Option<PathBuf>,
+    },
+    /// Import a Kernel Tuner cache file or a T4 results file as a new experiment.
+    Import {
+        file: PathBuf,
+        /// `kerneltuner` or `t4` (default: detected from the content).
+        #[arg(long)]
+        format: Option<String>,
+    },
+}
+
+pub(super) fn run(db: &Path, command: DbCommand) -> Result<i32, Failure> {
+    let r = match command {
+        DbCommand::List { json } => crate::dbcli::list(db, json),
+        DbCommand::Show { id, top, json } => crate::dbcli::show(db, id, top, json),
+        DbCommand::Best {
+            region,
+            device,
+            size,
+            json,
+        } => crate::dbcli::best(db, region.as_deref(), device.as_deref(), &size, json),
+        DbCommand::Query { sql, json } => crate::dbcli::query(db, &sql, json),
+        DbCommand::Export { id, format, output } => {
+            crate::interchange::export(db, id, &format, output.as_deref())
+        }
+        DbCommand::Import { file, format } => {
+            crate::interchange::import(db, &file, format.as_deref())
+                .map(|id| orcl_frontend::outln!("imported as experiment {id}"))
+        }
+    };
+    r.map(|_| 0).map_err(classify)
+}

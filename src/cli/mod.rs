@@ -1,0 +1,104 @@
+//! Command-line interface: `orcl tune | compare | check | emit | devices | db | plot | replay`
+//! (and `orcl worker`, which `orcl tune --slurm` starts on the compute nodes). Exit codes
+//! (docs/RELIABILITY.md): 0 tuned, 1 no valid variant, 2 usage or input error, 3 environment
+//! failure (database, device, compiler, file system), 130/143 interrupted by SIGINT/SIGTERM.
+//!
+//! Arguments and presentation only: this module holds the clap definitions and the dispatch;
+//! each subcommand's arguments and output are in its own file, the work in the library.
+
+mod args;
+mod check;
+mod compare;
+mod db;
+mod devices;
+mod emit;
+mod failure;
+mod plot;
+mod replay;
+mod tune;
+mod worker;
+
+use clap::{Parser, Subcommand};
+use failure::Failure;
+use std::path::PathBuf;
+
+pub use failure::EXIT_ENVIRONMENT;
+
+#[derive(Parser, Debug)]
+#[command(
+    name = "orcl",
+    version,
+    about = "Annotation-driven source-to-source autotuner for OpenCL loops"
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+// Parsed once per run: the size of `Tune`'s many options does not matter.
+#[allow(clippy::large_enum_variant)]
+#[derive(Subcommand, Debug)]
+enum Command {
+    /// Tune every annotated region of FILE and write the tuned file (`_FILE` beside it).
+    Tune(tune::TuneArgs),
+    /// A measuring worker on a compute node (started by `orcl tune --slurm` through srun; needs
+    /// no arguments from users): prints where it runs, then runs the timing skeleton, which
+    /// talks to the controller over stdin/stdout.
+    Worker(worker::WorkerArgs),
+    /// An OpenCL build process of the kernel build pool (started by `orcl tune`; not for users):
+    /// builds the programs it reads on stdin and writes their binaries to stdout.
+    #[command(hide = true)]
+    BuildServer(worker::BuildServerArgs),
+    /// Tune FILE's loops for OpenCL and for CUDA on the same device and compare the best
+    /// variants: time, achieved bandwidth (bytes read + written once), CUDA/OpenCL speedup.
+    Compare(compare::CompareArgs),
+    /// Parse and validate FILE without building anything; print each region's search space.
+    Check(check::CheckArgs),
+    /// Print the generated kernel and host code of one configuration (needs no device).
+    Emit(emit::EmitArgs),
+    /// List the OpenCL and CUDA devices and their limits (`--json`: every property, in bytes).
+    Devices {
+        #[arg(long)]
+        json: bool,
+    },
+    /// Query, export and import the tuning database.
+    Db {
+        /// The tuning database file.
+        #[arg(long, default_value = "orcl.db", global = true)]
+        db: PathBuf,
+        #[command(subcommand)]
+        command: db::DbCommand,
+    },
+    /// Plot an experiment's objective: sorted over all variants, or per value of one parameter.
+    Plot(plot::PlotArgs),
+    /// Replay a search strategy against a recorded exhaustive experiment, with no device.
+    Replay(replay::ReplayArgs),
+}
+
+/// Run the command line; returns the process exit code.
+pub fn main() -> i32 {
+    let cli = match Cli::try_parse() {
+        Ok(c) => c,
+        Err(e) => {
+            let code = if e.use_stderr() { 2 } else { 0 };
+            let _ = e.print();
+            return code;
+        }
+    };
+    run(cli).unwrap_or_else(Failure::report)
+}
+
+fn run(cli: Cli) -> Result<i32, Failure> {
+    match cli.command {
+        Command::Check(a) => check::run(a),
+        Command::Compare(a) => compare::run(a),
+        Command::Emit(a) => emit::run(a),
+        Command::Devices { json } => devices::run(json),
+        Command::Db { db, command } => db::run(&db, command),
+        Command::Plot(a) => plot::run(a),
+        Command::Worker(a) => Ok(worker::worker(a)),
+        Command::BuildServer(a) => Ok(worker::build_server(a)),
+        Command::Replay(a) => replay::run(a),
+        Command::Tune(a) => tune::run(a),
+    }
+}

@@ -1,0 +1,424 @@
+//! `orcl tune`: its arguments, the tune's results as tables, and the tuned file written.
+
+use super::args::{duration, load, parse_backend, sizes};
+use super::failure::Failure;
+use crate::tune::{self, TuneError, TuneOptions};
+use comfy_table::{presets::UTF8_FULL_CONDENSED, Cell, CellAlignment, Table};
+use orcl_codegen::Backend;
+use std::path::{Path, PathBuf};
+
+#[derive(clap::Args, Debug)]
+pub(super) struct TuneArgs {
+    file: PathBuf,
+    /// Tuning database (default: orcl.db beside FILE).
+    #[arg(long)]
+    db: Option<PathBuf>,
+    /// Output file (default: `_FILE` beside FILE).
+    #[arg(short, long)]
+    output: Option<PathBuf>,
+    /// Search algorithm: Exhaustive, Random, NelderMead (Simplex), Annealing, Genetic (overrides the spec).
+    #[arg(long = "search")]
+    search: Option<String>,
+    #[arg(long)]
+    seed: Option<u64>,
+    /// Budget: number of configurations to measure (database hits are free).
+    #[arg(long)]
+    total_runs: Option<u64>,
+    /// Budget: wall time per region and input size, e.g. 90s, 5m (a bare number is minutes).
+    #[arg(long)]
+    time_limit: Option<String>,
+    /// Per-variant timeout, e.g. 30s (default: 10× the slowest good variant, at least 10 s).
+    #[arg(long)]
+    timeout: Option<String>,
+    /// Timed repetitions per variant, at least 1 (overrides the spec; default 5).
+    #[arg(long)]
+    repetitions: Option<u32>,
+    /// Time limit of each build step (prebuild, skeleton compile, postbuild), e.g. 10m; the
+    /// step's whole process group is killed when it is exceeded (default 10m).
+    #[arg(long)]
+    build_timeout: Option<String>,
+    /// On a space too large to enumerate (over 20 000 000 configurations), stop the search
+    /// after this many proposals in a row that measure nothing new: rejected by a
+    /// constraint, over a device limit, or a kernel identical to one measured (default
+    /// 1000000).
+    #[arg(long, value_name = "PROPOSALS")]
+    max_idle: Option<u64>,
+    /// Run on this OpenCL platform index (overrides the transform's `platform`).
+    #[arg(long)]
+    platform: Option<usize>,
+    /// Run on this OpenCL device index or CUDA device ordinal (overrides the transform's
+    /// `device`).
+    #[arg(long)]
+    device: Option<usize>,
+    /// Measure on several identical devices at once: `0,1,3` (OpenCL device indices within
+    /// --platform, or CUDA ordinals) or `all`; one measuring worker per device, results pooled
+    /// into one experiment, each evaluation recording its device. Devices that differ are
+    /// refused (tune them separately and compare).
+    #[arg(long, value_name = "LIST|all")]
+    devices: Option<String>,
+    /// Target: opencl or cuda (default: the annotation's first transform). A backend the
+    /// annotation has no transform for takes the other transform's shared arguments.
+    #[arg(long)]
+    backend: Option<String>,
+    /// Rows of the result table.
+    #[arg(long, default_value_t = 10)]
+    top: usize,
+    /// Tune only this input size, NAME=VALUE (repeatable; default: every size).
+    #[arg(long = "size", value_name = "NAME=VALUE")]
+    size: Vec<String>,
+    /// Kernel builds run on this many threads ahead of the measuring worker: OpenCL, and CUDA
+    /// (NVRTC to a CUBIN in orcl's process; ORCL_CUDA_POOL=0 or no libnvrtc: the worker)
+    /// (default: the machine's cores on a GPU, 0 on a CPU device; 0: the worker builds each
+    /// kernel itself, serially).
+    #[arg(long, short = 'j')]
+    jobs: Option<usize>,
+    /// Neither read nor write the kernel-binary cache (keyed by source, options, device and
+    /// driver), so every kernel is built afresh.
+    #[arg(long)]
+    no_kernel_cache: bool,
+    /// Largest input file read, in bytes (default 16 MiB); a larger file is an input error.
+    #[arg(long, value_name = "BYTES", default_value_t = orcl_frontend::DEFAULT_MAX_INPUT_SIZE)]
+    max_input_size: u64,
+    /// Launch the measuring workers as Slurm job steps (`srun ... orcl worker`, one task
+    /// each) instead of local processes; this process keeps the search and the database.
+    /// Needs a filesystem shared with the compute nodes (set ORCL_CACHE_DIR on it).
+    #[arg(long)]
+    slurm: bool,
+    /// --slurm: the partition of the worker steps.
+    #[arg(long, value_name = "P", requires = "slurm")]
+    partition: Option<String>,
+    /// --slurm: GPUs per worker (each worker then sees its GPU as device 0).
+    #[arg(long, value_name = "G", requires = "slurm")]
+    gpus_per_task: Option<u32>,
+    /// --slurm: number of measuring workers (default: one per --devices entry, else the
+    /// allocation's SLURM_NTASKS inside sbatch/salloc, else 1); worker k measures the
+    /// (k mod N)-th device of --devices.
+    #[arg(long, value_name = "N", requires = "slurm")]
+    ntasks: Option<usize>,
+    /// --slurm: the srun executable (default: srun on the PATH).
+    #[arg(long, value_name = "PATH", requires = "slurm")]
+    srun: Option<PathBuf>,
+}
+
+/// Tune every region of the file and write the tuned file. Exit 0 when written, 1 when no
+/// correct variant (or nothing feasible) was found.
+pub(super) fn run(a: TuneArgs) -> Result<i32, Failure> {
+    let slurm = slurm_options(
+        a.slurm,
+        a.partition.clone(),
+        a.gpus_per_task,
+        a.ntasks,
+        a.srun.clone(),
+    )?;
+    let backend = a.backend.as_deref().map(parse_backend).transpose()?;
+    let devices = checked_devices(&a)?;
+    if let Some(t) = &a.build_timeout {
+        orcl_measure::skeleton::set_build_timeout(duration(t, 60.0, "build timeout")?);
+    }
+    orcl_measure::interrupt::install();
+    let (path, text, prepared) = load(&a.file, a.max_input_size)?;
+    let dir = a.file.parent().map(Path::to_path_buf).unwrap_or_default();
+    let db = a.db.clone().unwrap_or_else(|| dir.join("orcl.db"));
+    let opts = tune_options(&a, db.clone(), backend, devices, slurm, &prepared)?;
+    let results = tune::tune(&path, &text, prepared, &opts).map_err(failure)?;
+    if !print_results(&path, &results, a.top) {
+        return Ok(1);
+    }
+    let out = a
+        .output
+        .clone()
+        .unwrap_or_else(|| default_output(&a.file, &dir, &results, backend));
+    let tuned = crate::rewrite::rewrite(&text, &path, &db.display().to_string(), &results);
+    crate::outfile::write(
+        &out,
+        tuned.as_bytes(),
+        &[("input file", &a.file), ("database", &db)],
+    )?;
+    orcl_frontend::outln!("tuned file: {}", out.display());
+    orcl_frontend::outln!("database:   {}", db.display());
+    Ok(0)
+}
+
+/// `--max-idle` and `--repetitions` at least 1; `--devices` parsed, and not with `--device`.
+fn checked_devices(a: &TuneArgs) -> Result<Option<tune::Devices>, Failure> {
+    if a.max_idle == Some(0) {
+        return Err(Failure::Usage(
+            "invalid --max-idle 0: at least 1 proposal in a row that measures nothing new before the search stops".into(),
+        ));
+    }
+    if a.repetitions == Some(0) {
+        // As the spec's `repetitions = 0` (issue 15 F17).
+        return Err(Failure::Usage(
+            "invalid --repetitions 0: at least one timed repetition is needed".into(),
+        ));
+    }
+    let devices = a
+        .devices
+        .as_deref()
+        .map(tune::Devices::parse)
+        .transpose()
+        .map_err(Failure::Usage)?;
+    if devices.is_some() && a.device.is_some() {
+        return Err(Failure::Usage(
+            "--device and --devices both given: use --devices alone (its first device is the one the tuned file names)".into(),
+        ));
+    }
+    Ok(devices)
+}
+
+/// The tune's options from the arguments (durations and `--size` selections read here).
+fn tune_options(
+    a: &TuneArgs,
+    db: PathBuf,
+    backend: Option<Backend>,
+    devices: Option<tune::Devices>,
+    slurm: Option<orcl_measure::slurm::Slurm>,
+    prepared: &[crate::prepare::Prepared],
+) -> Result<TuneOptions, Failure> {
+    Ok(TuneOptions {
+        db,
+        algorithm: a.search.clone(),
+        seed: a.seed,
+        total_runs: a.total_runs,
+        time_limit: a
+            .time_limit
+            .as_deref()
+            .map(|t| duration(t, 60.0, "time limit"))
+            .transpose()?,
+        timeout: a
+            .timeout
+            .as_deref()
+            .map(|t| duration(t, 1.0, "timeout"))
+            .transpose()?,
+        repetitions: a.repetitions,
+        warmups: None,
+        backend,
+        platform: a.platform,
+        device: a.device,
+        progress: true,
+        sizes: sizes(&a.size, prepared)?,
+        jobs: a.jobs,
+        no_kernel_cache: a.no_kernel_cache,
+        max_idle: a.max_idle,
+        devices,
+        slurm,
+    })
+}
+
+/// The exit class of a tune error.
+fn failure(e: TuneError) -> Failure {
+    match e {
+        TuneError::Input(i) => Failure::Input(i),
+        TuneError::Usage(m) => Failure::Usage(m),
+        TuneError::Interrupted { signal, .. } | TuneError::InterruptedEarly { signal, .. } => {
+            Failure::Interrupted(signal, e.to_string())
+        }
+        // The database, the device, the compiler or the worker process failed: not the
+        // input, and not "no correct variant" (issue 15 F12).
+        other @ (TuneError::Device(_)
+        | TuneError::Build(_)
+        | TuneError::Db(_)
+        | TuneError::Worker(_)) => Failure::Env(other.to_string()),
+    }
+}
+
+/// Print every region's results; false (with the reason on stderr) when no input size has a
+/// correct variant, so no tuned file is written.
+fn print_results(path: &str, results: &[tune::RegionResult], top: usize) -> bool {
+    let mut any = false;
+    for r in results {
+        for i in &r.inputs {
+            print_result(path, r, i, top);
+            any |= i.best.is_some();
+        }
+    }
+    if !any {
+        // A search that found nothing feasible says so (issue 15 F8): exit 1, as for
+        // variants that all failed, since no tuned file is written.
+        let why: Vec<&str> = results
+            .iter()
+            .flat_map(|r| &r.inputs)
+            .filter_map(|i| i.stopped.as_deref())
+            .filter(|w| w.starts_with("no feasible"))
+            .collect();
+        match why.first() {
+            Some(w) => orcl_frontend::errln!("error: {w}; no tuned file written"),
+            None => {
+                orcl_frontend::errln!("error: no correct variant was found; no tuned file written")
+            }
+        }
+    }
+    any
+}
+
+/// `_FILE` beside FILE (`_FILE.cu` for `FILE.c` tuned for CUDA).
+fn default_output(
+    file: &Path,
+    dir: &Path,
+    results: &[tune::RegionResult],
+    backend: Option<Backend>,
+) -> PathBuf {
+    let name = file
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let name = match prepared_backend(results, backend) {
+        Backend::Cuda => match name.strip_suffix(".c") {
+            Some(stem) => format!("{stem}.cu"),
+            None => format!("{name}.cu"),
+        },
+        Backend::OpenCl => name,
+    };
+    dir.join(format!("_{name}"))
+}
+
+/// The `--slurm` options, checked: `None` without `--slurm` (clap refuses its sub-options
+/// alone). Errors: `--ntasks 0`, `--gpus-per-task 0`, an empty partition (usage); srun not found
+/// (environment).
+fn slurm_options(
+    slurm: bool,
+    partition: Option<String>,
+    gpus_per_task: Option<u32>,
+    ntasks: Option<usize>,
+    srun: Option<PathBuf>,
+) -> Result<Option<orcl_measure::slurm::Slurm>, Failure> {
+    if !slurm {
+        return Ok(None);
+    }
+    if ntasks == Some(0) {
+        return Err(Failure::Usage(
+            "invalid --ntasks 0: at least one measuring worker is needed".into(),
+        ));
+    }
+    if gpus_per_task == Some(0) {
+        return Err(Failure::Usage(
+            "invalid --gpus-per-task 0: leave it out for workers without GPUs (e.g. PoCL)".into(),
+        ));
+    }
+    if partition.as_deref().is_some_and(|p| p.trim().is_empty()) {
+        return Err(Failure::Usage(
+            "invalid --partition ``: name a partition (`sinfo` lists them) or leave it out".into(),
+        ));
+    }
+    let s = orcl_measure::slurm::Slurm {
+        srun: srun.unwrap_or_else(|| "srun".into()),
+        partition,
+        gpus_per_task,
+        ntasks,
+        orcl: std::env::current_exe().map_err(|e| {
+            Failure::Env(format!("--slurm: cannot find orcl's own executable: {e}"))
+        })?,
+    };
+    s.check().map_err(Failure::Env)?;
+    Ok(Some(s))
+}
+
+/// The backend the regions were tuned for (the first region's).
+fn prepared_backend(results: &[tune::RegionResult], chosen: Option<Backend>) -> Backend {
+    chosen
+        .or_else(|| {
+            results
+                .first()
+                .and_then(|r| r.prepared.backends().first().copied())
+        })
+        .unwrap_or(Backend::OpenCl)
+}
+
+fn print_result(path: &str, r: &tune::RegionResult, i: &tune::InputResult, top: usize) {
+    let raw = &r.prepared.region.raw;
+    let f = raw
+        .function
+        .as_ref()
+        .map(|f| f.name.as_str())
+        .unwrap_or("?");
+    let sizes: Vec<String> = i.input.iter().map(|(k, v)| format!("{k}={v}")).collect();
+    orcl_frontend::outln!(
+        "\n{path} {f}() [{}] on {} ({}): {} evaluated ({} measured, {} from the database{}) in {:.1} s, experiment {}",
+        sizes.join(" "),
+        i.device.name,
+        i.device.platform,
+        i.evaluations.len(),
+        i.measured,
+        i.reused,
+        if i.rejected > 0 {
+            format!(", {} more rejected by constraints", i.rejected)
+        } else {
+            String::new()
+        },
+        i.elapsed.as_secs_f64(),
+        i.experiment_id
+    );
+    if !i.per_device.is_empty() {
+        let each: Vec<String> = i
+            .per_device
+            .iter()
+            .map(|(d, n)| format!("device {d}: {n}"))
+            .collect();
+        orcl_frontend::outln!("measured per device: {}", each.join(", "));
+    }
+    if !i.slurm_workers.is_empty() {
+        let each: Vec<String> = i
+            .slurm_workers
+            .iter()
+            .enumerate()
+            .map(|(k, w)| {
+                format!(
+                    "worker {k} (device {}; {}): {}",
+                    w.device,
+                    w.steps.join(", then "),
+                    w.measured
+                )
+            })
+            .collect();
+        orcl_frontend::outln!("measured per Slurm worker: {}", each.join("; "));
+    }
+    let mut t = Table::new();
+    t.load_preset(UTF8_FULL_CONDENSED);
+    t.set_header(vec![
+        "rank",
+        "configuration",
+        "median ms",
+        "min ms",
+        "transfer ms",
+        "build ms",
+        "max rel. error",
+    ]);
+    for (k, e) in i.ranking().iter().take(top).enumerate() {
+        let o = &e.outcome;
+        let min = o.samples_ms.iter().cloned().fold(f64::INFINITY, f64::min);
+        t.add_row(vec![
+            Cell::new(k + 1).set_alignment(CellAlignment::Right),
+            Cell::new(e.config.display()),
+            Cell::new(format!("{:.4}", o.median_ms().unwrap_or(f64::NAN)))
+                .set_alignment(CellAlignment::Right),
+            Cell::new(format!("{min:.4}")).set_alignment(CellAlignment::Right),
+            Cell::new(o.transfer_ms.map(|x| format!("{x:.4}")).unwrap_or_default())
+                .set_alignment(CellAlignment::Right),
+            Cell::new(o.build_ms.map(|x| format!("{x:.1}")).unwrap_or_default())
+                .set_alignment(CellAlignment::Right),
+            Cell::new(o.max_error.map(|x| format!("{x:.1e}")).unwrap_or_default())
+                .set_alignment(CellAlignment::Right),
+        ]);
+    }
+    orcl_frontend::outln!("{t}");
+    let fails = i.failures();
+    if !fails.is_empty() {
+        let parts: Vec<String> = fails.iter().map(|(k, v)| format!("{k}: {v}")).collect();
+        orcl_frontend::outln!("not ranked: {}", parts.join(", "));
+    }
+    if let Some(why) = &i.stopped {
+        orcl_frontend::outln!("{why}");
+    }
+    match (&i.best, i.winner_ms) {
+        (None, _) => orcl_frontend::outln!("no correct variant for this input size"),
+        (Some((b, _)), Some(m)) => orcl_frontend::outln!(
+            "winner (the {} fastest re-measured, {}x repetitions): {} — {m:.4} ms",
+            tune::FINALISTS,
+            3,
+            i.evaluations[*b].config.display()
+        ),
+        (Some((b, _)), None) => {
+            orcl_frontend::outln!("winner: {}", i.evaluations[*b].config.display())
+        }
+    }
+}

@@ -47,7 +47,8 @@ impl Failure {
 impl From<crate::outfile::OutputError> for Failure {
     fn from(e: crate::outfile::OutputError) -> Self {
         match e {
-            crate::outfile::OutputError::Clobber { .. } => Failure::Usage(e.to_string()),
+            crate::outfile::OutputError::Clobber { .. }
+            | crate::outfile::OutputError::NotRegular { .. } => Failure::Usage(e.to_string()),
             crate::outfile::OutputError::Io { .. } => Failure::Env(e.to_string()),
         }
     }

@@ -119,6 +119,9 @@ pub(super) fn run(a: TuneArgs) -> Result<i32, Failure> {
     let (path, text, prepared) = load(&a.file, a.max_input_size)?;
     let dir = a.file.parent().map(Path::to_path_buf).unwrap_or_default();
     let db = a.db.clone().unwrap_or_else(|| dir.join("orcl.db"));
+    if let Some(out) = &a.output {
+        crate::outfile::check(out, &[("input file", &a.file), ("database", &db)])?;
+    }
     let opts = tune_options(&a, db.clone(), backend, devices, slurm, &prepared)?;
     let results = tune::tune(&path, &text, prepared, &opts).map_err(failure)?;
     if !print_results(&path, &results, a.top) {

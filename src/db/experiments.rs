@@ -85,24 +85,7 @@ impl Db {
                 (id, true)
             }
             None => {
-                tx.execute(
-                    INSERT_EXPERIMENT,
-                    params![
-                        e.identity_key,
-                        e.region_id,
-                        e.device_id,
-                        e.backend,
-                        e.input_params_json,
-                        e.spec_hash,
-                        e.algorithm,
-                        e.search_options_json,
-                        e.seed.map(|s| s as i64),
-                        e.orcl_version,
-                        e.host,
-                        e.build_command,
-                        now_utc()
-                    ],
-                )?;
+                insert_experiment(&tx, e, &now_utc())?;
                 (tx.last_insert_rowid(), false)
             }
         };
@@ -153,6 +136,33 @@ impl Db {
         let rows = stmt.query_map([], experiment_from_row)?;
         Ok(rows.collect::<rusqlite::Result<_>>()?)
     }
+}
+
+/// Insert the experiment row of `e`, started at `started_at` (ISO-8601 UTC); used by
+/// [`Db::open_experiment`] (now) and by imports (the recorded start).
+pub(super) fn insert_experiment(
+    tx: &rusqlite::Transaction<'_>,
+    e: &NewExperiment,
+    started_at: &str,
+) -> rusqlite::Result<usize> {
+    tx.execute(
+        INSERT_EXPERIMENT,
+        params![
+            e.identity_key,
+            e.region_id,
+            e.device_id,
+            e.backend,
+            e.input_params_json,
+            e.spec_hash,
+            e.algorithm,
+            e.search_options_json,
+            e.seed.map(|s| s as i64),
+            e.orcl_version,
+            e.host,
+            e.build_command,
+            started_at
+        ],
+    )
 }
 
 pub(super) fn experiment_from_row(r: &Row<'_>) -> rusqlite::Result<ExperimentRow> {

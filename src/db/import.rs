@@ -4,9 +4,7 @@
 use rusqlite::{params, OptionalExtension};
 
 use super::schema::{check_json, check_one_of, classify};
-use super::sql::{
-    FIND_EXPERIMENT, FINISH_EXPERIMENT, INSERT_EVALUATION, INSERT_EXPERIMENT, SET_METADATA,
-};
+use super::sql::{FIND_EXPERIMENT, FINISH_EXPERIMENT, INSERT_EVALUATION, SET_METADATA};
 use super::time::now_utc;
 use super::{
     Db, DbError, EvaluationRow, NewExperiment, Result, BACKENDS, EVALUATION_STATUSES,
@@ -65,24 +63,7 @@ impl Db {
         if let Some(id) = existing {
             return Ok((id, false));
         }
-        tx.execute(
-            INSERT_EXPERIMENT,
-            params![
-                e.identity_key,
-                e.region_id,
-                e.device_id,
-                e.backend,
-                e.input_params_json,
-                e.spec_hash,
-                e.algorithm,
-                e.search_options_json,
-                e.seed.map(|s| s as i64),
-                e.orcl_version,
-                e.host,
-                e.build_command,
-                started_at
-            ],
-        )?;
+        super::experiments::insert_experiment(&tx, e, started_at)?;
         let id = tx.last_insert_rowid();
         for (key, value) in metadata {
             tx.execute(SET_METADATA, params![id, key, value])

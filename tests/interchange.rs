@@ -550,6 +550,65 @@ fn kerneltuner_cache_with_failures(dir: &Path) -> (PathBuf, serde_json::Value) {
     (file, doc)
 }
 
+fn median_of(xs: &[f64]) -> f64 {
+    let mut v = xs.to_vec();
+    v.sort_by(f64::total_cmp);
+    let n = v.len();
+    if n % 2 == 1 {
+        v[n / 2]
+    } else {
+        (v[n / 2 - 1] + v[n / 2]) / 2.0
+    }
+}
+
+/// A cache written by Kernel Tuner 1.5.0 itself (`objective` is a list there), made by
+/// `tests/fixtures/formats/make-kerneltuner-1.5.0-cache.py`; and a gzip'd excerpt of a
+/// benchmark_hub cache (Kernel Tuner 0.4/1.0 format, `.json.gz` as published).
+#[test]
+fn kerneltuner_caches_of_1_5_and_of_benchmark_hub_import() {
+    let tmp = tempfile::tempdir().unwrap();
+    let db = tmp.path().join("kt.db");
+    let kt15 = fixture_format("kerneltuner-1.5.0-cache.json");
+    let doc = read_json(&kt15);
+    assert!(doc["objective"].is_array(), "the fixture is the 1.5 form");
+    let id = import(tmp.path(), &db, &kt15, &[]);
+    let evs = evaluations(&db, id);
+    let cache = doc["cache"].as_object().unwrap();
+    assert_eq!(evs.len(), cache.len());
+    for e in &evs {
+        assert_eq!(e.status, "ok", "{}", e.config_key);
+        let cfg = Configuration::from_key(&e.config_key).unwrap();
+        let key = format!(
+            "{},{}",
+            cfg.get("block_size_x").unwrap(),
+            cfg.get("unroll").unwrap()
+        );
+        let times: Vec<f64> = cache[&key]["times"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|t| t.as_f64().unwrap())
+            .collect();
+        assert_eq!(e.median_ms, Some(median_of(&times)), "{key}");
+        assert_ne!(e.median_ms, cache[&key]["time"].as_f64(), "{key}: the mean");
+    }
+    let conn = Db::open_read_only(&db).unwrap();
+    assert_eq!(conn.metadata(id).unwrap()["objective"], "time");
+    drop(conn);
+
+    let hub = fixture_format("benchmark-hub-convolution-A100-excerpt.json.gz");
+    let id = import(tmp.path(), &db, &hub, &[]);
+    let evs = evaluations(&db, id);
+    assert_eq!(evs.len(), 40);
+    assert!(evs
+        .iter()
+        .all(|e| e.status == "ok" && e.samples_ms.len() == 32));
+    let conn = Db::open_read_only(&db).unwrap();
+    let ex = conn.experiment(id).unwrap().unwrap();
+    let device = conn.device(ex.device_id).unwrap().unwrap();
+    assert_eq!(device.name, "NVIDIA A100-PCIE-40GB");
+}
+
 #[test]
 fn kerneltuner_cache_import_maps_entries_and_failures() {
     let tmp = tempfile::tempdir().unwrap();
@@ -570,7 +629,6 @@ fn kerneltuner_cache_import_maps_entries_and_failures() {
         };
         let entry = &cache[&bx.to_string()];
         assert_eq!(e.status, "ok");
-        assert_eq!(e.median_ms, entry["time"].as_f64());
         let times: Vec<f64> = entry["times"]
             .as_array()
             .unwrap()
@@ -578,6 +636,8 @@ fn kerneltuner_cache_import_maps_entries_and_failures() {
             .map(|t| t.as_f64().unwrap())
             .collect();
         assert_eq!(e.samples_ms, times);
+        // The median of the samples, not Kernel Tuner's `time` (their mean).
+        assert_eq!(e.median_ms, Some(median_of(&times)));
     }
     let conn = Db::open_read_only(&db).unwrap();
     let ex = conn.experiment(id).unwrap().unwrap();
@@ -622,10 +682,13 @@ fn kerneltuner_cache_import_maps_entries_and_failures() {
     }
     let ok = by_key("{\"block_size_x\":448}");
     assert_eq!(ok["status"], "ok");
-    assert!(close(
-        ok["median_ms"].as_f64(),
-        doc["cache"]["448"]["time"].as_f64()
-    ));
+    let times: Vec<f64> = doc["cache"]["448"]["times"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| t.as_f64().unwrap())
+        .collect();
+    assert!(close(ok["median_ms"].as_f64(), Some(median_of(&times))));
 }
 
 #[test]
@@ -658,4 +721,38 @@ fn kerneltuner_cache_import_then_replay() {
         stdout.contains("fraction_of_optimum"),
         "no fraction_of_optimum in {doc:#}"
     );
+
+    // The same database gzip'd (as shared or archived) is read as it is, by replay and db.
+    let gz = tmp.path().join("kt.db.gz");
+    let mut enc = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
+    std::io::Write::write_all(&mut enc, &std::fs::read(&db).unwrap()).unwrap();
+    std::fs::write(&gz, enc.finish().unwrap()).unwrap();
+    let gz = gz.to_str().unwrap();
+    let id = id.to_string();
+    let args = [
+        "replay",
+        "--db",
+        gz,
+        "--experiment",
+        &id,
+        "--algorithm",
+        "Random",
+    ];
+    let from_gz = orcl_ok(
+        tmp.path(),
+        &[&args[..], &["--budget", "50%", "--seeds", "3", "--json"]].concat(),
+    );
+    assert_eq!(from_gz, stdout, "the gzip'd database replays the same");
+    let list = orcl_ok(tmp.path(), &["db", "--db", gz, "list"]);
+    assert!(list.contains("vector_add"), "{list}");
+    // A file that only looks gzip'd: a located reason, exit 2, not "file is not a database" twice.
+    std::fs::write(tmp.path().join("bad.db.gz"), [0x1f, 0x8b, 0, 1, 2]).unwrap();
+    let out = orcl(tmp.path(), &["db", "--db", "bad.db.gz", "list"]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(
+        err.contains("cannot decompress the gzip'd database"),
+        "{err}"
+    );
+    assert_eq!(err.matches("not a database").count(), 0, "{err}");
 }

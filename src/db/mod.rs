@@ -109,6 +109,9 @@ pub enum DbError {
     /// written now would be lost (issue 15 F11).
     #[error("the database file {0} was deleted or replaced while orcl was using it; the results since then are lost. Stopped; run again to recreate it")]
     FileGone(String),
+    /// A gzip'd database that cannot be decompressed (path, reason).
+    #[error("cannot decompress the gzip'd database {0}: {1}; check the file, or decompress it with `gunzip -k`")]
+    Unzip(String, String),
     /// A field has a value the schema does not allow (unknown status or backend, non-finite
     /// sample, invalid JSON).
     #[error("invalid {field}: {reason}")]
@@ -124,4 +127,7 @@ pub struct Db {
     conn: Connection,
     /// The file and its (device, inode) when opened; `None` in memory.
     file: Option<(std::path::PathBuf, (u64, u64))>,
+    /// A gzip'd database's decompressed copy, read through `conn` and deleted on drop (declared
+    /// after `conn`, so the connection closes first).
+    _unzipped: Option<tempfile::TempPath>,
 }

@@ -46,7 +46,13 @@ impl Db {
     ///
     /// A file another process is creating right now (no schema yet, or a version below this
     /// one) is waited for, up to [`HALF_CREATED_WAIT`], before it counts as older (issue 15 F19).
+    ///
+    /// A gzip'd database (`orcl.db.gz`, as shared or archived; recognised by its magic bytes,
+    /// RFC 1952 §2.3.1) is decompressed into a temporary file, read from there and deleted when
+    /// the `Db` is dropped.
     pub fn open_read_only(path: &Path) -> Result<Db> {
+        let unzipped = gunzip_if_gzip(path)?;
+        let path = unzipped.as_deref().unwrap_or(path);
         let flags = OpenFlags::SQLITE_OPEN_READ_ONLY | OpenFlags::SQLITE_OPEN_NO_MUTEX;
         let conn = Connection::open_with_flags(path, flags)?;
         conn.busy_timeout(BUSY_TIMEOUT)?;
@@ -76,7 +82,11 @@ impl Db {
                 supported: SCHEMA_VERSION,
             });
         }
-        Ok(Db { conn, file: None })
+        Ok(Db {
+            conn,
+            file: None,
+            _unzipped: unzipped,
+        })
     }
 
     /// Opens a fresh in-memory database (for tests and dry runs).
@@ -87,7 +97,11 @@ impl Db {
     fn init(conn: Connection) -> Result<Db> {
         conn.execute_batch(PRAGMA_FOREIGN_KEYS)?;
         migrate(&conn)?;
-        Ok(Db { conn, file: None })
+        Ok(Db {
+            conn,
+            file: None,
+            _unzipped: None,
+        })
     }
 
     /// The schema version stored in the file.
@@ -100,6 +114,30 @@ impl Db {
     pub(super) fn write_tx(&self) -> rusqlite::Result<Transaction<'_>> {
         Transaction::new_unchecked(&self.conn, TransactionBehavior::Immediate)
     }
+}
+
+/// For a gzip file (magic bytes `1f 8b`), its content decompressed into a new temporary file;
+/// `None` for any other file. Errors: [`DbError::Unzip`] when the file cannot be read or is not
+/// a valid gzip stream, or the temporary file cannot be written.
+fn gunzip_if_gzip(path: &Path) -> Result<Option<tempfile::TempPath>> {
+    use std::io::Read;
+    let unzip_error = |e: std::io::Error| DbError::Unzip(path.display().to_string(), e.to_string());
+    let mut magic = [0u8; 2];
+    let is_gzip = std::fs::File::open(path)
+        .and_then(|mut f| f.read_exact(&mut magic))
+        .is_ok()
+        && magic == [0x1f, 0x8b];
+    if !is_gzip {
+        return Ok(None);
+    }
+    let file = std::fs::File::open(path).map_err(unzip_error)?;
+    let mut out = tempfile::Builder::new()
+        .prefix("orcl-unzipped-")
+        .suffix(".db")
+        .tempfile()
+        .map_err(unzip_error)?;
+    std::io::copy(&mut flate2::read::MultiGzDecoder::new(file), &mut out).map_err(unzip_error)?;
+    Ok(Some(out.into_temp_path()))
 }
 
 /// The schema version in `meta`, 0 if there is no `meta` table or no version row.

@@ -216,6 +216,18 @@ pub(super) fn space_text(configs: &[&Configuration]) -> String {
     serde_json::to_string(&Ordered(space)).unwrap_or_default()
 }
 
+/// The bytes of a gzip file (magic `1f 8b`, RFC 1952 §2.3.1) decompressed, as benchmark_hub ships
+/// its Kernel Tuner caches (`A100.json.gz`); any other bytes unchanged.
+fn gunzip(bytes: Vec<u8>) -> std::io::Result<Vec<u8>> {
+    use std::io::Read;
+    if !bytes.starts_with(&[0x1f, 0x8b]) {
+        return Ok(bytes);
+    }
+    let mut out = Vec::new();
+    flate2::read::MultiGzDecoder::new(bytes.as_slice()).read_to_end(&mut out)?;
+    Ok(out)
+}
+
 /// `orcl db import FILE [--format kerneltuner|t4|json]`: adds the file's experiment to database
 /// `db` (created if missing) and returns its id. See the module documentation for the mapping.
 /// Errors: unreadable or unrecognised file, a file already imported ("already imported as
@@ -223,6 +235,7 @@ pub(super) fn space_text(configs: &[&Configuration]) -> String {
 pub fn import(db: &Path, file: &Path, format: Option<&str>) -> Result<i64> {
     let forced = format.map(ImportFormat::parse).transpose()?;
     let bytes = std::fs::read(file).with_context(|| format!("cannot read {}", file.display()))?;
+    let bytes = gunzip(bytes).with_context(|| format!("cannot decompress {}", file.display()))?;
     let text = std::str::from_utf8(&bytes)
         .with_context(|| format!("{} is not UTF-8 text", file.display()))?;
     let hash = sha256_hex(&bytes);

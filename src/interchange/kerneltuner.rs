@@ -23,16 +23,35 @@ pub(super) struct KtCache {
     tune_params_keys: Vec<String>,
     #[serde(default)]
     tune_params: Option<Ordered<serde_json::Value>>,
+    /// A name (Kernel Tuner ≤ 1.0) or a list of names (1.x: `["time"]`); the first is the objective.
     #[serde(default)]
-    objective: Option<String>,
+    objective: Option<OneOrMany<String>>,
     #[serde(default)]
-    objective_higher_is_better: Option<bool>,
+    objective_higher_is_better: Option<OneOrMany<bool>>,
     #[serde(default)]
     schema_version: Option<serde_json::Value>,
     /// Not written by Kernel Tuner itself; honoured when present (`CUDA`, `OpenCL`, ...).
     #[serde(default)]
     lang: Option<String>,
     cache: Ordered<serde_json::Value>,
+}
+
+/// A field Kernel Tuner writes as one value (≤ 1.0) or as a list of them (1.x: one per objective).
+#[derive(Deserialize, Clone)]
+#[serde(untagged)]
+pub(super) enum OneOrMany<T> {
+    One(T),
+    Many(Vec<T>),
+}
+
+impl<T: Clone> OneOrMany<T> {
+    /// The first value (the primary objective's); `None` for an empty list.
+    fn first(&self) -> Option<T> {
+        match self {
+            OneOrMany::One(v) => Some(v.clone()),
+            OneOrMany::Many(vs) => vs.first().cloned(),
+        }
+    }
 }
 
 pub(super) fn backend_of(lang: Option<&str>) -> &'static str {
@@ -44,7 +63,11 @@ pub(super) fn backend_of(lang: Option<&str>) -> &'static str {
 
 pub(super) fn from_kerneltuner(text: &str) -> Result<Imported> {
     let kt: KtCache = parse(text)?;
-    let objective = kt.objective.clone().unwrap_or_else(|| "time".to_string());
+    let objective = kt
+        .objective
+        .as_ref()
+        .and_then(OneOrMany::first)
+        .unwrap_or_else(|| "time".to_string());
     let mut evaluations = Vec::with_capacity(kt.cache.0.len());
     for (cache_key, entry) in &kt.cache.0 {
         evaluations.push(evaluation(&kt, &objective, cache_key, entry)?);
@@ -114,7 +137,8 @@ fn configuration(
 }
 
 /// One cache entry as an evaluation: the objective's value decides success (a string is Kernel
-/// Tuner's failure class); `time` is the median, `times` the samples.
+/// Tuner's failure class); `times` are the samples and their median the median time (Kernel
+/// Tuner's `time` is their mean, used only when an entry has no `times`).
 fn evaluation(
     kt: &KtCache,
     objective: &str,
@@ -150,7 +174,6 @@ fn evaluation(
         }
         None => {
             e.status = "ok".to_string();
-            e.median_ms = number("time");
             let times: Vec<f64> = entry
                 .get("times")
                 .and_then(serde_json::Value::as_array)
@@ -159,12 +182,10 @@ fn evaluation(
             e.samples_ms = if !times.is_empty() {
                 times
             } else {
-                e.median_ms.into_iter().collect()
+                number("time").into_iter().collect()
             };
             e.samples_ms.retain(|x| x.is_finite());
-            if e.median_ms.is_none() {
-                e.median_ms = median(&e.samples_ms);
-            }
+            e.median_ms = median(&e.samples_ms).or(number("time"));
         }
     }
     Ok(e)
@@ -177,7 +198,11 @@ fn metadata(kt: &KtCache, objective: &str, skipped: usize) -> Vec<(String, Strin
     if let Some(ps) = &kt.problem_size {
         metadata.push(("problem_size".into(), ps.to_string()));
     }
-    if let Some(h) = kt.objective_higher_is_better {
+    if let Some(h) = kt
+        .objective_higher_is_better
+        .as_ref()
+        .and_then(OneOrMany::first)
+    {
         metadata.push(("objective_higher_is_better".into(), h.to_string()));
     }
     if let Some(v) = &kt.schema_version {

@@ -196,7 +196,8 @@ fn list_matches_the_database() {
         assert_eq!(r["evaluations"], SPACE_SIZE);
         assert_eq!(
             r["failures"],
-            n("SELECT count(*) FROM evaluation WHERE experiment_id = ID AND status <> 'ok'")
+            n("SELECT count(*) FROM evaluation WHERE experiment_id = ID \
+               AND status NOT IN ('ok', 'constraint')")
         );
         assert_eq!(
             r["constraint"],
@@ -326,6 +327,102 @@ fn show_ranks_and_counts() {
     ] {
         assert!(table.contains(word), "no {word:?} in\n{table}");
     }
+}
+
+/// `db show ID --failures` groups failures by class with the first message of each; constraint
+/// rejections are counted apart, not as failures, also by `db list`.
+#[test]
+fn show_failures_groups_by_class() {
+    let dir = temp_dir();
+    let db = dir.path().join("f.db");
+    std::fs::copy(&fixture().db, &db).unwrap();
+    let c = conn(&db);
+    let id = count(&c, "SELECT min(id) FROM experiment");
+    let evs = |n: i64| {
+        let sql =
+            format!("SELECT id FROM evaluation WHERE experiment_id = {id} ORDER BY id LIMIT {n}");
+        let mut st = c.prepare(&sql).unwrap();
+        st.query_map([], |r| r.get::<_, i64>(0))
+            .unwrap()
+            .map(Result::unwrap)
+            .collect::<Vec<_>>()
+    };
+    let ids = evs(4);
+    let set = |eid: i64, status: &str, message: &str| {
+        c.execute(
+            "UPDATE evaluation SET status = ?1, message = ?2, median_ms = NULL WHERE id = ?3",
+            rusqlite::params![status, message, eid],
+        )
+        .unwrap();
+    };
+    set(
+        ids[0],
+        "wrong_result",
+        "max error 0.5 at index 3\nmore detail",
+    );
+    set(ids[1], "wrong_result", "max error 0.7 at index 9");
+    set(
+        ids[2],
+        "compile_error",
+        "error: use of undeclared identifier 'x'",
+    );
+    set(ids[3], "constraint", "WI > 32");
+    drop(c);
+
+    let text = ok_db(&db, &["show", &id.to_string(), "--failures"]);
+    assert!(text.contains("3 failed evaluation(s)"), "{text}");
+    let wrong = text
+        .lines()
+        .position(|l| l.contains("wrong_result"))
+        .expect("a wrong_result row");
+    let compile = text
+        .lines()
+        .position(|l| l.contains("compile_error"))
+        .expect("a compile_error row");
+    assert!(wrong < compile, "the most frequent class first:\n{text}");
+    assert!(
+        text.contains("max error 0.5 at index 3"),
+        "the first message:\n{text}"
+    );
+    assert!(
+        !text.contains("more detail"),
+        "only its first line:\n{text}"
+    );
+    assert!(
+        text.contains("1 configuration(s) rejected by constraints"),
+        "{text}"
+    );
+
+    let v: Value = serde_json::from_str(&ok_db(
+        &db,
+        &["show", &id.to_string(), "--failures", "--json"],
+    ))
+    .unwrap();
+    let groups = array(&v["failures"]);
+    assert_eq!(groups.len(), 2);
+    assert_eq!(
+        (groups[0]["status"].as_str(), groups[0]["count"].as_i64()),
+        (Some("wrong_result"), Some(2))
+    );
+    assert_eq!(
+        groups[0]["first_message"],
+        "max error 0.5 at index 3\nmore detail"
+    );
+    assert_eq!(v["constraint"], 1);
+
+    let list: Value = serde_json::from_str(&ok_db(&db, &["list", "--json"])).unwrap();
+    let row = array(&list).iter().find(|r| r["id"] == id).unwrap().clone();
+    assert_eq!(
+        (row["failures"].as_i64(), row["constraint"].as_i64()),
+        (Some(3), Some(1))
+    );
+}
+
+/// `orcl db --db DB ARGS...` (any database); its stdout, which must exit 0.
+fn ok_db(db: &Path, args: &[&str]) -> String {
+    let out = orcl_db(db, args);
+    assert!(out.status.success(), "{}", dump(&out));
+    String::from_utf8(out.stdout).unwrap()
 }
 
 #[test]

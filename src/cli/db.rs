@@ -15,9 +15,16 @@ pub(super) enum DbCommand {
     },
     /// One experiment: metadata, device properties, top configurations, failures by class.
     Show {
+        /// The experiment's id (`orcl db list` shows them).
         id: i64,
+        /// How many of the fastest configurations to show.
         #[arg(long, default_value_t = 10)]
         top: usize,
+        /// Only the failures: one row per class (compile_error, wrong_result, ...) with its count
+        /// and the first message and configuration of that class.
+        #[arg(long)]
+        failures: bool,
+        /// Print JSON instead of tables.
         #[arg(long)]
         json: bool,
     },
@@ -60,7 +67,15 @@ pub(super) enum DbCommand {
 pub(super) fn run(db: &Path, command: DbCommand) -> Result<i32, Failure> {
     let r = match command {
         DbCommand::List { json } => crate::dbcli::list(db, json),
-        DbCommand::Show { id, top, json } => crate::dbcli::show(db, id, top, json),
+        DbCommand::Show {
+            id,
+            top,
+            failures,
+            json,
+        } => match failures {
+            true => crate::dbcli::show_failures(db, id, json),
+            false => crate::dbcli::show(db, id, top, json),
+        },
         DbCommand::Best {
             region,
             device,

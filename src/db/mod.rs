@@ -43,7 +43,7 @@ mod time;
 pub use devices::{DeviceRow, RegionRow};
 pub use evaluations::EvaluationRow;
 pub use experiments::{ExperimentRow, NewExperiment};
-pub use queries::{ExperimentSummary, QueryError, QueryResult};
+pub use queries::{ExperimentSummary, FailureGroup, QueryError, QueryResult};
 pub use time::{civil_from_days, format_utc, now_utc};
 
 /// How long [`Db::open_read_only`] waits for a database that another process is creating.

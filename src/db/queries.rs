@@ -9,9 +9,23 @@ use serde::{Deserialize, Serialize};
 use super::evaluations::evaluation_from_row;
 use super::experiments::experiment_from_row;
 use super::sql::{
-    PRAGMA_QUERY_ONLY, SELECT_EVALUATION_BY_KEY, SELECT_EXPERIMENT_SUMMARIES, SELECT_STATUS_COUNTS,
+    PRAGMA_QUERY_ONLY, SELECT_EVALUATION_BY_KEY, SELECT_EXPERIMENT_SUMMARIES,
+    SELECT_FAILURE_GROUPS, SELECT_STATUS_COUNTS,
 };
 use super::{Db, DbError, EvaluationRow, ExperimentRow, Result};
+
+/// The failures of one status of an experiment ([`Db::failure_groups`]).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct FailureGroup {
+    /// The evaluation status (`compile_error`, `wrong_result`, ...).
+    pub status: String,
+    /// How many evaluations have it.
+    pub count: i64,
+    /// The message of the first of them (lowest id), if it has one.
+    pub first_message: Option<String>,
+    /// The configuration key of the first of them.
+    pub first_config_key: String,
+}
 
 /// One experiment as `orcl db list` shows it ([`Db::experiment_summaries`]).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -28,9 +42,10 @@ pub struct ExperimentSummary {
     pub device_name: String,
     /// Number of evaluations, every status.
     pub evaluations: i64,
-    /// Number of evaluations whose status is not `ok` (`constraint` included).
+    /// Number of evaluations that failed: every status but `ok` and `constraint`.
     pub failures: i64,
-    /// Number of evaluations with status `constraint` (a subset of `failures`).
+    /// Number of configurations rejected by a constraint (rows of status `constraint` and the
+    /// `constraint_rejected` count), part of `evaluations`, not of `failures`.
     pub constraint: i64,
     /// Lowest `median_ms` of the `ok` evaluations, if any.
     pub best_median_ms: Option<f64>,
@@ -98,6 +113,21 @@ impl Db {
 
     /// The number of evaluations of the experiment per status; statuses without evaluations
     /// are absent.
+    /// The experiment's failures by status (every status but `ok` and `constraint`), most
+    /// frequent first, each with the message and configuration key of its first evaluation.
+    pub fn failure_groups(&self, experiment_id: i64) -> Result<Vec<FailureGroup>> {
+        let mut stmt = self.conn.prepare_cached(SELECT_FAILURE_GROUPS)?;
+        let rows = stmt.query_map([experiment_id], |r| {
+            Ok(FailureGroup {
+                status: r.get(0)?,
+                count: r.get(1)?,
+                first_message: r.get(2)?,
+                first_config_key: r.get(3)?,
+            })
+        })?;
+        Ok(rows.collect::<rusqlite::Result<_>>()?)
+    }
+
     pub fn status_counts(&self, experiment_id: i64) -> Result<BTreeMap<String, i64>> {
         let mut stmt = self.conn.prepare_cached(SELECT_STATUS_COUNTS)?;
         let rows = stmt.query_map([experiment_id], |r| Ok((r.get(0)?, r.get(1)?)))?;

@@ -189,7 +189,7 @@ pub(super) const SELECT_BEST: &str = concat!(
 
 /// Every experiment with its region, device name, evaluation counts (constraint rejections that
 /// `orcl tune` counted in metadata `constraint_rejected` instead of storing rows are added to the
-/// evaluations, failures and constraint counts), fastest `ok` median and `winner` metadata,
+/// evaluations and constraint counts; failures are the other statuses but `ok`), fastest `ok` median and `winner` metadata,
 /// oldest first. Columns 0–15 are `experiment_columns!()` (read by
 /// `experiment_from_row`); subqueries avoid ambiguous names.
 pub(super) const SELECT_EXPERIMENT_SUMMARIES: &str = concat!(
@@ -204,11 +204,8 @@ pub(super) const SELECT_EXPERIMENT_SUMMARIES: &str = concat!(
       + coalesce((SELECT CAST(value AS INTEGER) FROM experiment_metadata
       WHERE experiment_metadata.experiment_id = experiment.id
         AND experiment_metadata.key = 'constraint_rejected'), 0),
-    (SELECT count(*) FROM evaluation
-      WHERE evaluation.experiment_id = experiment.id AND evaluation.status <> 'ok')
-      + coalesce((SELECT CAST(value AS INTEGER) FROM experiment_metadata
-      WHERE experiment_metadata.experiment_id = experiment.id
-        AND experiment_metadata.key = 'constraint_rejected'), 0),
+    (SELECT count(*) FROM evaluation WHERE evaluation.experiment_id = experiment.id
+      AND evaluation.status NOT IN ('ok', 'constraint')),
     (SELECT count(*) FROM evaluation
       WHERE evaluation.experiment_id = experiment.id AND evaluation.status = 'constraint')
       + coalesce((SELECT CAST(value AS INTEGER) FROM experiment_metadata
@@ -221,6 +218,17 @@ pub(super) const SELECT_EXPERIMENT_SUMMARIES: &str = concat!(
         AND experiment_metadata.key = 'winner')
 FROM experiment ORDER BY id"
 );
+/// The failures of an experiment grouped by status (every status but `ok` and `constraint`), most
+/// frequent first: status, count, and the message and configuration key of the first such
+/// evaluation (lowest id).
+pub(super) const SELECT_FAILURE_GROUPS: &str = "
+    SELECT status, count(*),
+      (SELECT message FROM evaluation f
+        WHERE f.experiment_id = ?1 AND f.status = evaluation.status ORDER BY f.id LIMIT 1),
+      (SELECT config_key FROM evaluation f
+        WHERE f.experiment_id = ?1 AND f.status = evaluation.status ORDER BY f.id LIMIT 1)
+    FROM evaluation WHERE experiment_id = ?1 AND status NOT IN ('ok', 'constraint')
+    GROUP BY status ORDER BY count(*) DESC, status";
 pub(super) const SELECT_STATUS_COUNTS: &str =
     "SELECT status, count(*) FROM evaluation WHERE experiment_id = ?1 GROUP BY status";
 pub(super) const SELECT_EVALUATION_BY_KEY: &str = concat!(

@@ -33,7 +33,7 @@ mod tests;
 
 pub use best::best;
 pub use query::query;
-pub use show::show;
+pub use show::{show, show_failures};
 
 /// Opens an existing database read-only; never creates one.
 fn open(db: &Path) -> anyhow::Result<Db> {
@@ -53,11 +53,12 @@ fn open(db: &Path) -> anyhow::Result<Db> {
 /// experiment status, evaluations (every status), failures, best median ms (fastest `ok`
 /// evaluation), started (UTC).
 ///
-/// `failures` counts **every** evaluation whose status is not `ok`, `constraint` included (so
-/// `evaluations - failures` is the number of ranked variants); the `constraint` share is shown
-/// separately: in the table as `5 (3 constraint)`, in JSON as its own `constraint` field.
-/// Constraint rejections that `orcl tune` counted (metadata `constraint_rejected`) rather than
-/// stored are included in all three counts.
+/// `failures` counts the evaluations that failed (every status but `ok` and `constraint`): a
+/// configuration a constraint of the spec rejected is not a failure. `evaluations` counts every
+/// configuration, constraint rejections included (so `evaluations - constraint - failures` is the
+/// number of ranked variants); the `constraint` share is shown in the table as `45 (5
+/// constraint)`, in JSON as its own `constraint` field. Constraint rejections that `orcl tune`
+/// counted (metadata `constraint_rejected`) rather than stored are included in both.
 ///
 /// `--json`: an array of objects with the keys `id`, `file`, `line`, `function`, `region`,
 /// `device`, `backend`, `input_sizes`, `input_params`, `algorithm`, `status`, `evaluations`,
@@ -87,10 +88,10 @@ pub fn list(db: &Path, json: bool) -> anyhow::Result<()> {
     ]);
     for s in &summaries {
         let e = &s.experiment;
-        let failures = if s.constraint > 0 {
-            format!("{} ({} constraint)", s.failures, s.constraint)
+        let evaluations = if s.constraint > 0 {
+            format!("{} ({} constraint)", s.evaluations, s.constraint)
         } else {
-            s.failures.to_string()
+            s.evaluations.to_string()
         };
         t.add_row(vec![
             right(e.id),
@@ -101,8 +102,8 @@ pub fn list(db: &Path, json: bool) -> anyhow::Result<()> {
             Cell::new(sizes_display(&e.input_params_json)),
             Cell::new(&e.algorithm),
             Cell::new(&e.status),
-            right(s.evaluations),
-            right(failures),
+            right(evaluations),
+            right(s.failures),
             right(fmt_ms(s.best_median_ms)),
             Cell::new(fmt_date(&e.started_at)),
         ]);

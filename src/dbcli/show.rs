@@ -7,7 +7,9 @@ use anyhow::{bail, Context};
 use comfy_table::Cell;
 use serde_json::{json, Map, Value as Json};
 
-use crate::db::{DeviceRow, EvaluationRow, ExperimentRow, RegionRow, EVALUATION_STATUSES};
+use crate::db::{
+    DeviceRow, EvaluationRow, ExperimentRow, FailureGroup, RegionRow, EVALUATION_STATUSES,
+};
 
 use super::{
     config_display, fmt_ms, key_value_table, min_sample, num, open, parse_json, print_json,
@@ -35,6 +37,78 @@ pub fn show(db: &Path, id: i64, top: usize, json: bool) -> anyhow::Result<()> {
         show_tables(id, &s);
         Ok(())
     }
+}
+
+/// `orcl db show ID --failures`: the experiment's failures grouped by class (status), most
+/// frequent first, each with its count and the first message (its first line, at most
+/// [`MESSAGE_CHARS`] characters, in the table) and configuration of that class; then how many
+/// configurations constraints rejected (not failures). `--json`: `{"experiment_id", "failures":
+/// [{"status", "count", "first_message", "first_config_key"}], "constraint"}` with full messages.
+///
+/// Errors: no database, no such experiment, an unreadable database.
+pub fn show_failures(db: &Path, id: i64, json: bool) -> anyhow::Result<()> {
+    let conn = open(db)?;
+    let ctx = || format!("cannot read experiment {id} of {}", db.display());
+    if conn.experiment(id).with_context(ctx)?.is_none() {
+        bail!("no experiment {id} in {}", db.display());
+    }
+    let groups = conn.failure_groups(id).with_context(ctx)?;
+    let stored = conn.status_counts(id).with_context(ctx)?;
+    let counted: i64 = conn
+        .metadata(id)
+        .with_context(ctx)?
+        .get("constraint_rejected")
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(0);
+    let constraint = stored.get("constraint").copied().unwrap_or(0) + counted;
+    if json {
+        return print_json(&json!({
+            "experiment_id": id,
+            "failures": groups,
+            "constraint": constraint,
+        }));
+    }
+    show_failure_groups(id, &groups, constraint);
+    Ok(())
+}
+
+/// The longest first line of a failure message `db show --failures` prints in its table.
+pub const MESSAGE_CHARS: usize = 100;
+
+fn show_failure_groups(id: i64, groups: &[FailureGroup], constraint: i64) {
+    let total: i64 = groups.iter().map(|g| g.count).sum();
+    orcl_frontend::outln!("experiment {id}: {total} failed evaluation(s)");
+    if !groups.is_empty() {
+        let mut t = table(&["status", "count", "first message", "first configuration"]);
+        for g in groups {
+            t.add_row(vec![
+                Cell::new(&g.status),
+                right(g.count),
+                Cell::new(first_line(g.first_message.as_deref().unwrap_or(""))),
+                Cell::new(config_display(&g.first_config_key)),
+            ]);
+        }
+        orcl_frontend::outln!("{t}");
+    }
+    if constraint > 0 {
+        orcl_frontend::outln!(
+            "{constraint} configuration(s) rejected by constraints of the spec (not failures)"
+        );
+    }
+}
+
+/// The first non-empty line of `message`, cut to [`MESSAGE_CHARS`] characters (`…` when cut).
+fn first_line(message: &str) -> String {
+    let line = message
+        .lines()
+        .map(str::trim)
+        .find(|l| !l.is_empty())
+        .unwrap_or("");
+    if line.chars().count() <= MESSAGE_CHARS {
+        return line.to_string();
+    }
+    let cut: String = line.chars().take(MESSAGE_CHARS - 1).collect();
+    format!("{cut}…")
 }
 
 /// What `orcl db show` prints, read from the database once.

@@ -31,7 +31,7 @@ pub(super) fn duration(s: &str, bare_unit: f64, what: &str) -> Result<Duration, 
         .map(Value::Float)
         .unwrap_or_else(|_| Value::Str(s.to_string()));
     parse_duration(&v, bare_unit)
-        .ok_or_else(|| Failure::Usage(format!("invalid {what} `{s}`: use e.g. 90s, 5m, 1h")))
+        .ok_or_else(|| Failure::Usage(format!("invalid {what} `{s}`: use e.g. 90s, 5m, 3m10s, 1h")))
 }
 
 pub(super) fn parse_backend(s: &str) -> Result<Backend, Failure> {

@@ -24,7 +24,7 @@ pub(super) struct TuneArgs {
     /// Budget: number of configurations to measure (database hits are free).
     #[arg(long)]
     total_runs: Option<u64>,
-    /// Budget: wall time per region and input size, e.g. 90s, 5m (a bare number is minutes).
+    /// Budget: wall time per region and input size, e.g. 90s, 5m, 3m10s (a bare number is minutes).
     #[arg(long)]
     time_limit: Option<String>,
     /// Per-variant timeout, e.g. 30s (default: 10× the slowest good variant, at least 10 s).

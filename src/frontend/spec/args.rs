@@ -35,8 +35,9 @@ fn want_int(name: &str, v: &Value, span: Span, min: i64) -> PResult<i64> {
     }
 }
 
-/// Parse a duration: a number, or a string `'<number>[unit]'` with unit `ms`, `s`, `m`/`min`, `h`.
-/// A number without a unit is in `bare_unit` seconds. Must be positive.
+/// Parse a duration: a number, a string `'<number>[unit]'` with unit `ms`, `s`, `m`/`min`, `h`,
+/// or a compound duration as the `humantime` crate reads it (`'3m10s'`, `'1h 30min'`). A number
+/// without a unit is in `bare_unit` seconds. Must be positive.
 pub fn parse_duration(v: &Value, bare_unit: f64) -> Option<Duration> {
     let secs = match v {
         Value::Int(i) => *i as f64 * bare_unit,
@@ -55,16 +56,18 @@ pub fn parse_duration(v: &Value, bare_unit: f64) -> Option<Duration> {
                 .unwrap_or(s.len());
             // `e` can start a unit only in no unit we know, so a number like `1e3` is kept whole.
             let (num, unit) = s.split_at(split);
-            let x: f64 = num.trim().parse().ok()?;
             let mult = match unit.trim() {
-                "" => bare_unit,
-                "ms" => 0.001,
-                "s" | "sec" | "secs" | "second" | "seconds" => 1.0,
-                "m" | "min" | "mins" | "minute" | "minutes" => 60.0,
-                "h" | "hr" | "hrs" | "hour" | "hours" => 3600.0,
-                _ => return None,
+                "" => Some(bare_unit),
+                "ms" => Some(0.001),
+                "s" | "sec" | "secs" | "second" | "seconds" => Some(1.0),
+                "m" | "min" | "mins" | "minute" | "minutes" => Some(60.0),
+                "h" | "hr" | "hrs" | "hour" | "hours" => Some(3600.0),
+                _ => None,
             };
-            x * mult
+            match (num.trim().parse::<f64>(), mult) {
+                (Ok(x), Some(mult)) => x * mult,
+                _ => humantime::parse_duration(s).ok()?.as_secs_f64(),
+            }
         }
         _ => return None,
     };

@@ -261,6 +261,9 @@ fn durations() {
     assert_eq!(tl("2"), Duration::from_secs(120));
     assert_eq!(tl("0.5"), Duration::from_secs(30));
     assert_eq!(tl("'3'"), Duration::from_secs(180));
+    // Compound durations (humantime).
+    assert_eq!(tl("'3m10s'"), Duration::from_secs(190));
+    assert_eq!(tl("'1h 30min'"), Duration::from_secs(5400));
     let to = parse("def performance_counter { arg timeout = 20; }")
         .counter
         .timeout

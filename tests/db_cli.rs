@@ -630,6 +630,21 @@ fn missing_database_is_an_error_and_not_created() {
         assert!(!missing.exists(), "{args:?} created {}", missing.display());
     }
     assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0);
+
+    // The default `orcl.db` of the current directory is missing, but `orcl tune` wrote one
+    // beside the tuned file in a subdirectory: the error names it.
+    std::fs::create_dir(dir.path().join("examples")).unwrap();
+    std::fs::copy(&fixture().db, dir.path().join("examples/orcl.db")).unwrap();
+    let out = Command::new(ORCL)
+        .args(["db", "list"])
+        .current_dir(dir.path())
+        .stdin(Stdio::null())
+        .output()
+        .expect("run orcl db list");
+    assert_eq!(out.status.code(), Some(2), "{}", dump(&out));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("no tuning database at orcl.db"), "{err}");
+    assert!(err.contains("use --db examples/orcl.db"), "{err}");
 }
 
 /// Tunes `axpy.c` and `axpy2.c` (a copy of it, its loop text passed through `edit`) into one

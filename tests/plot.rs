@@ -340,7 +340,11 @@ fn unknown_experiment_is_a_usage_error() {
     assert!(err.contains("no experiment with id 999"), "{err}");
     let (out, _) = plot(&f.dir.join("missing.db"), &["1"], "none.svg");
     assert_eq!(out.status.code(), Some(2), "{}", dump(&out));
-    assert!(stderr(&out).contains("does not exist"), "{}", dump(&out));
+    assert!(
+        stderr(&out).contains("no tuning database at"),
+        "{}",
+        dump(&out)
+    );
 }
 
 #[test]

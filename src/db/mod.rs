@@ -35,6 +35,7 @@ mod devices;
 mod evaluations;
 mod experiments;
 mod import;
+mod locate;
 mod queries;
 mod schema;
 mod sql;
@@ -43,6 +44,7 @@ mod time;
 pub use devices::{DeviceRow, RegionRow};
 pub use evaluations::EvaluationRow;
 pub use experiments::{ExperimentRow, NewExperiment};
+pub use locate::open_for_reading;
 pub use queries::{ExperimentSummary, FailureGroup, QueryError, QueryResult};
 pub use time::{civil_from_days, format_utc, now_utc};
 
@@ -109,6 +111,12 @@ pub enum DbError {
     /// written now would be lost (issue 15 F11).
     #[error("the database file {0} was deleted or replaced while orcl was using it; the results since then are lost. Stopped; run again to recreate it")]
     FileGone(String),
+    /// No file at the database path; `hint` names the nearest database, if any.
+    #[error("no tuning database at {path}{hint}")]
+    Missing { path: String, hint: String },
+    /// The database path is a directory.
+    #[error("{0} is a directory, not a tuning database")]
+    NotAFile(String),
     /// A gzip'd database that cannot be decompressed (path, reason).
     #[error("cannot decompress the gzip'd database {0}: {1}; check the file, or decompress it with `gunzip -k`")]
     Unzip(String, String),

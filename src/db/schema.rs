@@ -41,6 +41,30 @@ impl Db {
         }
     }
 
+    /// Opens the existing database at `path` read-only, as every reading command (`db`, `plot`,
+    /// `replay`) does; never creates one. Errors: [`DbError::Missing`] (its hint names the
+    /// nearest file of the same name: `orcl tune` writes its database beside the tuned file),
+    /// [`DbError::NotAFile`], and those of [`Db::open_read_only`].
+    pub fn open_existing(path: &Path) -> Result<Db> {
+        if path.is_dir() {
+            return Err(DbError::NotAFile(path.display().to_string()));
+        }
+        if !path.exists() {
+            let hint = match super::locate::nearest(path) {
+                Some(p) => format!(
+                    "; the nearest is {} (orcl tune writes its database beside the tuned file): \
+                     use --db {}",
+                    p.display(),
+                    p.display()
+                ),
+                None => "; orcl tune writes one beside the tuned file (--db names another)".into(),
+            };
+            let path = path.display().to_string();
+            return Err(DbError::Missing { path, hint });
+        }
+        Db::open_read_only(path)
+    }
+
     /// Opens an existing database read-only. The schema must be from [`READ_COMPATIBLE_VERSION`]
     /// to [`SCHEMA_VERSION`]: [`DbError::NewerSchema`] or [`DbError::OlderSchema`] otherwise.
     ///

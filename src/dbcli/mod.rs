@@ -37,14 +37,7 @@ pub use show::{show, show_failures};
 
 /// Opens an existing database read-only; never creates one.
 fn open(db: &Path) -> anyhow::Result<Db> {
-    if !db.exists() {
-        bail!("no tuning database at {}", db.display());
-    }
-    if db.is_dir() {
-        bail!("{} is a directory, not a tuning database", db.display());
-    }
-    Db::open_read_only(db)
-        .with_context(|| format!("cannot open the tuning database {}", db.display()))
+    crate::db::open_for_reading(db)
 }
 
 /// `orcl db list`: one row per experiment, oldest first.

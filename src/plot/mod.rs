@@ -26,10 +26,8 @@
 use std::collections::HashSet;
 use std::path::Path;
 
-use anyhow::{bail, Context};
+use anyhow::bail;
 use plotters::style::RGBColor;
-
-use crate::db::Db;
 
 mod axis;
 mod chart;
@@ -92,11 +90,7 @@ pub fn plot(db: &Path, experiments: &[i64], by: Option<&str>, output: &Path) -> 
     if let Some(dup) = experiments.iter().find(|id| !seen.insert(**id)) {
         bail!("experiment {dup} is given more than once");
     }
-    if !db.exists() {
-        bail!("database {} does not exist", db.display());
-    }
-    let conn =
-        Db::open_read_only(db).with_context(|| format!("cannot open database {}", db.display()))?;
+    let conn = crate::db::open_for_reading(db)?;
     let series = experiments
         .iter()
         .map(|&id| Series::load(&conn, db, id))

@@ -10,7 +10,7 @@ use orcl_frontend::expr::Value;
 use orcl_frontend::space::{Configuration, Param, Rejection, SearchSpace};
 use orcl_search::random::PERMUTATION_LIMIT;
 
-use crate::db::{Db, EvaluationRow};
+use crate::db::EvaluationRow;
 
 /// What a proposed configuration costs and returns in replay.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -55,7 +55,7 @@ impl Recorded {
     /// Errors: no such experiment, no evaluations, an incomplete recorded space (see the module
     /// documentation), no `ok` evaluation.
     pub fn load(db: &Path, experiment: i64) -> Result<Recorded> {
-        let conn = Db::open_read_only(db).with_context(|| format!("opening {}", db.display()))?;
+        let conn = crate::db::open_for_reading(db)?;
         let exp = conn
             .experiment(experiment)
             .with_context(|| format!("reading {}", db.display()))?

@@ -17,6 +17,7 @@ const CHECK_ENUMERATION_LIMIT: u64 = 1_000_000;
 
 #[derive(clap::Args, Debug)]
 pub(super) struct CheckArgs {
+    /// The annotated C file (never modified).
     file: PathBuf,
     /// Largest input file read, in bytes (default 16 MiB); a larger file is an input error.
     #[arg(long, value_name = "BYTES", default_value_t = orcl_frontend::DEFAULT_MAX_INPUT_SIZE)]

@@ -10,6 +10,7 @@ use std::path::{Path, PathBuf};
 
 #[derive(clap::Args, Debug)]
 pub(super) struct CompareArgs {
+    /// The annotated C file (never modified).
     file: PathBuf,
     /// Backends to tune, comma-separated (default: opencl,cuda). A backend the annotation
     /// has no transform for takes the other transform's shared arguments.

@@ -10,6 +10,7 @@ pub(super) enum DbCommand {
     /// The experiments: id, file, region, device, backend, input sizes, algorithm, evaluations,
     /// failures, best time, date.
     List {
+        /// Print JSON instead of a table.
         #[arg(long)]
         json: bool,
     },
@@ -25,31 +26,39 @@ pub(super) enum DbCommand {
         #[arg(long)]
         failures: bool,
         /// Print JSON instead of tables.
+        /// Print JSON instead of a table.
         #[arg(long)]
         json: bool,
     },
     /// The winning configuration per region, device and input size.
     Best {
+        /// Only regions whose `file:line` or function contains this text.
         #[arg(long)]
         region: Option<String>,
+        /// Only devices whose name contains this text.
         #[arg(long)]
         device: Option<String>,
         /// Input size, NAME=VALUE (repeatable).
         #[arg(long = "size", value_name = "NAME=VALUE")]
         size: Vec<String>,
+        /// Print JSON instead of a table.
         #[arg(long)]
         json: bool,
     },
     /// Run a read-only SQL query (statements that write are refused).
     Query {
+        /// One read-only SQL statement (SELECT, WITH ... SELECT, a read-only PRAGMA).
         sql: String,
+        /// Print JSON instead of a table.
         #[arg(long)]
         json: bool,
     },
     /// Export one experiment as CSV, JSON or T4 (the community results schema).
     Export {
+        /// The experiment's id (`orcl db list` shows them).
         id: i64,
-        #[arg(long, default_value = "json")]
+        /// The file format.
+        #[arg(long, default_value = "json", value_parser = ["csv", "json", "t4"])]
         format: String,
         /// Output file (default: standard output).
         #[arg(short, long)]
@@ -57,9 +66,10 @@ pub(super) enum DbCommand {
     },
     /// Import a Kernel Tuner cache file or a T4 results file as a new experiment.
     Import {
+        /// A Kernel Tuner cache (`.json` or `.json.gz`), T4 results or an orcl JSON export.
         file: PathBuf,
-        /// `kerneltuner` or `t4` (default: detected from the content).
-        #[arg(long)]
+        /// The file format (default: detected from the content).
+        #[arg(long, value_parser = ["kerneltuner", "t4", "json"])]
         format: Option<String>,
     },
 }

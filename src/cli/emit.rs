@@ -15,6 +15,7 @@ use std::path::PathBuf;
 
 #[derive(clap::Args, Debug)]
 pub(super) struct EmitArgs {
+    /// The annotated C file (never modified).
     file: PathBuf,
     /// A tuning parameter value, NAME=VALUE (others take their first value).
     #[arg(long = "set", value_name = "NAME=VALUE")]

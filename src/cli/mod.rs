@@ -24,11 +24,17 @@ use std::path::PathBuf;
 
 pub use failure::EXIT_ENVIRONMENT;
 
+/// The exit codes, in `--help`'s footer (docs/RELIABILITY.md).
+const EXIT_CODES: &str =
+    "Exit codes: 0 done, 1 no valid variant, 2 usage or input error (located), 3 environment \
+failure (database, device, compiler, file system), 130/143 interrupted (SIGINT/SIGTERM).";
+
 #[derive(Parser, Debug)]
 #[command(
     name = "orcl",
     version,
-    about = "Annotation-driven source-to-source autotuner for OpenCL loops"
+    about = "Annotation-driven source-to-source autotuner for OpenCL and CUDA loops",
+    after_help = EXIT_CODES
 )]
 struct Cli {
     #[command(subcommand)]
@@ -41,9 +47,10 @@ struct Cli {
 enum Command {
     /// Tune every annotated region of FILE and write the tuned file (`_FILE` beside it).
     Tune(tune::TuneArgs),
-    /// A measuring worker on a compute node (started by `orcl tune --slurm` through srun; needs
-    /// no arguments from users): prints where it runs, then runs the timing skeleton, which
-    /// talks to the controller over stdin/stdout.
+    /// A measuring worker on a compute node (started by `orcl tune --slurm` through srun; not for
+    /// users): prints where it runs, then runs the timing skeleton, which talks to the controller
+    /// over stdin/stdout.
+    #[command(hide = true)]
     Worker(worker::WorkerArgs),
     /// An OpenCL build process of the kernel build pool (started by `orcl tune`; not for users):
     /// builds the programs it reads on stdin and writes their binaries to stdout.
@@ -58,6 +65,7 @@ enum Command {
     Emit(emit::EmitArgs),
     /// List the OpenCL and CUDA devices and their limits (`--json`: every property, in bytes).
     Devices {
+        /// Print JSON (every property, sizes in bytes) instead of a table.
         #[arg(long)]
         json: bool,
     },
@@ -100,5 +108,56 @@ fn run(cli: Cli) -> Result<i32, Failure> {
         Command::BuildServer(a) => Ok(worker::build_server(a)),
         Command::Replay(a) => replay::run(a),
         Command::Tune(a) => tune::run(a),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Cli;
+    use clap::CommandFactory;
+
+    /// Every argument of every subcommand has a help line (issue 26: `<FILE>`, `--seed`, `--json`
+    /// had none), and the internal subcommands are hidden.
+    #[test]
+    fn every_argument_has_help_and_internals_are_hidden() {
+        let cli = Cli::command();
+        let mut missing = Vec::new();
+        let mut visible = Vec::new();
+        collect(&cli, "orcl", &mut missing, &mut visible);
+        assert!(missing.is_empty(), "arguments without help: {missing:?}");
+        for internal in ["orcl worker", "orcl build-server"] {
+            assert!(
+                !visible.contains(&internal.to_string()),
+                "{internal} is listed"
+            );
+        }
+        assert!(visible.contains(&"orcl db show".to_string()), "{visible:?}");
+    }
+
+    fn collect(
+        cmd: &clap::Command,
+        path: &str,
+        missing: &mut Vec<String>,
+        visible: &mut Vec<String>,
+    ) {
+        for arg in cmd.get_arguments() {
+            let id = arg.get_id().as_str();
+            if matches!(id, "help" | "version") || arg.is_hide_set() {
+                continue;
+            }
+            if arg
+                .get_help()
+                .is_none_or(|h| h.to_string().trim().is_empty())
+            {
+                missing.push(format!("{path} {id}"));
+            }
+        }
+        for sub in cmd.get_subcommands() {
+            let p = format!("{path} {}", sub.get_name());
+            if !sub.is_hide_set() {
+                visible.push(p.clone());
+                collect(sub, &p, missing, visible);
+            }
+        }
     }
 }

@@ -8,6 +8,7 @@ pub(super) struct PlotArgs {
     /// Experiment id(s); several are drawn on one chart.
     #[arg(required = true)]
     experiments: Vec<i64>,
+    /// The tuning database (a gzip'd one is read too).
     #[arg(long, default_value = "orcl.db")]
     db: PathBuf,
     /// Draw the objective against each value of this tuning parameter.

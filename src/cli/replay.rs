@@ -5,8 +5,10 @@ use std::path::PathBuf;
 
 #[derive(clap::Args, Debug)]
 pub(super) struct ReplayArgs {
+    /// The tuning database (a gzip'd one is read too).
     #[arg(long, default_value = "orcl.db")]
     db: PathBuf,
+    /// The recorded experiment (an exhaustive tune or an import) to replay on.
     #[arg(long)]
     experiment: i64,
     /// Strategy name, or `all`.
@@ -19,6 +21,7 @@ pub(super) struct ReplayArgs {
     /// Number of seeds (0..seeds).
     #[arg(long, default_value_t = 20)]
     seeds: u64,
+    /// Print JSON instead of a table.
     #[arg(long)]
     json: bool,
 }

@@ -9,6 +9,7 @@ use std::path::{Path, PathBuf};
 
 #[derive(clap::Args, Debug)]
 pub(super) struct TuneArgs {
+    /// The annotated C file (never modified).
     file: PathBuf,
     /// Tuning database (default: orcl.db beside FILE).
     #[arg(long)]
@@ -17,48 +18,50 @@ pub(super) struct TuneArgs {
     #[arg(short, long)]
     output: Option<PathBuf>,
     /// Search algorithm: Exhaustive, Random, NelderMead (Simplex), Annealing, Genetic (overrides the spec).
-    #[arg(long = "search")]
+    #[arg(long = "search", help_heading = "Search and budget")]
     search: Option<String>,
-    #[arg(long)]
+    /// Seed of the randomised strategies (Random, Annealing, Genetic): the same seed and
+    /// measurements give the same proposals (overrides the spec's `seed`; default 0).
+    #[arg(long, help_heading = "Search and budget")]
     seed: Option<u64>,
     /// Budget: number of configurations to measure (database hits are free).
-    #[arg(long)]
+    #[arg(long, help_heading = "Search and budget")]
     total_runs: Option<u64>,
     /// Budget: wall time per region and input size, e.g. 90s, 5m, 3m10s (a bare number is minutes).
-    #[arg(long)]
+    #[arg(long, help_heading = "Search and budget")]
     time_limit: Option<String>,
     /// Per-variant timeout, e.g. 30s (default: 10× the slowest good variant, at least 10 s).
-    #[arg(long)]
+    #[arg(long, help_heading = "Measurement")]
     timeout: Option<String>,
     /// Timed repetitions per variant, at least 1 (overrides the spec; default 5).
-    #[arg(long)]
+    #[arg(long, help_heading = "Measurement")]
     repetitions: Option<u32>,
     /// Time limit of each build step (prebuild, skeleton compile, postbuild), e.g. 10m; the
     /// step's whole process group is killed when it is exceeded (default 10m).
-    #[arg(long)]
+    #[arg(long, help_heading = "Measurement")]
     build_timeout: Option<String>,
     /// On a space too large to enumerate (over 20 000 000 configurations), stop the search
     /// after this many proposals in a row that measure nothing new: rejected by a
     /// constraint, over a device limit, or a kernel identical to one measured (default
     /// 1000000).
-    #[arg(long, value_name = "PROPOSALS")]
+    #[arg(long, value_name = "PROPOSALS", help_heading = "Search and budget")]
     max_idle: Option<u64>,
     /// Run on this OpenCL platform index (overrides the transform's `platform`).
-    #[arg(long)]
+    #[arg(long, help_heading = "Devices")]
     platform: Option<usize>,
     /// Run on this OpenCL device index or CUDA device ordinal (overrides the transform's
     /// `device`).
-    #[arg(long)]
+    #[arg(long, help_heading = "Devices")]
     device: Option<usize>,
     /// Measure on several identical devices at once: `0,1,3` (OpenCL device indices within
     /// --platform, or CUDA ordinals) or `all`; one measuring worker per device, results pooled
     /// into one experiment, each evaluation recording its device. Devices that differ are
     /// refused (tune them separately and compare).
-    #[arg(long, value_name = "LIST|all")]
+    #[arg(long, value_name = "LIST|all", help_heading = "Devices")]
     devices: Option<String>,
     /// Target: opencl or cuda (default: the annotation's first transform). A backend the
     /// annotation has no transform for takes the other transform's shared arguments.
-    #[arg(long)]
+    #[arg(long, help_heading = "Devices")]
     backend: Option<String>,
     /// Rows of the result table.
     #[arg(long, default_value_t = 10)]
@@ -70,11 +73,11 @@ pub(super) struct TuneArgs {
     /// (NVRTC to a CUBIN in orcl's process; ORCL_CUDA_POOL=0 or no libnvrtc: the worker)
     /// (default: the machine's cores on a GPU, 0 on a CPU device; 0: the worker builds each
     /// kernel itself, serially).
-    #[arg(long, short = 'j')]
+    #[arg(long, short = 'j', help_heading = "Measurement")]
     jobs: Option<usize>,
     /// Neither read nor write the kernel-binary cache (keyed by source, options, device and
     /// driver), so every kernel is built afresh.
-    #[arg(long)]
+    #[arg(long, help_heading = "Measurement")]
     no_kernel_cache: bool,
     /// Largest input file read, in bytes (default 16 MiB); a larger file is an input error.
     #[arg(long, value_name = "BYTES", default_value_t = orcl_frontend::DEFAULT_MAX_INPUT_SIZE)]
@@ -82,21 +85,21 @@ pub(super) struct TuneArgs {
     /// Launch the measuring workers as Slurm job steps (`srun ... orcl worker`, one task
     /// each) instead of local processes; this process keeps the search and the database.
     /// Needs a filesystem shared with the compute nodes (set ORCL_CACHE_DIR on it).
-    #[arg(long)]
+    #[arg(long, help_heading = "Slurm")]
     slurm: bool,
     /// --slurm: the partition of the worker steps.
-    #[arg(long, value_name = "P", requires = "slurm")]
+    #[arg(long, value_name = "P", requires = "slurm", help_heading = "Slurm")]
     partition: Option<String>,
     /// --slurm: GPUs per worker (each worker then sees its GPU as device 0).
-    #[arg(long, value_name = "G", requires = "slurm")]
+    #[arg(long, value_name = "G", requires = "slurm", help_heading = "Slurm")]
     gpus_per_task: Option<u32>,
     /// --slurm: number of measuring workers (default: one per --devices entry, else the
     /// allocation's SLURM_NTASKS inside sbatch/salloc, else 1); worker k measures the
     /// (k mod N)-th device of --devices.
-    #[arg(long, value_name = "N", requires = "slurm")]
+    #[arg(long, value_name = "N", requires = "slurm", help_heading = "Slurm")]
     ntasks: Option<usize>,
     /// --slurm: the srun executable (default: srun on the PATH).
-    #[arg(long, value_name = "PATH", requires = "slurm")]
+    #[arg(long, value_name = "PATH", requires = "slurm", help_heading = "Slurm")]
     srun: Option<PathBuf>,
 }
 

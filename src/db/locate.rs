@@ -35,7 +35,11 @@ pub fn nearest(missing: &Path) -> Option<PathBuf> {
         level = level.iter().flat_map(|d| subdirectories(d)).collect();
         if let Some(found) = newest(level.iter().map(|d| d.join(name))) {
             // `./examples/orcl.db` as the user would type it: `examples/orcl.db`.
-            return Some(found.strip_prefix(".").map_or(found.clone(), Path::to_path_buf));
+            return Some(
+                found
+                    .strip_prefix(".")
+                    .map_or(found.clone(), Path::to_path_buf),
+            );
         }
     }
     let absolute = std::fs::canonicalize(&dir).ok()?;

@@ -16,6 +16,7 @@ mod failure;
 mod plot;
 mod replay;
 mod tune;
+mod width;
 mod worker;
 
 use clap::{Parser, Subcommand};

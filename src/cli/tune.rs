@@ -3,7 +3,7 @@
 use super::args::{duration, load, parse_backend, sizes};
 use super::failure::Failure;
 use crate::tune::{self, TuneError, TuneOptions};
-use comfy_table::{presets::UTF8_FULL_CONDENSED, Cell, CellAlignment, Table};
+use comfy_table::{Cell, CellAlignment};
 use orcl_codegen::Backend;
 use std::path::{Path, PathBuf};
 
@@ -378,35 +378,7 @@ fn print_result(path: &str, r: &tune::RegionResult, i: &tune::InputResult, top: 
             .collect();
         orcl_frontend::outln!("measured per Slurm worker: {}", each.join("; "));
     }
-    let mut t = Table::new();
-    t.load_preset(UTF8_FULL_CONDENSED);
-    t.set_header(vec![
-        "rank",
-        "configuration",
-        "median ms",
-        "min ms",
-        "transfer ms",
-        "build ms",
-        "max rel. error",
-    ]);
-    for (k, e) in i.ranking().iter().take(top).enumerate() {
-        let o = &e.outcome;
-        let min = o.samples_ms.iter().cloned().fold(f64::INFINITY, f64::min);
-        t.add_row(vec![
-            Cell::new(k + 1).set_alignment(CellAlignment::Right),
-            Cell::new(e.config.display()),
-            Cell::new(format!("{:.4}", o.median_ms().unwrap_or(f64::NAN)))
-                .set_alignment(CellAlignment::Right),
-            Cell::new(format!("{min:.4}")).set_alignment(CellAlignment::Right),
-            Cell::new(o.transfer_ms.map(|x| format!("{x:.4}")).unwrap_or_default())
-                .set_alignment(CellAlignment::Right),
-            Cell::new(o.build_ms.map(|x| format!("{x:.1}")).unwrap_or_default())
-                .set_alignment(CellAlignment::Right),
-            Cell::new(o.max_error.map(|x| format!("{x:.1e}")).unwrap_or_default())
-                .set_alignment(CellAlignment::Right),
-        ]);
-    }
-    orcl_frontend::outln!("{t}");
+    print_ranking(i, top);
     let fails = i.failures();
     if !fails.is_empty() {
         let parts: Vec<String> = fails.iter().map(|(k, v)| format!("{k}: {v}")).collect();
@@ -415,16 +387,104 @@ fn print_result(path: &str, r: &tune::RegionResult, i: &tune::InputResult, top: 
     if let Some(why) = &i.stopped {
         orcl_frontend::outln!("{why}");
     }
-    match (&i.best, i.winner_ms) {
+    match (&i.best, &i.confirmed) {
         (None, _) => orcl_frontend::outln!("no correct variant for this input size"),
-        (Some((b, _)), Some(m)) => orcl_frontend::outln!(
-            "winner (the {} fastest re-measured, {}x repetitions): {} — {m:.4} ms",
-            tune::FINALISTS,
-            3,
-            i.evaluations[*b].config.display()
-        ),
+        (Some(_), Some(c)) => print_finalists(i, c),
         (Some((b, _)), None) => {
             orcl_frontend::outln!("winner: {}", i.evaluations[*b].config.display())
         }
     }
+}
+
+/// The ranking table: the `top` correct variants by median, fitted to the terminal (transfer,
+/// build, min and error columns go first; a transfer time shared by every row is said once).
+fn print_ranking(i: &tune::InputResult, top: usize) {
+    let header = [
+        "rank",
+        "configuration",
+        "median ms",
+        "min ms",
+        "transfer ms",
+        "build ms",
+        "max rel. error",
+    ];
+    let ranking: Vec<_> = i.ranking().into_iter().take(top).collect();
+    let right = |s: String| Cell::new(s).set_alignment(CellAlignment::Right);
+    let rows: Vec<Vec<Cell>> = ranking
+        .iter()
+        .enumerate()
+        .map(|(k, e)| {
+            let o = &e.outcome;
+            let min = o.samples_ms.iter().cloned().fold(f64::INFINITY, f64::min);
+            vec![
+                right((k + 1).to_string()),
+                Cell::new(e.config.display()),
+                right(format!("{:.4}", o.median_ms().unwrap_or(f64::NAN))),
+                right(format!("{min:.4}")),
+                right(o.transfer_ms.map(|x| format!("{x:.4}")).unwrap_or_default()),
+                right(o.build_ms.map(|x| format!("{x:.1}")).unwrap_or_default()),
+                right(o.max_error.map(|x| format!("{x:.1e}")).unwrap_or_default()),
+            ]
+        })
+        .collect();
+    let (t, dropped) = super::width::fitted(
+        &header,
+        &rows,
+        &[4, 5, 3, 6],
+        super::width::terminal_width(),
+    );
+    orcl_frontend::outln!("{t}");
+    if dropped.is_empty() {
+        return;
+    }
+    let transfers: Vec<Option<f64>> = ranking.iter().map(|e| e.outcome.transfer_ms).collect();
+    let shared = match transfers.first() {
+        Some(Some(x)) if transfers.iter().all(|t| *t == Some(*x)) => {
+            format!("; transfer {x:.4} ms for every variant")
+        }
+        _ => String::new(),
+    };
+    orcl_frontend::outln!(
+        "(left out to fit the terminal: {}{shared}; `orcl db show {}` has every column)",
+        dropped.join(", "),
+        i.experiment_id
+    );
+}
+
+/// The finalists re-measured at the end, each with its search median and re-measured median,
+/// and why the winner won: the fastest re-measured median, which may not be rank 1 of the search.
+fn print_finalists(i: &tune::InputResult, c: &tune::Confirmed) {
+    let reps = c
+        .repetitions
+        .map(|r| format!(", {r} repetitions each"))
+        .unwrap_or_default();
+    if c.finalists.len() > 1 {
+        orcl_frontend::outln!("finalists re-measured{reps}:");
+        let ranking = i.ranking();
+        for (k, m) in &c.finalists {
+            let e = &i.evaluations[*k];
+            let rank = ranking
+                .iter()
+                .position(|r| std::ptr::eq(*r, e))
+                .map_or(String::new(), |p| format!("rank {}: ", p + 1));
+            let search = e.outcome.median_ms().unwrap_or(f64::NAN);
+            orcl_frontend::outln!(
+                "  {rank}{} — {search:.4} ms in the search, {m:.4} ms re-measured",
+                e.config.display()
+            );
+        }
+    }
+    let why = if c.finalists.len() > 1 {
+        format!(
+            " (the fastest of the {} finalists re-measured)",
+            c.finalists.len()
+        )
+    } else {
+        " (re-measured)".to_string()
+    };
+    orcl_frontend::outln!(
+        "winner: {} — {:.4} ms{why}",
+        i.evaluations[c.winner].config.display(),
+        c.winner_ms
+    );
 }

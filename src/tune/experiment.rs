@@ -1,7 +1,7 @@
 //! The experiment's identity in the database: the region row, the device row, the experiment
 //! (opened or resumed by identity key) and the conversions between outcomes and stored rows.
 
-use super::{sha, Evaluated, TuneError, TuneOptions};
+use super::{sha, Confirmed, Evaluated, TuneError, TuneOptions};
 use crate::db::{Db, DeviceRow, EvaluationRow, NewExperiment, RegionRow};
 use crate::prepare::Prepared;
 use orcl_codegen::Backend;
@@ -177,7 +177,7 @@ pub(super) fn stored_winner(
     db: &Db,
     experiment_id: i64,
     evaluations: &[Evaluated],
-) -> Result<Option<(usize, f64)>, TuneError> {
+) -> Result<Option<Confirmed>, TuneError> {
     let meta = db.metadata(experiment_id)?;
     let Some(key) = meta.get("winner") else {
         return Ok(None);
@@ -197,7 +197,21 @@ pub(super) fn stored_winner(
         .find(|f| f["config"].as_str() == Some(key))
         .and_then(|f| f["median_ms"].as_f64())
         .or_else(|| evaluations[i].outcome.median_ms());
-    Ok(ms.map(|m| (i, m)))
+    let index = |k: &str| evaluations.iter().position(|e| e.config.key() == k);
+    let finalists = finals
+        .iter()
+        .filter_map(|f| Some((index(f["config"].as_str()?)?, f["median_ms"].as_f64()?)))
+        .collect();
+    let repetitions = finals
+        .iter()
+        .find_map(|f| f["repetitions"].as_u64())
+        .and_then(|r| u32::try_from(r).ok());
+    Ok(ms.map(|m| Confirmed {
+        winner: i,
+        winner_ms: m,
+        finalists,
+        repetitions,
+    }))
 }
 
 /// The outcome a stored evaluation row records.

@@ -4,7 +4,7 @@
 
 use super::pipeline::{measure_objective, variant_for, variant_key, Skeletons, Workers};
 use super::settings::objective_is_total;
-use super::{Evaluated, TuneError, TuneOptions, FINALISTS};
+use super::{Confirmed, Evaluated, TuneError, TuneOptions, FINALISTS};
 use crate::db::Db;
 use crate::prepare::Prepared;
 use orcl_frontend::space::SearchSpace;
@@ -12,8 +12,9 @@ use std::collections::HashSet;
 
 /// Re-measures up to [`FINALISTS`] distinct variants (by `variant_key`: source, build options,
 /// NDRange or grid, skeleton plan), fastest first, on the first device with `3 × reps`
-/// repetitions; records them as the experiment's `final_remeasurement` and `winner` metadata. Returns the winner's index
-/// into `evaluations` and its re-measured median (ms), or `None` when none could be re-measured.
+/// repetitions; records them as the experiment's `final_remeasurement` and `winner` metadata.
+/// Returns the finalists and the winner (the fastest re-measured median), or `None` when none
+/// could be re-measured.
 #[allow(clippy::too_many_arguments)]
 pub(super) fn confirm(
     db: &Db,
@@ -25,7 +26,7 @@ pub(super) fn confirm(
     workers: &mut Workers,
     reps: u32,
     evaluations: &[Evaluated],
-) -> Result<Option<(usize, f64)>, TuneError> {
+) -> Result<Option<Confirmed>, TuneError> {
     let mut ranked: Vec<(usize, f64)> = evaluations
         .iter()
         .enumerate()
@@ -72,5 +73,10 @@ pub(super) fn confirm(
         &serde_json::Value::Array(json).to_string(),
     )?;
     db.set_metadata(experiment_id, "winner", &evaluations[i].config.key())?;
-    Ok(Some((i, m)))
+    Ok(Some(Confirmed {
+        winner: i,
+        winner_ms: m,
+        finalists: finals,
+        repetitions: Some(runner.repetitions),
+    }))
 }

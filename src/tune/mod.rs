@@ -147,6 +147,21 @@ pub enum TuneError {
     Interrupted { signal: i32, experiment: i64 },
 }
 
+/// How the winner was chosen: the [`FINALISTS`] fastest distinct variants of the search
+/// re-measured with more repetitions, the fastest of them winning.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Confirmed {
+    /// Index into the evaluations of the winner.
+    pub winner: usize,
+    /// Its re-measured median (ms).
+    pub winner_ms: f64,
+    /// Every finalist re-measured, in the order measured (fastest search median first): index
+    /// into the evaluations and re-measured median (ms). The winner is one of them.
+    pub finalists: Vec<(usize, f64)>,
+    /// Repetitions of each re-measurement (`None` when not recorded, as in older databases).
+    pub repetitions: Option<u32>,
+}
+
 /// One evaluated configuration.
 #[derive(Debug, Clone)]
 pub struct Evaluated {
@@ -167,6 +182,8 @@ pub struct InputResult {
     pub best: Option<(usize, Variant)>,
     /// Median (ms) of the winner when re-measured with more repetitions at the end.
     pub winner_ms: Option<f64>,
+    /// The finalists re-measured at the end and how the winner was chosen among them.
+    pub confirmed: Option<Confirmed>,
     pub measured: usize,
     pub reused: usize,
     /// Configurations proposed by the search in this run (count), feasible or not: database
@@ -393,14 +410,15 @@ fn tune_input(
     });
     let confirmed = confirm_winner(&env, &skeletons, &mut workers, &st)?;
     let slurm_workers = record_run(ctx.db, exp.id, &workers, &st.per_worker)?;
-    let best = confirmed.map(|(i, _)| (i, 0.0)).or(st.best);
+    let best = confirmed.as_ref().map(|c| (c.winner, 0.0)).or(st.best);
     let best = finish(&env, best, &st.evaluations)?;
     Ok(InputResult {
         input: input.clone(),
         experiment_id: exp.id,
         device: dev.clone(),
         best,
-        winner_ms: confirmed.map(|(_, m)| m),
+        winner_ms: confirmed.as_ref().map(|c| c.winner_ms),
+        confirmed,
         measured: st.measured,
         reused: st.reused,
         proposals: st.proposals,
@@ -637,7 +655,7 @@ fn confirm_winner(
     skeletons: &pipeline::Skeletons,
     workers: &mut pipeline::Workers,
     st: &search_loop::SearchState,
-) -> Result<Option<(usize, f64)>, TuneError> {
+) -> Result<Option<Confirmed>, TuneError> {
     let mut confirmed = None;
     if st.measured == 0 {
         // Nothing new was measured: keep the winner chosen when the experiment last finished.

@@ -4,8 +4,9 @@
 use orcl_frontend::expr::Value;
 use std::collections::BTreeMap;
 
-/// A progress bar of `len` evaluations labelled with the region and the input size; hidden when
-/// disabled or when stdout is not a terminal.
+/// A progress bar of `len` evaluations labelled with the region and the input size, one line
+/// that fits the terminal (the status message is cut to the width left); hidden when disabled
+/// or when stdout is not a terminal.
 pub(super) fn progress_bar(
     enabled: bool,
     len: u64,
@@ -18,7 +19,8 @@ pub(super) fn progress_bar(
     }
     let bar = indicatif::ProgressBar::new(len);
     let style = indicatif::ProgressStyle::with_template(
-        "{prefix} [{bar:30}] {pos}/{len} evaluated  {msg}  ({elapsed} elapsed, ~{eta} left)",
+        // `wide_msg` takes the width left and is cut to it: the line never wraps (issue 26).
+        "{prefix} [{bar:20}] {pos}/{len}  {wide_msg}  {elapsed} (~{eta} left)",
     )
     .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar())
     .progress_chars("=> ");

@@ -1,0 +1,112 @@
+//! What `orcl tune` prints, at a terminal's width (issue 26): at 80 columns every line of the
+//! result table fits (columns left out are named, with where to find them); piped output keeps
+//! every column; the re-measured finalists are listed with their search and re-measured times,
+//! and the winner line says why it won.
+//!
+//! Tunes `tests/inputs/ok/axpy_faults.c` (4 configurations, N = 1000) on the local OpenCL
+//! device (PoCL in CI). `COLUMNS` stands for the terminal's width.
+
+use std::path::Path;
+use std::process::Command;
+use std::time::Duration;
+
+mod common;
+use common::run;
+
+const ORCL: &str = env!("CARGO_BIN_EXE_orcl");
+
+fn tune(dir: &Path, columns: Option<&str>) -> common::Run {
+    let input = dir.join("axpy_faults.c");
+    std::fs::copy(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/inputs/ok/axpy_faults.c"),
+        &input,
+    )
+    .unwrap();
+    let mut c = Command::new(ORCL);
+    c.arg("tune")
+        .arg(&input)
+        .current_dir(dir)
+        .env("ORCL_CACHE_DIR", dir.join("cache"))
+        .env_remove("ORCL_TEST_FAULT")
+        .env_remove("COLUMNS");
+    if let Some(w) = columns {
+        c.env("COLUMNS", w);
+    }
+    let r = run(c, Duration::from_secs(300));
+    r.assert_code(0);
+    r
+}
+
+/// The lines of the result table (box-drawing borders and rows).
+fn table_lines(stdout: &str) -> Vec<&str> {
+    stdout
+        .lines()
+        .filter(|l| l.starts_with(['┌', '│', '╞', '├', '└']))
+        .collect()
+}
+
+#[test]
+fn tune_output_fits_80_columns_and_names_the_finalists() {
+    let dir = tempfile::tempdir().unwrap();
+    let r = tune(dir.path(), Some("80"));
+    let lines = table_lines(&r.stdout);
+    assert!(!lines.is_empty(), "no table:\n{}", r.dump());
+    for l in &lines {
+        assert!(l.chars().count() <= 80, "wider than 80: {l}\n{}", r.dump());
+    }
+    assert!(r.stdout.contains("median ms"), "{}", r.dump());
+    assert!(
+        r.stdout
+            .contains("left out to fit the terminal: transfer ms"),
+        "{}",
+        r.dump()
+    );
+    // The finalists: each with both times; the winner is the fastest re-measured.
+    assert!(r.stdout.contains("finalists re-measured, "), "{}", r.dump());
+    let finalists: Vec<f64> = r
+        .stdout
+        .lines()
+        .filter(|l| l.contains("ms in the search, "))
+        .map(|l| {
+            let m = l.rsplit(", ").next().unwrap();
+            m.trim_end_matches(" ms re-measured").parse().unwrap()
+        })
+        .collect();
+    assert!(finalists.len() >= 2, "{}", r.dump());
+    let winner = r
+        .stdout
+        .lines()
+        .find(|l| l.starts_with("winner: "))
+        .expect("a winner line");
+    assert!(winner.contains("finalists re-measured)"), "{winner}");
+    let ms: f64 = winner
+        .split(" — ")
+        .nth(1)
+        .unwrap()
+        .split(" ms")
+        .next()
+        .unwrap()
+        .parse()
+        .unwrap();
+    let fastest = finalists.iter().cloned().fold(f64::INFINITY, f64::min);
+    assert!(
+        (ms - fastest).abs() < 1e-4,
+        "winner {ms} vs finalists {finalists:?}"
+    );
+}
+
+#[test]
+fn piped_output_keeps_every_column() {
+    let dir = tempfile::tempdir().unwrap();
+    let r = tune(dir.path(), None);
+    for column in [
+        "median ms",
+        "min ms",
+        "transfer ms",
+        "build ms",
+        "max rel. error",
+    ] {
+        assert!(r.stdout.contains(column), "no {column}:\n{}", r.dump());
+    }
+    assert!(!r.stdout.contains("left out"), "{}", r.dump());
+}

@@ -1,7 +1,8 @@
 //! What `orcl tune` prints, at a terminal's width (issue 26): at 80 columns every line of the
 //! result table fits (columns left out are named, with where to find them); piped output keeps
 //! every column; the re-measured finalists are listed with their search and re-measured times,
-//! and the winner line says why it won.
+//! and the winner line says why it won; a budget smaller than the space with no algorithm named
+//! samples at random and says so.
 //!
 //! Tunes `tests/inputs/ok/axpy_faults.c` (4 configurations, N = 1000) on the local OpenCL
 //! device (PoCL in CI). `COLUMNS` stands for the terminal's width.
@@ -16,6 +17,10 @@ use common::run;
 const ORCL: &str = env!("CARGO_BIN_EXE_orcl");
 
 fn tune(dir: &Path, columns: Option<&str>) -> common::Run {
+    tune_with(dir, columns, &[])
+}
+
+fn tune_with(dir: &Path, columns: Option<&str>, args: &[&str]) -> common::Run {
     let input = dir.join("axpy_faults.c");
     std::fs::copy(
         Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/inputs/ok/axpy_faults.c"),
@@ -28,7 +33,8 @@ fn tune(dir: &Path, columns: Option<&str>) -> common::Run {
         .current_dir(dir)
         .env("ORCL_CACHE_DIR", dir.join("cache"))
         .env_remove("ORCL_TEST_FAULT")
-        .env_remove("COLUMNS");
+        .env_remove("COLUMNS")
+        .args(args);
     if let Some(w) = columns {
         c.env("COLUMNS", w);
     }
@@ -109,4 +115,44 @@ fn piped_output_keeps_every_column() {
         assert!(r.stdout.contains(column), "no {column}:\n{}", r.dump());
     }
     assert!(!r.stdout.contains("left out"), "{}", r.dump());
+}
+
+/// axpy_faults.c names `Exhaustive` in its spec; a copy without it, tuned with `--total-runs 2`
+/// (of 4), samples at random and says so; naming `--search Exhaustive` keeps index order.
+#[test]
+fn a_small_budget_without_an_algorithm_samples_and_says_so() {
+    let dir = tempfile::tempdir().unwrap();
+    let r = tune_with(dir.path(), None, &["--total-runs", "2"]);
+    assert!(
+        !r.stdout.contains("sampling them at random"),
+        "{}",
+        r.dump()
+    );
+    let input = dir.path().join("axpy_faults.c");
+    let text = std::fs::read_to_string(&input).unwrap();
+    let text = text.replace("def search { arg algorithm = 'Exhaustive'; }", "");
+    assert!(!text.contains("Exhaustive"));
+    let dir2 = tempfile::tempdir().unwrap();
+    let input2 = dir2.path().join("axpy_any.c");
+    std::fs::write(&input2, text).unwrap();
+    let mut c = Command::new(ORCL);
+    c.arg("tune")
+        .arg(&input2)
+        .args(["--total-runs", "2"])
+        .current_dir(dir2.path())
+        .env("ORCL_CACHE_DIR", dir2.path().join("cache"))
+        .env_remove("ORCL_TEST_FAULT");
+    let r = run(c, Duration::from_secs(300));
+    r.assert_code(0);
+    assert!(
+        r.stdout
+            .contains("a budget of 2 of 4 configurations: sampling them at random"),
+        "{}",
+        r.dump()
+    );
+    let db = rusqlite::Connection::open(dir2.path().join("orcl.db")).unwrap();
+    let algorithm: String = db
+        .query_row("SELECT algorithm FROM experiment", [], |r| r.get(0))
+        .unwrap();
+    assert_eq!(algorithm, "Random");
 }

@@ -287,7 +287,13 @@ pub fn tune(
     let mut results = Vec::new();
     for p in prepared {
         let region = experiment::upsert_region(&db, &p, path, text)?;
-        let settings = settings::Settings::resolve(&p.region.spec, opts);
+        let mut settings = settings::Settings::resolve(&p.region.spec, opts);
+        if let Some(first) = p.inputs.first() {
+            let size = SearchSpace::new(&p.region.spec, first).size();
+            if let Some(note) = settings.sample_a_small_budget(size) {
+                orcl_frontend::outln!("{note}");
+            }
+        }
         let mut inputs = Vec::new();
         let mut memory_checked = false;
         for input in p.inputs.iter().filter(|i| settings::selected(opts, i)) {

@@ -3,39 +3,64 @@
 //! Child processes (timing workers, build shells) are started with a parent-death signal so that
 //! they never outlive orcl, even after `kill -9` (issue 15 F6, F7, F18).
 
-use std::sync::atomic::{AtomicI32, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::{Arc, OnceLock};
 
-static SIGNAL: AtomicI32 = AtomicI32::new(0);
-
-extern "C" fn on_signal(sig: libc::c_int) {
-    if SIGNAL.swap(sig, Ordering::SeqCst) != 0 {
-        // Second signal: the user insists; only async-signal-safe calls here.
-        unsafe { libc::_exit(128 + sig) };
-    }
+/// The signal received (0: none), and whether one was: set by the handlers [`install`] registers.
+struct Flags {
+    signal: Arc<AtomicUsize>,
+    any: Arc<AtomicBool>,
 }
 
+static FLAGS: OnceLock<Flags> = OnceLock::new();
+
 /// Install the SIGINT and SIGTERM handlers (idempotent), and ignore SIGXFSZ. Called by
-/// `orcl tune` and `orcl compare`.
+/// `orcl tune` and `orcl compare`. The handlers are signal-hook's: the first signal is recorded
+/// ([`requested`]); a second one exits at once with 128 + signal
+/// (`signal_hook::flag::register_conditional_shutdown`, registered before the flag so that it
+/// sees the first signal's flag only from the second signal on).
 ///
 /// SIGXFSZ is what the kernel sends a process that writes past its file-size limit
-/// (`ulimit -f`); its default action kills orcl mid-write, with no message. Ignored, the write
-/// fails with `EFBIG` instead, which SQLite reports as a full disk, so the tune stops with
-/// exit 3 naming the database, as on a full file system (`ENOSPC`); `tests/faults.sh` checks it.
+/// (`ulimit -f`); its default action kills orcl mid-write, with no message. Caught by a handler
+/// that does nothing, the write fails with `EFBIG` instead, which SQLite reports as a full disk,
+/// so the tune stops with exit 3 naming the database, as on a full file system (`ENOSPC`);
+/// `tests/faults.sh` checks it.
 pub fn install() {
-    let handler = on_signal as extern "C" fn(libc::c_int) as libc::sighandler_t;
-    // SAFETY: the handler only touches an atomic and calls `_exit`, both async-signal-safe.
-    unsafe {
-        libc::signal(libc::SIGINT, handler);
-        libc::signal(libc::SIGTERM, handler);
-        libc::signal(libc::SIGXFSZ, libc::SIG_IGN);
-    }
+    FLAGS.get_or_init(|| {
+        let flags = Flags {
+            signal: Arc::new(AtomicUsize::new(0)),
+            any: Arc::new(AtomicBool::new(false)),
+        };
+        for sig in [libc::SIGINT, libc::SIGTERM] {
+            let code = 128 + sig;
+            let registered =
+                signal_hook::flag::register_conditional_shutdown(sig, code, Arc::clone(&flags.any))
+                    .and_then(|_| signal_hook::flag::register(sig, Arc::clone(&flags.any)))
+                    .and_then(|_| {
+                        signal_hook::flag::register_usize(
+                            sig,
+                            Arc::clone(&flags.signal),
+                            sig as usize,
+                        )
+                    });
+            if let Err(e) = registered {
+                orcl_frontend::errln!("warning: cannot handle signal {sig}: {e}");
+            }
+        }
+        let ignored = Arc::new(AtomicBool::new(false));
+        if let Err(e) = signal_hook::flag::register(libc::SIGXFSZ, ignored) {
+            orcl_frontend::errln!("warning: cannot catch SIGXFSZ: {e}");
+        }
+        flags
+    });
 }
 
 /// The signal number (2 = SIGINT, 15 = SIGTERM) received since [`install`], if any.
 pub fn requested() -> Option<i32> {
-    match SIGNAL.load(Ordering::SeqCst) {
+    let flags = FLAGS.get()?;
+    match flags.signal.load(Ordering::SeqCst) {
         0 => None,
-        s => Some(s),
+        s => i32::try_from(s).ok(),
     }
 }
 

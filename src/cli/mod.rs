@@ -82,6 +82,14 @@ enum Command {
     Plot(plot::PlotArgs),
     /// Replay a search strategy against a recorded exhaustive experiment, with no device.
     Replay(replay::ReplayArgs),
+    /// Print a shell completion script (bash, zsh, fish, elvish, powershell), e.g.
+    /// `orcl completions bash > ~/.local/share/bash-completion/completions/orcl`.
+    Completions {
+        /// The shell to complete for.
+        shell: clap_complete::Shell,
+    },
+    /// Print orcl's manual page (roff), e.g. `orcl man > ~/.local/share/man/man1/orcl.1`.
+    Man,
 }
 
 /// Run the command line; returns the process exit code.
@@ -109,7 +117,48 @@ fn run(cli: Cli) -> Result<i32, Failure> {
         Command::BuildServer(a) => Ok(worker::build_server(a)),
         Command::Replay(a) => replay::run(a),
         Command::Tune(a) => tune::run(a),
+        Command::Completions { shell } => completions(shell),
+        Command::Man => manual(),
     }
+}
+
+/// `orcl completions SHELL`: the completion script, generated from the clap definitions.
+fn completions(shell: clap_complete::Shell) -> Result<i32, Failure> {
+    orcl_frontend::out!("{}", String::from_utf8_lossy(&completion_script(shell)));
+    Ok(0)
+}
+
+fn completion_script(shell: clap_complete::Shell) -> Vec<u8> {
+    use clap::CommandFactory;
+    let mut text = Vec::new();
+    clap_complete::generate(shell, &mut Cli::command(), "orcl", &mut text);
+    text
+}
+
+/// `orcl man`: the manual page (roff, clap_mangen), generated from the clap definitions.
+fn manual() -> Result<i32, Failure> {
+    let page =
+        manual_page().map_err(|e| Failure::Env(format!("cannot render the manual page: {e}")))?;
+    orcl_frontend::out!("{}", String::from_utf8_lossy(&page));
+    Ok(0)
+}
+
+/// The manual page: orcl's own sections, one section per visible subcommand with its options,
+/// and the exit status.
+fn manual_page() -> std::io::Result<Vec<u8>> {
+    use clap::CommandFactory;
+    use std::io::Write;
+    let cmd = Cli::command();
+    let mut text = Vec::new();
+    clap_mangen::Man::new(cmd.clone()).render(&mut text)?;
+    for sub in cmd.get_subcommands().filter(|s| !s.is_hide_set()) {
+        let about = sub.get_about().map(|a| a.to_string()).unwrap_or_default();
+        writeln!(text, ".SH \"ORCL {}\"", sub.get_name().to_uppercase())?;
+        writeln!(text, "{}", about.replace('\\', "\\\\"))?;
+        clap_mangen::Man::new(sub.clone()).render_options_section(&mut text)?;
+    }
+    writeln!(text, ".SH \"EXIT STATUS\"\n{EXIT_CODES}")?;
+    Ok(text)
 }
 
 #[cfg(test)]

@@ -8,6 +8,38 @@
 //! are re-exported here under the names the library has always had (`orcl::frontend`,
 //! `orcl::ir`, `orcl::codegen`, `orcl::measure`, `orcl::search`, ...).
 //!
+//! # Driving orcl from a program
+//!
+//! The functions and types below are the library's facade: what `orcl check`, `tune`, the
+//! tuned file, the database and `replay` are built on, for a Rust program (or a Python one through
+//! bindings) that drives orcl without the command line.
+//!
+//! ```no_run
+//! use std::path::{Path, PathBuf};
+//! let path = "examples/axpy_quick.c";
+//! let text = std::fs::read_to_string(path)?;
+//! // Parse, lower and analyse every annotated region (orcl check): errors are located.
+//! let regions = orcl::check(path, &text)?;
+//! // Tune them on the annotation's device, recording every evaluation in the database.
+//! let opts = orcl::TuneOptions { db: PathBuf::from("orcl.db"), ..Default::default() };
+//! let results = orcl::tune(path, &text, regions, &opts)?;
+//! for input in results.iter().flat_map(|r| &r.inputs) {
+//!     println!("{:?}: winner {:?} ms", input.input, input.winner_ms);
+//! }
+//! // The tuned file's text (`_axpy_quick.c`): the regions replaced by calls to the winners.
+//! let tuned: String = orcl::rewrite(&text, path, "orcl.db", &results);
+//! // The database, read-only: the best configuration recorded per region and size.
+//! let db = orcl::Db::open_existing(Path::new("orcl.db"))?;
+//! let experiments = db.experiment_summaries()?;
+//! // Replay every search strategy on a recorded exhaustive experiment (no device).
+//! let (_, summaries) = orcl::replay(Path::new("orcl.db"), experiments[0].experiment.id, "all", "5%", 20)?;
+//! # let _ = (tuned, summaries);
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+//!
+//! One configuration's generated code without a device (orcl emit): [`tune::variant_for`] and
+//! [`rewrite::host_code`]. Interchange formats: [`interchange`]; plots: [`plot`].
+//!
 //! This crate's modules in pipeline order; a module uses only those above it (tests/layers.rs).
 
 pub use orcl_codegen as codegen;
@@ -31,3 +63,10 @@ pub mod tune;
 pub mod rewrite;
 pub mod compare;
 pub mod cli;
+
+// The facade (see the crate documentation).
+pub use db::Db;
+pub use prepare::{prepare as check, Prepared};
+pub use replay::replay;
+pub use rewrite::rewrite;
+pub use tune::{tune, InputResult, RegionResult, TuneError, TuneOptions};

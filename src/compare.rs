@@ -323,6 +323,12 @@ pub fn plot(rows: &[Row], output: &Path) -> anyhow::Result<()> {
     .with_context(|| format!("cannot write {}", output.display()))
 }
 
+/// A bar's value label: the time with four significant digits (`0.1234 ms`, `12.35 ms`).
+fn bar_label(ms: f64) -> String {
+    let digits = (3 - ms.abs().log10().floor() as i32).clamp(0, 6) as usize;
+    format!("{ms:.digits$} ms")
+}
+
 fn draw_bars<DB: DrawingBackend>(
     root: DrawingArea<DB, plotters::coord::Shift>,
     rows: &[Row],
@@ -358,7 +364,7 @@ where
             chart
                 .configure_mesh()
                 .disable_x_mesh()
-                .x_label_formatter(&|_: &f64| String::new())
+                .x_labels(0)
                 .y_desc("time (ms)")
                 .label_style(("sans-serif", 13))
                 .draw()
@@ -382,6 +388,16 @@ where
                     .legend(move |(x, y)| {
                         Rectangle::new([(x, y - 6), (x + 14, y + 6)], color.filled())
                     });
+                // Each bar's value above it.
+                for &(x0, x1, v) in &bars {
+                    let (px, py) = chart.backend_coord(&((x0 + x1) / 2.0, v));
+                    let style = ("sans-serif", 12)
+                        .into_font()
+                        .color(&BLACK)
+                        .pos(Pos::new(HPos::Center, VPos::Bottom));
+                    root.draw(&Text::new(bar_label(v), (px, py - 3), style))
+                        .map_err(e)?;
+                }
             }
             for (k, label) in labels.iter().enumerate() {
                 let (px, py) = chart.backend_coord(&(k as f64 + 0.5, $floor));
@@ -478,6 +494,13 @@ mod tests {
         plot(&[r], &svg).unwrap();
         let text = std::fs::read_to_string(&svg).unwrap();
         assert!(text.contains("OpenCL") && text.contains("CUDA") && text.contains("<rect"));
+        // Each bar carries its value.
+        assert!(
+            text.contains("2.000 ms") && text.contains("1.000 ms"),
+            "{text}"
+        );
+        assert_eq!(bar_label(0.01236), "0.01236 ms");
+        assert_eq!(bar_label(123.46), "123.5 ms");
         assert!(plot(&[], &dir.path().join("x.svg")).is_err());
         assert!(plot(&[], &dir.path().join("x.pdf")).is_err());
     }

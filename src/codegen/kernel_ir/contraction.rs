@@ -10,6 +10,8 @@
 //! work-group; loads outside the iteration space store 0 and their sums are never stored (any m,
 //! n, k); the last, partial slab runs a loop of the remaining length.
 
+mod mma;
+
 use super::{KExpr, KStmt, KernelFn, VecDst};
 use crate::schedule::{ContractionSchedule, Schedule};
 use orcl_frontend::analysis::{contraction, perfect_nest, Contraction, ContractionForm, Nest};
@@ -489,6 +491,9 @@ impl Cx<'_> {
 
     /// `bound` (`None`: `TK`) reduction steps over the staged tiles (buffer `buf`).
     fn compute(&self, term: &Expr, bound: Option<&str>, buf: &str) -> Vec<KStmt> {
+        if self.c.mma.is_some() {
+            return self.mma_compute(buf);
+        }
         let (c, s) = (self.c, self.s);
         let mut out = Vec::new();
         // One reduction step: the operands' register fragments, then every output's sum.
@@ -614,6 +619,12 @@ pub(super) fn lower(k: &Kernel, s: &Schedule, c: &ContractionSchedule) -> Kernel
         })
         .collect();
     let cx = Cx { k, s, c, upper };
+    if c.mma.is_some() {
+        return KernelFn {
+            body: mma::body(&cx, &con, &nest),
+            ..KernelFn::nest(k, s)
+        };
+    }
     let mut body = work_item_ids(s, c, &nest);
     body.extend(local_tiles(s, c));
     body.extend(accumulators(&cx, &con));
@@ -806,10 +817,8 @@ fn slabs(cx: &Cx<'_>, con: &Contraction<'_>) -> Vec<KStmt> {
     body
 }
 
-/// The results, through the loop's own statements, for each output in range.
-fn results(cx: &Cx<'_>, con: &Contraction<'_>) -> KStmt {
-    let s = cx.s;
-    // The results, through the loop's own statements.
+/// The loop's own statements after the sum (C text), the sum being `acc` (C text).
+fn result_lines(con: &Contraction<'_>, acc: &str) -> String {
     let mut w = StmtWriter {
         out: String::new(),
         indent: 0,
@@ -820,14 +829,20 @@ fn results(cx: &Cx<'_>, con: &Contraction<'_>) -> KStmt {
         ContractionForm::Scalar {
             name, ty, after, ..
         } => {
-            w.out = format!("{} {name} = orcl_acc[orcl_r1][orcl_r0];\n", ty.c_name());
+            w.out = format!("{} {name} = {acc};\n", ty.c_name());
             w.write_stmts(after);
         }
         ContractionForm::Element { target } => {
             let t = c_expr(target, &|_| None);
-            w.out = format!("{t} = {t} + orcl_acc[orcl_r1][orcl_r0];\n");
+            w.out = format!("{t} = {t} + {acc};\n");
         }
     }
+    w.out
+}
+
+/// The results, through the loop's own statements, for each output in range.
+fn results(cx: &Cx<'_>, con: &Contraction<'_>) -> KStmt {
+    let s = cx.s;
     let mut out_body = cx.output_vars();
     out_body.push(KStmt::If {
         cond: format!(
@@ -836,7 +851,10 @@ fn results(cx: &Cx<'_>, con: &Contraction<'_>) -> KStmt {
             cx.in_range(1, &s.dims[1].var)
         )
         .into(),
-        then: vec![KStmt::Lines(w.out)],
+        then: vec![KStmt::Lines(result_lines(
+            con,
+            "orcl_acc[orcl_r1][orcl_r0]",
+        ))],
     });
     cx.each_output(out_body)
 }

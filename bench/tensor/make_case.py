@@ -6,7 +6,8 @@ mathMode='tf32' and a space of tensor-core schedules (docs/GEMM.md, "Tensor core
 usage: make_case.py FORM M N K SPACE > file.c
   FORM  NN | NT | TN | TT   A (m x k) and/or B (k x n) stored transposed
   SPACE starter (the documented starter space: block tiles 64x64, 128x64, 128x128; warp tiles
-        32x32, 64x32, 32x64; k-slab 16/32; padLocal 4/8; float4 slab loads; 4 or 8 warps)
+        32x32, 64x32, 32x64, 64x64; k-slab 16/32; padLocal 8 (conflict-free fragment reads);
+        float4 slab loads; doubleBuffer off/on; 4 or 8 warps; local tiles within 48 KiB)
         | deep (starter's 128x128 tiles x k-slab 16/32/64 x loadItems of A 1/4/8 x doubleBuffer)
         | "TI=128 TJ=128 TK=32 WI=64 WJ=32 PAD=8 VL=4" (one configuration; LA (loadItems of A),
         DB (doubleBuffer), SH (sizeHint / launchBounds) optional)
@@ -18,7 +19,7 @@ a = "A[l*m+i]" if form[0] == "T" else "A[i*k+l]"
 b = "B[j*k+l]" if form[1] == "T" else "B[l*n+j]"
 if space == "starter":
     params = {"TI": [64, 128], "TJ": [64, 128], "TK": [16, 32], "WI": [32, 64], "WJ": [32, 64],
-              "PAD": [4, 8], "VL": [4], "SH": [True]}
+              "PAD": [8], "VL": [4], "DB": [False, True], "SH": [True]}
 elif space == "deep":
     params = {"TI": [128], "TJ": [128], "TK": [16, 32, 64], "WI": [64], "WJ": [32, 64],
               "PAD": [8], "VL": [4], "LA": [1, 4, 8], "DB": [False, True], "SH": [True]}

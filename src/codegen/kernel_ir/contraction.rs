@@ -464,20 +464,27 @@ impl Cx<'_> {
                 cond: "orcl_next".into(),
                 then: self.loads(&format!("orcl_k0 + {tk}"), None, true, Load::ToRegs),
             },
-            KStmt::If {
+        ];
+        if self.c.mma.is_some() {
+            // The tensor-core form computes whole slabs (the loads zero-fill past the end): one copy.
+            slab.push(KStmt::Block(self.compute(term, None, "orcl_buf")));
+        } else {
+            slab.push(KStmt::If {
                 cond: format!("orcl_k0 + {tk} <= orcl_kn").into(),
                 then: self.compute(term, None, "orcl_buf"),
-            },
-            KStmt::If {
+            });
+            slab.push(KStmt::If {
                 cond: format!("orcl_k0 + {tk} > orcl_kn").into(),
                 then: self.compute(term, Some("orcl_kn - orcl_k0"), "orcl_buf"),
-            },
+            });
+        }
+        slab.extend([
             KStmt::If {
                 cond: "orcl_next".into(),
                 then: self.loads("orcl_k0", None, false, Load::RegsToTile("orcl_buf ^ 1")),
             },
-        ];
-        slab.push(KStmt::Barrier);
+            KStmt::Barrier,
+        ]);
         out.push(KStmt::For {
             var: "orcl_k0".into(),
             start: "0".into(),

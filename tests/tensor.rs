@@ -44,7 +44,12 @@ fn tune(file: &str, text: &str, fault: Option<&str>) -> (tempfile::TempDir, Vec<
     let dir = tmp.path();
     std::fs::write(dir.join(file), text).unwrap();
     orcl(dir, &["check", file], None).assert_code(0);
-    let t = orcl(dir, &["tune", file, "--db", "tune.db"], fault);
+    // A generous per-variant limit: the emulated form on a loaded CI machine is slow.
+    let t = orcl(
+        dir,
+        &["tune", file, "--db", "tune.db", "--timeout", "300s"],
+        fault,
+    );
     t.assert_code(0);
     let rows = statuses(&dir.join("tune.db"));
     assert!(!rows.is_empty(), "{}", t.dump());

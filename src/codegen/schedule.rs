@@ -285,6 +285,21 @@ pub struct Operand {
     /// dimension when loading the slab (`None`: the slab linearised, which is the same as the
     /// whole contiguous extent).
     pub load_items: Option<u64>,
+    /// The tensor-core form's layout of an operand contiguous along the reduction loop: its local
+    /// tile stored as it lies in memory, `[per_group][TK + pad]` with this pad (`None`: k-major,
+    /// `[TK][per_group + padLocal]`, a row-major A transposed on the way).
+    pub k_inner_pad: Option<u64>,
+}
+
+impl Operand {
+    /// The (rows, row length) of its local tile in a contraction with k-slab `tk`, tile extent
+    /// `per_group` along its dimension and `padLocal` `pad`.
+    pub fn tile_shape(&self, tk: u64, per_group: u64, pad: u64) -> (u64, u64) {
+        match self.k_inner_pad {
+            Some(kp) => (per_group, tk + kp),
+            None => (tk, per_group + pad),
+        }
+    }
 }
 
 /// The k-slab schedule of a contraction (see `analysis::Contraction`): each work-item keeps
@@ -376,7 +391,8 @@ impl Schedule {
                 .filter(|o| o.staged)
                 .map(|o| {
                     let d = o.dim.expect("staged operands have a dimension");
-                    c.tk * (self.dims[d].per_group + c.pad) * o.ty.size_bytes() as u64
+                    let (rows, len) = o.tile_shape(c.tk, self.dims[d].per_group, c.pad);
+                    rows * len * o.ty.size_bytes() as u64
                 })
                 .sum::<u64>()
                 * if c.double_buffer { 2 } else { 1 }

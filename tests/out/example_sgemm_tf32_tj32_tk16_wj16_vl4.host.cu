@@ -24,7 +24,7 @@ extern "C" __global__ void __launch_bounds__(128) orcl_SgemmTf32_region0_k0(cons
     const long orcl_tig = orcl_lane % 4;
     const long orcl_wm0 = (orcl_warp / 2) * 16;
     const long orcl_wn0 = (orcl_warp % 2) * 16;
-    __shared__ __align__(16) float orcl_tile0[16][40];
+    __shared__ __align__(16) float orcl_tile0[32][20];
     __shared__ __align__(16) float orcl_tile1[16][40];
     float orcl_acc[1][2][4];
     #pragma unroll
@@ -53,17 +53,14 @@ extern "C" __global__ void __launch_bounds__(128) orcl_SgemmTf32_region0_k0(cons
             if (i <= m - 1 && (size_t)&A[i * k + l] % 16 == 0) {
                 {
                     const float4 orcl_v = *(const float4 *)&A[i * k + l];
-                    orcl_tile0[orcl_kk + 0][orcl_t] = orcl_v.x;
-                    orcl_tile0[orcl_kk + 1][orcl_t] = orcl_v.y;
-                    orcl_tile0[orcl_kk + 2][orcl_t] = orcl_v.z;
-                    orcl_tile0[orcl_kk + 3][orcl_t] = orcl_v.w;
+                    *(float4 *)&orcl_tile0[orcl_t][orcl_kk + 0] = orcl_v;
                 }
             } else {
                 #pragma unroll
                 for (long orcl_w = 0; orcl_w < 4; orcl_w += 1) {
                     const int i = (int)(orcl_base1 + orcl_t);
                     const int l = (int)(orcl_klo + orcl_k0 + orcl_kk + orcl_w);
-                    orcl_tile0[orcl_kk + orcl_w][orcl_t] = (i <= m - 1) ? A[i * k + l] : 0;
+                    orcl_tile0[orcl_t][orcl_kk + orcl_w] = (i <= m - 1) ? A[i * k + l] : 0;
                 }
             }
         }
@@ -93,13 +90,13 @@ extern "C" __global__ void __launch_bounds__(128) orcl_SgemmTf32_region0_k0(cons
         for (long orcl_ks = 0; orcl_ks < 16; orcl_ks += 8) {
 #if ORCL_MMA_SYNC
             unsigned int orcl_a0_0;
-            asm("cvt.rna.tf32.f32 %0, %1;" : "=r"(orcl_a0_0) : "f"(orcl_tile0[orcl_ks + orcl_tig][orcl_wm0 + 0 * 16 + orcl_gid]));
+            asm("cvt.rna.tf32.f32 %0, %1;" : "=r"(orcl_a0_0) : "f"(orcl_tile0[orcl_wm0 + 0 * 16 + orcl_gid][orcl_ks + orcl_tig]));
             unsigned int orcl_a0_1;
-            asm("cvt.rna.tf32.f32 %0, %1;" : "=r"(orcl_a0_1) : "f"(orcl_tile0[orcl_ks + orcl_tig][orcl_wm0 + 0 * 16 + orcl_gid + 8]));
+            asm("cvt.rna.tf32.f32 %0, %1;" : "=r"(orcl_a0_1) : "f"(orcl_tile0[orcl_wm0 + 0 * 16 + orcl_gid + 8][orcl_ks + orcl_tig]));
             unsigned int orcl_a0_2;
-            asm("cvt.rna.tf32.f32 %0, %1;" : "=r"(orcl_a0_2) : "f"(orcl_tile0[orcl_ks + orcl_tig + 4][orcl_wm0 + 0 * 16 + orcl_gid]));
+            asm("cvt.rna.tf32.f32 %0, %1;" : "=r"(orcl_a0_2) : "f"(orcl_tile0[orcl_wm0 + 0 * 16 + orcl_gid][orcl_ks + orcl_tig + 4]));
             unsigned int orcl_a0_3;
-            asm("cvt.rna.tf32.f32 %0, %1;" : "=r"(orcl_a0_3) : "f"(orcl_tile0[orcl_ks + orcl_tig + 4][orcl_wm0 + 0 * 16 + orcl_gid + 8]));
+            asm("cvt.rna.tf32.f32 %0, %1;" : "=r"(orcl_a0_3) : "f"(orcl_tile0[orcl_wm0 + 0 * 16 + orcl_gid + 8][orcl_ks + orcl_tig + 4]));
             unsigned int orcl_b0_0;
             asm("cvt.rna.tf32.f32 %0, %1;" : "=r"(orcl_b0_0) : "f"(orcl_tile1[orcl_ks + orcl_tig][orcl_wn0 + 0 * 8 + orcl_gid]));
             unsigned int orcl_b0_1;
@@ -130,7 +127,7 @@ extern "C" __global__ void __launch_bounds__(128) orcl_SgemmTf32_region0_k0(cons
                             const long orcl_xa = orcl_r / 8 + 2 * (orcl_kk / 4);
                             const long orcl_lb = orcl_c * 4 + orcl_kk % 4;
                             const long orcl_xb = orcl_kk / 4;
-                            orcl_d = orcl_d + orcl_tf32(orcl_tile0[orcl_ks + orcl_la % 4 + 4 * ((orcl_xa) / 2)][orcl_wm0 + orcl_mi * 16 + orcl_la / 4 + 8 * ((orcl_xa) % 2)]) * orcl_tf32(orcl_tile1[orcl_ks + orcl_lb % 4 + 4 * ((orcl_xb) / 1)][orcl_wn0 + orcl_ni * 8 + orcl_lb / 4]);
+                            orcl_d = orcl_d + orcl_tf32(orcl_tile0[orcl_wm0 + orcl_mi * 16 + orcl_la / 4 + 8 * ((orcl_xa) % 2)][orcl_ks + orcl_la % 4 + 4 * ((orcl_xa) / 2)]) * orcl_tf32(orcl_tile1[orcl_ks + orcl_lb % 4 + 4 * ((orcl_xb) / 1)][orcl_wn0 + orcl_ni * 8 + orcl_lb / 4]);
                         }
                         orcl_acc[orcl_mi][orcl_ni][orcl_q] = orcl_d;
                     }
@@ -153,17 +150,14 @@ extern "C" __global__ void __launch_bounds__(128) orcl_SgemmTf32_region0_k0(cons
                 if (i <= m - 1 && orcl_kk + 3 < orcl_kn - orcl_k0 && (size_t)&A[i * k + l] % 16 == 0) {
                     {
                         const float4 orcl_v = *(const float4 *)&A[i * k + l];
-                        orcl_tile0[orcl_kk + 0][orcl_t] = orcl_v.x;
-                        orcl_tile0[orcl_kk + 1][orcl_t] = orcl_v.y;
-                        orcl_tile0[orcl_kk + 2][orcl_t] = orcl_v.z;
-                        orcl_tile0[orcl_kk + 3][orcl_t] = orcl_v.w;
+                        *(float4 *)&orcl_tile0[orcl_t][orcl_kk + 0] = orcl_v;
                     }
                 } else {
                     #pragma unroll
                     for (long orcl_w = 0; orcl_w < 4; orcl_w += 1) {
                         const int i = (int)(orcl_base1 + orcl_t);
                         const int l = (int)(orcl_klo + orcl_k0 + orcl_kk + orcl_w);
-                        orcl_tile0[orcl_kk + orcl_w][orcl_t] = (orcl_kk + orcl_w < orcl_kn - orcl_k0 && i <= m - 1) ? A[i * k + l] : 0;
+                        orcl_tile0[orcl_t][orcl_kk + orcl_w] = (orcl_kk + orcl_w < orcl_kn - orcl_k0 && i <= m - 1) ? A[i * k + l] : 0;
                     }
                 }
             }
@@ -193,13 +187,13 @@ extern "C" __global__ void __launch_bounds__(128) orcl_SgemmTf32_region0_k0(cons
             for (long orcl_ks = 0; orcl_ks < 16; orcl_ks += 8) {
 #if ORCL_MMA_SYNC
                 unsigned int orcl_a0_0;
-                asm("cvt.rna.tf32.f32 %0, %1;" : "=r"(orcl_a0_0) : "f"(orcl_tile0[orcl_ks + orcl_tig][orcl_wm0 + 0 * 16 + orcl_gid]));
+                asm("cvt.rna.tf32.f32 %0, %1;" : "=r"(orcl_a0_0) : "f"(orcl_tile0[orcl_wm0 + 0 * 16 + orcl_gid][orcl_ks + orcl_tig]));
                 unsigned int orcl_a0_1;
-                asm("cvt.rna.tf32.f32 %0, %1;" : "=r"(orcl_a0_1) : "f"(orcl_tile0[orcl_ks + orcl_tig][orcl_wm0 + 0 * 16 + orcl_gid + 8]));
+                asm("cvt.rna.tf32.f32 %0, %1;" : "=r"(orcl_a0_1) : "f"(orcl_tile0[orcl_wm0 + 0 * 16 + orcl_gid + 8][orcl_ks + orcl_tig]));
                 unsigned int orcl_a0_2;
-                asm("cvt.rna.tf32.f32 %0, %1;" : "=r"(orcl_a0_2) : "f"(orcl_tile0[orcl_ks + orcl_tig + 4][orcl_wm0 + 0 * 16 + orcl_gid]));
+                asm("cvt.rna.tf32.f32 %0, %1;" : "=r"(orcl_a0_2) : "f"(orcl_tile0[orcl_wm0 + 0 * 16 + orcl_gid][orcl_ks + orcl_tig + 4]));
                 unsigned int orcl_a0_3;
-                asm("cvt.rna.tf32.f32 %0, %1;" : "=r"(orcl_a0_3) : "f"(orcl_tile0[orcl_ks + orcl_tig + 4][orcl_wm0 + 0 * 16 + orcl_gid + 8]));
+                asm("cvt.rna.tf32.f32 %0, %1;" : "=r"(orcl_a0_3) : "f"(orcl_tile0[orcl_wm0 + 0 * 16 + orcl_gid + 8][orcl_ks + orcl_tig + 4]));
                 unsigned int orcl_b0_0;
                 asm("cvt.rna.tf32.f32 %0, %1;" : "=r"(orcl_b0_0) : "f"(orcl_tile1[orcl_ks + orcl_tig][orcl_wn0 + 0 * 8 + orcl_gid]));
                 unsigned int orcl_b0_1;
@@ -230,7 +224,7 @@ extern "C" __global__ void __launch_bounds__(128) orcl_SgemmTf32_region0_k0(cons
                                 const long orcl_xa = orcl_r / 8 + 2 * (orcl_kk / 4);
                                 const long orcl_lb = orcl_c * 4 + orcl_kk % 4;
                                 const long orcl_xb = orcl_kk / 4;
-                                orcl_d = orcl_d + orcl_tf32(orcl_tile0[orcl_ks + orcl_la % 4 + 4 * ((orcl_xa) / 2)][orcl_wm0 + orcl_mi * 16 + orcl_la / 4 + 8 * ((orcl_xa) % 2)]) * orcl_tf32(orcl_tile1[orcl_ks + orcl_lb % 4 + 4 * ((orcl_xb) / 1)][orcl_wn0 + orcl_ni * 8 + orcl_lb / 4]);
+                                orcl_d = orcl_d + orcl_tf32(orcl_tile0[orcl_wm0 + orcl_mi * 16 + orcl_la / 4 + 8 * ((orcl_xa) % 2)][orcl_ks + orcl_la % 4 + 4 * ((orcl_xa) / 2)]) * orcl_tf32(orcl_tile1[orcl_ks + orcl_lb % 4 + 4 * ((orcl_xb) / 1)][orcl_wn0 + orcl_ni * 8 + orcl_lb / 4]);
                             }
                             orcl_acc[orcl_mi][orcl_ni][orcl_q] = orcl_d;
                         }

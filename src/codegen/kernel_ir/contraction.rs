@@ -159,7 +159,7 @@ impl Cx<'_> {
             let lvalue = |v: &str| -> String {
                 let (kk, t) = at(v);
                 match mode {
-                    Load::ToTile => format!("orcl_tile{n}[{kk}][{t}]"),
+                    Load::ToTile => format!("orcl_tile{n}{}", Self::cell(o, &kk, &t)),
                     Load::ToRegs => format!("orcl_p{n}[{}]", reg(v)),
                     Load::RegsToTile(_) => unreachable!("stores read registers"),
                 }
@@ -184,7 +184,8 @@ impl Cx<'_> {
                     let store = |v: &str| {
                         let (kk, t) = at(v);
                         KStmt::Store {
-                            target: format!("{}[{kk}][{t}]", self.tile(n, buf)).into(),
+                            target: format!("{}{}", self.tile(n, buf), Self::cell(o, &kk, &t))
+                                .into(),
                             value: format!("orcl_p{n}[{}]", reg(v)).into(),
                         }
                     };
@@ -207,7 +208,11 @@ impl Cx<'_> {
                     body.push(self.var(&s.dims[d].var, format!("orcl_base{d} + orcl_t")));
                     body.push(self.var(&c.red_var, format!("orcl_klo + {k0} + orcl_kk")));
                     let cond = self.vector_guard(o, &last, &vk, k0, bound, k_guard, &value);
-                    let whole = matches!(mode, Load::ToTile) && !o.red_fast && (p + c.pad) % w == 0;
+                    let whole = matches!(mode, Load::ToTile)
+                        && match o.k_inner_pad {
+                            Some(kp) => (c.tk + kp) % w == 0,
+                            None => !o.red_fast && (p + c.pad) % w == 0,
+                        };
                     let vector = KStmt::VecLoad {
                         ty: o.ty,
                         width: w,
@@ -236,6 +241,15 @@ impl Cx<'_> {
             out.push(Self::each("orcl_q", plan.iterations, body));
         }
         out
+    }
+
+    /// The subscripts of element (`kk` along the reduction loop, `t` along the tile) of staged
+    /// operand `o`'s local tile: `[kk][t]`, or `[t][kk]` for a k-inner tile.
+    fn cell(o: &crate::schedule::Operand, kk: &str, t: &str) -> String {
+        match o.k_inner_pad {
+            Some(_) => format!("[{t}][{kk}]"),
+            None => format!("[{kk}][{t}]"),
+        }
     }
 
     /// `long NAME = VALUE;`
@@ -715,10 +729,13 @@ fn local_tiles(s: &Schedule, c: &ContractionSchedule) -> Vec<KStmt> {
         body.push(KStmt::LocalArray {
             ty: o.ty,
             name: format!("orcl_tile{n}"),
-            dims: if c.double_buffer {
-                vec![2, c.tk, s.dims[d].per_group + c.pad]
-            } else {
-                vec![c.tk, s.dims[d].per_group + c.pad]
+            dims: {
+                let (rows, len) = o.tile_shape(c.tk, s.dims[d].per_group, c.pad);
+                if c.double_buffer {
+                    vec![2, rows, len]
+                } else {
+                    vec![rows, len]
+                }
             },
             align: match c.vec.max(c.load_vec) {
                 1 => 0,

@@ -142,6 +142,7 @@ fn operands(
             staged: a.cache_blocks && dim.is_some(),
             red_fast,
             load_items: None,
+            k_inner_pad: None,
         });
     }
     operands

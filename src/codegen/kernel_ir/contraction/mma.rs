@@ -78,7 +78,8 @@ impl Cx<'_> {
             Some(g.into()),
             mx,
         ]);
-        format!("{}[{k}][{row}]", self.tile(m.a, buf))
+        let o = &self.c.operands[m.a];
+        format!("{}{}", self.tile(m.a, buf), Self::cell(o, &k, &row))
     }
 
     /// Element of B's fragment register `x` (as [`Cx::frag_a`]) for the 8-column block `ni`.
@@ -90,7 +91,8 @@ impl Cx<'_> {
             Some(format!("{ni} * 8")),
             Some(g.into()),
         ]);
-        format!("{}[{k}][{col}]", self.tile(m.b, buf))
+        let o = &self.c.operands[m.b];
+        format!("{}{}", self.tile(m.b, buf), Self::cell(o, &k, &col))
     }
 
     /// One k-step of 8 with the hardware instruction: fragments converted to TF32

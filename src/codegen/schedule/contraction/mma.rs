@@ -8,6 +8,9 @@ use crate::schedule::{ContractionSchedule, Dim, Form, MmaTiles, NestArgs, Schedu
 use orcl_frontend::analysis::{Contraction, ContractionForm};
 use orcl_frontend::ir::{BinaryOp, ExprKind, Kernel, ScalarType};
 
+/// Padding of a k-contiguous operand's local tile rows (floats).
+const K_INNER_PAD: u64 = 4;
+
 /// The tensor-core schedule of contraction `c` over NDRange dimensions `dims` (dimension 0 the
 /// columns, N; dimension 1 the rows, M) with k-slabs of `tk`.
 ///
@@ -33,6 +36,12 @@ pub(super) fn schedule(
     };
     let mut ops = operands(k, &forced, c, &vars);
     let (ia, ib) = roles(k, c, &ops)?;
+    // An operand contiguous along k keeps its memory layout in local memory, rows padded by 4
+    // floats: vector loads store whole (no transposed stores), and the fragment reads (row
+    // groupID, column threadID_in_group) hit 32 distinct banks for any k-slab multiple of 8.
+    for o in ops.iter_mut().filter(|o| o.red_fast) {
+        o.k_inner_pad = Some(K_INNER_PAD);
+    }
     if tk % 8 != 0 {
         return Err(format!(
             "mathMode='tf32' needs a k-slab that is a multiple of 8 (mma.sync m16n8k8), found {tk} along `{}`",

@@ -370,4 +370,18 @@ golden! {
     jacobi2d_default("examples/jacobi2d.c") => [OpenCl, Cuda, Skeleton],
     rows2d_default("tests/inputs/ok/rows2d.c") => [OpenCl, Cuda, Skeleton],
     grid3d_default("tests/inputs/ok/grid3d.c") => [OpenCl, Cuda],
+    // mathMode='tf32': 2 x 2 warps of 16 x 16 (inline PTX cvt.rna.tf32.f32 and mma.sync m16n8k8
+    // under ORCL_MMA_SYNC, the emulated form otherwise), float4 slab loads, a 16-deep k-slab; its
+    // skeleton validates at the TF32 tolerance 2^-10 * sqrt(k).
+    example_sgemm_tf32_tj32_tk16_wj16_vl4(
+        "examples/sgemm_tf32.c",
+        "--set",
+        "TJ=32",
+        "--set",
+        "TK=16",
+        "--set",
+        "WJ=16",
+        "--set",
+        "VL=4",
+    ) => [OpenCl, Cuda, Skeleton],
 }

@@ -69,11 +69,13 @@ pub(super) fn run(a: EmitArgs) -> Result<i32, Failure> {
     };
     if a.skeleton {
         let label = format!("{path} region {region}");
-        let render = match tune::backend_of(p, &opts) {
+        let backend = tune::backend_of(p, &opts);
+        let render = match backend {
             Backend::OpenCl => orcl_codegen::skeleton::render_opencl,
             Backend::Cuda => orcl_codegen::skeleton::render_cuda,
         };
-        let text = render(&p.kernel, spec, &input, &label).map_err(input_error)?;
+        let tf32 = p.transform(backend).may_use_tf32();
+        let text = render(&p.kernel, spec, &input, &label, tf32).map_err(input_error)?;
         return Ok(write_stdout(&text));
     }
     let v = tune::variant_for(p, &space, &cfg, &opts, None).map_err(input_error)?;

@@ -28,6 +28,7 @@ pub enum Key {
     VecLoad,
     LoadItems,
     WarpTile,
+    MathMode,
     Device,
     Platform,
     PreferL1,
@@ -58,6 +59,19 @@ pub enum Kind {
     Increment,
     /// (loop name, extent ≥ 1) pairs, `[('i',32),('j',8)]`.
     Loops,
+    /// `'fp32'` or `'tf32'` ([`MathMode`]).
+    MathMode,
+}
+
+/// `mathMode`: the arithmetic of a matrix product's multiply-adds.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum MathMode {
+    /// FP32 multiply-adds on the SIMT cores (the default; today's kernels).
+    #[default]
+    Fp32,
+    /// TF32 tensor cores: operands rounded to TF32 (10-bit mantissa, `cvt.rna.tf32.f32`),
+    /// products summed in FP32 by `mma.sync.aligned.m16n8k8` (emulated where the device has none).
+    Tf32,
 }
 
 /// An argument's name in one backend's transform, where it comes in that transform's list, and
@@ -182,6 +196,9 @@ pub const ARGS: &[Arg] = &[
     arg(Key::WarpTile, Kind::Loops, "rows",
         &[n("warpTile", 16, "with tile on a matrix product: [('i',WI),('j',WJ)] each run of WI×WJ consecutive work-items (a warp when 32) computes a WI × WJ block of the (TI/RI) × (TJ/RJ) work-item grid instead of a row of it, so fewer distinct local addresses are read per warp (warp-level tiling); each must divide the work-items along its loop; default: rows")],
         &[n("warpTile", 16, "with tile on a matrix product: [('i',WI),('j',WJ)] each run of WI×WJ consecutive work-items (a warp when 32) computes a WI × WJ block of the (TI/RI) × (TJ/RJ) work-item grid instead of a row of it, so fewer distinct shared addresses are read per warp (warp-level tiling); each must divide the work-items along its loop; default: rows")], true),
+    arg(Key::MathMode, Kind::MathMode, "'fp32'",
+        &[n("mathMode", 16, "with tile on a float matrix product: 'fp32' (default: FP32 multiply-adds) or 'tf32' (TF32 tensor cores, mma.sync m16n8k8 with FP32 accumulation; warpTile then gives each warp's output tile, and the k-slab must be a multiple of 8; emulated lane by lane where the device has no tensor cores); see docs/GEMM.md")],
+        &[n("mathMode", 16, "with tile on a float matrix product: 'fp32' (default: FP32 multiply-adds) or 'tf32' (TF32 tensor cores, mma.sync m16n8k8 with FP32 accumulation; warpTile then gives each warp's output tile, and the k-slab must be a multiple of 8; emulated below sm_80); see docs/GEMM.md")], true),
     arg(Key::Device, INT0, "0",
         &[n("device", 17, "device index within the platform")],
         &[n("device", 18, "CUDA device ordinal")], true),
@@ -265,6 +282,9 @@ pub struct NestArgs {
     /// `warpTile=[('i',WI),('j',WJ)]`: each run of WI·WJ consecutive work-items (a warp when it
     /// is 32) computes a WI × WJ block of a contraction's work-item grid instead of a row of it.
     pub warp_tile: Vec<(String, u64, Span)>,
+    /// `mathMode`: FP32 multiply-adds, or TF32 tensor cores (then `warp_tile` is each warp's
+    /// output tile, CUTLASS's WarpShape).
+    pub math_mode: MathMode,
 }
 
 /// A transform's arguments with their names checked, each with its row of [`ARGS`]: parsed once
@@ -364,6 +384,16 @@ impl TransformArgs {
         Ok(o)
     }
 
+    /// Whether some configuration may bind `mathMode='tf32'`: the transform has a `mathMode`
+    /// argument whose expression is not the constant `'fp32'` (a parameter's value, or `'tf32'`).
+    /// The timing skeleton then validates at the TF32 tolerance (`skeleton::tf32_tolerance`).
+    pub fn may_use_tf32(&self) -> bool {
+        self.entries.iter().any(|(row, a)| {
+            row.key == Key::MathMode
+                && !matches!(a.expr.eval(&|_| None), Ok(Value::Str(s)) if s == "fp32")
+        })
+    }
+
     /// The bound `platform` and `device` arguments of one configuration (what selects the
     /// device), without reading the others' values.
     ///
@@ -388,6 +418,7 @@ enum Read {
     Bool(bool),
     Str(String),
     Loops(Vec<(String, u64, Span)>),
+    Math(MathMode),
 }
 
 /// Read `v`, the value of argument `a`, as `kind`. Errors: located at the argument's expression.
@@ -417,6 +448,7 @@ fn read(kind: Kind, v: Value, a: &KeywordArg) -> Result<Read, Diagnostic> {
         },
         Kind::Increment => Read::Bool(increment_type_arg(&v, a)?),
         Kind::Loops => Read::Loops(loop_list(&v, a)?),
+        Kind::MathMode => Read::Math(math_mode_arg(&v, a)?),
     })
 }
 
@@ -492,6 +524,7 @@ impl Options {
             (Key::RegTile, Read::Loops(l)) => self.nest.reg_tile = l,
             (Key::LoadItems, Read::Loops(l)) => self.nest.load_items = l,
             (Key::WarpTile, Read::Loops(l)) => self.nest.warp_tile = l,
+            (Key::MathMode, Read::Math(m)) => self.nest.math_mode = m,
             (Key::Flags, Read::Str(s)) => self.flags = s,
             (Key::Groups, r) => self.groups = Some(int(&r) as u64),
             (Key::Local, r) => self.local = int(&r) as u64,
@@ -509,8 +542,16 @@ impl Options {
             (Key::Platform, r) => self.platform = int(&r) as usize,
             (Key::PreferL1, r) => self.prefer_l1_kb = int(&r) as u32,
             (Key::Ignored, _) => {}
-            (Key::Tile | Key::RegTile | Key::LoadItems | Key::WarpTile | Key::Flags, _) => {
-                unreachable!("a list or string kind")
+            (
+                Key::Tile
+                | Key::RegTile
+                | Key::LoadItems
+                | Key::WarpTile
+                | Key::Flags
+                | Key::MathMode,
+                _,
+            ) => {
+                unreachable!("a list, string or math-mode kind")
             }
         }
     }
@@ -637,6 +678,19 @@ fn increment_type_arg(v: &Value, a: &KeywordArg) -> Result<bool, Diagnostic> {
     }
 }
 
+/// `mathMode`: `'fp32'` or `'tf32'`. Errors: any other value, located.
+fn math_mode_arg(v: &Value, a: &KeywordArg) -> Result<MathMode, Diagnostic> {
+    match v.as_str() {
+        Some("fp32") => Ok(MathMode::Fp32),
+        Some("tf32") => Ok(MathMode::Tf32),
+        _ => Err(Diagnostic::new(
+            a.expr.span,
+            format!("`mathMode` must be 'fp32' or 'tf32', found {v}"),
+        )
+        .with_help("'tf32' runs a float matrix product on TF32 tensor cores (FP32 accumulation); 'fp32' (default) on FP32 multiply-adds")),
+    }
+}
+
 /// The value of `tile=[('i',32),('j',8)]` / `regTile=...`: (loop name, extent ≥ 1) pairs, each
 /// located at the argument's expression.
 ///
@@ -759,7 +813,7 @@ mod tests {
         let cu: Vec<&str> = names(Backend::Cuda).into_iter().map(|x| x.0).collect();
         assert_eq!(cu[..3], ["threadCount", "blockCount", "cacheBlocks"]);
         assert_eq!(cu[cu.len() - 3..], ["pinHostMem", "dataOnDevice", "domain"]);
-        assert_eq!((cl.len(), cu.len()), (22, 22));
+        assert_eq!((cl.len(), cu.len()), (23, 23));
     }
 
     /// Names are checked once, at parse time; values bind per configuration.

@@ -13,7 +13,7 @@ pub use kernel_ir::linear::Fault;
 
 /// The variant of one configuration (`o`: its bound arguments) for loop `k`. `total`: the
 /// objective includes transfers (CUDA skeleton options); `fault`: a deliberately broken 1-D
-/// kernel (tests). A `tile` whose values cannot work gives a variant with `invalid` set, never
+/// kernel, or with `mathMode='tf32'` a wrong fragment mapping (tests). A `tile` whose values cannot work gives a variant with `invalid` set, never
 /// built.
 ///
 /// Errors: what no value can fix, located at the argument (see [`crate::schedule::of`]).
@@ -39,13 +39,19 @@ pub fn variant(
         grid: None,
         invalid: None,
     };
-    let s = match schedule {
+    let mut s = match schedule {
         Ok(s) => s,
         Err(why) => {
             v.invalid = Some(why);
             return Ok(v);
         }
     };
+    // The test fault of a tensor-core variant: a wrong fragment mapping (validation must catch it).
+    if let (Form::Contraction(c), Some(Fault::Wrong)) = (&mut s.form, fault) {
+        if let Some(m) = c.mma.as_mut() {
+            m.wrong_fragments = true;
+        }
+    }
     if let Form::Linear(l) = &s.form {
         let low = kernel_ir::linear::lower(k, &s, fault);
         v.source = kernel_ir::write(&low.kernel, o.backend);

@@ -201,6 +201,11 @@ pub fn linear(
 /// Errors: what no value can fix, located at the argument ([`check`]; an `innerThreads` or
 /// `vecWidth` that does not fit the loop).
 pub fn of(k: &Kernel, o: &Options) -> Result<Result<Schedule, String>, Diagnostic> {
+    if o.nest.math_mode == crate::args::MathMode::Tf32 && !o.tiled() {
+        return Ok(Err(
+            "mathMode='tf32' needs `tile` on a matrix product (the 1-D map has no tensor-core form)".into(),
+        ));
+    }
     if o.tiled() {
         let a = o.nest_args();
         check(k, &a)?;
@@ -280,6 +285,21 @@ pub struct Operand {
     /// dimension when loading the slab (`None`: the slab linearised, which is the same as the
     /// whole contiguous extent).
     pub load_items: Option<u64>,
+    /// The tensor-core form's layout of an operand contiguous along the reduction loop: its local
+    /// tile stored as it lies in memory, `[per_group][TK + pad]` with this pad (`None`: k-major,
+    /// `[TK][per_group + padLocal]`, a row-major A transposed on the way).
+    pub k_inner_pad: Option<u64>,
+}
+
+impl Operand {
+    /// The (rows, row length) of its local tile in a contraction with k-slab `tk`, tile extent
+    /// `per_group` along its dimension and `padLocal` `pad`.
+    pub fn tile_shape(&self, tk: u64, per_group: u64, pad: u64) -> (u64, u64) {
+        match self.k_inner_pad {
+            Some(kp) => (per_group, tk + kp),
+            None => (tk, per_group + pad),
+        }
+    }
 }
 
 /// The k-slab schedule of a contraction (see `analysis::Contraction`): each work-item keeps
@@ -302,6 +322,39 @@ pub struct ContractionSchedule {
     /// work-items; `None`: the hardware layout (rows of dimension 0).
     pub warp: Option<(u64, u64)>,
     pub operands: Vec<Operand>,
+    /// `mathMode='tf32'`: the tensor-core form (warp tiles of `mma.sync` m16n8k8); `None`:
+    /// FP32 multiply-adds per work-item.
+    pub mma: Option<MmaTiles>,
+}
+
+/// Lanes of a warp: NVIDIA's, and the 32 consecutive work-items the emulated tensor-core form
+/// takes as one.
+pub const WARP: u64 = 32;
+
+/// The tensor-core form of a contraction (`mathMode='tf32'`), in CUTLASS's terms: the
+/// work-group's tile (ThreadblockShape `dims[1].per_group` × `dims[0].per_group` × `tk`) is split
+/// into `warps_m` × `warps_n` warp tiles (WarpShape `wm` × `wn`), each a grid of
+/// (`wm`/16) × (`wn`/8) `mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32` instructions
+/// (InstructionShape 16 × 8 × 8), accumulators in registers; both operands are staged per k-slab
+/// in local tiles stored k-major (`tile[kk][t]`). The work-group has 32 × `warps_m` × `warps_n`
+/// work-items: NDRange dimension 0 has 32 × `warps_n`, dimension 1 `warps_m` (`per_item` is
+/// not used).
+#[derive(Debug, Clone, PartialEq)]
+pub struct MmaTiles {
+    /// Outputs per warp along dimension 1 (the rows of A, M; a multiple of 16) and along
+    /// dimension 0 (the columns of B, N; a multiple of 8).
+    pub wm: u64,
+    pub wn: u64,
+    /// Warps along dimension 1 and dimension 0.
+    pub warps_m: u64,
+    pub warps_n: u64,
+    /// Index in `operands` of the row operand (A, varies with dimension 1) and the column
+    /// operand (B, varies with dimension 0).
+    pub a: usize,
+    pub b: usize,
+    /// Test only (`ORCL_TEST_FAULT=wrong:...`): A's fragment registers a1 and a2 swapped, a
+    /// wrong fragment mapping that validation must catch.
+    pub wrong_fragments: bool,
 }
 
 impl Schedule {
@@ -338,7 +391,8 @@ impl Schedule {
                 .filter(|o| o.staged)
                 .map(|o| {
                     let d = o.dim.expect("staged operands have a dimension");
-                    c.tk * (self.dims[d].per_group + c.pad) * o.ty.size_bytes() as u64
+                    let (rows, len) = o.tile_shape(c.tk, self.dims[d].per_group, c.pad);
+                    rows * len * o.ty.size_bytes() as u64
                 })
                 .sum::<u64>()
                 * if c.double_buffer { 2 } else { 1 }
@@ -659,6 +713,11 @@ fn row_reduction_schedule(
 pub fn for_config(k: &Kernel, a: &NestArgs) -> Result<Schedule, String> {
     if let Some(r) = orcl_frontend::analysis::row_reduction(k) {
         if a.tile.iter().any(|t| t.0 == r.red.var) {
+            if a.math_mode == crate::args::MathMode::Tf32 {
+                return Err(
+                    "mathMode='tf32' applies to a matrix product, not to a row reduction".into(),
+                );
+            }
             return row_reduction_schedule(k, a, &r);
         }
     }
@@ -710,6 +769,12 @@ pub fn for_config(k: &Kernel, a: &NestArgs) -> Result<Schedule, String> {
             r
         };
         dims.extend(rest);
+    }
+    if a.math_mode == crate::args::MathMode::Tf32 && con.is_none() {
+        return Err(
+            "mathMode='tf32' applies to a matrix product only (two tiled parallel loops summing a product over a reduction loop)"
+                .into(),
+        );
     }
     if let Some(c) = &con {
         let tk = a

@@ -82,25 +82,29 @@ fn fnv(s: &str) -> u64 {
 }
 
 /// Render the OpenCL timing skeleton of `kernel` for one input size (`input`: input param values).
+/// `tf32`: some configuration may run the matrix product on TF32 tensor cores
+/// (`TransformArgs::may_use_tf32`): float outputs are then validated at [`tf32_tolerance`].
 pub fn render_opencl(
     kernel: &Kernel,
     spec: &TuningSpec,
     input: &BTreeMap<String, Value>,
     region_label: &str,
+    tf32: bool,
 ) -> Result<String, Diagnostic> {
-    let ctx = context(kernel, spec, input, region_label)?;
+    let ctx = context(kernel, spec, input, region_label, tf32)?;
     Ok(crate::templates::render("opencl_skeleton.c.tera", &ctx))
 }
 
 /// Render the CUDA timing skeleton (`skeletons/cuda_skeleton.c.tera`: driver API + NVRTC) of
-/// `kernel` for one input size.
+/// `kernel` for one input size (`tf32`: as [`render_opencl`]).
 pub fn render_cuda(
     kernel: &Kernel,
     spec: &TuningSpec,
     input: &BTreeMap<String, Value>,
     region_label: &str,
+    tf32: bool,
 ) -> Result<String, Diagnostic> {
-    let ctx = context(kernel, spec, input, region_label)?;
+    let ctx = context(kernel, spec, input, region_label, tf32)?;
     Ok(crate::templates::render("cuda_skeleton.c.tera", &ctx))
 }
 
@@ -258,21 +262,85 @@ fn references(
     Ok(vars)
 }
 
+/// The relative tolerance of a float output of a matrix product on TF32 tensor cores summing
+/// `k` products: 2^-10 · √k. TF32 keeps 10 of FP32's 23 mantissa bits (unit roundoff
+/// u = 2^-11), so each product of rounded inputs is off by at most 2u ≈ 2^-10 relatively; the
+/// √k growth is the probabilistic bound of Higham & Mary (*A new approach to probabilistic
+/// rounding error analysis*, SIAM J. Sci. Comput. 41(5), 2019) for k terms, with λ = 1 and this
+/// 2u. Never below the FP32 default (1e-4); `def validation { arg tolerance = ...; }` overrides it.
+pub fn tf32_tolerance(k: u64) -> f64 {
+    (2f64.powi(-10) * (k.max(1) as f64).sqrt()).max(default_tolerance(ScalarType::Float))
+}
+
+/// The trip count of the contraction's reduction loop at this input size (`env`: the input
+/// params; the loop bounds over `input_vars` scalars), or else the largest array's element
+/// count (a bound on it); `None` without a contraction.
+fn contraction_k(
+    kernel: &Kernel,
+    spec: &TuningSpec,
+    env: &dyn Fn(&str) -> Option<Value>,
+    elems: &BTreeMap<String, u64>,
+) -> Option<u64> {
+    use orcl_frontend::ir::{BinaryOp, Expr, ExprKind};
+    let c = orcl_frontend::analysis::contraction(kernel)?;
+    let scalar = |n: &str| -> Option<i64> {
+        let v = spec
+            .input_vars
+            .iter()
+            .find(|v| v.name == n && v.dims.is_empty());
+        match v.map(|v| &v.init) {
+            Some(VarInit::Expr(e)) => e.eval(env).ok()?.as_i64(),
+            _ => env(n)?.as_i64(),
+        }
+    };
+    fn eval(e: &Expr, scalar: &dyn Fn(&str) -> Option<i64>) -> Option<i64> {
+        match &e.kind {
+            ExprKind::Int(v) => Some(*v),
+            ExprKind::Var(n) => scalar(n),
+            ExprKind::Cast(_, a) => eval(a, scalar),
+            ExprKind::Binary(op, a, b) => {
+                let (x, y) = (eval(a, scalar)?, eval(b, scalar)?);
+                match op {
+                    BinaryOp::Add => x.checked_add(y),
+                    BinaryOp::Sub => x.checked_sub(y),
+                    BinaryOp::Mul => x.checked_mul(y),
+                    BinaryOp::Div if y != 0 => Some(x / y),
+                    _ => None,
+                }
+            }
+            _ => None,
+        }
+    }
+    let trip = eval(&c.red.upper, &scalar)
+        .zip(eval(&c.red.lower, &scalar))
+        .map(|(u, l)| u - l + i64::from(c.red.inclusive));
+    match trip {
+        Some(t) => Some(t.max(1) as u64),
+        None => elems.values().copied().max(),
+    }
+}
+
 /// What validation compares, with its tolerance (`tolerance` of the spec, else the type's
-/// default): the reductions and the written arrays (`elems_of`: an array's element count).
+/// default, or for float outputs with `tf32` the TF32 tolerance): the reductions and the written
+/// arrays (`elems_of`: an array's element count).
 fn validated(
     kernel: &Kernel,
     spec: &TuningSpec,
     elems_of: &dyn Fn(&str) -> String,
+    tf32: Option<f64>,
 ) -> (Vec<ReductionOut>, Vec<Output>) {
     let tolerance = |ty: ScalarType| {
+        let default = match (ty, tf32) {
+            (ScalarType::Float, Some(t)) => t.max(default_tolerance(ty)),
+            _ => default_tolerance(ty),
+        };
         format!(
             "{:e}",
             spec.validation
                 .tolerance
                 .as_ref()
                 .map(|t| t.value)
-                .unwrap_or_else(|| default_tolerance(ty))
+                .unwrap_or(default)
         )
     };
     let reductions: Vec<ReductionOut> = kernel
@@ -314,9 +382,14 @@ fn context(
     spec: &TuningSpec,
     input: &BTreeMap<String, Value>,
     region_label: &str,
+    tf32: bool,
 ) -> Result<tera::Context, Diagnostic> {
     let env = spec.input_env(input);
     let elems = array_elems(spec, &env)?;
+    let tf32 = tf32
+        .then(|| contraction_k(kernel, spec, &env, &elems))
+        .flatten()
+        .map(tf32_tolerance);
     let vars = variables(kernel, spec, &env, &elems)?;
     let vars = references(kernel, spec, &env, vars)?;
     let elems_of = |n: &str| {
@@ -337,7 +410,7 @@ fn context(
             elems: elems_of(&a.name),
         })
         .collect();
-    let (reductions, outputs) = validated(kernel, spec, &elems_of);
+    let (reductions, outputs) = validated(kernel, spec, &elems_of, tf32);
     let defines: Vec<Define> = input
         .iter()
         .filter_map(|(k, v)| {

@@ -312,9 +312,14 @@ impl<'a> Skeletons<'a> {
         label: &str,
     ) -> Result<Skeletons<'a>, Diagnostic> {
         let spec = &p.region.spec;
+        let tf32 = p.transform(backend).may_use_tf32();
         let source = match backend {
-            Backend::OpenCl => orcl_codegen::skeleton::render_opencl(&p.kernel, spec, input, label),
-            Backend::Cuda => orcl_codegen::skeleton::render_cuda(&p.kernel, spec, input, label),
+            Backend::OpenCl => {
+                orcl_codegen::skeleton::render_opencl(&p.kernel, spec, input, label, tf32)
+            }
+            Backend::Cuda => {
+                orcl_codegen::skeleton::render_cuda(&p.kernel, spec, input, label, tf32)
+            }
         }?;
         Ok(Skeletons {
             p,

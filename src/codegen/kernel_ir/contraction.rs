@@ -10,6 +10,8 @@
 //! work-group; loads outside the iteration space store 0 and their sums are never stored (any m,
 //! n, k); the last, partial slab runs a loop of the remaining length.
 
+mod mma;
+
 use super::{KExpr, KStmt, KernelFn, VecDst};
 use crate::schedule::{ContractionSchedule, Schedule};
 use orcl_frontend::analysis::{contraction, perfect_nest, Contraction, ContractionForm, Nest};
@@ -157,7 +159,7 @@ impl Cx<'_> {
             let lvalue = |v: &str| -> String {
                 let (kk, t) = at(v);
                 match mode {
-                    Load::ToTile => format!("orcl_tile{n}[{kk}][{t}]"),
+                    Load::ToTile => format!("orcl_tile{n}{}", Self::cell(o, &kk, &t)),
                     Load::ToRegs => format!("orcl_p{n}[{}]", reg(v)),
                     Load::RegsToTile(_) => unreachable!("stores read registers"),
                 }
@@ -182,7 +184,8 @@ impl Cx<'_> {
                     let store = |v: &str| {
                         let (kk, t) = at(v);
                         KStmt::Store {
-                            target: format!("{}[{kk}][{t}]", self.tile(n, buf)).into(),
+                            target: format!("{}{}", self.tile(n, buf), Self::cell(o, &kk, &t))
+                                .into(),
                             value: format!("orcl_p{n}[{}]", reg(v)).into(),
                         }
                     };
@@ -205,7 +208,11 @@ impl Cx<'_> {
                     body.push(self.var(&s.dims[d].var, format!("orcl_base{d} + orcl_t")));
                     body.push(self.var(&c.red_var, format!("orcl_klo + {k0} + orcl_kk")));
                     let cond = self.vector_guard(o, &last, &vk, k0, bound, k_guard, &value);
-                    let whole = matches!(mode, Load::ToTile) && !o.red_fast && (p + c.pad) % w == 0;
+                    let whole = matches!(mode, Load::ToTile)
+                        && match o.k_inner_pad {
+                            Some(kp) => (c.tk + kp) % w == 0,
+                            None => !o.red_fast && (p + c.pad) % w == 0,
+                        };
                     let vector = KStmt::VecLoad {
                         ty: o.ty,
                         width: w,
@@ -234,6 +241,15 @@ impl Cx<'_> {
             out.push(Self::each("orcl_q", plan.iterations, body));
         }
         out
+    }
+
+    /// The subscripts of element (`kk` along the reduction loop, `t` along the tile) of staged
+    /// operand `o`'s local tile: `[kk][t]`, or `[t][kk]` for a k-inner tile.
+    fn cell(o: &crate::schedule::Operand, kk: &str, t: &str) -> String {
+        match o.k_inner_pad {
+            Some(_) => format!("[{t}][{kk}]"),
+            None => format!("[{kk}][{t}]"),
+        }
     }
 
     /// `long NAME = VALUE;`
@@ -462,20 +478,27 @@ impl Cx<'_> {
                 cond: "orcl_next".into(),
                 then: self.loads(&format!("orcl_k0 + {tk}"), None, true, Load::ToRegs),
             },
-            KStmt::If {
+        ];
+        if self.c.mma.is_some() {
+            // The tensor-core form computes whole slabs (the loads zero-fill past the end): one copy.
+            slab.push(KStmt::Block(self.compute(term, None, "orcl_buf")));
+        } else {
+            slab.push(KStmt::If {
                 cond: format!("orcl_k0 + {tk} <= orcl_kn").into(),
                 then: self.compute(term, None, "orcl_buf"),
-            },
-            KStmt::If {
+            });
+            slab.push(KStmt::If {
                 cond: format!("orcl_k0 + {tk} > orcl_kn").into(),
                 then: self.compute(term, Some("orcl_kn - orcl_k0"), "orcl_buf"),
-            },
+            });
+        }
+        slab.extend([
             KStmt::If {
                 cond: "orcl_next".into(),
                 then: self.loads("orcl_k0", None, false, Load::RegsToTile("orcl_buf ^ 1")),
             },
-        ];
-        slab.push(KStmt::Barrier);
+            KStmt::Barrier,
+        ]);
         out.push(KStmt::For {
             var: "orcl_k0".into(),
             start: "0".into(),
@@ -489,6 +512,9 @@ impl Cx<'_> {
 
     /// `bound` (`None`: `TK`) reduction steps over the staged tiles (buffer `buf`).
     fn compute(&self, term: &Expr, bound: Option<&str>, buf: &str) -> Vec<KStmt> {
+        if self.c.mma.is_some() {
+            return self.mma_compute(buf);
+        }
         let (c, s) = (self.c, self.s);
         let mut out = Vec::new();
         // One reduction step: the operands' register fragments, then every output's sum.
@@ -614,6 +640,12 @@ pub(super) fn lower(k: &Kernel, s: &Schedule, c: &ContractionSchedule) -> Kernel
         })
         .collect();
     let cx = Cx { k, s, c, upper };
+    if c.mma.is_some() {
+        return KernelFn {
+            body: mma::body(&cx, &con, &nest),
+            ..KernelFn::nest(k, s)
+        };
+    }
     let mut body = work_item_ids(s, c, &nest);
     body.extend(local_tiles(s, c));
     body.extend(accumulators(&cx, &con));
@@ -697,10 +729,13 @@ fn local_tiles(s: &Schedule, c: &ContractionSchedule) -> Vec<KStmt> {
         body.push(KStmt::LocalArray {
             ty: o.ty,
             name: format!("orcl_tile{n}"),
-            dims: if c.double_buffer {
-                vec![2, c.tk, s.dims[d].per_group + c.pad]
-            } else {
-                vec![c.tk, s.dims[d].per_group + c.pad]
+            dims: {
+                let (rows, len) = o.tile_shape(c.tk, s.dims[d].per_group, c.pad);
+                if c.double_buffer {
+                    vec![2, rows, len]
+                } else {
+                    vec![rows, len]
+                }
             },
             align: match c.vec.max(c.load_vec) {
                 1 => 0,
@@ -806,10 +841,8 @@ fn slabs(cx: &Cx<'_>, con: &Contraction<'_>) -> Vec<KStmt> {
     body
 }
 
-/// The results, through the loop's own statements, for each output in range.
-fn results(cx: &Cx<'_>, con: &Contraction<'_>) -> KStmt {
-    let s = cx.s;
-    // The results, through the loop's own statements.
+/// The loop's own statements after the sum (C text), the sum being `acc` (C text).
+fn result_lines(con: &Contraction<'_>, acc: &str) -> String {
     let mut w = StmtWriter {
         out: String::new(),
         indent: 0,
@@ -820,14 +853,20 @@ fn results(cx: &Cx<'_>, con: &Contraction<'_>) -> KStmt {
         ContractionForm::Scalar {
             name, ty, after, ..
         } => {
-            w.out = format!("{} {name} = orcl_acc[orcl_r1][orcl_r0];\n", ty.c_name());
+            w.out = format!("{} {name} = {acc};\n", ty.c_name());
             w.write_stmts(after);
         }
         ContractionForm::Element { target } => {
             let t = c_expr(target, &|_| None);
-            w.out = format!("{t} = {t} + orcl_acc[orcl_r1][orcl_r0];\n");
+            w.out = format!("{t} = {t} + {acc};\n");
         }
     }
+    w.out
+}
+
+/// The results, through the loop's own statements, for each output in range.
+fn results(cx: &Cx<'_>, con: &Contraction<'_>) -> KStmt {
+    let s = cx.s;
     let mut out_body = cx.output_vars();
     out_body.push(KStmt::If {
         cond: format!(
@@ -836,7 +875,10 @@ fn results(cx: &Cx<'_>, con: &Contraction<'_>) -> KStmt {
             cx.in_range(1, &s.dims[1].var)
         )
         .into(),
-        then: vec![KStmt::Lines(w.out)],
+        then: vec![KStmt::Lines(result_lines(
+            con,
+            "orcl_acc[orcl_r1][orcl_r0]",
+        ))],
     });
     cx.each_output(out_body)
 }

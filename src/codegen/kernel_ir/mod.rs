@@ -142,6 +142,16 @@ pub enum KStmt {
     Lines(String),
     /// Statements written as C with work-item queries in them, one per line.
     Code(KExpr),
+    /// The tensor-core form's macros, once at the top of the body: `ORCL_MMA_SYNC` (1 where the
+    /// compiler targets `mma.sync` TF32: NVIDIA OpenCL, CUDA `__CUDA_ARCH__ >= 800`; 0 elsewhere
+    /// or under `-D ORCL_EMULATE_MMA`) and `orcl_tf32(x)`, `x` rounded to TF32 as
+    /// `cvt.rna.tf32.f32` does (nearest, ties away from zero, on the 13 low mantissa bits).
+    MmaMacros,
+    /// `#if ORCL_MMA_SYNC` HARDWARE `#else` EMULATED `#endif`.
+    Mma {
+        hardware: Vec<KStmt>,
+        emulated: Vec<KStmt>,
+    },
 }
 
 /// Where a [`KStmt::VecLoad`] writes its vector.
@@ -561,6 +571,44 @@ const CUDA_LIMITS: &str = "#ifndef INT_MIN
 #endif
 ";
 
+/// The tensor-core macros of [`KStmt::MmaMacros`] in OpenCL C (`as_uint`) or CUDA C
+/// (`__float_as_uint`).
+fn mma_macros(opencl: bool) -> String {
+    let (target, bits, float) = if opencl {
+        ("defined(__NV_CL_C_VERSION)", "as_uint", "as_float")
+    } else {
+        (
+            "defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800",
+            "__float_as_uint",
+            "__uint_as_float",
+        )
+    };
+    format!(
+        "#if {target} && !defined(ORCL_EMULATE_MMA)
+#define ORCL_MMA_SYNC 1
+#else
+#define ORCL_MMA_SYNC 0
+#endif
+#define orcl_tf32(x) ((({bits}(x) & 0x7f800000u) == 0x7f800000u) ? (x) : {float}(({bits}(x) + 0x1000u) & 0xffffe000u))
+"
+    )
+}
+
+/// [`KStmt::MmaMacros`] and [`KStmt::Mma`] (preprocessor lines at the start of the line).
+fn write_mma(out: &mut String, s: &KStmt, depth: usize, w: &Words) {
+    match s {
+        KStmt::MmaMacros => out.push_str(&mma_macros(w.opencl)),
+        KStmt::Mma { hardware, emulated } => {
+            out.push_str("#if ORCL_MMA_SYNC\n");
+            write_block(out, hardware, depth, w);
+            out.push_str("#else\n");
+            write_block(out, emulated, depth, w);
+            out.push_str("#endif\n");
+        }
+        _ => {}
+    }
+}
+
 /// Print a kernel as OpenCL C or CUDA C.
 pub fn write(k: &KernelFn, backend: Backend) -> String {
     let w = Words {
@@ -825,5 +873,6 @@ fn write_stmt(out: &mut String, s: &KStmt, depth: usize, w: &Words) {
                 let _ = writeln!(out, "{pad}{l}");
             }
         }
+        KStmt::MmaMacros | KStmt::Mma { .. } => write_mma(out, s, depth, w),
     }
 }

@@ -2,6 +2,8 @@
 //! references of the summand are staged, and whether the values fit (`vecWidth`, `vecLoad`,
 //! `loadItems`, `warpTile`).
 
+mod mma;
+
 use super::{ContractionSchedule, Dim, Form, NestArgs, Operand, Schedule};
 use orcl_frontend::ir::{Kernel, ScalarType};
 
@@ -16,6 +18,9 @@ pub(super) fn schedule(
     dims: Vec<Dim>,
     tk: u64,
 ) -> Result<Schedule, String> {
+    if a.math_mode == crate::args::MathMode::Tf32 {
+        return mma::schedule(k, a, c, dims, tk);
+    }
     let vars = [
         dims[0].var.as_str(),
         dims[1].var.as_str(),
@@ -43,6 +48,7 @@ pub(super) fn schedule(
             load_vec,
             warp,
             operands,
+            mma: None,
         }),
     };
     if s.local_size() == 0 {
@@ -136,6 +142,7 @@ fn operands(
             staged: a.cache_blocks && dim.is_some(),
             red_fast,
             load_items: None,
+            k_inner_pad: None,
         });
     }
     operands

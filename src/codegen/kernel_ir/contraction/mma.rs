@@ -1,0 +1,354 @@
+//! Kernel IR of the tensor-core form of a contraction (`mathMode='tf32'`, see
+//! [`crate::schedule::MmaTiles`]): each warp (32 consecutive work-items of the work-group) owns a
+//! `wm` × `wn` tile of outputs as (`wm`/16) × (`wn`/8) accumulators of
+//! `mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32`; per k-step of 8 it reads its A and B
+//! fragments from the k-major local tiles the contraction's cooperative loads fill (zero outside
+//! the iteration space) and issues the instructions.
+//!
+//! Fragment layouts: PTX ISA, §9.7.13.4.x "Matrix Fragments for mma.m16n8k8" (.tf32): with
+//! groupID = lane / 4 and threadID_in_group = lane % 4, A (16 × 8, row) register `x` of a lane
+//! holds row groupID + 8·(x % 2), column threadID_in_group + 4·(x / 2); B (8 × 8, col)
+//! register `x` holds row (k) threadID_in_group + 4·x, column groupID; accumulator `q` holds row
+//! groupID + 8·(q / 2), column 2·threadID_in_group + q % 2.
+//!
+//! One kernel text serves every device: `#if ORCL_MMA_SYNC` (set by the writer's prelude: NVIDIA
+//! OpenCL, `__NV_CL_C_VERSION`; CUDA, `__CUDA_ARCH__ >= 800`; `-D ORCL_EMULATE_MMA` forces the
+//! emulation) selects the inline PTX (`cvt.rna.tf32.f32`, `mma.sync`), else the emulated form:
+//! each work-item computes its own accumulators by scalar multiply-adds of TF32-rounded inputs,
+//! reading every A and B element through the same fragment address function with the lane and
+//! register that hold it in hardware (so the fragment mapping is exercised on any device).
+
+use super::Cx;
+use crate::kernel_ir::{KExpr, KStmt};
+use crate::schedule::MmaTiles;
+use orcl_frontend::analysis::{Contraction, ContractionForm, Nest};
+use orcl_frontend::ir::c::c_expr;
+
+/// The mma instruction's asm text, operands %0–%3 the accumulators (read and written).
+const MMA: &str = "mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, {%0,%1,%2,%3};";
+
+/// A fragment register index: a constant (the hardware form, unrolled here) or C text.
+#[derive(Clone, Copy)]
+enum Reg<'a> {
+    Const(u64),
+    Text(&'a str),
+}
+
+impl Reg<'_> {
+    /// `m · (x / 2)` or `m · (x % 2)` (`half`: the `/ 2` part) as C text, `None` when 0.
+    fn part(self, m: u64, div: u64, rem: bool) -> Option<String> {
+        match self {
+            Reg::Const(x) => {
+                let v = if rem { x % div } else { x / div };
+                (v != 0).then(|| (m * v).to_string())
+            }
+            Reg::Text(t) => Some(format!(
+                "{m} * (({t}) {} {div})",
+                if rem { "%" } else { "/" }
+            )),
+        }
+    }
+}
+
+/// `a + b + ...` of the parts that are present.
+fn sum(parts: &[Option<String>]) -> String {
+    let p: Vec<&str> = parts.iter().flatten().map(String::as_str).collect();
+    p.join(" + ")
+}
+
+impl Cx<'_> {
+    fn mma(&self) -> &MmaTiles {
+        self.c.mma.as_ref().expect("the tensor-core form")
+    }
+
+    /// Element of A's fragment register `x` of the lane with groupID `g` and threadID_in_group
+    /// `t` (C text) for the 16-row block `mi` of the warp tile, in local buffer `buf`.
+    fn frag_a(&self, buf: &str, mi: &str, g: &str, t: &str, x: Reg) -> String {
+        let m = self.mma();
+        // The wrong mapping (test only) swaps registers 1 and 2: row 8·(x / 2), column 4·(x % 2).
+        let (kx, mx) = if m.wrong_fragments {
+            (x.part(4, 2, true), x.part(8, 2, false))
+        } else {
+            (x.part(4, 2, false), x.part(8, 2, true))
+        };
+        let k = sum(&[Some("orcl_ks".into()), Some(t.into()), kx]);
+        let row = sum(&[
+            Some("orcl_wm0".into()),
+            Some(format!("{mi} * 16")),
+            Some(g.into()),
+            mx,
+        ]);
+        let o = &self.c.operands[m.a];
+        format!("{}{}", self.tile(m.a, buf), Self::cell(o, &k, &row))
+    }
+
+    /// Element of B's fragment register `x` (as [`Cx::frag_a`]) for the 8-column block `ni`.
+    fn frag_b(&self, buf: &str, ni: &str, g: &str, t: &str, x: Reg) -> String {
+        let m = self.mma();
+        let k = sum(&[Some("orcl_ks".into()), Some(t.into()), x.part(4, 1, false)]);
+        let col = sum(&[
+            Some("orcl_wn0".into()),
+            Some(format!("{ni} * 8")),
+            Some(g.into()),
+        ]);
+        let o = &self.c.operands[m.b];
+        format!("{}{}", self.tile(m.b, buf), Self::cell(o, &k, &col))
+    }
+
+    /// One k-step of 8 with the hardware instruction: fragments converted to TF32
+    /// (`cvt.rna.tf32.f32`), then one `mma.sync` per 16 × 8 block, all unrolled here.
+    fn mma_hardware(&self, buf: &str) -> Vec<KStmt> {
+        let m = self.mma();
+        let (mi_n, ni_n) = (m.wm / 16, m.wn / 8);
+        let mut out = Vec::new();
+        let cvt = |name: String, src: String, out: &mut Vec<KStmt>| {
+            out.push(KStmt::Var {
+                ty: "unsigned int".into(),
+                name: name.clone(),
+                value: None,
+            });
+            out.push(KStmt::Lines(format!(
+                "asm(\"cvt.rna.tf32.f32 %0, %1;\" : \"=r\"({name}) : \"f\"({src}));"
+            )));
+        };
+        for mi in 0..mi_n {
+            for x in 0..4 {
+                let src = self.frag_a(buf, &mi.to_string(), "orcl_gid", "orcl_tig", Reg::Const(x));
+                cvt(format!("orcl_a{mi}_{x}"), src, &mut out);
+            }
+        }
+        for ni in 0..ni_n {
+            for x in 0..2 {
+                let src = self.frag_b(buf, &ni.to_string(), "orcl_gid", "orcl_tig", Reg::Const(x));
+                cvt(format!("orcl_b{ni}_{x}"), src, &mut out);
+            }
+        }
+        for mi in 0..mi_n {
+            for ni in 0..ni_n {
+                let acc: Vec<String> = (0..4)
+                    .map(|q| format!("\"+f\"(orcl_acc[{mi}][{ni}][{q}])"))
+                    .collect();
+                let a: Vec<String> = (0..4).map(|x| format!("\"r\"(orcl_a{mi}_{x})")).collect();
+                let b: Vec<String> = (0..2).map(|x| format!("\"r\"(orcl_b{ni}_{x})")).collect();
+                out.push(KStmt::Lines(format!(
+                    "asm volatile(\"{MMA}\"\n    : {}\n    : {}, {});",
+                    acc.join(", "),
+                    a.join(", "),
+                    b.join(", ")
+                )));
+            }
+        }
+        out
+    }
+
+    /// One k-step of 8 emulated: each work-item sums its own accumulators' 8 products of
+    /// TF32-rounded inputs, reading A(r, kk) as register r / 8 + 2·(kk / 4) of lane
+    /// (r % 8)·4 + kk % 4, and B(kk, c) as register kk / 4 of lane c·4 + kk % 4 (the inverse of
+    /// the fragment layouts), through the fragment address functions.
+    fn mma_emulated(&self, buf: &str) -> Vec<KStmt> {
+        let m = self.mma();
+        let long = |name: &str, value: &str| KStmt::Let {
+            ty: "long",
+            name: name.into(),
+            value: KExpr::Text(value.into()),
+        };
+        let a = self.frag_a(
+            buf,
+            "orcl_mi",
+            "orcl_la / 4",
+            "orcl_la % 4",
+            Reg::Text("orcl_xa"),
+        );
+        let b = self.frag_b(
+            buf,
+            "orcl_ni",
+            "orcl_lb / 4",
+            "orcl_lb % 4",
+            Reg::Text("orcl_xb"),
+        );
+        let step = vec![
+            long("orcl_la", "(orcl_r % 8) * 4 + orcl_kk % 4"),
+            long("orcl_xa", "orcl_r / 8 + 2 * (orcl_kk / 4)"),
+            long("orcl_lb", "orcl_c * 4 + orcl_kk % 4"),
+            long("orcl_xb", "orcl_kk / 4"),
+            KStmt::Store {
+                target: "orcl_d".into(),
+                value: format!("orcl_d + orcl_tf32({a}) * orcl_tf32({b})").into(),
+            },
+        ];
+        let body = vec![
+            long("orcl_r", "orcl_gid + 8 * (orcl_q / 2)"),
+            long("orcl_c", "2 * orcl_tig + orcl_q % 2"),
+            KStmt::Var {
+                ty: "float".into(),
+                name: "orcl_d".into(),
+                value: Some("orcl_acc[orcl_mi][orcl_ni][orcl_q]".into()),
+            },
+            Self::each("orcl_kk", 8, step),
+            KStmt::Store {
+                target: "orcl_acc[orcl_mi][orcl_ni][orcl_q]".into(),
+                value: "orcl_d".into(),
+            },
+        ];
+        vec![Self::each(
+            "orcl_mi",
+            m.wm / 16,
+            vec![Self::each(
+                "orcl_ni",
+                m.wn / 8,
+                vec![Self::each("orcl_q", 4, body)],
+            )],
+        )]
+    }
+
+    /// The whole k-slab (`TK` steps; the loads zero-fill past the reduction loop's end, so a
+    /// partial slab runs them too) in local buffer `buf`.
+    pub(super) fn mma_compute(&self, buf: &str) -> Vec<KStmt> {
+        vec![KStmt::For {
+            var: "orcl_ks".into(),
+            start: "0".into(),
+            end: self.c.tk.to_string().into(),
+            step: "8".into(),
+            unroll: Some(0),
+            body: vec![KStmt::Mma {
+                hardware: self.mma_hardware(buf),
+                emulated: self.mma_emulated(buf),
+            }],
+        }]
+    }
+
+    /// The loop variables of accumulator `orcl_acc[orcl_mi][orcl_ni][orcl_q]`.
+    fn mma_output_vars(&self) -> Vec<KStmt> {
+        let s = self.s;
+        vec![
+            self.var(
+                &s.dims[1].var,
+                "orcl_base1 + orcl_wm0 + orcl_mi * 16 + orcl_gid + 8 * (orcl_q / 2)".into(),
+            ),
+            self.var(
+                &s.dims[0].var,
+                "orcl_base0 + orcl_wn0 + orcl_ni * 8 + 2 * orcl_tig + orcl_q % 2".into(),
+            ),
+        ]
+    }
+
+    /// Every accumulator of the work-item around `body`, fully unrolled.
+    fn each_accumulator(&self, body: Vec<KStmt>) -> KStmt {
+        let m = self.mma();
+        Self::each(
+            "orcl_mi",
+            m.wm / 16,
+            vec![Self::each(
+                "orcl_ni",
+                m.wn / 8,
+                vec![Self::each("orcl_q", 4, body)],
+            )],
+        )
+    }
+
+    /// Whether the current accumulator's output is inside the iteration space (C text).
+    fn mma_in_range(&self) -> String {
+        let s = self.s;
+        format!(
+            "{} && {}",
+            self.in_range(0, &s.dims[0].var),
+            self.in_range(1, &s.dims[1].var)
+        )
+    }
+}
+
+/// The work-item's ids: group ids and tile bases, the hardware linear id `orcl_lin` (the slab
+/// loads use it), its warp and lane, the lane's groupID and threadID_in_group, and the warp
+/// tile's first row and column within the work-group's tile.
+fn ids(cx: &Cx<'_>, nest: &Nest<'_>) -> Vec<KStmt> {
+    let (s, m) = (cx.s, cx.mma());
+    let mut body = vec![KStmt::MmaMacros];
+    let long = |name: &str, value: KExpr| KStmt::Let {
+        ty: "long",
+        name: name.into(),
+        value,
+    };
+    for (d, dim) in s.dims.iter().enumerate() {
+        let l = nest.loops[dim.depth];
+        body.push(long(&format!("orcl_g{d}"), KExpr::GroupId(d)));
+        body.push(long(&format!("orcl_h{d}"), KExpr::LocalId(d)));
+        body.push(long(
+            &format!("orcl_base{d}"),
+            KExpr::Text(format!(
+                "(long)({}) + orcl_g{d} * {}",
+                c_expr(&l.lower, &|_| None),
+                dim.per_group
+            )),
+        ));
+    }
+    let w = crate::schedule::WARP;
+    for (name, value) in [
+        (
+            "orcl_lin",
+            format!("orcl_h0 + {} * orcl_h1", s.dims[0].items),
+        ),
+        ("orcl_warp", format!("orcl_lin / {w}")),
+        ("orcl_lane", format!("orcl_lin % {w}")),
+        ("orcl_gid", "orcl_lane / 4".to_string()),
+        ("orcl_tig", "orcl_lane % 4".to_string()),
+        (
+            "orcl_wm0",
+            format!("(orcl_warp / {}) * {}", m.warps_n, m.wm),
+        ),
+        (
+            "orcl_wn0",
+            format!("(orcl_warp % {}) * {}", m.warps_n, m.wn),
+        ),
+    ] {
+        body.push(long(name, KExpr::Text(value)));
+    }
+    body
+}
+
+/// The accumulators `orcl_acc[wm/16][wn/8][4]`, initialised (a scalar form's initial value
+/// inside the iteration space, else 0).
+fn accumulators(cx: &Cx<'_>, con: &Contraction<'_>) -> Vec<KStmt> {
+    let m = cx.mma();
+    let init = match &con.form {
+        ContractionForm::Scalar { init, .. } => {
+            format!(
+                "({}) ? ({}) : 0.0f",
+                cx.mma_in_range(),
+                c_expr(init, &|_| None)
+            )
+        }
+        ContractionForm::Element { .. } => "0.0f".into(),
+    };
+    let mut body = cx.mma_output_vars();
+    body.push(KStmt::Store {
+        target: "orcl_acc[orcl_mi][orcl_ni][orcl_q]".into(),
+        value: init.into(),
+    });
+    vec![
+        KStmt::PrivateArray {
+            ty: orcl_frontend::ir::ScalarType::Float,
+            name: "orcl_acc".into(),
+            dims: vec![m.wm / 16, m.wn / 8, 4],
+        },
+        cx.each_accumulator(body),
+    ]
+}
+
+/// The kernel body of the tensor-core form.
+pub(super) fn body(cx: &Cx<'_>, con: &Contraction<'_>, nest: &Nest<'_>) -> Vec<KStmt> {
+    let mut body = ids(cx, nest);
+    body.extend(super::local_tiles(cx.s, cx.c));
+    body.extend(accumulators(cx, con));
+    body.extend(super::reduction_bounds(con.red));
+    body.extend(super::slabs(cx, con));
+    let mut out = cx.mma_output_vars();
+    out.push(KStmt::If {
+        cond: cx.mma_in_range().into(),
+        then: vec![KStmt::Lines(super::result_lines(
+            con,
+            "orcl_acc[orcl_mi][orcl_ni][orcl_q]",
+        ))],
+    });
+    body.push(cx.each_accumulator(out));
+    body
+}

@@ -1,0 +1,157 @@
+//! The tensor-core form of a contraction (`mathMode='tf32'`, see [`crate::schedule::MmaTiles`]):
+//! warp tiles of `mma.sync.aligned.m16n8k8` over k-major staged slabs of both operands. Every
+//! reason a configuration cannot take this form is decided here, once, as a one-line reason
+//! (`tune` records it as a device-limit outcome, never built).
+
+use super::{assign_load_items, check_vec_load, operands};
+use crate::schedule::{ContractionSchedule, Dim, Form, MmaTiles, NestArgs, Schedule, WARP};
+use orcl_frontend::analysis::{Contraction, ContractionForm};
+use orcl_frontend::ir::{BinaryOp, ExprKind, Kernel, ScalarType};
+
+/// Padding of a k-contiguous operand's local tile rows (floats).
+const K_INNER_PAD: u64 = 4;
+
+/// The tensor-core schedule of contraction `c` over NDRange dimensions `dims` (dimension 0 the
+/// columns, N; dimension 1 the rows, M) with k-slabs of `tk`.
+///
+/// Errors (one line each): a summand that is not the product of a float operand varying with
+/// each dimension, a float accumulator missing, a k-slab not a multiple of 8, a warp tile not a
+/// multiple of 16 × 8 or not dividing the tile, `vecLoad`/`loadItems` that do not fit.
+pub(super) fn schedule(
+    k: &Kernel,
+    a: &NestArgs,
+    c: &Contraction<'_>,
+    mut dims: Vec<Dim>,
+    tk: u64,
+) -> Result<Schedule, String> {
+    let vars = [
+        dims[0].var.as_str(),
+        dims[1].var.as_str(),
+        c.red.var.as_str(),
+    ];
+    // Both operands are staged: the fragments are read from the local tiles.
+    let forced = NestArgs {
+        cache_blocks: true,
+        ..a.clone()
+    };
+    let mut ops = operands(k, &forced, c, &vars);
+    let (ia, ib) = roles(k, c, &ops)?;
+    // An operand contiguous along k keeps its memory layout in local memory, rows padded by 4
+    // floats: vector loads store whole (no transposed stores), and the fragment reads (row
+    // groupID, column threadID_in_group) hit 32 distinct banks for any k-slab multiple of 8.
+    for o in ops.iter_mut().filter(|o| o.red_fast) {
+        o.k_inner_pad = Some(K_INNER_PAD);
+    }
+    if tk % 8 != 0 {
+        return Err(format!(
+            "mathMode='tf32' needs a k-slab that is a multiple of 8 (mma.sync m16n8k8), found {tk} along `{}`",
+            c.red.var
+        ));
+    }
+    let warp_of = |d: usize| {
+        a.warp_tile
+            .iter()
+            .find(|w| w.0 == dims[d].var)
+            .map_or(dims[d].per_group, |w| w.1)
+    };
+    let (wm, wn) = (warp_of(1), warp_of(0));
+    if wm % 16 != 0 || wn % 8 != 0 {
+        return Err(format!(
+            "warpTile {wm} x {wn} (along `{}` x `{}`) is not a multiple of the 16 x 8 mma.sync tile",
+            dims[1].var, dims[0].var
+        ));
+    }
+    for (d, w) in [(1, wm), (0, wn)] {
+        if dims[d].per_group % w != 0 {
+            return Err(format!(
+                "warpTile {w} along `{}` does not divide its tile {}",
+                dims[d].var, dims[d].per_group
+            ));
+        }
+    }
+    let (warps_m, warps_n) = (dims[1].per_group / wm, dims[0].per_group / wn);
+    if warps_m * warps_n > 32 {
+        return Err(format!(
+            "{} warps per work-group ({warps_m} x {warps_n}) exceed the 1024 work-items of any device",
+            warps_m * warps_n
+        ));
+    }
+    dims[0].items = WARP * warps_n;
+    dims[1].items = warps_m;
+    for d in dims.iter_mut() {
+        d.per_item = 1;
+    }
+    let load_vec = u64::from(a.vec_load.max(1));
+    check_vec_load(&ops, &dims, tk, load_vec, &c.red.var)?;
+    assign_load_items(&mut ops, a, &dims, tk, load_vec)?;
+    Ok(Schedule {
+        dims,
+        staged: Vec::new(),
+        unroll: a.unroll,
+        size_hint: a.size_hint,
+        form: Form::Contraction(ContractionSchedule {
+            red_var: c.red.var.clone(),
+            tk,
+            vec: 1,
+            pad: a.pad_local,
+            double_buffer: a.double_buffer,
+            load_vec,
+            warp: None,
+            operands: ops,
+            mma: Some(MmaTiles {
+                wm,
+                wn,
+                warps_m,
+                warps_n,
+                a: ia,
+                b: ib,
+                wrong_fragments: false,
+            }),
+        }),
+    })
+}
+
+/// The operands' roles: (index of A, varying with dimension 1; index of B, with dimension 0).
+///
+/// Errors: a summand other than `A[..] * B[..]` of two float operands staged along different
+/// dimensions (a scaled product `alpha*A*B`, a 2-D array, an operand read in place), or an
+/// accumulator that is not `float`.
+fn roles(
+    k: &Kernel,
+    c: &Contraction<'_>,
+    ops: &[crate::schedule::Operand],
+) -> Result<(usize, usize), String> {
+    let product = matches!(
+        &c.term.kind,
+        ExprKind::Binary(BinaryOp::Mul, x, y)
+            if matches!(x.kind, ExprKind::Index { .. }) && matches!(y.kind, ExprKind::Index { .. })
+    );
+    let find = |d: usize| ops.iter().position(|o| o.dim == Some(d));
+    let (Some(ia), Some(ib), true, 2) = (find(1), find(0), product, ops.len()) else {
+        return Err(
+            "mathMode='tf32' needs a summand A[..]*B[..] of two 1-D arrays, one varying with each tiled loop and the reduction loop"
+                .into(),
+        );
+    };
+    if ops.iter().any(|o| o.ty != ScalarType::Float) {
+        return Err("mathMode='tf32' needs float operands (TF32 rounds float inputs)".into());
+    }
+    let acc = match &c.form {
+        ContractionForm::Scalar { ty, .. } => *ty,
+        ContractionForm::Element { target } => match &target.kind {
+            ExprKind::Index { array, .. } => k
+                .args
+                .iter()
+                .find(|x| &x.name == array)
+                .map_or(ScalarType::Double, |x| x.ty),
+            _ => ScalarType::Double,
+        },
+    };
+    if acc != ScalarType::Float {
+        return Err(format!(
+            "mathMode='tf32' accumulates in float (mma.sync's FP32 accumulators), the loop sums into a {}",
+            acc.c_name()
+        ));
+    }
+    Ok((ia, ib))
+}

@@ -1,0 +1,258 @@
+//! TF32 tensor-core matrix products from the naive loop (`mathMode='tf32'`, issue 23) end to end
+//! on the local OpenCL device (PoCL in CI, which runs the emulated-fragment form): the BLAS form
+//! of `examples/sgemm_tf32.c` with A and/or B transposed (NN, NT, TN, TT), tuned at sizes no tile
+//! divides (33×17×9 and 70×45×130) over warp tiles, k-slabs, vector loads, `loadItems` and
+//! `doubleBuffer`, every variant validated against the original loop at the TF32 tolerance; the
+//! tuned file, compiled with a C driver, computes what the original computes at odd shapes
+//! (k = 0 and 1 included). A deliberately wrong fragment mapping (`ORCL_TEST_FAULT=wrong:...`) is
+//! recorded as `wrong_result`; configurations the tensor-core form cannot take are pruned as
+//! `device_limit` (never built) and a `mathMode` other than 'fp32'/'tf32' is a located error.
+
+mod common;
+use common::{driver_source, run, run_driver, statuses, Run};
+use std::path::Path;
+use std::process::Command;
+use std::time::Duration;
+
+const ORCL: &str = env!("CARGO_BIN_EXE_orcl");
+
+/// `orcl ARGS` in `dir` (`fault`: the test hook `ORCL_TEST_FAULT`).
+fn orcl(dir: &Path, args: &[&str], fault: Option<&str>) -> Run {
+    let mut c = Command::new(ORCL);
+    c.args(args)
+        .env("ORCL_CACHE_DIR", dir.join("cache"))
+        .env_remove("ORCL_TEST_FAULT");
+    if let Some(f) = fault {
+        c.env("ORCL_TEST_FAULT", f);
+    }
+    c.current_dir(dir);
+    run(c, Duration::from_secs(400))
+}
+
+fn example() -> String {
+    std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/sgemm_tf32.c"))
+        .unwrap()
+}
+
+/// Tune `text` as `file` in a fresh directory (with test fault `fault`); returns the directory
+/// and every evaluation's (configuration key, status).
+fn tune(file: &str, text: &str, fault: Option<&str>) -> (tempfile::TempDir, Vec<(String, String)>) {
+    let tmp = tempfile::Builder::new()
+        .prefix("orcl-tensor-")
+        .tempdir()
+        .unwrap();
+    let dir = tmp.path();
+    std::fs::write(dir.join(file), text).unwrap();
+    orcl(dir, &["check", file], None).assert_code(0);
+    // A generous per-variant limit: the emulated form on a loaded CI machine is slow.
+    let t = orcl(
+        dir,
+        &["tune", file, "--db", "tune.db", "--timeout", "300s"],
+        fault,
+    );
+    t.assert_code(0);
+    let rows = statuses(&dir.join("tune.db"));
+    assert!(!rows.is_empty(), "{}", t.dump());
+    (tmp, rows)
+}
+
+/// Odd shapes {m, n, k}: no tile divides them; k = 0 leaves C = beta*C.
+const SHAPES: &str =
+    "{33, 17, 9}, {70, 45, 130}, {1, 1, 1}, {5, 7, 0}, {0, 4, 3}, {16, 8, 8}, {129, 65, 17}";
+
+/// The BLAS-form driver of `SgemmTf32` over the tuned file of `file` at every odd shape, at the
+/// TF32 tolerance of the largest k (2^-10 · √130 ≈ 1.1e-2).
+fn check_tuned(dir: &Path, file: &str) {
+    let protos = "#define TOL 1.2e-2\nvoid SgemmTf32(int m, int n, int k, float alpha, const float *A, const float *B, float beta, float *C);\nvoid SgemmTf32_orig(int m, int n, int k, float alpha, const float *A, const float *B, float beta, float *C);";
+    let body = r#"
+    int m = s[0], n = s[1], k = s[2];
+    float *A = fvec((long)m * k), *B = fvec((long)k * n), *C = fvec((long)m * n);
+    float *Cr = DUP(C, (long)m * n);
+    float alpha = 1.25f, beta = -0.5f;
+    SgemmTf32(m, n, k, alpha, A, B, beta, C);
+    SgemmTf32_orig(m, n, k, alpha, A, B, beta, Cr);
+    cmp("C", C, Cr, (long)m * n);
+    free(A); free(B); free(C); free(Cr);
+    return m > 0;"#;
+    run_driver(
+        dir,
+        &format!("_{file}"),
+        file,
+        "SgemmTf32",
+        &driver_source(protos, SHAPES, body),
+        Duration::from_secs(300),
+    );
+}
+
+/// `text` with A and B indexed as `a` and `b`, the space `space` (lines replacing the example's
+/// parameters TJ..VL) and, if `extra`, more transform arguments.
+fn variant_of(a: &str, b: &str, space: &[(&str, &str)], extra: &str) -> String {
+    let mut text = example().replace("A[i*k+l]", a).replace("B[l*n+j]", b);
+    for (from, to) in space {
+        assert!(text.contains(from), "{from}");
+        text = text.replace(from, to);
+    }
+    if !extra.is_empty() {
+        text = text.replace("vecLoad=VL,", &format!("vecLoad=VL, {extra},"));
+        assert_eq!(text.matches(extra).count(), 2);
+    }
+    text
+}
+
+/// NN, NT, TN, TT: every variant correct on the emulated form, and the tuned file correct at odd
+/// shapes; the emitted kernels (both backends) carry the inline PTX under `ORCL_MMA_SYNC`.
+#[test]
+fn tf32_layouts_nn_nt_tn_tt() {
+    for (name, a, b, extra, big) in [
+        ("nn", "A[i*k+l]", "B[l*n+j]", "", true),
+        ("nt", "A[i*k+l]", "B[j*k+l]", "doubleBuffer=True", false),
+        ("tn", "A[l*m+i]", "B[l*n+j]", "loadItems=[('i',4)]", false),
+        ("tt", "A[l*m+i]", "B[j*k+l]", "doubleBuffer=True", true),
+    ] {
+        let mut space = vec![
+            ("param TJ[] = [16, 32];", "param TJ[] = [32];"),
+            ("param TK[] = [8, 16];", "param TK[] = [8, 16];"),
+            ("param WI[] = [16, 32];", "param WI[] = [16];"),
+            ("param WJ[] = [8, 16];", "param WJ[] = [16];"),
+        ];
+        if big {
+            space.extend([
+                ("param M[] = [33];", "param M[] = [70];"),
+                ("param N[] = [17];", "param N[] = [45];"),
+                ("param K[] = [9];", "param K[] = [130];"),
+            ]);
+        }
+        let file = format!("tf32_{name}.c");
+        let (tmp, rows) = tune(&file, &variant_of(a, b, &space, extra), None);
+        assert_eq!(rows.len(), 4, "{rows:?}");
+        for (key, status) in &rows {
+            assert_eq!(status, "ok", "{name}: {key}");
+        }
+        let dir = tmp.path();
+        for backend in ["opencl", "cuda"] {
+            let e = orcl(
+                dir,
+                &["emit", &file, "--backend", backend, "--set", "TK=16"],
+                None,
+            );
+            e.assert_code(0);
+            for want in [
+                "#if ORCL_MMA_SYNC",
+                "asm(\"cvt.rna.tf32.f32 %0, %1;\"",
+                "mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32",
+                "orcl_tf32(",
+            ] {
+                assert!(e.stdout.contains(want), "{backend}: {want}\n{}", e.stdout);
+            }
+            // 2 warps of 16 x 16 outputs: 2 mma per k-step of 8, 2 k-steps per slab.
+            assert!(
+                e.stdout.contains("float orcl_acc[1][2][4];"),
+                "{}",
+                e.stdout
+            );
+        }
+        check_tuned(dir, &file);
+    }
+}
+
+/// A wrong fragment mapping (A's registers 1 and 2 swapped, under `ORCL_TEST_FAULT`) must be
+/// caught by validation: `wrong_result` for the faulty configurations, `ok` for the others.
+#[test]
+fn wrong_fragment_mapping_is_caught() {
+    let space = [
+        ("param TJ[] = [16, 32];", "param TJ[] = [32];"),
+        ("param TK[] = [8, 16];", "param TK[] = [16];"),
+        ("param WI[] = [16, 32];", "param WI[] = [16, 32];"),
+        ("param WJ[] = [8, 16];", "param WJ[] = [16];"),
+        ("param VL[] = [1, 4];", "param VL[] = [4];"),
+        ("param M[] = [33];", "param M[] = [70];"),
+        ("param N[] = [17];", "param N[] = [45];"),
+        ("param K[] = [9];", "param K[] = [130];"),
+    ];
+    let text = variant_of("A[i*k+l]", "B[l*n+j]", &space, "");
+    let (_tmp, rows) = tune("wrong.c", &text, Some("wrong:WI=32"));
+    assert_eq!(rows.len(), 2, "{rows:?}");
+    for (key, status) in &rows {
+        let want = if key.contains("\"WI\":32") {
+            "wrong_result"
+        } else {
+            "ok"
+        };
+        assert_eq!(status, want, "{key}");
+    }
+}
+
+/// What the tensor-core form cannot take is pruned before building (`device_limit`): a warp
+/// tile that is not a multiple of 16 x 8 or does not divide the tile, a k-slab that is not a
+/// multiple of 8, double operands; `mathMode='tf32'` on a loop that is not a matrix product. A
+/// `mathMode` value other than 'fp32' or 'tf32' is a located input error (exit 2).
+#[test]
+fn invalid_tf32_configurations_are_pruned() {
+    let space = [
+        ("param TJ[] = [16, 32];", "param TJ[] = [32];"),
+        ("param TK[] = [8, 16];", "param TK[] = [8, 12];"),
+        ("param WI[] = [16, 32];", "param WI[] = [16, 24];"),
+        ("param WJ[] = [8, 16];", "param WJ[] = [16, 64];"),
+        ("param VL[] = [1, 4];", "param VL[] = [1];"),
+    ];
+    let text = variant_of("A[i*k+l]", "B[l*n+j]", &space, "");
+    let (_tmp, rows) = tune("limits.c", &text, None);
+    // TK=12, WI=24 (not a multiple of 16) or WJ=64 (does not divide TJ=32): pruned.
+    assert_eq!(rows.len(), 8, "{rows:?}");
+    for (key, status) in &rows {
+        let bad = ["\"TK\":12", "\"WI\":24", "\"WJ\":64"]
+            .iter()
+            .any(|x| key.contains(x));
+        assert_eq!(status, if bad { "device_limit" } else { "ok" }, "{key}");
+    }
+
+    // Double data: every configuration pruned, so no valid variant (exit 1), with the reason.
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path();
+    let text = example().replace("float", "double").replace("0.0f", "0.0");
+    std::fs::write(dir.join("d.c"), &text).unwrap();
+    let t = orcl(dir, &["tune", "d.c", "--db", "tune.db"], None);
+    t.assert_code(1);
+    let rows = statuses(&dir.join("tune.db"));
+    assert!(
+        !rows.is_empty() && rows.iter().all(|r| r.1 == "device_limit"),
+        "{rows:?}"
+    );
+    let q = orcl(
+        dir,
+        &[
+            "db",
+            "--db",
+            "tune.db",
+            "query",
+            "SELECT message FROM evaluation LIMIT 1",
+        ],
+        None,
+    );
+    assert!(q.stdout.contains("float operands"), "{}", q.dump());
+
+    // A 1-D loop: mathMode='tf32' has no form there.
+    let axpy = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/axpy_quick.c"),
+    )
+    .unwrap();
+    let text = axpy.replacen("transform OpenCL(", "transform OpenCL(mathMode='tf32', ", 1);
+    assert_ne!(text, axpy);
+    std::fs::write(dir.join("axpy.c"), &text).unwrap();
+    let e = orcl(dir, &["emit", "axpy.c"], None);
+    e.assert_code(0);
+    assert!(e.stdout.contains("mathMode='tf32'"), "{}", e.dump());
+
+    // A value that is no math mode: located at the argument.
+    let text = example().replace("param MM[] = ['tf32'];", "param MM[] = ['bf16'];");
+    std::fs::write(dir.join("bad.c"), &text).unwrap();
+    let c = orcl(dir, &["check", "bad.c"], None);
+    c.assert_code(2);
+    assert!(
+        c.stderr
+            .contains("`mathMode` must be 'fp32' or 'tf32', found 'bf16'"),
+        "{}",
+        c.dump()
+    );
+    assert!(c.stderr.contains("bad.c:"), "{}", c.dump());
+}

@@ -21,6 +21,8 @@ pub struct BackendBest {
     pub ms: f64,
     /// Bytes moved / time (GB/s = 1e9 bytes/s).
     pub gbs: f64,
+    /// Floating-point operations / time (TFLOP/s = 1e12 FLOP/s), for a matrix product.
+    pub tflops: Option<f64>,
     pub config: String,
     pub device: String,
     pub experiment: i64,
@@ -35,6 +37,9 @@ pub struct Row {
     pub input: String,
     /// Bytes read + written once by the loop, from the IR and the input sizes.
     pub bytes: u64,
+    /// Floating-point operations of one run of the loop when it is a matrix product (a
+    /// contraction: 2·m·n·k), from the IR's trip counts at this input size; `None` otherwise.
+    pub flops: Option<u64>,
     pub opencl: Option<BackendBest>,
     pub cuda: Option<BackendBest>,
     /// OpenCL time / CUDA time (> 1: CUDA is faster).
@@ -102,13 +107,29 @@ pub fn bytes_moved(k: &Kernel, elems: &BTreeMap<String, u64>) -> u64 {
         .sum()
 }
 
-fn best_of(i: &InputResult, bytes: u64) -> Option<BackendBest> {
+/// The floating-point operations of one run of `p`'s loop at `input` when it is a contraction
+/// (`analysis::contraction`): a multiply and an add per iteration of its three loops, 2·m·n·k.
+/// `None` for any other loop, or when a trip count cannot be evaluated (triangular bounds).
+pub fn contraction_flops(
+    p: &Prepared,
+    input: &BTreeMap<String, orcl_frontend::expr::Value>,
+) -> Option<u64> {
+    let k = &p.kernel;
+    let c = orcl_frontend::analysis::contraction(k)?;
+    let nest = orcl_frontend::analysis::perfect_nest(k);
+    let trip = |l| orcl_frontend::bounds::trip_count(k, &p.region.spec, input, l);
+    let (m, n, r) = (trip(nest.loops[0])?, trip(nest.loops[1])?, trip(c.red)?);
+    2u64.checked_mul(m)?.checked_mul(n)?.checked_mul(r)
+}
+
+fn best_of(i: &InputResult, bytes: u64, flops: Option<u64>) -> Option<BackendBest> {
     let (b, _) = i.best.as_ref()?;
     let e = &i.evaluations[*b];
     let ms = i.winner_ms.or_else(|| e.outcome.median_ms())?;
     Some(BackendBest {
         ms,
         gbs: bytes as f64 / (ms * 1e-3) / 1e9,
+        tflops: flops.map(|f| f as f64 / (ms * 1e-3) / 1e12),
         config: e.config.display(),
         device: i.device.name.clone(),
         experiment: i.experiment_id,
@@ -214,6 +235,7 @@ pub fn rows(per_backend: &[(Backend, Vec<RegionResult>)]) -> anyhow::Result<Vec<
                 let elems = orcl_frontend::inputs::array_elems(&p.region.spec, &env)
                     .map_err(|d| anyhow!("{}", d.message))?;
                 let bytes = bytes_moved(&p.kernel, &elems);
+                let flops = contraction_flops(p, &i.input);
                 let kernel = kernel_label(p);
                 let input = input_label(&i.input);
                 let pos = match rows
@@ -226,6 +248,7 @@ pub fn rows(per_backend: &[(Backend, Vec<RegionResult>)]) -> anyhow::Result<Vec<
                             kernel,
                             input,
                             bytes,
+                            flops,
                             opencl: None,
                             cuda: None,
                             cuda_speedup: None,
@@ -233,7 +256,7 @@ pub fn rows(per_backend: &[(Backend, Vec<RegionResult>)]) -> anyhow::Result<Vec<
                         rows.len() - 1
                     }
                 };
-                let best = best_of(i, bytes);
+                let best = best_of(i, bytes, flops);
                 match backend {
                     Backend::OpenCl => rows[pos].opencl = best,
                     Backend::Cuda => rows[pos].cuda = best,
@@ -250,35 +273,36 @@ pub fn rows(per_backend: &[(Backend, Vec<RegionResult>)]) -> anyhow::Result<Vec<
     Ok(rows)
 }
 
-/// The rows as a terminal table.
+/// The rows as a terminal table; with TFLOP/s columns when a row is a matrix product.
 pub fn render_table(rows: &[Row]) -> String {
     let mut t = Table::new();
     t.load_preset(UTF8_FULL_CONDENSED);
-    t.set_header(vec![
-        "kernel",
-        "input",
-        "MB moved",
-        "OpenCL ms",
-        "OpenCL GB/s",
-        "CUDA ms",
-        "CUDA GB/s",
-        "CUDA/OpenCL speedup",
-    ]);
+    let with_flops = rows.iter().any(|r| r.flops.is_some());
+    let mut header = vec!["kernel", "input", "MB moved", "OpenCL ms", "OpenCL GB/s"];
+    header.extend(with_flops.then_some("OpenCL TFLOP/s"));
+    header.extend(["CUDA ms", "CUDA GB/s"]);
+    header.extend(with_flops.then_some("CUDA TFLOP/s"));
+    header.push("CUDA/OpenCL speedup");
+    t.set_header(header);
     let num = |x: Option<f64>, d: usize| {
         Cell::new(x.map(|v| format!("{v:.d$}")).unwrap_or_else(|| "-".into()))
             .set_alignment(CellAlignment::Right)
     };
     for r in rows {
-        t.add_row(vec![
+        let mut cells = vec![
             Cell::new(&r.kernel),
             Cell::new(&r.input),
             num(Some(r.bytes as f64 / 1e6), 1),
-            num(r.opencl.as_ref().map(|b| b.ms), 4),
-            num(r.opencl.as_ref().map(|b| b.gbs), 0),
-            num(r.cuda.as_ref().map(|b| b.ms), 4),
-            num(r.cuda.as_ref().map(|b| b.gbs), 0),
-            num(r.cuda_speedup, 2),
-        ]);
+        ];
+        for b in [&r.opencl, &r.cuda] {
+            cells.push(num(b.as_ref().map(|b| b.ms), 4));
+            cells.push(num(b.as_ref().map(|b| b.gbs), 0));
+            if with_flops {
+                cells.push(num(b.as_ref().and_then(|b| b.tflops), 2));
+            }
+        }
+        cells.push(num(r.cuda_speedup, 2));
+        t.add_row(cells);
     }
     t.to_string()
 }
@@ -469,11 +493,26 @@ mod tests {
         assert_eq!(bytes_moved(&k, &elems), 160);
     }
 
+    /// SGEMM's naive loop (examples/sgemm.c, 33 × 17 × 9) is 2·m·n·k operations; an axpy loop
+    /// is not a matrix product.
+    #[test]
+    fn flops_of_a_matrix_product() {
+        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/examples/sgemm.c");
+        let text = std::fs::read_to_string(path).unwrap();
+        let p = &crate::prepare::prepare(path, &text).unwrap()[0];
+        assert_eq!(contraction_flops(p, &p.inputs[0]), Some(2 * 33 * 17 * 9));
+        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/examples/axpy_quick.c");
+        let text = std::fs::read_to_string(path).unwrap();
+        let p = &crate::prepare::prepare(path, &text).unwrap()[0];
+        assert_eq!(contraction_flops(p, &p.inputs[0]), None);
+    }
+
     #[test]
     fn speedup_is_opencl_over_cuda() {
         let best = |ms: f64| BackendBest {
             ms,
             gbs: 1.0,
+            tflops: Some(2.0 / ms),
             config: String::new(),
             device: "GPU".into(),
             experiment: 1,
@@ -482,6 +521,7 @@ mod tests {
             kernel: "f()".into(),
             input: "N=8".into(),
             bytes: 1,
+            flops: Some(2_000_000_000),
             opencl: Some(best(2.0)),
             cuda: Some(best(1.0)),
             cuda_speedup: None,
@@ -489,6 +529,7 @@ mod tests {
         r.cuda_speedup = Some(2.0);
         let table = render_table(std::slice::from_ref(&r));
         assert!(table.contains("2.00"), "{table}");
+        assert!(table.contains("CUDA TFLOP/s"), "{table}");
         let dir = tempfile::tempdir().unwrap();
         let svg = dir.path().join("c.svg");
         plot(&[r], &svg).unwrap();

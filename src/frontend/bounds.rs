@@ -37,29 +37,7 @@ pub fn check(
 ) -> Result<(), Diagnostic> {
     for input in inputs {
         let env = spec.input_env(input);
-        let mut scalars: BTreeMap<String, i64> = BTreeMap::new();
-        for v in spec.input_vars.iter().filter(|v| v.dims.is_empty()) {
-            if let VarInit::Expr(e) = &v.init {
-                if let Some(x) = e.eval(&env).ok().and_then(|x| x.as_i64()) {
-                    scalars.insert(v.name.clone(), x);
-                }
-            }
-        }
-        for p in &kernel.preamble {
-            if !matches!(p.ty, ScalarType::Int | ScalarType::Long) {
-                continue;
-            }
-            let known = |n: &str| scalars.get(n).map(|x| Value::Int(*x)).or_else(|| env(n));
-            let value = crate::expr::parse_expr(&p.init, 0)
-                .ok()
-                .and_then(|e| e.eval(&known).ok())
-                .and_then(|x| x.as_i64());
-            // A value its `int` cannot hold is reported by `prepare` at the input parameter.
-            let fits = p.ty != ScalarType::Int || i32::try_from(value.unwrap_or(0)).is_ok();
-            if let (Some(x), true) = (value, fits) {
-                scalars.insert(p.name.clone(), x);
-            }
-        }
+        let scalars = scalar_values(kernel, spec, input);
         let Ok(elems) = crate::inputs::array_elems(spec, &env) else {
             continue;
         };
@@ -74,6 +52,76 @@ pub fn check(
         cx.in_loop(&kernel.parallel, &mut vars)?;
     }
     Ok(())
+}
+
+/// The integer scalars the loop reads that have a value at input size `input`: the scalars of
+/// `input_vars` (`decl int n = N;`) and the preamble's integer declarations (Orio's `int n=N;`),
+/// by name.
+pub fn scalar_values(
+    kernel: &Kernel,
+    spec: &TuningSpec,
+    input: &BTreeMap<String, Value>,
+) -> BTreeMap<String, i64> {
+    let env = spec.input_env(input);
+    let mut scalars: BTreeMap<String, i64> = BTreeMap::new();
+    for v in spec.input_vars.iter().filter(|v| v.dims.is_empty()) {
+        if let VarInit::Expr(e) = &v.init {
+            if let Some(x) = e.eval(&env).ok().and_then(|x| x.as_i64()) {
+                scalars.insert(v.name.clone(), x);
+            }
+        }
+    }
+    for p in &kernel.preamble {
+        if !matches!(p.ty, ScalarType::Int | ScalarType::Long) {
+            continue;
+        }
+        let known = |n: &str| scalars.get(n).map(|x| Value::Int(*x)).or_else(|| env(n));
+        let value = crate::expr::parse_expr(&p.init, 0)
+            .ok()
+            .and_then(|e| e.eval(&known).ok())
+            .and_then(|x| x.as_i64());
+        // A value its `int` cannot hold is reported by `prepare` at the input parameter.
+        let fits = p.ty != ScalarType::Int || i32::try_from(value.unwrap_or(0)).is_ok();
+        if let (Some(x), true) = (value, fits) {
+            scalars.insert(p.name.clone(), x);
+        }
+    }
+    scalars
+}
+
+/// The number of iterations of loop `l` of `kernel` at input size `input`, when its bounds
+/// depend on no loop variable (`None` otherwise: a triangular loop, a bound orcl cannot
+/// evaluate).
+pub fn trip_count(
+    kernel: &Kernel,
+    spec: &TuningSpec,
+    input: &BTreeMap<String, Value>,
+    l: &Loop,
+) -> Option<u64> {
+    let env = spec.input_env(input);
+    let scalars = scalar_values(kernel, spec, input);
+    let elems = BTreeMap::new();
+    let cx = Cx {
+        kernel,
+        scalars: &scalars,
+        env: &env,
+        elems: &elems,
+        input,
+    };
+    let none = BTreeMap::new();
+    let (lo, hi) = (cx.range(&l.lower, &none)?, cx.range(&l.upper, &none)?);
+    if lo.0 != lo.1 || hi.0 != hi.1 || l.step < 1 {
+        return None;
+    }
+    let last = if l.inclusive {
+        hi.0
+    } else {
+        hi.0.checked_sub(1)?
+    };
+    if last < lo.0 {
+        return Some(0);
+    }
+    u64::try_from((last - lo.0) / l.step + 1).ok()
 }
 
 struct Cx<'a> {

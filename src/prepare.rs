@@ -299,8 +299,12 @@ fn check_input(
         }
         let env = env_for(&space, &cfg);
         for t in transforms {
-            // Options that do not fit the loop (innerThreads, vecWidth, tile), at the argument.
-            orcl_codegen::schedule::check_options(kernel, &t.bind(&env)?)?;
+            // Options that do not fit the loop (innerThreads, vecWidth, tile), at the argument;
+            // a time loop's arguments apply to each kernel of its step.
+            let o = t.bind(&env)?;
+            for k in kernel.kernels() {
+                orcl_codegen::schedule::check_options(k, &o)?;
+            }
         }
     }
     let env = spec.input_env(input);

@@ -23,6 +23,13 @@ pub fn variant(
     total: bool,
     fault: Option<Fault>,
 ) -> Result<Variant, Diagnostic> {
+    if let Some(steps) = &k.steps {
+        if o.backend == Backend::Cuda {
+            return Err(Diagnostic::new(k.parallel.span, "a region that holds a time loop is tuned for OpenCL only: orcl has no CUDA host code for several kernels yet")
+                .with_help("tune it with `--backend opencl` (a `transform OpenCL(...)`), or make the region the nests inside the time loop"));
+        }
+        return steps_variant(&steps.kernels, o, total);
+    }
     let schedule = crate::schedule::of(k, o)?;
     let mut v = Variant {
         backend: o.backend,
@@ -38,6 +45,7 @@ pub fn variant(
         local_mem_bytes: 0,
         grid: None,
         invalid: None,
+        parts: Vec::new(),
     };
     let s = match schedule {
         Ok(s) => s,
@@ -60,5 +68,41 @@ pub fn variant(
         v.local_mem_bytes = s.local_mem_bytes();
         v.grid = Some(s.grid());
     }
+    Ok(v)
+}
+
+/// The variant of a time loop's kernels (`kernels`, one step in launch order): each kernel's
+/// variant of the same configuration (the transform's arguments apply to each kernel), their
+/// sources joined into one program with kernel `i` renamed [`Variant::kernel_name`]`(i)` and the
+/// `#define`s of one kernel undefined before the next. Invalid when one kernel's schedule is.
+fn steps_variant(kernels: &[Kernel], o: &Options, total: bool) -> Result<Variant, Diagnostic> {
+    let parts = kernels
+        .iter()
+        .map(|k| variant(k, o, total, None))
+        .collect::<Result<Vec<_>, _>>()?;
+    let mut v = parts[0].clone();
+    v.invalid = parts.iter().enumerate().find_map(|(i, p)| {
+        p.invalid
+            .as_ref()
+            .map(|why| format!("kernel {i} of the step: {why}"))
+    });
+    v.local_mem_bytes = parts.iter().map(|p| p.local_mem_bytes).max().unwrap_or(0);
+    let mut source = String::new();
+    for (i, p) in parts.iter().enumerate() {
+        source.push_str(
+            &p.source
+                .replace("orcl_kernel(", &format!("{}(", Variant::kernel_name(i))),
+        );
+        for line in p.source.lines() {
+            if let Some(name) = line
+                .strip_prefix("#define ")
+                .and_then(|d| d.split_whitespace().next())
+            {
+                source.push_str(&format!("#undef {name}\n"));
+            }
+        }
+    }
+    v.source = source;
+    v.parts = parts;
     Ok(v)
 }

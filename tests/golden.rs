@@ -370,4 +370,7 @@ golden! {
     jacobi2d_default("examples/jacobi2d.c") => [OpenCl, Cuda, Skeleton],
     rows2d_default("tests/inputs/ok/rows2d.c") => [OpenCl, Cuda, Skeleton],
     grid3d_default("tests/inputs/ok/grid3d.c") => [OpenCl, Cuda],
+    // A region holding a time loop (issue 22 item 6): four kernels per step in one program, the
+    // loop on the host, the step's value (`_fict_[t]`) a kernel argument; PART lines in the skeleton.
+    time_loop_fdtd_2d_wi8("tests/polybench/fdtd-2d.c", "--set", "WI=8") => [OpenCl, Skeleton],
 }

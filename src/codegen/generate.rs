@@ -24,10 +24,6 @@ pub fn variant(
     fault: Option<Fault>,
 ) -> Result<Variant, Diagnostic> {
     if let Some(steps) = &k.steps {
-        if o.backend == Backend::Cuda {
-            return Err(Diagnostic::new(k.parallel.span, "a region that holds a time loop is tuned for OpenCL only: orcl has no CUDA host code for several kernels yet")
-                .with_help("tune it with `--backend opencl` (a `transform OpenCL(...)`), or make the region the nests inside the time loop"));
-        }
         return steps_variant(&steps.kernels, o, total);
     }
     let schedule = crate::schedule::of(k, o)?;
@@ -74,7 +70,7 @@ pub fn variant(
 /// The variant of a time loop's kernels (`kernels`, one step in launch order): each kernel's
 /// variant of the same configuration (the transform's arguments apply to each kernel), their
 /// sources joined into one program with kernel `i` renamed [`Variant::kernel_name`]`(i)` and the
-/// `#define`s of one kernel undefined before the next. Invalid when one kernel's schedule is.
+/// `ORCL_` `#define`s of one kernel undefined before the next. Invalid when one kernel's schedule is.
 fn steps_variant(kernels: &[Kernel], o: &Options, total: bool) -> Result<Variant, Diagnostic> {
     let parts = kernels
         .iter()
@@ -94,9 +90,11 @@ fn steps_variant(kernels: &[Kernel], o: &Options, total: bool) -> Result<Variant
                 .replace("orcl_kernel(", &format!("{}(", Variant::kernel_name(i))),
         );
         for line in p.source.lines() {
+            // orcl's own (`ORCL_TILE`, `ORCL_WG`); CUDA's guarded `INT_MIN`, `INFINITY` stay.
             if let Some(name) = line
                 .strip_prefix("#define ")
                 .and_then(|d| d.split_whitespace().next())
+                .filter(|n| n.starts_with("ORCL_"))
             {
                 source.push_str(&format!("#undef {name}\n"));
             }

@@ -100,10 +100,6 @@ pub fn render_cuda(
     input: &BTreeMap<String, Value>,
     region_label: &str,
 ) -> Result<String, Diagnostic> {
-    if kernel.steps.is_some() {
-        return Err(Diagnostic::new(kernel.parallel.span, "a region that holds a time loop is tuned for OpenCL only: orcl has no CUDA timing skeleton for several kernels yet")
-            .with_help("tune it with `--backend opencl`"));
-    }
     let ctx = context(kernel, spec, input, region_label)?;
     Ok(crate::templates::render("cuda_skeleton.c.tera", &ctx))
 }

@@ -14,6 +14,10 @@ const TEMPLATES: &[(&str, &str)] = &[
         include_str!("templates/opencl_steps_host.c.tera"),
     ),
     (
+        "cuda_steps_host.cu.tera",
+        include_str!("templates/cuda_steps_host.cu.tera"),
+    ),
+    (
         "cuda_host.cu.tera",
         include_str!("templates/cuda_host.cu.tera"),
     ),
@@ -40,6 +44,10 @@ const TEMPLATES: &[(&str, &str)] = &[
     (
         "skeleton_steps_opencl.c.tera",
         include_str!("../../skeletons/skeleton_steps_opencl.c.tera"),
+    ),
+    (
+        "skeleton_steps_cuda.c.tera",
+        include_str!("../../skeletons/skeleton_steps_cuda.c.tera"),
     ),
 ];
 

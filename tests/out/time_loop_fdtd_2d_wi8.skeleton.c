@@ -166,6 +166,21 @@ static int orcl_step_value(long orcl_s) {
     return (int)((0) + orcl_s * 1);
 }
 
+/* The PART lines after a request line: "PART <global> <local> <dims> <9 grid numbers>" for kernels 1.. */
+static int orcl_read_parts(long (*g)[12]) {
+    char line[512];
+    for (int q = 1; q < 4; q++) {
+        long *p = g[q];
+        if (!fgets(line, sizeof line, stdin)
+            || sscanf(line, "PART %ld %ld %ld %ld %ld %ld %ld %ld %ld %ld %ld %ld", &p[0], &p[1], &p[2], &p[3], &p[4], &p[5], &p[6], &p[7], &p[8], &p[9], &p[10], &p[11]) != 12
+            || p[1] < 1 || p[2] < 0 || p[2] > 3) {
+            fprintf(stderr, "orcl skeleton: bad PART line for kernel %d: %s", q, line);
+            return -1;
+        }
+    }
+    return 0;
+}
+
 /* iterations of loop d of kernel p's perfect nest (d = -1: its parallel loop) */
 static long orcl_part_trip(int p, int d) {
     const int tmax = orcl_v_tmax;
@@ -306,7 +321,7 @@ static uint64_t fnv1a(const char *a, const char *b) {
 
 /* ---- the time loop `t`: it runs here, on the host; each step launches 4 kernel(s) in order ---- */
 #define ORCL_PARTS 4
-static int orcl_first_step; /* the step argument's value before the first step sets it */
+__attribute__((unused)) static int orcl_first_step; /* the step argument's value before the first step sets it */
 /* per kernel: the index of the argument that takes the step's value, or -1 */
 static const int orcl_step_arg[ORCL_PARTS] = { 3, -1, -1, -1 };
 
@@ -321,21 +336,6 @@ static cl_kernel orcl_create_parts(cl_program p, cl_kernel *parts, cl_int *err) 
         }
     }
     return parts[0];
-}
-
-/* The PART lines after a request line: "PART <global> <local> <dims> <9 grid numbers>" for kernels 1.. */
-static int orcl_read_parts(long (*g)[12]) {
-    char line[512];
-    for (int q = 1; q < ORCL_PARTS; q++) {
-        long *p = g[q];
-        if (!fgets(line, sizeof line, stdin)
-            || sscanf(line, "PART %ld %ld %ld %ld %ld %ld %ld %ld %ld %ld %ld %ld", &p[0], &p[1], &p[2], &p[3], &p[4], &p[5], &p[6], &p[7], &p[8], &p[9], &p[10], &p[11]) != 12
-            || p[1] < 1 || p[2] < 0 || p[2] > 3) {
-            fprintf(stderr, "orcl skeleton: bad PART line for kernel %d: %s", q, line);
-            return -1;
-        }
-    }
-    return 0;
 }
 
 /* Each kernel's NDRange from its launch numbers (global, local, dims, then per dimension: nest loop, iterations and work-items per work-group). */
@@ -1045,6 +1045,9 @@ int main(int argc, char **argv) {
         memcpy(p_k, cache[slot].parts, sizeof p_k);
         orcl_part_geometry(part_g, p_dim, p_gws, p_lws);
         (void)argi;
+        (void)k;
+        (void)work_dim;
+        (void)gws;
         if (err == CL_SUCCESS) err = clSetKernelArg(p_k[0], 0, sizeof(int), &orcl_v_ny);
         if (err == CL_SUCCESS) err = clSetKernelArg(p_k[0], 1, sizeof(cl_mem), &buf_ey);
         if (err == CL_SUCCESS) err = clSetKernelArg(p_k[0], 2, sizeof(cl_mem), &buf__fict_);

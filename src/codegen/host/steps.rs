@@ -1,7 +1,7 @@
 //! A region holding a time loop (`ir::Steps`) in the templates: the loop's variable and step
 //! values, each kernel's arguments and trip counts (`context`, shared by the timing skeleton and
-//! the host code), and the host function of `_file.c` (`render`,
-//! `templates/opencl_steps_host.c.tera`).
+//! the host code), and the host function of `_file.c` / `_file.cu` (`render`,
+//! `templates/opencl_steps_host.c.tera`, `templates/cuda_steps_host.cu.tera`).
 
 use super::HostVariant;
 use crate::target::GlobalSize;
@@ -103,6 +103,10 @@ struct StepsV {
     config: String,
     source: String,
     options: String,
+    /// CUDA: the kernels of `_file.cu`, `orcl_kernel_<q>` renamed `<host function>_k<v>_<q>`.
+    kernels: String,
+    /// CUDA: `cudaFuncCachePrefer...` of `preferL1Size`, if any.
+    cache_config: Option<&'static str>,
     platform: usize,
     device: usize,
     locals: Vec<u64>,
@@ -114,13 +118,26 @@ struct StepsV {
 /// the loop on the host, each step's kernels launched in order, the arrays on the device from
 /// the first step to the last. `ctx` has the names, parameters, buffers and the steps' count.
 pub(super) fn render(mut ctx: tera::Context, steps: StepsCx, variants: &[HostVariant]) -> String {
+    let name = ctx
+        .get("name")
+        .and_then(|n| n.as_str())
+        .unwrap_or_default()
+        .to_string();
     let vs: Vec<StepsV> = variants
         .iter()
-        .map(|h| StepsV {
+        .enumerate()
+        .map(|(v, h)| StepsV {
             label: h.label.clone(),
             config: h.config.replace("*/", "* /"),
             source: c_string_lines(&h.variant.source, 8),
             options: c_string(&h.variant.build_options),
+            kernels: (0..steps.parts.len()).fold(h.variant.source.clone(), |src, q| {
+                src.replace(
+                    &format!("{}(", crate::target::Variant::kernel_name(q)),
+                    &format!("{name}_k{v}_{q}("),
+                )
+            }),
+            cache_config: crate::cuda::cache_config(&h.variant.build_options),
             platform: h.variant.platform,
             device: h.variant.device,
             locals: h.variant.parts.iter().map(|p| p.local_size).collect(),
@@ -169,5 +186,8 @@ pub(super) fn render(mut ctx: tera::Context, steps: StepsCx, variants: &[HostVar
     ctx.insert("nest_width", &width);
     ctx.insert("nest_trips", &nest_trips);
     ctx.insert("steps", &steps);
+    if variants.first().map(|h| h.variant.backend) == Some(crate::target::Backend::Cuda) {
+        return crate::templates::render("cuda_steps_host.cu.tera", &ctx);
+    }
     crate::templates::render("opencl_steps_host.c.tera", &ctx)
 }

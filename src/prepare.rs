@@ -303,7 +303,13 @@ fn check_input(
             // a time loop's arguments apply to each kernel of its step.
             let o = t.bind(&env)?;
             for k in kernel.kernels() {
-                orcl_codegen::schedule::check_options(k, &o)?;
+                orcl_codegen::schedule::check_options(k, &o).map_err(|mut d| {
+                    if kernel.steps.is_some() {
+                        let nest = k.source.lines().next().unwrap_or("").trim();
+                        d.message = format!("{}, in the time loop's nest `{nest}`", d.message);
+                    }
+                    d
+                })?;
             }
         }
     }

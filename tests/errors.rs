@@ -1355,3 +1355,14 @@ fn time_loop_nest_with_a_dependence() {
     );
     assert!(!stderr.contains("[t]"), "{stderr}");
 }
+
+/// A transform argument that does not fit one nest of a time loop (fdtd-2d's first nest, a loop
+/// over `j` alone, under `tile=[('i',..),('j',..)]`) is located at the argument and names the nest.
+#[test]
+fn time_loop_tile_that_one_nest_lacks() {
+    check_fails(
+        "time_loop_tile",
+        at("in the time loop's nest `for (j = 0; j < ny; j++)`", 32, 40)
+            .under("[('i',WI),('j',16)]"),
+    );
+}

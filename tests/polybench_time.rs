@@ -5,7 +5,8 @@
 //! validated against the original loop (status `ok`). Then the tuned `_file.c`, compiled beside the
 //! original and a C driver, computes what the original computes at the tuned sizes and at one it
 //! was not tuned for, with kernel launches counted (steps × kernels per call) so that a silent
-//! fall-back to the original loop fails.
+//! fall-back to the original loop fails. Also a region that holds a sequence of nests without a
+//! time loop (PolyBench's mvt, `tests/inputs/ok/mvt_sequence.c`): two kernels, launched once.
 
 mod common;
 use common::{driver_source, run, run_driver, statuses, Run};
@@ -24,7 +25,7 @@ fn orcl(dir: &Path, args: &[&str]) -> Run {
     run(c, Duration::from_secs(300))
 }
 
-/// Tune `tests/polybench/<file>` in a fresh directory: `evaluations` evaluations, all `ok`.
+/// Tune `tests/<file>` in a fresh directory: `evaluations` evaluations, all `ok`.
 fn tune(file: &str, evaluations: usize) -> tempfile::TempDir {
     let tmp = tempfile::Builder::new()
         .prefix("orcl-polybench-time-")
@@ -32,8 +33,9 @@ fn tune(file: &str, evaluations: usize) -> tempfile::TempDir {
         .unwrap();
     let dir = tmp.path();
     let src = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/polybench")
+        .join("tests")
         .join(file);
+    let file = Path::new(file).file_name().unwrap().to_str().unwrap();
     std::fs::copy(src, dir.join(file)).unwrap();
     orcl(dir, &["check", file]).assert_code(0);
     let t = orcl(dir, &["tune", file, "--db", "tune.db"]);
@@ -58,6 +60,7 @@ fn tune_and_compare(
 ) {
     let tmp = tune(file, evaluations);
     let dir = tmp.path();
+    let file = Path::new(file).file_name().unwrap().to_str().unwrap();
     let tuned = format!("_{file}");
     let text = std::fs::read_to_string(dir.join(&tuned)).unwrap();
     assert!(
@@ -85,7 +88,7 @@ fn jacobi_1d_whole_time_loop() {
     free(A); free(B); free(Ar); free(Br);
     return tsteps * 2;"#;
     tune_and_compare(
-        "jacobi-1d.c",
+        "polybench/jacobi-1d.c",
         4,
         "kernel_jacobi_1d",
         "void NAME(int tsteps, int n, double A[n], double B[n])",
@@ -107,7 +110,7 @@ fn jacobi_2d_whole_time_loop_tiled() {
     free(A); free(B); free(Ar); free(Br);
     return tsteps * 2;"#;
     tune_and_compare(
-        "jacobi-2d.c",
+        "polybench/jacobi-2d.c",
         4,
         "kernel_jacobi_2d",
         "void NAME(int tsteps, int n, double A[n][n], double B[n][n])",
@@ -129,7 +132,7 @@ fn heat_3d_whole_time_loop_tiled() {
     free(A); free(B); free(Ar); free(Br);
     return tsteps * 2;"#;
     tune_and_compare(
-        "heat-3d.c",
+        "polybench/heat-3d.c",
         4,
         "kernel_heat_3d",
         "void NAME(int tsteps, int n, double A[n][n][n], double B[n][n][n])",
@@ -153,11 +156,34 @@ fn fdtd_2d_four_kernels_per_step() {
     free(ex); free(ey); free(hz); free(f); free(exr); free(eyr); free(hzr);
     return tmax * 4;"#;
     tune_and_compare(
-        "fdtd-2d.c",
+        "polybench/fdtd-2d.c",
         4,
         "kernel_fdtd_2d",
         "void NAME(int tmax, int nx, int ny, double ex[nx][ny], double ey[nx][ny], double hz[nx][ny], double _fict_[tmax])",
         "{5, 13, 21}, {5, 30, 21}, {3, 17, 9}",
+        body,
+    );
+}
+
+#[test]
+fn mvt_sequence_of_two_nests() {
+    let body = r#"
+    int n = s[0];
+    long e = (long)n * n;
+    double *x1 = dvec(n), *x2 = dvec(n), *y1 = dvec(n), *y2 = dvec(n), *A = dvec(e);
+    double *x1r = DUP(x1, n), *x2r = DUP(x2, n);
+    kernel_mvt(n, x1, x2, y1, y2, (double (*)[n])A);
+    kernel_mvt_orig(n, x1r, x2r, y1, y2, (double (*)[n])A);
+    cmp("x1", x1, x1r, n);
+    cmp("x2", x2, x2r, n);
+    free(x1); free(x2); free(y1); free(y2); free(A); free(x1r); free(x2r);
+    return 2;"#;
+    tune_and_compare(
+        "inputs/ok/mvt_sequence.c",
+        4,
+        "kernel_mvt",
+        "void NAME(int n, double x1[n], double x2[n], double y_1[n], double y_2[n], double A[n][n])",
+        "{29, 0, 0}, {70, 0, 0}, {45, 0, 0}",
         body,
     );
 }

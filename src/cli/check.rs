@@ -74,6 +74,15 @@ fn print_kernel(p: &Prepared, path: &str, text: &str) {
     orcl_frontend::outln!("  kernel arguments: {}", args.join(", "));
     let l = &p.kernel.parallel;
     let what = match &p.kernel.steps {
+        Some(s) if l.var == orcl_frontend::lower::SEQUENCE_VAR => format!(
+            "a sequence of {} nests, one kernel each (parallel loops {})",
+            s.kernels.len(),
+            s.kernels
+                .iter()
+                .map(|k| format!("`{}`", k.parallel.var))
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
         Some(s) => format!(
             "time loop: `{}` (step {}) on the host, {} kernel(s) per step (parallel loops {})",
             l.var,

@@ -10,6 +10,7 @@ mod walk;
 
 use dependence::check_dependences;
 use extents::{check_extents, flatten_loop};
+pub use steps::SEQUENCE_VAR;
 use walk::check_after;
 
 use crate::annotation::RawRegion;

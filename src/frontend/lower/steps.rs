@@ -32,6 +32,7 @@ pub(super) fn lower_time_loop(
     after: Option<After>,
     one: Diagnostic,
 ) -> Result<Kernel, Diagnostic> {
+    let (time, after) = sequence(time, after);
     if !is_time_loop(&time) {
         return Err(one);
     }
@@ -89,6 +90,48 @@ pub(super) fn lower_time_loop(
     let mut k = lower_loop(region, spec, file, preamble, time, None, Mode::Region)?;
     k.steps = Some(Box::new(Steps { kernels }));
     Ok(k)
+}
+
+/// The variable of the one-step loop that stands for a region holding a sequence of nests without
+/// a time loop.
+pub const SEQUENCE_VAR: &str = "orcl_once";
+
+/// A region holding a sequence of loop nests and nothing else (`first`, then `after` all loops) as
+/// a time loop of one step (`for (orcl_once = 0; orcl_once < 1; orcl_once++) { ... }`, see
+/// [`SEQUENCE_VAR`]) and no statements after it; otherwise the two unchanged.
+fn sequence(first: Loop, after: Option<After>) -> (Loop, Option<After>) {
+    let loops = |a: &After| {
+        !a.stmts.is_empty() && a.stmts.iter().all(|s| matches!(s.kind, StmtKind::For(_)))
+    };
+    let a = match after {
+        Some(a) if loops(&a) => a,
+        other => return (first, other),
+    };
+    let at = |v: i64| crate::ir::Expr {
+        kind: ExprKind::Int(v),
+        span: Span::new(first.span.start, first.span.start),
+    };
+    let (span, var_span) = (
+        first.span.to(a.span),
+        Span::new(first.span.start, first.span.start),
+    );
+    let (lower, upper) = (at(0), at(1));
+    let mut body = vec![Stmt {
+        span: first.span,
+        kind: StmtKind::For(first),
+    }];
+    body.extend(a.stmts);
+    let one = Loop {
+        var: SEQUENCE_VAR.to_string(),
+        var_span,
+        lower,
+        upper,
+        inclusive: false,
+        step: 1,
+        body,
+        span,
+    };
+    (one, None)
 }
 
 /// Whether `l` is a time loop: its body has a loop, and no array it writes is subscripted with

@@ -134,8 +134,11 @@ fn sequence(first: Loop, after: Option<After>) -> (Loop, Option<After>) {
     (one, None)
 }
 
-/// Whether `l` is a time loop: its body has a loop, and no array it writes is subscripted with
-/// its variable.
+/// Whether `l` is a time loop: its body has a loop, no array it writes is subscripted with its
+/// variable, and either its body has several loops or no array at all is subscripted with its
+/// variable. (One nest under a loop that picks the rows it reads but always writes the same
+/// elements, `for (i..) for (j..) B[0][j] = A[i][j];`, keeps the dependence error of its outer loop:
+/// it is more likely a mistake than a time loop.)
 fn is_time_loop(l: &Loop) -> bool {
     fn writes_with(ss: &[Stmt], v: &str) -> bool {
         ss.iter().any(|s| match &s.kind {
@@ -150,7 +153,18 @@ fn is_time_loop(l: &Loop) -> bool {
             StmtKind::Decl { .. } => false,
         })
     }
-    l.body.iter().any(|s| matches!(s.kind, StmtKind::For(_))) && !writes_with(&l.body, &l.var)
+    let loops = l
+        .body
+        .iter()
+        .filter(|s| matches!(s.kind, StmtKind::For(_)))
+        .count();
+    let mut indexes = false;
+    crate::ir::for_each_expr(&l.body, &mut |e| {
+        if let ExprKind::Index { indices, .. } = &e.kind {
+            indexes |= indices.iter().any(|i| i.mentions(&l.var));
+        }
+    });
+    loops > 0 && !writes_with(&l.body, &l.var) && (loops > 1 || !indexes)
 }
 
 /// The span of the first assignment to scalar `name` in `ss`.

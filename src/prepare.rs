@@ -299,8 +299,18 @@ fn check_input(
         }
         let env = env_for(&space, &cfg);
         for t in transforms {
-            // Options that do not fit the loop (innerThreads, vecWidth, tile), at the argument.
-            orcl_codegen::schedule::check_options(kernel, &t.bind(&env)?)?;
+            // Options that do not fit the loop (innerThreads, vecWidth, tile), at the argument;
+            // a time loop's arguments apply to each kernel of its step.
+            let o = t.bind(&env)?;
+            for k in kernel.kernels() {
+                orcl_codegen::schedule::check_options(k, &o).map_err(|mut d| {
+                    if kernel.steps.is_some() {
+                        let nest = k.source.lines().next().unwrap_or("").trim();
+                        d.message = format!("{}, in the time loop's nest `{nest}`", d.message);
+                    }
+                    d
+                })?;
+            }
         }
     }
     let env = spec.input_env(input);

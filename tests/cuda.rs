@@ -31,23 +31,20 @@ fn cuda_present() -> bool {
 #[test]
 fn cuda_skeleton_compiles_and_starts() {
     let dir = tempfile::tempdir().unwrap();
-    for ex in [
-        "vecDot",
-        "matVec",
-        "ex14FJ",
-        "vecMAXPY",
-        "jacobi2d",
-        "transpose",
-        "jacobi2d_tile",
+    for path in [
+        "examples/vecDot.c",
+        "examples/matVec.c",
+        "examples/ex14FJ.c",
+        "examples/vecMAXPY.c",
+        "examples/jacobi2d.c",
+        "examples/transpose.c",
+        "examples/jacobi2d_tile.c",
+        // A region holding a time loop: two kernels per step, PART lines, the loop in the skeleton.
+        "tests/polybench/heat-3d.c",
     ] {
+        let ex = Path::new(path).file_stem().unwrap().to_str().unwrap();
         let mut c = orcl();
-        c.args([
-            "emit",
-            &format!("examples/{ex}.c"),
-            "--backend",
-            "cuda",
-            "--skeleton",
-        ]);
+        c.args(["emit", path, "--backend", "cuda", "--skeleton"]);
         let r = run(c, Duration::from_secs(60));
         r.assert_code(0);
         let src = dir.path().join(format!("{ex}.c"));

@@ -1306,3 +1306,63 @@ fn size_outside_the_spec() {
         case.assert_untouched(&r);
     }
 }
+
+// ---- regions that hold a time loop (issue 22 item 6) ------------------------------------------
+
+/// A statement between the nests of a time loop would run on the host at every step: located at
+/// the statement, with what the body may hold.
+#[test]
+fn time_loop_statement_between_nests() {
+    check_fails(
+        "time_loop_host_statement",
+        at(
+            "this statement between the nests would have to run on the host",
+            28,
+            7,
+        )
+        .under("A[0] = B[1];")
+        .help("a time loop's body may hold only loop nests"),
+    );
+}
+
+/// A scalar reduction in a nest of a time loop would have to come back to the host every step.
+#[test]
+fn time_loop_scalar_reduction() {
+    check_fails(
+        "time_loop_reduction",
+        at("reduces into the scalar `s`", 29, 2)
+            .under("s")
+            .help("accumulate into an array element"),
+    );
+}
+
+/// A nest whose bounds read the step cannot be sized once for the region.
+#[test]
+fn time_loop_nest_bounds_read_the_step() {
+    check_fails(
+        "time_loop_step_bounds",
+        at("the bounds of loop `i` read the time loop's `t`", 26, 23).under("n - 1 - t"),
+    );
+}
+
+/// A nest of the time loop that is itself sequential keeps the usual dependence error (two
+/// references), never the old help that suggested subscripting with the time loop's variable.
+#[test]
+fn time_loop_nest_with_a_dependence() {
+    let stderr = check_fails(
+        "time_loop_nest_dependence",
+        at("loop-carried dependence on `B`", 27, 20).under("B[i-1]"),
+    );
+    assert!(!stderr.contains("[t]"), "{stderr}");
+}
+
+/// A transform argument that does not fit one nest of a time loop (fdtd-2d's first nest, a loop
+/// over `j` alone, under `tile=[('i',..),('j',..)]`) is located at the argument and names the nest.
+#[test]
+fn time_loop_tile_that_one_nest_lacks() {
+    check_fails(
+        "time_loop_tile",
+        at("in the time loop's nest `for (j = 0; j < ny; j++)`", 32, 40)
+            .under("[('i',WI),('j',16)]"),
+    );
+}

@@ -74,10 +74,31 @@ fn print_kernel(p: &Prepared, path: &str, text: &str) {
         .collect();
     orcl_frontend::outln!("  kernel arguments: {}", args.join(", "));
     let l = &p.kernel.parallel;
+    let what = match &p.kernel.steps {
+        Some(s) if l.var == orcl_frontend::lower::SEQUENCE_VAR => format!(
+            "a sequence of {} nests, one kernel each (parallel loops {})",
+            s.kernels.len(),
+            s.kernels
+                .iter()
+                .map(|k| format!("`{}`", k.parallel.var))
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
+        Some(s) => format!(
+            "time loop: `{}` (step {}) on the host, {} kernel(s) per step (parallel loops {})",
+            l.var,
+            l.step,
+            s.kernels.len(),
+            s.kernels
+                .iter()
+                .map(|k| format!("`{}`", k.parallel.var))
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
+        None => format!("parallel loop: `{}` (step {})", l.var, l.step),
+    };
     orcl_frontend::outln!(
-        "  parallel loop: `{}` (step {}), outputs: {}",
-        l.var,
-        l.step,
+        "  {what}, outputs: {}",
         p.kernel
             .args
             .iter()

@@ -50,6 +50,17 @@ pub struct HostKernel {
     pub call_args: Vec<String>,
 }
 
+/// The `cudaFuncCachePrefer...` that a variant's `preferL1Size` asks for (its `-orcl-cache=`
+/// skeleton option), if any.
+pub fn cache_config(build_options: &str) -> Option<&'static str> {
+    build_options.split_whitespace().find_map(|w| match w {
+        "-orcl-cache=shared" => Some("cudaFuncCachePreferShared"),
+        "-orcl-cache=equal" => Some("cudaFuncCachePreferEqual"),
+        "-orcl-cache=l1" => Some("cudaFuncCachePreferL1"),
+        _ => None,
+    })
+}
+
 /// The CUDA host variants of host function `name` (`variants`: (label, configuration, variant)).
 pub fn host_kernels(
     name: &str,
@@ -61,12 +72,7 @@ pub fn host_kernels(
         .enumerate()
         .map(|(i, (label, config, v))| {
             let kernel_name = format!("{name}_k{i}");
-            let cache_config = v.build_options.split_whitespace().find_map(|w| match w {
-                "-orcl-cache=shared" => Some("cudaFuncCachePreferShared"),
-                "-orcl-cache=equal" => Some("cudaFuncCachePreferEqual"),
-                "-orcl-cache=l1" => Some("cudaFuncCachePreferL1"),
-                _ => None,
-            });
+            let cache_config = cache_config(&v.build_options);
             HostKernel {
                 label: label.clone(),
                 config: config.replace("*/", "* /"),

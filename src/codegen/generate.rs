@@ -23,6 +23,9 @@ pub fn variant(
     total: bool,
     fault: Option<Fault>,
 ) -> Result<Variant, Diagnostic> {
+    if let Some(steps) = &k.steps {
+        return steps_variant(&steps.kernels, o, total);
+    }
     let schedule = crate::schedule::of(k, o)?;
     let mut v = Variant {
         backend: o.backend,
@@ -38,6 +41,7 @@ pub fn variant(
         local_mem_bytes: 0,
         grid: None,
         invalid: None,
+        parts: Vec::new(),
     };
     let mut s = match schedule {
         Ok(s) => s,
@@ -66,5 +70,43 @@ pub fn variant(
         v.local_mem_bytes = s.local_mem_bytes();
         v.grid = Some(s.grid());
     }
+    Ok(v)
+}
+
+/// The variant of a time loop's kernels (`kernels`, one step in launch order): each kernel's
+/// variant of the same configuration (the transform's arguments apply to each kernel), their
+/// sources joined into one program with kernel `i` renamed [`Variant::kernel_name`]`(i)` and the
+/// `ORCL_` `#define`s of one kernel undefined before the next. Invalid when one kernel's schedule is.
+fn steps_variant(kernels: &[Kernel], o: &Options, total: bool) -> Result<Variant, Diagnostic> {
+    let parts = kernels
+        .iter()
+        .map(|k| variant(k, o, total, None))
+        .collect::<Result<Vec<_>, _>>()?;
+    let mut v = parts[0].clone();
+    v.invalid = parts.iter().enumerate().find_map(|(i, p)| {
+        p.invalid
+            .as_ref()
+            .map(|why| format!("kernel {i} of the step: {why}"))
+    });
+    v.local_mem_bytes = parts.iter().map(|p| p.local_mem_bytes).max().unwrap_or(0);
+    let mut source = String::new();
+    for (i, p) in parts.iter().enumerate() {
+        source.push_str(
+            &p.source
+                .replace("orcl_kernel(", &format!("{}(", Variant::kernel_name(i))),
+        );
+        for line in p.source.lines() {
+            // orcl's own (`ORCL_TILE`, `ORCL_WG`); CUDA's guarded `INT_MIN`, `INFINITY` stay.
+            if let Some(name) = line
+                .strip_prefix("#define ")
+                .and_then(|d| d.split_whitespace().next())
+                .filter(|n| n.starts_with("ORCL_"))
+            {
+                source.push_str(&format!("#undef {name}\n"));
+            }
+        }
+    }
+    v.source = source;
+    v.parts = parts;
     Ok(v)
 }

@@ -2,6 +2,8 @@
 //! selects a variant by input size, builds it once, copies the arrays in, launches the NDRange and
 //! copies the written arrays back (template `templates/opencl_host.c.tera`).
 
+pub mod steps;
+
 use super::opencl::{partial_name, trip_expr, GlobalSize, OpenClVariant};
 use orcl_frontend::ir::c::{c_string, c_string_lines};
 use orcl_frontend::ir::Kernel;
@@ -165,6 +167,20 @@ pub fn render_host_function(
         }
     }
     let buffers = buffers(kernel, variants);
+    if let Some(steps) = steps::context(kernel) {
+        let mut ctx = tera::Context::new();
+        ctx.insert("name", name);
+        ctx.insert("function", function);
+        ctx.insert("file", file);
+        ctx.insert("line", &line);
+        ctx.insert(
+            "params",
+            &params.iter().map(|(d, _)| d.clone()).collect::<Vec<_>>(),
+        );
+        ctx.insert("trip", &trip_expr(kernel));
+        ctx.insert("buffers", &buffers);
+        return steps::render(ctx, steps, variants);
+    }
     let args: Vec<A> = kernel
         .args
         .iter()

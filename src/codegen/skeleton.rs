@@ -488,6 +488,9 @@ fn context(
     ctx.insert("reference", &indent(&kernel.source, 4));
     ctx.insert("trip", &crate::opencl::trip_expr(kernel));
     ctx.insert("nest_trips", &orcl_frontend::analysis::nest_trips(kernel));
+    if let Some(steps) = crate::host::steps::context(kernel) {
+        ctx.insert("steps", &steps);
+    }
     Ok(ctx)
 }
 
@@ -498,6 +501,9 @@ fn context(
 /// only the wall time of the skeleton's start (a 4096³ matrix product: minutes serially) changes.
 /// The pragma sits under `#ifdef _OPENMP`: see [`build`] for when `-fopenmp` is added.
 pub fn reference_in_parallel(kernel: &Kernel) -> bool {
+    if kernel.steps.is_some() {
+        return false; // a time loop: sequential
+    }
     let nest = orcl_frontend::analysis::perfect_nest(kernel);
     kernel.args.iter().all(|a| a.reduction.is_none())
         && kernel.after.is_none()

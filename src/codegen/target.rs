@@ -112,4 +112,17 @@ pub struct Variant {
     /// Why the configuration's schedule cannot be valid (a tile that does not fit, ...): such a
     /// variant is never built or launched; `tune` records it as a device-limit outcome.
     pub invalid: Option<String>,
+    /// A region holding a time loop (`ir::Steps`): the variant of each kernel of one step, in
+    /// launch order, each with its own launch (`global_size`, `local_size`, `grid`) and its
+    /// source; `source` is then their program, the kernels named `orcl_kernel_0`, `orcl_kernel_1`,
+    /// ... ([`Variant::kernel_name`]), and the fields above are those of kernel 0 (`local_mem_bytes`
+    /// the largest). Empty for a region of one kernel, `orcl_kernel`.
+    pub parts: Vec<Variant>,
+}
+
+impl Variant {
+    /// The name of kernel `i` of a variant with [`Variant::parts`].
+    pub fn kernel_name(i: usize) -> String {
+        format!("orcl_kernel_{i}")
+    }
 }

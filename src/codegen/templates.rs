@@ -10,6 +10,14 @@ const TEMPLATES: &[(&str, &str)] = &[
         include_str!("templates/opencl_host.c.tera"),
     ),
     (
+        "opencl_steps_host.c.tera",
+        include_str!("templates/opencl_steps_host.c.tera"),
+    ),
+    (
+        "cuda_steps_host.cu.tera",
+        include_str!("templates/cuda_steps_host.cu.tera"),
+    ),
+    (
         "cuda_host.cu.tera",
         include_str!("templates/cuda_host.cu.tera"),
     ),
@@ -32,6 +40,14 @@ const TEMPLATES: &[(&str, &str)] = &[
     (
         "skeleton_validate.c.tera",
         include_str!("../../skeletons/skeleton_validate.c.tera"),
+    ),
+    (
+        "skeleton_steps_opencl.c.tera",
+        include_str!("../../skeletons/skeleton_steps_opencl.c.tera"),
+    ),
+    (
+        "skeleton_steps_cuda.c.tera",
+        include_str!("../../skeletons/skeleton_steps_cuda.c.tera"),
     ),
 ];
 

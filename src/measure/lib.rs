@@ -165,6 +165,27 @@ impl Traffic {
     }
 }
 
+/// The launches of a time loop's kernels after the first (global, local, grid numbers), for the
+/// request's `PART` lines; empty for a variant of one kernel.
+fn part_launches(v: &OpenClVariant) -> Vec<(u64, u64, [u64; 10])> {
+    v.parts
+        .iter()
+        .skip(1)
+        .map(|p| {
+            let global = match p.global_size {
+                GlobalSize::Fixed(g) => g,
+                GlobalSize::CoverLoop => 0,
+            };
+            let grid = p.grid.as_ref().map(orcl_codegen::Grid::numbers);
+            (
+                global,
+                p.local_size,
+                grid.unwrap_or([0, 0, 1, 1, 0, 1, 1, 0, 1, 1]),
+            )
+        })
+        .collect()
+}
+
 /// How long a variant may run before it is cut.
 #[derive(Debug, Clone, Copy)]
 pub enum TimeoutPolicy {
@@ -384,6 +405,7 @@ impl Runner {
             },
             local: v.local_size,
             grid: v.grid.as_ref().map(orcl_codegen::Grid::numbers),
+            parts: part_launches(v),
             warmups: self.warmups,
             repetitions: self.repetitions,
             binary: prebuilt
@@ -506,6 +528,7 @@ done
             local_mem_bytes: 0,
             grid: None,
             invalid: None,
+            parts: Vec::new(),
         }
     }
 

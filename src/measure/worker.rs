@@ -81,6 +81,9 @@ pub struct Request<'a> {
     pub local: u64,
     /// A multi-dimensional NDRange (`orcl_codegen::Grid::numbers`), appended to the request line.
     pub grid: Option<[u64; 10]>,
+    /// A region holding a time loop: the launch of each kernel after the first (global size,
+    /// local size, grid numbers), sent as one `PART` line each after the request line.
+    pub parts: Vec<(u64, u64, [u64; 10])>,
     pub warmups: u32,
     pub repetitions: u32,
     /// A program binary built by the build pool (its cache key, its bytes): sent instead of the
@@ -310,6 +313,12 @@ impl Worker {
                 [key.as_bytes(), bin, req.options.as_bytes()],
             ),
         };
+        let mut header = header;
+        for (global, local, g) in &req.parts {
+            header.push_str(&format!("PART {global} {local}"));
+            g.iter().for_each(|x| header.push_str(&format!(" {x}")));
+            header.push('\n');
+        }
         // `--slurm`: the request goes through a file (see `spawn_command`).
         let file = self.spool.as_ref().map(|d| {
             d.join(format!(
@@ -514,6 +523,7 @@ done
             global: 0,
             local: 128,
             grid: None,
+            parts: Vec::new(),
             warmups: 1,
             repetitions: 3,
             binary: None,

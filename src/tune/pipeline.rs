@@ -111,14 +111,18 @@ pub fn device_for(
 /// What identifies a measurement: kernel source, build options, NDRange, device and skeleton
 /// build plan (two configurations with the same key are measured once).
 pub(super) fn variant_key(v: &Variant, plan: &skeleton::BuildPlan) -> String {
-    sha(&[
-        &v.source,
-        &v.build_options,
-        &format!(
-            "{:?}|{}|{}|{}|{:?}|{:?}",
-            v.global_size, v.local_size, v.platform, v.device, plan, v.grid
-        ),
-    ])
+    let mut launch = format!(
+        "{:?}|{}|{}|{}|{:?}|{:?}",
+        v.global_size, v.local_size, v.platform, v.device, plan, v.grid
+    );
+    // A time loop's other kernels (absent from the key of a one-kernel variant, unchanged).
+    for p in v.parts.iter().skip(1) {
+        launch.push_str(&format!(
+            "|{:?}|{}|{:?}",
+            p.global_size, p.local_size, p.grid
+        ));
+    }
+    sha(&[&v.source, &v.build_options, &launch])
 }
 
 /// Measure `jobs` (variant key, variant, skeleton binary) on the runners of `--devices` or
@@ -186,6 +190,10 @@ pub(super) fn measure_objective(runner: &mut Runner, v: &Variant, total: bool) -
 pub fn device_limit(v: &Variant, d: &DeviceInfo) -> Option<String> {
     if let Some(why) = &v.invalid {
         return Some(format!("invalid schedule: {why}"));
+    }
+    // A time loop's kernels: each within the device's limits.
+    if let Some(why) = v.parts.iter().skip(1).find_map(|p| device_limit(p, d)) {
+        return Some(why);
     }
     if let Some(g) = &v.grid {
         for (k, (&l, &max)) in g.local.iter().zip(&d.max_work_item_sizes).enumerate() {

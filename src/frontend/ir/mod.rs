@@ -536,6 +536,22 @@ pub struct Kernel {
     /// Statements after the parallel loop inside the annotation (`r = sqrt(r);`): assignments to
     /// the loop's reduction scalars, run once after the reduction is finished (see `lower`).
     pub after: Option<After>,
+    /// A region whose loop is a sequential time loop over several parallel nests (PolyBench's
+    /// stencils): `parallel` is then that time loop, which runs on the host, and `args` the
+    /// arrays and scalars of the whole region; the kernels of its body are in [`Steps`]. `None`
+    /// for a region of one kernel (the usual case).
+    pub steps: Option<Box<Steps>>,
+}
+
+/// The body of a time loop (`for (t = 0; t < tsteps; t++) { nest1; nest2; ... }`): each nest
+/// is a kernel of its own, lowered and checked for dependences as a one-kernel region would be,
+/// and launched in order once per step; the time loop stays on the host and the arrays stay on
+/// the device for the whole region (one upload, one download). The time loop's variable is a
+/// scalar argument (`int t`) of every kernel that reads it.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Steps {
+    /// The kernels of one step, in launch order (the nests of the time loop's body, in order).
+    pub kernels: Vec<Kernel>,
 }
 
 impl Kernel {
@@ -547,6 +563,13 @@ impl Kernel {
             .filter(|t| t.is_float())
             .max()
             .unwrap_or(ScalarType::Int)
+    }
+    /// The kernels the region launches: those of its time loop's step ([`Steps`]), or itself.
+    pub fn kernels(&self) -> Vec<&Kernel> {
+        match &self.steps {
+            Some(s) => s.kernels.iter().collect(),
+            None => vec![self],
+        }
     }
     /// The reduction arguments.
     pub fn reductions(&self) -> impl Iterator<Item = &KernelArg> {

@@ -89,9 +89,12 @@ pub fn parse_loop_and_after(src: &str, base: usize) -> Result<(Loop, Option<Afte
     }
     match stmts.as_slice() {
         [only] if only.kind() == "for_statement" => Ok((cx.for_loop(*only)?, None)),
+        // Statements after the loop (`r = sqrt(r);`), or more loops: a sequence of nests, each a
+        // kernel (`lower::steps`).
         [first, rest @ ..]
             if first.kind() == "for_statement"
-                && rest.iter().all(|n| n.kind() == "expression_statement") =>
+                && (rest.iter().all(|n| n.kind() == "expression_statement")
+                    || rest.iter().all(|n| n.kind() == "for_statement")) =>
         {
             let l = cx.for_loop(*first)?;
             let mut after = Vec::new();
@@ -113,7 +116,7 @@ pub fn parse_loop_and_after(src: &str, base: usize) -> Result<(Loop, Option<Afte
                 }),
             ))
         }
-        [first, second, ..] if first.kind() == "for_statement" && second.kind() == "for_statement" => Err(Diagnostic::new(cx.span(*second), "a Loop annotation holds exactly one outermost `for` loop")
+        [first, second, ..] if first.kind() == "for_statement" && second.kind() == "for_statement" => Err(Diagnostic::new(cx.span(*second), "a Loop annotation holds one outermost `for` loop, or a sequence of `for` loops with nothing between them")
             .with_help("wrap the statements in one loop, or annotate each loop separately")),
         // Orio's vecNorm2 (`r=sqrt(r);` after the reduction): issue 11 class 3, not supported yet.
         [first, second, ..] if first.kind() == "for_statement" => Err(Diagnostic::new(

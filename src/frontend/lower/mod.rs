@@ -5,10 +5,12 @@
 mod dependence;
 mod extents;
 mod names;
+mod steps;
 mod walk;
 
 use dependence::check_dependences;
 use extents::{check_extents, flatten_loop};
+pub use steps::SEQUENCE_VAR;
 use walk::check_after;
 
 use crate::annotation::RawRegion;
@@ -37,14 +39,66 @@ use std::collections::{BTreeMap, BTreeSet};
 /// `input_vars`.
 pub fn lower(region: &RawRegion, spec: &TuningSpec, file: &str) -> Result<Kernel, Diagnostic> {
     let ann = &region.loop_ann;
-    let mut preamble = crate::preamble::check(region, spec)?;
-    let (mut parallel, after) =
-        crate::loop_lang::parse_loop_and_after(&ann.code, ann.code_span.start)?;
+    let preamble = crate::preamble::check(region, spec)?;
+    let (parallel, after) = crate::loop_lang::parse_loop_and_after(&ann.code, ann.code_span.start)?;
+    match lower_loop(
+        region,
+        spec,
+        file,
+        &preamble,
+        parallel.clone(),
+        after.clone(),
+        Mode::Kernel,
+    ) {
+        Ok(k) => Ok(k),
+        // Not one kernel: perhaps a time loop over parallel nests (see `steps`).
+        Err(e) => steps::lower_time_loop(region, spec, file, &preamble, parallel, after, e),
+    }
+}
+
+/// How [`lower_loop`] treats its loop.
+#[derive(Clone, Copy)]
+pub(super) enum Mode<'m> {
+    /// The loop of a one-kernel region: its outermost loop is the parallel one.
+    Kernel,
+    /// A time loop as a whole (names, types, arguments of the region): no dependence test, its
+    /// nests are lowered as `Step`s.
+    Region,
+    /// A nest of a time loop's body: a kernel whose parallel loop is the nest's outermost
+    /// loop, which reads the time loop's variable (name, type) as a scalar argument.
+    Step(&'m str, ScalarType),
+}
+
+/// Lower `parallel` (and the statements `after` it) as one kernel, or as a whole time loop
+/// (`mode`): names and types resolved, dependences tested (except for `Mode::Region`),
+/// multi-dimensional arrays flattened, arguments in first-appearance order.
+pub(super) fn lower_loop(
+    region: &RawRegion,
+    spec: &TuningSpec,
+    file: &str,
+    preamble: &[crate::ir::PreVar],
+    mut parallel: Loop,
+    after: Option<crate::ir::After>,
+    mode: Mode,
+) -> Result<Kernel, Diagnostic> {
+    let ann = &region.loop_ann;
+    let mut preamble = preamble.to_vec();
     let privates = crate::preamble::privatize(region, spec, &preamble, &mut parallel);
+    // A nest of a time loop reads the step's value like a scalar valued before the loop.
+    let mut known = preamble.clone();
+    if let Mode::Step(var, ty) = mode {
+        known.push(crate::ir::PreVar {
+            name: var.to_string(),
+            ty,
+            c_ty: ty.c_name(),
+            init: String::new(),
+            implicit: None,
+        });
+    }
     let mut cx = Cx {
         region,
         spec,
-        preamble: &preamble,
+        preamble: &known,
         implicit: Vec::new(),
         file,
         file_tree: std::cell::OnceCell::new(),
@@ -62,13 +116,14 @@ pub fn lower(region: &RawRegion, spec: &TuningSpec, file: &str) -> Result<Kernel
     cx.expr(&parallel.upper)?;
     cx.scopes.push(BTreeSet::new());
     cx.stmts(&parallel.body)?;
-    check_dependences(&parallel, &cx.symbols)?;
+    if !matches!(mode, Mode::Region) {
+        check_dependences(&parallel, &cx.symbols)?;
+    }
     check_reduction_uses(&parallel, &cx.reductions)?;
     check_extents(spec, &cx.extent_checks)?;
     if !cx.shapes.is_empty() {
         flatten_loop(&mut parallel, &cx.shapes);
     }
-
     if let Some(a) = &after {
         check_after(a, &cx.symbols, &cx.reductions)?;
         // `_file.c` runs them after the tuned loop and after its fallback: they must close the
@@ -82,6 +137,36 @@ pub fn lower(region: &RawRegion, spec: &TuningSpec, file: &str) -> Result<Kernel
         }
     }
     let implicit = std::mem::take(&mut cx.implicit);
+    let args = kernel_args(&mut cx, spec, file);
+    if !args.iter().any(|a| a.written) {
+        return Err(Diagnostic::new(parallel.span, "the tuned loop writes no array and reduces into no scalar, so it computes nothing that can be kept")
+            .with_help("store results in an array, or accumulate into a scalar (`s += e`)"));
+    }
+    let source = match mode {
+        Mode::Step(..) => file
+            .get(parallel.span.start..parallel.span.end)
+            .unwrap_or("")
+            .to_string(),
+        _ => ann.code.trim().to_string(),
+    };
+    Ok(Kernel {
+        parallel,
+        symbols: cx.symbols,
+        args,
+        source,
+        preamble: {
+            preamble.extend(implicit);
+            preamble
+        },
+        privates,
+        after,
+        steps: None,
+    })
+}
+
+/// The kernel arguments of a lowered loop, in first-appearance order: its scalars and arrays with
+/// their types, uses, `input_vars` dims, reductions and extents.
+fn kernel_args(cx: &mut Cx, spec: &TuningSpec, file: &str) -> Vec<KernelArg> {
     let mut args = Vec::new();
     let mut seen = BTreeSet::new();
     cx.first_use.sort();
@@ -123,22 +208,7 @@ pub fn lower(region: &RawRegion, spec: &TuningSpec, file: &str) -> Result<Kernel
             _ => {}
         }
     }
-    if !args.iter().any(|a| a.written) {
-        return Err(Diagnostic::new(parallel.span, "the tuned loop writes no array and reduces into no scalar, so it computes nothing that can be kept")
-            .with_help("store results in an array, or accumulate into a scalar (`s += e`)"));
-    }
-    Ok(Kernel {
-        parallel,
-        symbols: cx.symbols,
-        args,
-        source: ann.code.trim().to_string(),
-        preamble: {
-            preamble.extend(implicit);
-            preamble
-        },
-        privates,
-        after,
-    })
+    args
 }
 
 struct Cx<'a> {

@@ -1,0 +1,46 @@
+/* jacobi-1d: the kernel of PolyBench/C 4.2.1's stencils/jacobi-1d/jacobi-1d.c (Louis-Noel Pouchet,
+ * Tomofumi Yuki; The Ohio State University), whose licence permits redistribution with this notice.
+ * Its loops as written; PolyBench's macros expanded by hand (_PB_TSTEPS -> tsteps, _PB_N -> n,
+ * DATA_TYPE -> double). One region holds the whole time loop: orcl keeps `t` on the host and runs
+ * each of the two nests as a kernel per step, with A and B on the device from the first step to the
+ * last. Sizes the work-groups do not divide. */
+void kernel_jacobi_1d(int tsteps, int n, double A[n], double B[n])
+{
+  int t, i;
+  /*@ begin PerfTuning(
+      def performance_params {
+          param WI[] = [4, 16];
+      }
+      def build { arg build_command = 'cc -O2'; }
+      def input_params {
+          param T[] = [5];
+          param N[] = [37, 130];
+      }
+      def input_vars {
+          decl int tsteps = T;
+          decl int n = N;
+          decl static double A[N] = random;
+          decl static double B[N] = random;
+      }
+      def performance_counter { arg repetitions = 2; }
+      def search { arg algorithm = 'Exhaustive'; }
+  ) @*/
+  /*@ begin Loop(transform OpenCL(workItemsPerGroup=WI)
+  for (t = 0; t < tsteps; t++)
+    {
+      for (i = 1; i < n - 1; i++)
+	B[i] = 0.33333 * (A[i-1] + A[i] + A[i + 1]);
+      for (i = 1; i < n - 1; i++)
+	A[i] = 0.33333 * (B[i-1] + B[i] + B[i + 1]);
+    }
+  ) @*/
+  for (t = 0; t < tsteps; t++)
+    {
+      for (i = 1; i < n - 1; i++)
+	B[i] = 0.33333 * (A[i-1] + A[i] + A[i + 1]);
+      for (i = 1; i < n - 1; i++)
+	A[i] = 0.33333 * (B[i-1] + B[i] + B[i + 1]);
+    }
+  /*@ end @*/
+  /*@ end @*/
+}

@@ -16,13 +16,12 @@ pub struct Region {
 
 /// Parse every `PerfTuning` region of a C file's text. All diagnostics found are returned.
 pub fn parse(text: &str) -> Result<Vec<Region>, Vec<Diagnostic>> {
-    let raws = annotation::find_regions(text)?;
     let mut out = Vec::new();
     let mut diags = Vec::new();
-    for (index, raw) in raws.into_iter().enumerate() {
-        match spec::parse_spec(&raw.spec_text, raw.spec_span.start) {
-            Ok(spec) => out.push(Region { index, raw, spec }),
-            Err(d) => diags.extend(d),
+    for r in parse_each(text)? {
+        match r {
+            Ok(region) => out.push(region),
+            Err((_, d)) => diags.extend(d),
         }
     }
     if diags.is_empty() {
@@ -30,6 +29,26 @@ pub fn parse(text: &str) -> Result<Vec<Region>, Vec<Diagnostic>> {
     } else {
         Err(diags)
     }
+}
+
+/// Every `PerfTuning` region of a C file's text on its own: a region whose spec has errors is
+/// `Err((index, diagnostics))` and the others are still parsed. `Err` alone: the annotations
+/// themselves cannot be paired (the whole file is refused).
+#[allow(clippy::type_complexity)]
+pub fn parse_each(
+    text: &str,
+) -> Result<Vec<Result<Region, (usize, Vec<Diagnostic>)>>, Vec<Diagnostic>> {
+    let raws = annotation::find_regions(text)?;
+    Ok(raws
+        .into_iter()
+        .enumerate()
+        .map(
+            |(index, raw)| match spec::parse_spec(&raw.spec_text, raw.spec_span.start) {
+                Ok(spec) => Ok(Region { index, raw, spec }),
+                Err(d) => Err((index, d)),
+            },
+        )
+        .collect())
 }
 
 /// Default largest input file orcl reads (bytes): 16 MiB. `--max-input-size` raises it.

@@ -33,6 +33,7 @@ impl Cx<'_> {
         let d = Diagnostic::new(span, format!("undeclared variable `{name}`"));
         match did_you_mean(name, names.iter().map(String::as_str)) {
             Some(h) => d.with_help(h),
+            None if crate::macros::looks_like_macro(name) => d.with_help(crate::macros::undefined_help(name)),
             None => d.with_help(format!("declare it in the enclosing function and give it a value in `input_vars`: `decl double {name} = random;`")),
         }
     }

@@ -1306,3 +1306,18 @@ fn size_outside_the_spec() {
         case.assert_untouched(&r);
     }
 }
+
+/// A `/* */` comment inside the Loop annotation ends it: the error says why and what to write.
+#[test]
+fn comment_inside_the_loop_annotation() {
+    check_fails(
+        "comment_in_loop",
+        at(
+            "a `/* ... */` comment inside an annotation ends the annotation",
+            30,
+            5,
+        )
+        .under("/* scale and add */")
+        .help("`//`"),
+    );
+}

@@ -168,6 +168,22 @@ fn unterminated_error(text: &str, p: usize) -> Diagnostic {
     }
 }
 
+/// A `/* ... */` comment inside the annotation comment `ctext` (at `start`): its `*/` closed
+/// the annotation (C comments do not nest), which then does not end with `@*/`.
+fn nested_comment(ctext: &str, start: usize) -> Option<Diagnostic> {
+    if ctext.ends_with("@*/") {
+        return None;
+    }
+    let inner = ctext[3..].find("/*")? + 3;
+    Some(
+        Diagnostic::new(
+            Span::new(start + inner, start + ctext.len()),
+            "a `/* ... */` comment inside an annotation ends the annotation: C comments do not nest, so its `*/` closes the `/*@` and the rest of the annotation is read as C code",
+        )
+        .with_help("inside the Loop's code write the comment with `//` (`// ...`); inside the PerfTuning spec with `#` (`# ...`)"),
+    )
+}
+
 /// An annotation whose `begin` was seen and whose `end` was not yet.
 struct Open {
     /// Set when an error was already reported for this annotation or one inside it.
@@ -210,6 +226,10 @@ impl Scan<'_> {
                 )
                 .with_help("close the annotation with `@*/`"),
             );
+            return Err(());
+        }
+        if let Some(d) = nested_comment(ctext, span.start) {
+            self.diags.push(d);
             return Err(());
         }
         match parse_annotation(ctext, span.start) {

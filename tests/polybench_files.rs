@@ -270,3 +270,71 @@ fn a_refused_region_is_left_as_written_and_the_others_are_tuned() {
     orcl(dir, &["tune", "bad.c", "--db", "t.db"]).assert_code(2);
     assert!(!dir.join("_bad.c").exists());
 }
+
+#[test]
+fn gesummv_as_written_with_polybench_macros() {
+    let tmp = tune("gesummv.c");
+    let sig = "(int n, double alpha, double beta, double A[n][n], double B[n][n], double tmp[n], double x[n], double y[n])";
+    let protos =
+        format!("#define TOL 1e-12\nvoid kernel_gesummv{sig};\nvoid kernel_gesummv_orig{sig};");
+    let body = r#"
+    int n = s[0];
+    double alpha = rnd(), beta = rnd();
+    double *A = dvec((long)n * n), *B = dvec((long)n * n), *x = dvec(n);
+    double *t = dvec(n), *y = dvec(n), *tr = DUP(t, n), *yr = DUP(y, n);
+    kernel_gesummv(n, alpha, beta, (double (*)[n])A, (double (*)[n])B, t, x, y);
+    kernel_gesummv_orig(n, alpha, beta, (double (*)[n])A, (double (*)[n])B, tr, x, yr);
+    cmp("tmp", t, tr, n);
+    cmp("y", y, yr, n);
+    free(A); free(B); free(x); free(t); free(y); free(tr); free(yr);
+    return n > 0;"#;
+    let driver = driver_source(
+        &protos,
+        "{37, 0, 0}, {130, 0, 0}, {5, 0, 0}, {1, 0, 0}, {0, 0, 0}",
+        body,
+    );
+    run_driver(
+        tmp.path(),
+        "_gesummv.c",
+        "gesummv.c",
+        "kernel_gesummv",
+        &driver,
+        Duration::from_secs(120),
+    );
+}
+
+#[test]
+fn gemver_four_nests_as_written() {
+    let tmp = tune("gemver.c");
+    let sig = "(int n, double alpha, double beta, double A[n][n], double u1[n], double v1[n], double u2[n], double v2[n], double w[n], double x[n], double y[n], double z[n])";
+    let protos =
+        format!("#define TOL 1e-12\nvoid kernel_gemver{sig};\nvoid kernel_gemver_orig{sig};");
+    let body = r#"
+    int n = s[0];
+    long e = (long)n * n;
+    double alpha = rnd(), beta = rnd();
+    double *A = dvec(e), *u1 = dvec(n), *v1 = dvec(n), *u2 = dvec(n), *v2 = dvec(n);
+    double *w = dvec(n), *x = dvec(n), *y = dvec(n), *z = dvec(n);
+    double *Ar = DUP(A, e), *wr = DUP(w, n), *xr = DUP(x, n);
+    kernel_gemver(n, alpha, beta, (double (*)[n])A, u1, v1, u2, v2, w, x, y, z);
+    kernel_gemver_orig(n, alpha, beta, (double (*)[n])Ar, u1, v1, u2, v2, wr, xr, y, z);
+    cmp("A", A, Ar, e);
+    cmp("x", x, xr, n);
+    cmp("w", w, wr, n);
+    free(A); free(u1); free(v1); free(u2); free(v2); free(w); free(x); free(y); free(z);
+    free(Ar); free(wr); free(xr);
+    return n > 0 ? 4 : 0;"#;
+    let driver = driver_source(
+        &protos,
+        "{37, 0, 0}, {130, 0, 0}, {5, 0, 0}, {1, 0, 0}, {0, 0, 0}",
+        body,
+    );
+    run_driver(
+        tmp.path(),
+        "_gemver.c",
+        "gemver.c",
+        "kernel_gemver",
+        &driver,
+        Duration::from_secs(120),
+    );
+}

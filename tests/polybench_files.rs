@@ -338,3 +338,47 @@ fn gemver_four_nests_as_written() {
         Duration::from_secs(120),
     );
 }
+
+#[test]
+fn a_region_uses_an_earlier_regions_spec_and_overrides_a_section() {
+    let tmp = tempdir();
+    let dir = tmp.path();
+    let first = scale_file("#define SCALAR_VAL(x) x", "for (i = 0; i < n; i++)");
+    let spec_start = first.find("/*@ begin PerfTuning(").unwrap();
+    let spec_end = first.find(") @*/").unwrap();
+    let second = first.replace("void scale(", "void scale2(").replace(
+        &first[spec_start..spec_end],
+        "/*@ begin PerfTuning(use 0;\n        def performance_params { param WI[] = [8]; }\n    ",
+    );
+    let second = second.replace("#define SCALAR_VAL(x) x", "");
+    std::fs::write(dir.join("u.c"), format!("{first}{second}")).unwrap();
+    let c = orcl(dir, &["check", "u.c"]);
+    c.assert_code(0);
+    // Region 0's own space; region 1 its override, with region 0's sizes and inputs.
+    let (r0, r1) = c.stdout.split_once("region 1 in scale2()").unwrap();
+    assert!(
+        r0.contains("16, 32") && r0.contains("input N=61"),
+        "{}",
+        c.stdout
+    );
+    assert!(
+        r1.contains("┆ 8 ") && !r1.contains("16, 32"),
+        "{}",
+        c.stdout
+    );
+    assert!(r1.contains("input N=61"), "{}", c.stdout);
+    let t = orcl(dir, &["tune", "u.c", "--db", "t.db"]);
+    t.assert_code(0);
+    assert_eq!(common::statuses(&dir.join("t.db")).len(), 3, "{}", t.dump());
+    // `use` of a region that is not above: located at the index.
+    let bad = format!("{first}{second}").replacen("PerfTuning(use 0;", "PerfTuning(use 1;", 1);
+    std::fs::write(dir.join("b.c"), &bad).unwrap();
+    let r = orcl(dir, &["check", "b.c"]);
+    r.assert_code(4);
+    assert!(
+        r.stderr
+            .contains("`use 1`: region 1 is not an earlier region of this file (this is region 1)"),
+        "{}",
+        r.stderr
+    );
+}

@@ -68,7 +68,9 @@ pub struct RawRegion {
     pub span: Span,
     pub begin_span: Span,
     pub end_span: Span,
-    /// The text between `PerfTuning(` and the matching `)`, and its span.
+    /// The text between `PerfTuning(` and the matching `)`, and its span. After
+    /// `region::parse`, a spec that begins with `use N;` has here the texts of the spec it uses,
+    /// then its own (what identifies its experiments); the span stays its own.
     pub spec_text: String,
     pub spec_span: Span,
     pub loop_ann: LoopAnnotation,

@@ -61,28 +61,7 @@ void kernel_gemver(int n,
   /*@ end @*/
   /*@ end @*/
 
-  /*@ begin PerfTuning(
-      def performance_params {
-          param WI[] = [16, 64];
-          param WG[] = [2, 8];
-      }
-      def build { arg build_command = 'cc -O2'; }
-      def input_params { param N[] = [37, 130]; }
-      def input_vars {
-          decl int n = N;
-          decl double alpha = random;
-          decl double beta = random;
-          decl static double A[N][N] = random;
-          decl static double u1[N] = random;
-          decl static double v1[N] = random;
-          decl static double u2[N] = random;
-          decl static double v2[N] = random;
-          decl static double w[N] = random;
-          decl static double x[N] = random;
-          decl static double y[N] = random;
-          decl static double z[N] = random;
-      }
-      def performance_counter { arg repetitions = 2; }
+  /*@ begin PerfTuning(use 0;  # region 0's spec: sizes, inputs, parameters
   ) @*/
   /*@ begin Loop(transform OpenCL(workGroups=WG, workItemsPerGroup=WI)
   for (i = 0; i < _PB_N; i++)
@@ -95,28 +74,7 @@ void kernel_gemver(int n,
   /*@ end @*/
   /*@ end @*/
 
-  /*@ begin PerfTuning(
-      def performance_params {
-          param WI[] = [16, 64];
-          param WG[] = [2, 8];
-      }
-      def build { arg build_command = 'cc -O2'; }
-      def input_params { param N[] = [37, 130]; }
-      def input_vars {
-          decl int n = N;
-          decl double alpha = random;
-          decl double beta = random;
-          decl static double A[N][N] = random;
-          decl static double u1[N] = random;
-          decl static double v1[N] = random;
-          decl static double u2[N] = random;
-          decl static double v2[N] = random;
-          decl static double w[N] = random;
-          decl static double x[N] = random;
-          decl static double y[N] = random;
-          decl static double z[N] = random;
-      }
-      def performance_counter { arg repetitions = 2; }
+  /*@ begin PerfTuning(use 0;  # region 0's spec: sizes, inputs, parameters
   ) @*/
   /*@ begin Loop(transform OpenCL(workGroups=WG, workItemsPerGroup=WI)
   for (i = 0; i < _PB_N; i++)
@@ -127,28 +85,7 @@ void kernel_gemver(int n,
   /*@ end @*/
   /*@ end @*/
 
-  /*@ begin PerfTuning(
-      def performance_params {
-          param WI[] = [16, 64];
-          param WG[] = [2, 8];
-      }
-      def build { arg build_command = 'cc -O2'; }
-      def input_params { param N[] = [37, 130]; }
-      def input_vars {
-          decl int n = N;
-          decl double alpha = random;
-          decl double beta = random;
-          decl static double A[N][N] = random;
-          decl static double u1[N] = random;
-          decl static double v1[N] = random;
-          decl static double u2[N] = random;
-          decl static double v2[N] = random;
-          decl static double w[N] = random;
-          decl static double x[N] = random;
-          decl static double y[N] = random;
-          decl static double z[N] = random;
-      }
-      def performance_counter { arg repetitions = 2; }
+  /*@ begin PerfTuning(use 0;  # region 0's spec: sizes, inputs, parameters
   ) @*/
   /*@ begin Loop(transform OpenCL(workGroups=WG, workItemsPerGroup=WI)
   for (i = 0; i < _PB_N; i++)

@@ -46,22 +46,7 @@ void kernel_mvt(int n,
       x1[i] = x1[i] + A[i][j] * y_1[j];
   /*@ end @*/
   /*@ end @*/
-  /*@ begin PerfTuning(
-      def performance_params {
-          param WI[] = [16, 64];
-          param WG[] = [2, 8];
-      }
-      def build { arg build_command = 'cc -O2'; }
-      def input_params { param N[] = [37, 130]; }
-      def input_vars {
-          decl int n = N;
-          decl static double x1[N] = random;
-          decl static double x2[N] = random;
-          decl static double y_1[N] = random;
-          decl static double y_2[N] = random;
-          decl static double A[N][N] = random;
-      }
-      def performance_counter { arg repetitions = 2; }
+  /*@ begin PerfTuning(use 0;  # region 0's spec: sizes, inputs, parameters
   ) @*/
   /*@ begin Loop(transform OpenCL(workGroups=WG, workItemsPerGroup=WI)
   for (i = 0; i < _PB_N; i++)

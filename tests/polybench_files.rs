@@ -382,3 +382,72 @@ fn a_region_uses_an_earlier_regions_spec_and_overrides_a_section() {
         r.stderr
     );
 }
+
+/// Locals of the function declared before the region with a computable initializer (`int nh =
+/// n / 2;`, `double twice = 2.0 * a;`) need no `input_vars` entry; one assigned again before the
+/// region is a located error saying what to declare.
+#[test]
+fn computable_locals_need_no_input_vars() {
+    let tmp = tempdir();
+    let dir = tmp.path();
+    let text = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/inputs/ok/locals.c"),
+    )
+    .unwrap();
+    std::fs::write(dir.join("locals.c"), &text).unwrap();
+    let t = orcl(dir, &["tune", "locals.c", "--db", "t.db"]);
+    t.assert_code(0);
+    for (key, status) in common::statuses(&dir.join("t.db")) {
+        assert_eq!(status, "ok", "{key}\n{}", t.dump());
+    }
+    let protos = "#define TOL 1e-12\nvoid scale(int n, double a, const double *x, double *y);\nvoid scale_orig(int n, double a, const double *x, double *y);";
+    let body = r#"
+    int n = s[0];
+    double a = rnd(), *x = dvec(n), *y = dvec(n), *yr = DUP(y, n);
+    scale(n, a, x, y);
+    scale_orig(n, a, x, yr);
+    cmp("y", y, yr, n);
+    free(x); free(y); free(yr);
+    return n / 2 > 0;"#;
+    let driver = driver_source(
+        protos,
+        "{61, 0, 0}, {1, 0, 0}, {2, 0, 0}, {200, 0, 0}",
+        body,
+    );
+    run_driver(
+        dir,
+        "_locals.c",
+        "locals.c",
+        "scale",
+        &driver,
+        Duration::from_secs(120),
+    );
+    // Named again before the region: its value there is not the initializer's.
+    let bad = text.replace(
+        "    double twice = 2.0 * a;\n",
+        "    double twice = 2.0 * a;\n    twice += 1.0;\n",
+    );
+    std::fs::write(dir.join("bad.c"), &bad).unwrap();
+    let r = orcl(dir, &["check", "bad.c"]);
+    r.assert_code(2);
+    let line = bad
+        .lines()
+        .position(|l| l.contains("y[i] = twice"))
+        .unwrap()
+        + 1;
+    assert!(
+        r.stderr.contains(&format!("bad.c:{line}:16")),
+        "{}",
+        r.stderr
+    );
+    assert!(
+        r.stderr.contains("orcl cannot compute its value"),
+        "{}",
+        r.stderr
+    );
+    assert!(
+        r.stderr.contains("add `decl double twice = random;`"),
+        "{}",
+        r.stderr
+    );
+}

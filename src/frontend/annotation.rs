@@ -82,6 +82,11 @@ pub struct RawRegion {
     /// The declarations between the `PerfTuning` header and the `Loop` annotation (Orio's
     /// preamble, OrCL paper Fig. 2: `int n=N;`), in source order.
     pub preamble: Vec<PreambleDecl>,
+    /// Scalars declared with an initializer by the enclosing function's body before the region
+    /// (`int nx = n - 2;`), in source order, each with the function's text after its declaration
+    /// up to the region (`after`): a loop may read them without `input_vars` when that text never
+    /// names them (their value is the initializer's).
+    pub locals: Vec<(PreambleDecl, Span)>,
 }
 
 /// One variable declared by a statement between `PerfTuning` and `Loop`
@@ -378,6 +383,10 @@ impl Scan<'_> {
                     .then(|| (d.name.clone(), init.to_string()))
             })
             .collect();
+        let locals = function
+            .as_ref()
+            .map(|f| locals_before(self.root, self.text, f.span, open.begin.start))
+            .unwrap_or_default();
         let spec_span = Span::new(open.body_start, open.body_start + open.body.len());
         self.regions.push(RawRegion {
             span: region_span,
@@ -390,6 +399,7 @@ impl Scan<'_> {
             decls,
             size_bindings,
             preamble,
+            locals,
         });
     }
 
@@ -889,6 +899,48 @@ fn preamble_of(
         }
     }
     Ok(out)
+}
+
+/// The initialized scalar declarations of the body of the function at `function`, among its
+/// statements that end before `region_start`, each with the span from its end to `region_start`.
+fn locals_before(
+    root: Node,
+    text: &str,
+    function: Span,
+    region_start: usize,
+) -> Vec<(PreambleDecl, Span)> {
+    let mut out = Vec::new();
+    let mut c = root.walk();
+    let Some(f) = root
+        .named_children(&mut c)
+        .find(|n| n.start_byte() == function.start && n.end_byte() == function.end)
+    else {
+        return out;
+    };
+    let Some(body) = f.child_by_field_name("body") else {
+        return out;
+    };
+    let mut bc = body.walk();
+    for st in body.named_children(&mut bc) {
+        if st.end_byte() > region_start {
+            break;
+        }
+        if st.kind() != "declaration" {
+            continue;
+        }
+        let after = Span::new(st.end_byte(), region_start);
+        let end = Span::new(st.end_byte(), st.end_byte());
+        let Ok(decls) = preamble_of(body, text, st.start_byte(), end) else {
+            continue;
+        };
+        out.extend(
+            decls
+                .into_iter()
+                .filter(|d| d.init.is_some())
+                .map(|d| (d, after)),
+        );
+    }
+    out
 }
 
 /// The identifiers an initializer reads and the functions it calls, in document order

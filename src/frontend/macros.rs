@@ -161,6 +161,10 @@ fn lex(s: &str) -> Vec<Tok> {
                 i += if b[i] == b'\\' { 2 } else { 1 };
             }
             i = (i + 1).min(b.len());
+            // An escape before a multi-byte character must not leave `i` inside it.
+            while !s.is_char_boundary(i) {
+                i += 1;
+            }
         } else if let Some(p) = PUNCT3
             .iter()
             .chain(PUNCT2)

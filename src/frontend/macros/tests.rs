@@ -86,3 +86,10 @@ fn command_line_defines() {
         "64 1 ((2)*(2))"
     );
 }
+
+#[test]
+fn non_ascii_in_arguments_and_bodies_never_panics() {
+    let t = MacroTable::parse("#define S(x) #x\n#define E \"\\\u{e9}\"\n");
+    let s = Source::expand("a = S(\"\\\u{e9}\"); b = E; c = S('\\\u{e9}');", &t, &[]).unwrap();
+    assert!(s.text.contains("b = \"\\\u{e9}\";"), "{}", s.text);
+}

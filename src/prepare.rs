@@ -247,6 +247,7 @@ fn prepare_region(region: Region, text: &str) -> Result<Prepared, Diagnostic> {
     }
     check_search(spec)?;
     check_build(spec, &inputs)?;
+    check_opencl_names(&region, &kernel, &transforms)?;
     let bindings = size_bindings(&region, &kernel)?;
     check_binding_ranges(&region, &kernel, &inputs, &bindings)?;
     Ok(Prepared {
@@ -256,6 +257,72 @@ fn prepare_region(region: Region, text: &str) -> Result<Prepared, Diagnostic> {
         bindings,
         transforms,
     })
+}
+
+/// OpenCL C reserved words that are not C's (OpenCL 1.2 §6.1, §6.5, §6.7): a kernel argument
+/// cannot be named so.
+fn opencl_reserved(name: &str) -> bool {
+    const WORDS: &[&str] = &[
+        "global",
+        "local",
+        "constant",
+        "private",
+        "kernel",
+        "half",
+        "bool",
+        "uchar",
+        "ushort",
+        "uint",
+        "ulong",
+        "read_only",
+        "write_only",
+        "read_write",
+        "image2d_t",
+        "image3d_t",
+        "sampler_t",
+        "event_t",
+        "size_t",
+        "ptrdiff_t",
+        "intptr_t",
+        "uintptr_t",
+    ];
+    let vector = [
+        "char", "uchar", "short", "ushort", "int", "uint", "long", "ulong", "float", "double",
+        "half",
+    ]
+    .iter()
+    .any(|t| {
+        name.strip_prefix(t)
+            .is_some_and(|n| ["2", "3", "4", "8", "16"].contains(&n))
+    });
+    vector || WORDS.contains(&name)
+}
+
+/// An OpenCL kernel's arguments are the loop's variables under their own names: one named like
+/// an OpenCL C keyword or type (`half`, `global`, `float4`) is refused here, located at its C
+/// declaration, rather than failing every variant's build.
+fn check_opencl_names(
+    region: &Region,
+    kernel: &Kernel,
+    transforms: &[TransformArgs],
+) -> Result<(), Diagnostic> {
+    if transforms.iter().all(|t| t.backend != Backend::OpenCl) {
+        return Ok(());
+    }
+    let Some(a) = kernel.args.iter().find(|a| opencl_reserved(&a.name)) else {
+        return Ok(());
+    };
+    let span = region
+        .raw
+        .decls
+        .get(&a.name)
+        .map(|d| d.span)
+        .unwrap_or(region.raw.loop_ann.code_span);
+    Err(Diagnostic::new(
+        span,
+        format!("`{}` is a keyword or type of OpenCL C: the OpenCL kernel cannot take an argument of that name", a.name),
+    )
+    .with_help(format!("rename `{}` in the function and the loop (orcl does not rename variables of the loop yet)", a.name)))
 }
 
 /// Every name the transform arguments use is a tuning parameter, an input parameter or a `let`

@@ -180,3 +180,35 @@ fn user_names_never_collide_with_generated_ones() {
     let c = run(cc, Duration::from_secs(60));
     assert_eq!(c.code(), Some(0), "{}\n{file}", c.dump());
 }
+
+/// A loop variable named like an OpenCL C keyword or type cannot be a kernel argument (orcl does
+/// not rename the loop's variables yet): a located error at its declaration, not a build failure
+/// of every variant.
+#[test]
+fn opencl_keywords_as_names_are_located_errors() {
+    let tmp = tempfile::Builder::new()
+        .prefix("orcl-hygiene-")
+        .tempdir()
+        .unwrap();
+    let dir = tmp.path();
+    for word in ["half", "global", "float4"] {
+        let file = region("f", &["i", "n", "y", "x", word]);
+        std::fs::write(dir.join("k.c"), &file).unwrap();
+        let r = orcl(dir, &["check", "k.c"]);
+        r.assert_code(2);
+        assert!(
+            r.stderr
+                .contains(&format!("`{word}` is a keyword or type of OpenCL C")),
+            "{}",
+            r.stderr
+        );
+        let col = file
+            .lines()
+            .next()
+            .unwrap()
+            .find(&format!("*{word}"))
+            .unwrap()
+            + 2;
+        assert!(r.stderr.contains(&format!("k.c:1:{col}")), "{}", r.stderr);
+    }
+}

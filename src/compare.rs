@@ -472,7 +472,10 @@ mod tests {
         let text = format!(
             "void f(int n, double a, double *y, const double *x, double *w, const double *A) {{\n    int i, j;\n    /*@ begin PerfTuning (\n def performance_params {{ param WI[] = [32]; }}\n def input_params {{ param N[] = [8]; }}\n def input_vars {{ {decls} }}\n ) @*/\n    /*@ begin Loop(transform OpenCL(workItemsPerGroup=WI)\n {src}\n ) @*/\n {src}\n /*@ end @*/\n /*@ end @*/\n}}\n"
         );
-        let prepared = crate::prepare::prepare("t.c", &text).expect("prepares");
+        let src = orcl_frontend::macros::Source::plain(&text);
+        let prepared = crate::prepare::prepare("t.c", &src)
+            .expect("prepares")
+            .regions;
         prepared[0].kernel.clone()
     }
 

@@ -7,8 +7,11 @@ use orcl_frontend::diag::{did_you_mean, Diagnostic, InputError};
 use orcl_frontend::expr::KeywordArg;
 use orcl_frontend::expr::{ExprKind, Value};
 use orcl_frontend::ir::Kernel;
+use orcl_frontend::macros::Source;
 use orcl_frontend::space::{input_combinations, SearchSpace};
 use orcl_frontend::{self as frontend, Region};
+
+pub mod cpp;
 use std::collections::BTreeMap;
 
 /// A region ready to tune.
@@ -141,14 +144,30 @@ fn check_build(
     Ok(())
 }
 
-/// Parse and validate every region of `text` (the contents of `path`).
-pub fn prepare(path: &str, text: &str) -> Result<Vec<Prepared>, InputError> {
-    let err = |diagnostics: Vec<Diagnostic>| InputError {
-        path: path.to_string(),
-        source: text.to_string(),
-        diagnostics,
+/// A file's regions after [`prepare`]: those ready to tune, and those refused.
+#[derive(Debug, Clone)]
+pub struct PreparedFile {
+    /// The regions ready to tune, in file order.
+    pub regions: Vec<Prepared>,
+    /// The refused regions, in file order: (0-based region index, its located errors about
+    /// the file as written).
+    pub refused: Vec<(usize, InputError)>,
+}
+
+/// Parse and validate every region of `src` (the contents of `path`, macros expanded), each on
+/// its own: a region with an error is refused and the others go on. Errors: the annotations
+/// cannot be paired, the file has no region, or every region is refused (all their
+/// diagnostics, in one error).
+pub fn prepare(path: &str, src: &Source) -> Result<PreparedFile, InputError> {
+    let text = src.text.as_str();
+    let err = |diagnostics: Vec<Diagnostic>| {
+        src.remap(InputError {
+            path: path.to_string(),
+            source: text.to_string(),
+            diagnostics,
+        })
     };
-    let regions = frontend::parse(text).map_err(err)?;
+    let regions = frontend::region::parse_each(text).map_err(err)?;
     if regions.is_empty() {
         return Err(err(vec![Diagnostic::new(
             orcl_frontend::diag::Span::default(),
@@ -156,26 +175,41 @@ pub fn prepare(path: &str, text: &str) -> Result<Vec<Prepared>, InputError> {
         )
         .with_help("annotate the loop to tune as in examples/axpy_quick.c")]));
     }
-    let mut out = Vec::new();
-    let mut diags = Vec::new();
+    let mut out = PreparedFile {
+        regions: Vec::new(),
+        refused: Vec::new(),
+    };
     for region in regions {
-        match prepare_region(region, text) {
-            Ok(p) => out.push(p),
-            Err(d) => diags.push(d),
-        }
-    }
-    if diags.is_empty() {
-        for w in out.iter().flat_map(|p| {
-            crate::compat::warnings(&p.region)
-                .into_iter()
-                .chain(orcl_frontend::preamble::warnings(&p.kernel))
+        match region.and_then(|r| {
+            let index = r.index;
+            prepare_region(r, text).map_err(|d| (index, vec![d]))
         }) {
-            eprintln!("{}", orcl_frontend::diag::render_warning(path, text, &w));
+            Ok(p) => out.regions.push(p),
+            Err((index, d)) => out.refused.push((index, err(d))),
         }
-        Ok(out)
-    } else {
-        Err(err(diags))
     }
+    if out.regions.is_empty() {
+        let all = out
+            .refused
+            .into_iter()
+            .flat_map(|(_, e)| e.diagnostics)
+            .collect();
+        let mut e = err(Vec::new());
+        e.diagnostics = all;
+        return Err(e);
+    }
+    for w in out.regions.iter().flat_map(|p| {
+        crate::compat::warnings(&p.region)
+            .into_iter()
+            .chain(orcl_frontend::preamble::warnings(&p.kernel))
+    }) {
+        let w = src.diagnostic(w);
+        eprintln!(
+            "{}",
+            orcl_frontend::diag::render_warning(path, &src.original, &w)
+        );
+    }
+    Ok(out)
 }
 
 fn prepare_region(region: Region, text: &str) -> Result<Prepared, Diagnostic> {
@@ -213,6 +247,7 @@ fn prepare_region(region: Region, text: &str) -> Result<Prepared, Diagnostic> {
     }
     check_search(spec)?;
     check_build(spec, &inputs)?;
+    check_opencl_names(&region, &kernel, &transforms)?;
     let bindings = size_bindings(&region, &kernel)?;
     check_binding_ranges(&region, &kernel, &inputs, &bindings)?;
     Ok(Prepared {
@@ -222,6 +257,72 @@ fn prepare_region(region: Region, text: &str) -> Result<Prepared, Diagnostic> {
         bindings,
         transforms,
     })
+}
+
+/// OpenCL C reserved words that are not C's (OpenCL 1.2 §6.1, §6.5, §6.7): a kernel argument
+/// cannot be named so.
+fn opencl_reserved(name: &str) -> bool {
+    const WORDS: &[&str] = &[
+        "global",
+        "local",
+        "constant",
+        "private",
+        "kernel",
+        "half",
+        "bool",
+        "uchar",
+        "ushort",
+        "uint",
+        "ulong",
+        "read_only",
+        "write_only",
+        "read_write",
+        "image2d_t",
+        "image3d_t",
+        "sampler_t",
+        "event_t",
+        "size_t",
+        "ptrdiff_t",
+        "intptr_t",
+        "uintptr_t",
+    ];
+    let vector = [
+        "char", "uchar", "short", "ushort", "int", "uint", "long", "ulong", "float", "double",
+        "half",
+    ]
+    .iter()
+    .any(|t| {
+        name.strip_prefix(t)
+            .is_some_and(|n| ["2", "3", "4", "8", "16"].contains(&n))
+    });
+    vector || WORDS.contains(&name)
+}
+
+/// An OpenCL kernel's arguments are the loop's variables under their own names: one named like
+/// an OpenCL C keyword or type (`half`, `global`, `float4`) is refused here, located at its C
+/// declaration, rather than failing every variant's build.
+fn check_opencl_names(
+    region: &Region,
+    kernel: &Kernel,
+    transforms: &[TransformArgs],
+) -> Result<(), Diagnostic> {
+    if transforms.iter().all(|t| t.backend != Backend::OpenCl) {
+        return Ok(());
+    }
+    let Some(a) = kernel.args.iter().find(|a| opencl_reserved(&a.name)) else {
+        return Ok(());
+    };
+    let span = region
+        .raw
+        .decls
+        .get(&a.name)
+        .map(|d| d.span)
+        .unwrap_or(region.raw.loop_ann.code_span);
+    Err(Diagnostic::new(
+        span,
+        format!("`{}` is a keyword or type of OpenCL C: the OpenCL kernel cannot take an argument of that name", a.name),
+    )
+    .with_help(format!("rename `{}` in the function and the loop (orcl does not rename variables of the loop yet)", a.name)))
 }
 
 /// Every name the transform arguments use is a tuning parameter, an input parameter or a `let`

@@ -6,9 +6,11 @@ use crate::prepare::Prepared;
 use crate::tune::{InputResult, RegionResult};
 use orcl_codegen::host::{function_name, params, render_host_function, HostVariant};
 use orcl_codegen::Variant;
+use orcl_frontend::diag::Span;
 use orcl_frontend::expr::Value;
 use orcl_frontend::inputs::c_literal;
 use orcl_frontend::ir::ScalarType;
+use orcl_frontend::macros::Source;
 use std::collections::BTreeMap;
 
 /// Replace whole-word identifiers of `text` found in `map`.
@@ -145,8 +147,10 @@ fn call_arg(p: &Prepared, name: &str, input: Option<&BTreeMap<String, Value>>) -
     name.to_string()
 }
 
-/// The tuned file's text. `db_path` is named in the comment blocks.
-pub fn rewrite(text: &str, path: &str, db_path: &str, results: &[RegionResult]) -> String {
+/// The tuned file's text: `src`'s text as written, with the tuned regions replaced (spans of the
+/// expanded text mapped back, so the file keeps its macros; the fallback loop is the one written).
+/// `db_path` is named in the comment blocks.
+pub fn rewrite(src: &Source, path: &str, db_path: &str, results: &[RegionResult]) -> String {
     // The backend every region was tuned for (`orcl tune --backend`): OpenCL `_file.c` or CUDA
     // `_file.cu`.
     let cuda = results
@@ -159,13 +163,24 @@ pub fn rewrite(text: &str, path: &str, db_path: &str, results: &[RegionResult]) 
     let mut edits: Vec<(usize, usize, String)> = Vec::new();
     let mut inserts: BTreeMap<usize, String> = BTreeMap::new();
     for r in results {
-        region_edits(r, text, path, db_path, api, &mut edits, &mut inserts);
+        region_edits(r, src, path, db_path, api, &mut edits, &mut inserts);
     }
     for (at, s) in inserts {
         edits.push((at, at, s));
     }
+    let mut edits: Vec<(usize, usize, String)> = edits
+        .into_iter()
+        .map(|(start, end, rep)| {
+            let o = src.to_original(Span::new(start, end));
+            if start == end {
+                (o.start, o.start, rep)
+            } else {
+                (o.start, o.end, rep)
+            }
+        })
+        .collect();
     edits.sort_by(|a, b| b.0.cmp(&a.0).then(b.1.cmp(&a.1)));
-    let mut out = text.to_string();
+    let mut out = src.original.clone();
     for (start, end, rep) in edits {
         out.replace_range(start..end, &rep);
     }
@@ -187,13 +202,14 @@ pub fn rewrite(text: &str, path: &str, db_path: &str, results: &[RegionResult]) 
 /// annotations are removed.
 fn region_edits(
     r: &RegionResult,
-    text: &str,
+    src: &Source,
     path: &str,
     db_path: &str,
     api: &str,
     edits: &mut Vec<(usize, usize, String)>,
     inserts: &mut BTreeMap<usize, String>,
 ) {
+    let text = src.text.as_str();
     let p = &r.prepared;
     let raw = &p.region.raw;
     let mut block = results_comment(r, api, db_path);
@@ -217,6 +233,7 @@ fn region_edits(
         return;
     }
     let host = host_code(p, text, path, &dispatch_variants(p, &tuned));
+    let guards = constant_guards(src, p);
     let at = raw
         .function
         .as_ref()
@@ -225,10 +242,25 @@ fn region_edits(
     inserts
         .entry(at)
         .or_default()
-        .push_str(&format!("{}\n", host.text));
+        .push_str(&format!("{guards}{}\n", host.text));
     let fallback_input = tuned.last().map(|i| &i.input);
-    let call = call_site(p, api, &host, fallback_input);
+    let call = call_site(p, src, api, &host, fallback_input);
     edits.push((raw.loop_ann.span.start, raw.loop_ann.span.end, call));
+}
+
+/// Macros of the Loop code that expanded to constants are baked into the kernel: the tuned file
+/// stops at compile time (`#error`) if it is compiled with other values (`-DNX=...`).
+fn constant_guards(src: &Source, p: &Prepared) -> String {
+    let code = p.region.raw.loop_ann.code_span;
+    src.constants_in(code)
+        .iter()
+        .map(|(name, value)| {
+            format!(
+                "#if ({name}) != ({value})\n#error \"orcl: region {} was tuned with {name} = {value}; tune it again with -D {name}=VALUE for another value\"\n#endif\n",
+                p.region.index
+            )
+        })
+        .collect()
 }
 
 /// The comment block that replaces `begin PerfTuning`: each input size's winner (or that the
@@ -395,6 +427,7 @@ pub fn host_code(p: &Prepared, text: &str, path: &str, variants: &[HostVariant])
 /// fallback when it fails, then the statements after the loop.
 fn call_site(
     p: &Prepared,
+    src: &Source,
     api: &str,
     host: &HostCode,
     fallback_input: Option<&BTreeMap<String, Value>>,
@@ -404,15 +437,21 @@ fn call_site(
         .iter()
         .map(|(_, n)| call_arg(p, n, fallback_input))
         .collect();
-    let original = p.region.raw.loop_ann.original.trim_matches('\n');
+    // The loop as written (macros kept): the expanded loop's span mapped back.
+    let ann = &p.region.raw.loop_ann;
+    let lo = ann.begin_span.end;
+    let written = |a: usize, b: usize| src.original_of(Span::new(a, b));
+    let end = lo + ann.original.trim_end().len();
     // Statements after the loop (`r = sqrt(r);`) run once, after the tuned loop or its fallback.
     let (original, after) = match &p.kernel.after {
         Some(a) => {
-            let o = original.trim_end();
-            let cut = o.len() - a.text.trim().len();
-            (&o[..cut], format!("\n    {}", a.text.trim()))
+            let cut = end - a.text.trim().len();
+            (
+                written(lo, cut).trim_matches('\n'),
+                format!("\n    {}", written(cut, end).trim()),
+            )
         }
-        None => (original, String::new()),
+        None => (written(lo, end).trim_matches('\n'), String::new()),
     };
     format!(
         "/* orcl: {api} variant; the original loop runs if {api} is unavailable or fails */\n    if ({}({}) != 0) {{\n{}\n    }}{after}",

@@ -255,7 +255,7 @@ fn jacobi2d_example() {
     return m - 2 >= 1;"#,
         evaluations: 16,
         tuned_has: &[
-            "if (m <= 40 && n <= 30) v = 0;",
+            "if (m <= 40 && n <= 30) orcl_v = 0;",
             "orcl_Jacobi2D_region0(m, n, &B[0][0], &A[0][0])",
             "(size_t)((long)m * n)",
         ],
@@ -290,7 +290,7 @@ fn rows_macro_extent_lower_bound_inner_loops() {
     return m - 1 >= 2;"#,
         evaluations: 8,
         tuned_has: &[
-            "if (m <= 50 && n <= 17) v = 0;",
+            "if (m <= 50 && n <= 17) orcl_v = 0;",
             "orcl_Rows_region0(m, &C[0][0], n, &A[0][0], (long)NC, nc, &B[0][0], (long)NC)",
         ],
         kernel_has: &[

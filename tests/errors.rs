@@ -1366,3 +1366,18 @@ fn time_loop_tile_that_one_nest_lacks() {
             .under("[('i',WI),('j',16)]"),
     );
 }
+
+/// A `/* */` comment inside the Loop annotation ends it: the error says why and what to write.
+#[test]
+fn comment_inside_the_loop_annotation() {
+    check_fails(
+        "comment_in_loop",
+        at(
+            "a `/* ... */` comment inside an annotation ends the annotation",
+            30,
+            5,
+        )
+        .under("/* scale and add */")
+        .help("`//`"),
+    );
+}

@@ -17,6 +17,7 @@ const PIPELINE: &[(&str, &str, &[&str])] = &[
         "src/frontend",
         &[
             "diag",
+            "macros",
             "ir",
             "expr",
             "spec",

@@ -68,7 +68,9 @@ fn transpose_tiles_staged_and_register_blocked() {
     let dir = tmp.path();
     let tuned = std::fs::read_to_string(dir.join("_transpose.c")).unwrap();
     assert!(
-        tuned.contains("clEnqueueNDRangeKernel(orcl_queue[v], orcl_kernel[v], work_dim"),
+        tuned.contains(
+            "clEnqueueNDRangeKernel(orcl_queue[orcl_v], orcl_kernel[orcl_v], orcl_work_dim"
+        ),
         "{tuned}"
     );
     assert!(tuned.contains("get_group_id(1)"), "{tuned}");

@@ -2,27 +2,72 @@
 //! `--backend`, `NAME=VALUE` assignments and `--size` selections; writing to standard output.
 
 use super::failure::Failure;
-use crate::prepare::{prepare, Prepared};
+use crate::prepare::{prepare, Prepared, PreparedFile};
 use orcl_codegen::Backend;
+use orcl_frontend::diag::InputError;
 use orcl_frontend::expr::{parse_expr, ExprKind, Value};
+use orcl_frontend::macros::Source;
 use orcl_frontend::spec::parse_duration;
 use std::collections::BTreeMap;
 use std::path::Path;
 use std::time::Duration;
 
-/// Read FILE (at most `max_input_size` bytes) and prepare its regions: (path as shown, text,
-/// regions).
-pub(super) fn load(
-    file: &Path,
-    max_input_size: u64,
-) -> Result<(String, String, Vec<Prepared>), Failure> {
+/// The C preprocessor's options, shared by `check`, `emit`, `tune` and `compare`.
+#[derive(clap::Args, Debug, Clone, Default)]
+pub(super) struct CppArgs {
+    /// Define a macro for the file's regions, as `cc -D` (repeatable): `-D N=4000`, `-D FAST`.
+    #[arg(short = 'D', value_name = "NAME[=VALUE]")]
+    define: Vec<String>,
+    /// Search DIR for the file's `#include`d headers, as `cc -I` (repeatable).
+    #[arg(short = 'I', value_name = "DIR")]
+    include: Vec<std::path::PathBuf>,
+}
+
+/// An input file read and prepared.
+pub(super) struct Loaded {
+    /// FILE as shown in messages.
+    pub path: String,
+    /// Its text as written and as analysed (macros expanded).
+    pub src: Source,
+    /// The regions ready to tune.
+    pub prepared: Vec<Prepared>,
+    /// The refused regions' located errors, in file order (index, error).
+    pub refused: Vec<(usize, InputError)>,
+}
+
+impl Loaded {
+    /// Print each refused region's errors on stderr (after the others' results).
+    pub(super) fn report_refused(&self) {
+        for (index, e) in &self.refused {
+            orcl_frontend::errout!("{e}");
+            orcl_frontend::errln!(
+                "note: region {index} of {} is refused and left as written; the other regions go on (exit {})",
+                orcl_frontend::diag::escape_controls(&self.path),
+                super::failure::EXIT_REFUSED
+            );
+        }
+    }
+}
+
+/// Read FILE (at most `max_input_size` bytes), expand its macros and prepare its regions.
+pub(super) fn load(file: &Path, max_input_size: u64, cpp: &CppArgs) -> Result<Loaded, Failure> {
     let text = orcl_frontend::read_source(file, max_input_size).map_err(|e| match e {
         orcl_frontend::ReadError::Encoding(i) => Failure::Input(i),
         io => Failure::Usage(io.to_string()),
     })?;
     let path = file.display().to_string();
-    let prepared = prepare(&path, &text)?;
-    Ok((path, text, prepared))
+    let opts = crate::prepare::cpp::CppOptions {
+        defines: cpp.define.clone(),
+        includes: cpp.include.clone(),
+    };
+    let src = crate::prepare::cpp::preprocess(file, &path, &text, &opts)?;
+    let PreparedFile { regions, refused } = prepare(&path, &src)?;
+    Ok(Loaded {
+        path,
+        src,
+        prepared: regions,
+        refused,
+    })
 }
 
 pub(super) fn duration(s: &str, bare_unit: f64, what: &str) -> Result<Duration, Failure> {

@@ -1,8 +1,8 @@
 //! `orcl check`: each region's kernel, search space and feasible configurations per input size,
 //! without building anything.
 
-use super::args::load;
-use super::failure::Failure;
+use super::args::{load, CppArgs};
+use super::failure::{Failure, EXIT_REFUSED};
 use crate::prepare::Prepared;
 use comfy_table::{presets::UTF8_FULL_CONDENSED, Table};
 use orcl_frontend::diag::InputError;
@@ -22,18 +22,31 @@ pub(super) struct CheckArgs {
     /// Largest input file read, in bytes (default 16 MiB); a larger file is an input error.
     #[arg(long, value_name = "BYTES", default_value_t = orcl_frontend::DEFAULT_MAX_INPUT_SIZE)]
     max_input_size: u64,
+    #[command(flatten)]
+    cpp: CppArgs,
 }
 
+/// Exit 0 when every region checks; [`EXIT_REFUSED`] when some are refused (their errors on
+/// stderr) and the others check; 2 when all are refused.
 pub(super) fn run(a: CheckArgs) -> Result<i32, Failure> {
-    let (path, text, prepared) = load(&a.file, a.max_input_size)?;
-    for p in &prepared {
-        print_kernel(p, &path, &text);
-        print_space(p, &text);
+    let l = load(&a.file, a.max_input_size, &a.cpp)?;
+    let (path, text) = (&l.path, &l.src.text);
+    for p in &l.prepared {
+        print_kernel(p, path, text);
+        print_space(p, text);
         for input in &p.inputs {
-            print_input(p, input, &path, &text)?;
+            print_input(p, input, path, text).map_err(|f| match f {
+                Failure::Input(e) => Failure::Input(l.src.remap(e)),
+                f => f,
+            })?;
         }
     }
-    Ok(0)
+    l.report_refused();
+    Ok(if l.refused.is_empty() {
+        0
+    } else {
+        EXIT_REFUSED
+    })
 }
 
 /// The region's place and transforms, its kernel arguments, parallel loop and outputs.

@@ -1,7 +1,7 @@
 //! `orcl compare`: its arguments, and the rows of [`crate::compare::compare`] as a table, JSON
 //! or grouped bars.
 
-use super::args::{load, parse_backend, sizes};
+use super::args::{load, parse_backend, sizes, CppArgs};
 use super::failure::Failure;
 use crate::compare::{CompareError, CompareOptions};
 use crate::tune::TuneError;
@@ -43,6 +43,8 @@ pub(super) struct CompareArgs {
     /// Largest input file read, in bytes (default 16 MiB); a larger file is an input error.
     #[arg(long, value_name = "BYTES", default_value_t = orcl_frontend::DEFAULT_MAX_INPUT_SIZE)]
     max_input_size: u64,
+    #[command(flatten)]
+    cpp: CppArgs,
 }
 
 /// Exit 0 when some backend found a variant, else 1.
@@ -52,7 +54,9 @@ pub(super) fn run(a: CompareArgs) -> Result<i32, Failure> {
         .iter()
         .map(|b| parse_backend(b.trim()))
         .collect::<Result<_, _>>()?;
-    let (path, text, prepared) = load(&a.file, a.max_input_size)?;
+    let l = load(&a.file, a.max_input_size, &a.cpp)?;
+    l.report_refused();
+    let (path, text, prepared) = (l.path.clone(), l.src.text.clone(), l.prepared.clone());
     let dir = a.file.parent().map(Path::to_path_buf).unwrap_or_default();
     let opts = CompareOptions {
         backends,
@@ -70,7 +74,7 @@ pub(super) fn run(a: CompareArgs) -> Result<i32, Failure> {
     let skipped = |b: Backend, e: &TuneError| orcl_frontend::errln!("{}: {e}", b.transform());
     let rows =
         crate::compare::compare(&path, &text, &prepared, &opts, skipped).map_err(|e| match e {
-            CompareError::Tune(TuneError::Input(i)) => Failure::Input(i),
+            CompareError::Tune(TuneError::Input(i)) => Failure::Input(l.src.remap(i)),
             CompareError::Tune(
                 e @ (TuneError::Interrupted { signal, .. }
                 | TuneError::InterruptedEarly { signal, .. }),

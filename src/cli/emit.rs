@@ -2,7 +2,7 @@
 //! skeleton), with comments saying how it is launched; needs no device. The host code is the
 //! tuned file's ([`crate::rewrite::host_code`]).
 
-use super::args::{assignment, load, parse_backend, write_stdout};
+use super::args::{assignment, load, parse_backend, write_stdout, CppArgs};
 use super::failure::Failure;
 use crate::prepare::Prepared;
 use crate::tune::{self, TuneOptions};
@@ -35,28 +35,38 @@ pub(super) struct EmitArgs {
     /// Largest input file read, in bytes (default 16 MiB); a larger file is an input error.
     #[arg(long, value_name = "BYTES", default_value_t = orcl_frontend::DEFAULT_MAX_INPUT_SIZE)]
     max_input_size: u64,
+    #[command(flatten)]
+    cpp: CppArgs,
 }
 
 pub(super) fn run(a: EmitArgs) -> Result<i32, Failure> {
     let backend = a.backend.as_deref().map(parse_backend).transpose()?;
-    let (path, text, prepared) = load(&a.file, a.max_input_size)?;
+    let l = load(&a.file, a.max_input_size, &a.cpp)?;
+    let (path, text) = (l.path.clone(), l.src.text.clone());
     let region = a.region;
-    let p = prepared.get(region).ok_or_else(|| {
-        Failure::Usage(format!(
-            "region {region} does not exist ({} region(s) in {path})",
-            prepared.len()
-        ))
-    })?;
+    if let Some((_, e)) = l.refused.iter().find(|(i, _)| *i == region) {
+        return Err(Failure::Input(e.clone()));
+    }
+    let p = l
+        .prepared
+        .iter()
+        .find(|p| p.region.index == region)
+        .ok_or_else(|| {
+            Failure::Usage(format!(
+                "region {region} does not exist ({} region(s) in {path})",
+                l.prepared.len() + l.refused.len()
+            ))
+        })?;
     let spec = &p.region.spec;
     let input = input_size(p, &a.size)?;
     let space = SearchSpace::new(spec, &input);
     let cfg = configuration(&space, &a.set)?;
     let input_error = |d: Diagnostic| {
-        Failure::Input(InputError {
+        Failure::Input(l.src.remap(InputError {
             path: path.clone(),
             source: text.clone(),
             diagnostics: vec![d],
-        })
+        }))
     };
     if let Some(c) = space.check(&cfg).map_err(input_error)? {
         orcl_frontend::errln!(

@@ -6,6 +6,11 @@ use orcl_frontend::diag::InputError;
 /// system failed, not the input (issue 15 F12).
 pub const EXIT_ENVIRONMENT: i32 = 3;
 
+/// Exit code when some regions of the file were refused (their located errors printed) and the
+/// others were checked, or tuned and the tuned file written with the refused regions as written.
+/// When every region is refused the exit code is 2, as for any input error.
+pub const EXIT_REFUSED: i32 = 4;
+
 pub(crate) enum Failure {
     Input(InputError),
     Usage(String),

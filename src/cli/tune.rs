@@ -1,7 +1,7 @@
 //! `orcl tune`: its arguments, the tune's results as tables, and the tuned file written.
 
-use super::args::{duration, load, parse_backend, sizes};
-use super::failure::Failure;
+use super::args::{duration, load, parse_backend, sizes, CppArgs};
+use super::failure::{Failure, EXIT_REFUSED};
 use crate::tune::{self, TuneError, TuneOptions};
 use comfy_table::{Cell, CellAlignment};
 use orcl_codegen::Backend;
@@ -82,6 +82,8 @@ pub(super) struct TuneArgs {
     /// Largest input file read, in bytes (default 16 MiB); a larger file is an input error.
     #[arg(long, value_name = "BYTES", default_value_t = orcl_frontend::DEFAULT_MAX_INPUT_SIZE)]
     max_input_size: u64,
+    #[command(flatten)]
+    cpp: CppArgs,
     /// Launch the measuring workers as Slurm job steps (`srun ... orcl worker`, one task
     /// each) instead of local processes; this process keeps the search and the database.
     /// Needs a filesystem shared with the compute nodes (set ORCL_CACHE_DIR on it).
@@ -104,7 +106,8 @@ pub(super) struct TuneArgs {
 }
 
 /// Tune every region of the file and write the tuned file. Exit 0 when written, 1 when no
-/// correct variant (or nothing feasible) was found.
+/// correct variant (or nothing feasible) was found, [`EXIT_REFUSED`] when written but some
+/// regions were refused (left as written; their errors on stderr), 2 when all were refused.
 pub(super) fn run(a: TuneArgs) -> Result<i32, Failure> {
     let slurm = slurm_options(
         a.slurm,
@@ -119,22 +122,29 @@ pub(super) fn run(a: TuneArgs) -> Result<i32, Failure> {
         orcl_measure::skeleton::set_build_timeout(duration(t, 60.0, "build timeout")?);
     }
     orcl_measure::interrupt::install();
-    let (path, text, prepared) = load(&a.file, a.max_input_size)?;
+    let l = load(&a.file, a.max_input_size, &a.cpp)?;
+    let (path, text) = (l.path.clone(), l.src.text.clone());
+    let prepared = l.prepared.clone();
     let dir = a.file.parent().map(Path::to_path_buf).unwrap_or_default();
     let db = a.db.clone().unwrap_or_else(|| dir.join("orcl.db"));
     if let Some(out) = &a.output {
         crate::outfile::check(out, &[("input file", &a.file), ("database", &db)])?;
     }
     let opts = tune_options(&a, db.clone(), backend, devices, slurm, &prepared)?;
-    let results = tune::tune(&path, &text, prepared, &opts).map_err(failure)?;
-    if !print_results(&path, &results, a.top) {
+    let results = tune::tune(&path, &text, prepared, &opts).map_err(|e| match failure(e) {
+        Failure::Input(i) => Failure::Input(l.src.remap(i)),
+        f => f,
+    })?;
+    let any = print_results(&path, &results, a.top);
+    l.report_refused();
+    if !any {
         return Ok(1);
     }
     let out = a
         .output
         .clone()
         .unwrap_or_else(|| default_output(&a.file, &dir, &results, backend));
-    let tuned = crate::rewrite::rewrite(&text, &path, &db.display().to_string(), &results);
+    let tuned = crate::rewrite::rewrite(&l.src, &path, &db.display().to_string(), &results);
     crate::outfile::write(
         &out,
         tuned.as_bytes(),
@@ -142,7 +152,11 @@ pub(super) fn run(a: TuneArgs) -> Result<i32, Failure> {
     )?;
     orcl_frontend::outln!("tuned file: {}", out.display());
     orcl_frontend::outln!("database:   {}", db.display());
-    Ok(0)
+    Ok(if l.refused.is_empty() {
+        0
+    } else {
+        EXIT_REFUSED
+    })
 }
 
 /// `--max-idle` and `--repetitions` at least 1; `--devices` parsed, and not with `--device`.

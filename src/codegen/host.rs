@@ -160,7 +160,7 @@ pub fn render_host_function(
     for (k, h) in variants.iter().enumerate() {
         if let Some(c) = &h.condition {
             dispatch.push(format!(
-                "{}if ({c}) v = {k};",
+                "{}if ({c}) orcl_v = {k};",
                 if first { "" } else { "else " }
             ));
             first = false;

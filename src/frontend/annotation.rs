@@ -68,7 +68,9 @@ pub struct RawRegion {
     pub span: Span,
     pub begin_span: Span,
     pub end_span: Span,
-    /// The text between `PerfTuning(` and the matching `)`, and its span.
+    /// The text between `PerfTuning(` and the matching `)`, and its span. After
+    /// `region::parse`, a spec that begins with `use N;` has here the texts of the spec it uses,
+    /// then its own (what identifies its experiments); the span stays its own.
     pub spec_text: String,
     pub spec_span: Span,
     pub loop_ann: LoopAnnotation,
@@ -80,6 +82,11 @@ pub struct RawRegion {
     /// The declarations between the `PerfTuning` header and the `Loop` annotation (Orio's
     /// preamble, OrCL paper Fig. 2: `int n=N;`), in source order.
     pub preamble: Vec<PreambleDecl>,
+    /// Scalars declared with an initializer by the enclosing function's body before the region
+    /// (`int nx = n - 2;`), in source order, each with the function's text after its declaration
+    /// up to the region (`after`): a loop may read them without `input_vars` when that text never
+    /// names them (their value is the initializer's).
+    pub locals: Vec<(PreambleDecl, Span)>,
 }
 
 /// One variable declared by a statement between `PerfTuning` and `Loop`
@@ -168,6 +175,22 @@ fn unterminated_error(text: &str, p: usize) -> Diagnostic {
     }
 }
 
+/// A `/* ... */` comment inside the annotation comment `ctext` (at `start`): its `*/` closed
+/// the annotation (C comments do not nest), which then does not end with `@*/`.
+fn nested_comment(ctext: &str, start: usize) -> Option<Diagnostic> {
+    if ctext.ends_with("@*/") {
+        return None;
+    }
+    let inner = ctext[3..].find("/*")? + 3;
+    Some(
+        Diagnostic::new(
+            Span::new(start + inner, start + ctext.len()),
+            "a `/* ... */` comment inside an annotation ends the annotation: C comments do not nest, so its `*/` closes the `/*@` and the rest of the annotation is read as C code",
+        )
+        .with_help("inside the Loop's code write the comment with `//` (`// ...`); inside the PerfTuning spec with `#` (`# ...`)"),
+    )
+}
+
 /// An annotation whose `begin` was seen and whose `end` was not yet.
 struct Open {
     /// Set when an error was already reported for this annotation or one inside it.
@@ -210,6 +233,10 @@ impl Scan<'_> {
                 )
                 .with_help("close the annotation with `@*/`"),
             );
+            return Err(());
+        }
+        if let Some(d) = nested_comment(ctext, span.start) {
+            self.diags.push(d);
             return Err(());
         }
         match parse_annotation(ctext, span.start) {
@@ -356,6 +383,10 @@ impl Scan<'_> {
                     .then(|| (d.name.clone(), init.to_string()))
             })
             .collect();
+        let locals = function
+            .as_ref()
+            .map(|f| locals_before(self.root, self.text, f.span, open.begin.start))
+            .unwrap_or_default();
         let spec_span = Span::new(open.body_start, open.body_start + open.body.len());
         self.regions.push(RawRegion {
             span: region_span,
@@ -368,6 +399,7 @@ impl Scan<'_> {
             decls,
             size_bindings,
             preamble,
+            locals,
         });
     }
 
@@ -867,6 +899,48 @@ fn preamble_of(
         }
     }
     Ok(out)
+}
+
+/// The initialized scalar declarations of the body of the function at `function`, among its
+/// statements that end before `region_start`, each with the span from its end to `region_start`.
+fn locals_before(
+    root: Node,
+    text: &str,
+    function: Span,
+    region_start: usize,
+) -> Vec<(PreambleDecl, Span)> {
+    let mut out = Vec::new();
+    let mut c = root.walk();
+    let Some(f) = root
+        .named_children(&mut c)
+        .find(|n| n.start_byte() == function.start && n.end_byte() == function.end)
+    else {
+        return out;
+    };
+    let Some(body) = f.child_by_field_name("body") else {
+        return out;
+    };
+    let mut bc = body.walk();
+    for st in body.named_children(&mut bc) {
+        if st.end_byte() > region_start {
+            break;
+        }
+        if st.kind() != "declaration" {
+            continue;
+        }
+        let after = Span::new(st.end_byte(), region_start);
+        let end = Span::new(st.end_byte(), st.end_byte());
+        let Ok(decls) = preamble_of(body, text, st.start_byte(), end) else {
+            continue;
+        };
+        out.extend(
+            decls
+                .into_iter()
+                .filter(|d| d.init.is_some())
+                .map(|d| (d, after)),
+        );
+    }
+    out
 }
 
 /// The identifiers an initializer reads and the functions it calls, in document order

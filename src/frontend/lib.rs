@@ -6,6 +6,7 @@
 //! Modules in pipeline order; a module uses only those above it (tests/layers.rs checks it).
 
 pub mod diag;
+pub mod macros;
 pub mod ir;
 pub mod expr;
 pub mod spec;

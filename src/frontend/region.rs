@@ -16,13 +16,12 @@ pub struct Region {
 
 /// Parse every `PerfTuning` region of a C file's text. All diagnostics found are returned.
 pub fn parse(text: &str) -> Result<Vec<Region>, Vec<Diagnostic>> {
-    let raws = annotation::find_regions(text)?;
     let mut out = Vec::new();
     let mut diags = Vec::new();
-    for (index, raw) in raws.into_iter().enumerate() {
-        match spec::parse_spec(&raw.spec_text, raw.spec_span.start) {
-            Ok(spec) => out.push(Region { index, raw, spec }),
-            Err(d) => diags.extend(d),
+    for r in parse_each(text)? {
+        match r {
+            Ok(region) => out.push(region),
+            Err((_, d)) => diags.extend(d),
         }
     }
     if diags.is_empty() {
@@ -30,6 +29,81 @@ pub fn parse(text: &str) -> Result<Vec<Region>, Vec<Diagnostic>> {
     } else {
         Err(diags)
     }
+}
+
+/// Every `PerfTuning` region of a C file's text on its own: a region whose spec has errors is
+/// `Err((index, diagnostics))` and the others are still parsed. `Err` alone: the annotations
+/// themselves cannot be paired (the whole file is refused).
+#[allow(clippy::type_complexity)]
+pub fn parse_each(
+    text: &str,
+) -> Result<Vec<Result<Region, (usize, Vec<Diagnostic>)>>, Vec<Diagnostic>> {
+    let raws = annotation::find_regions(text)?;
+    // Each region's spec as (text, file offset) chunks: those of the region it `use`s, then its own.
+    let mut chunks_of: Vec<Option<Vec<(String, usize)>>> = Vec::new();
+    let mut out = Vec::new();
+    for (index, raw) in raws.into_iter().enumerate() {
+        let chunks = spec_chunks(index, &raw, &chunks_of);
+        let parsed = chunks.as_ref().map_err(|d| d.clone()).and_then(|c| {
+            let refs: Vec<(&str, usize)> = c.iter().map(|(t, b)| (t.as_str(), *b)).collect();
+            spec::parse_spec_chunks(&refs)
+        });
+        chunks_of.push(match (&parsed, chunks) {
+            (Ok(_), Ok(c)) => Some(c),
+            _ => None,
+        });
+        let mut raw = raw;
+        if let Some(Some(c)) = chunks_of
+            .last()
+            .filter(|c| c.as_ref().is_some_and(|c| c.len() > 1))
+        {
+            // What identifies the region's experiments: the spec it uses, then its own.
+            raw.spec_text = c
+                .iter()
+                .map(|(t, _)| t.as_str())
+                .collect::<Vec<_>>()
+                .join("\n");
+        }
+        out.push(match parsed {
+            Ok(spec) => Ok(Region { index, raw, spec }),
+            Err(d) => Err((index, d)),
+        });
+    }
+    Ok(out)
+}
+
+/// The spec chunks of region `index`: its own text, after the texts of the region its leading
+/// `use N;` names (N earlier, its spec valid). Errors: located at N.
+#[allow(clippy::type_complexity)]
+fn spec_chunks(
+    index: usize,
+    raw: &RawRegion,
+    chunks_of: &[Option<Vec<(String, usize)>>],
+) -> Result<Vec<(String, usize)>, Vec<Diagnostic>> {
+    let base = raw.spec_span.start;
+    let Some(used) = spec::leading_use(&raw.spec_text, base) else {
+        return Ok(vec![(raw.spec_text.clone(), base)]);
+    };
+    let (k, span, after) = used.map_err(|d| vec![d])?;
+    let mut chunks = match chunks_of.get(k) {
+        Some(Some(c)) if k < index => c.clone(),
+        Some(None) if k < index => {
+            return Err(vec![Diagnostic::new(
+                span,
+                format!("region {k}, whose spec this region uses, has errors"),
+            )
+            .with_help(format!("fix region {k}'s spec first (its errors are reported above)"))])
+        }
+        _ => {
+            return Err(vec![Diagnostic::new(
+                span,
+                format!("`use {k}`: region {k} is not an earlier region of this file (this is region {index})"),
+            )
+            .with_help("`use N;` takes the spec of region N above this one; regions are numbered from 0 in file order, as `orcl check` prints them")])
+        }
+    };
+    chunks.push((raw.spec_text[after..].to_string(), base + after));
+    Ok(chunks)
 }
 
 /// Default largest input file orcl reads (bytes): 16 MiB. `--max-input-size` raises it.

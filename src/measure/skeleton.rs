@@ -538,12 +538,23 @@ fn run_err(which: &'static str) -> impl Fn(std::io::Error) -> BuildError {
 /// Run `sh -c command` in its own process group, tied to orcl's life; past [`build_timeout`] or
 /// on SIGINT/SIGTERM the whole group is killed and the error says so (issue 15 F7).
 fn sh(command: &str) -> std::io::Result<std::process::Output> {
+    let mut cmd = Command::new("sh");
+    cmd.arg("-c").arg(command);
+    run_bounded(cmd, command, build_timeout(), "--build-timeout")
+}
+
+/// Run `cmd` (stdin empty, output captured) in its own process group tied to orcl's life; past
+/// `limit` or on SIGINT/SIGTERM the whole group is killed and the error (naming `shown` and
+/// `limit_flag`, the option that sets the limit) says so.
+pub fn run_bounded(
+    mut cmd: Command,
+    command: &str,
+    limit: std::time::Duration,
+    limit_flag: &str,
+) -> std::io::Result<std::process::Output> {
     use std::io::Read;
     use std::process::Stdio;
-    let mut cmd = Command::new("sh");
-    cmd.arg("-c")
-        .arg(command)
-        .stdin(Stdio::null())
+    cmd.stdin(Stdio::null())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped());
     crate::interrupt::tie_to_parent(&mut cmd, true);
@@ -558,7 +569,6 @@ fn sh(command: &str) -> std::io::Result<std::process::Output> {
     };
     let out = reader(Box::new(child.stdout.take().expect("piped stdout")));
     let err = reader(Box::new(child.stderr.take().expect("piped stderr")));
-    let limit = build_timeout();
     let start = std::time::Instant::now();
     let status = loop {
         if let Some(s) = child.try_wait()? {
@@ -568,7 +578,7 @@ fn sh(command: &str) -> std::io::Result<std::process::Output> {
             Some(format!("interrupted by {}", crate::interrupt::name(sig)))
         } else if start.elapsed() >= limit {
             Some(format!(
-                "timed out after {} s (--build-timeout)",
+                "timed out after {} s ({limit_flag})",
                 limit.as_secs()
             ))
         } else {

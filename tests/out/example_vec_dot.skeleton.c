@@ -112,11 +112,11 @@ __attribute__((unused)) static long orcl_nest_trip(int d) {
 static cl_context ctx;
 static cl_command_queue queue;
 static cl_device_id device;
-static cl_mem buf_partial_s; /* one partial result per work-group */
-static double *host_partial_s;
-static size_t cap_partial_s;
-static cl_mem buf_x;
-static cl_mem buf_y;
+static cl_mem orcl_pbuf_s; /* one partial result per work-group */
+static double *orcl_phost_s;
+static size_t orcl_pcap_s;
+static cl_mem orcl_buf_x;
+static cl_mem orcl_buf_y;
 __attribute__((unused)) static cl_kernel cmp_finish;
 __attribute__((unused)) static cl_mem cmp_err, cmp_idx, cmp_res_err, cmp_res_idx; /* per-work-group partials, one result per output */
 __attribute__((unused)) static size_t cmp_l; /* work-group size of the comparison kernels */
@@ -401,8 +401,8 @@ static void cmp_setup(void) {
  * earlier variant overwrote an array it only reads (out of bounds). */
 static cl_int restore_inputs(void) {
     cl_int err = CL_SUCCESS;
-    if (err == CL_SUCCESS) { err = clEnqueueWriteBuffer(queue, buf_x, CL_TRUE, 0, (size_t)100000 * sizeof(double), orcl_init_x, 0, NULL, NULL); orcl_h2d_bytes += (size_t)100000 * sizeof(double); }
-    if (err == CL_SUCCESS) { err = clEnqueueWriteBuffer(queue, buf_y, CL_TRUE, 0, (size_t)100000 * sizeof(double), orcl_init_y, 0, NULL, NULL); orcl_h2d_bytes += (size_t)100000 * sizeof(double); }
+    if (err == CL_SUCCESS) { err = clEnqueueWriteBuffer(queue, orcl_buf_x, CL_TRUE, 0, (size_t)100000 * sizeof(double), orcl_init_x, 0, NULL, NULL); orcl_h2d_bytes += (size_t)100000 * sizeof(double); }
+    if (err == CL_SUCCESS) { err = clEnqueueWriteBuffer(queue, orcl_buf_y, CL_TRUE, 0, (size_t)100000 * sizeof(double), orcl_init_y, 0, NULL, NULL); orcl_h2d_bytes += (size_t)100000 * sizeof(double); }
     return err;
 }
 
@@ -436,21 +436,21 @@ int main(int argc, char **argv) {
     /* Every array once, host-to-device (timed: the copies in of one call); a pristine device copy of
        each written array (device-to-device; where it does not fit, resets come from the host). */
     double t_in = 0.0, t_out = 0.0;
-    buf_x = clCreateBuffer(ctx, CL_MEM_READ_WRITE, (size_t)100000 * sizeof(double), NULL, &err);
+    orcl_buf_x = clCreateBuffer(ctx, CL_MEM_READ_WRITE, (size_t)100000 * sizeof(double), NULL, &err);
     if (err != CL_SUCCESS) { printf("{\"ready\":false,\"error\":\"clCreateBuffer(x): %s\"}\n", cl_error_name(err)); return 3; }
     {
         cl_event ev = NULL;
-        err = clEnqueueWriteBuffer(queue, buf_x, CL_TRUE, 0, (size_t)100000 * sizeof(double), orcl_init_x, 0, NULL, &ev);
+        err = clEnqueueWriteBuffer(queue, orcl_buf_x, CL_TRUE, 0, (size_t)100000 * sizeof(double), orcl_init_x, 0, NULL, &ev);
         if (err != CL_SUCCESS) { printf("{\"ready\":false,\"error\":\"uploading x: %s\"}\n", cl_error_name(err)); return 3; }
         t_in += event_ms(ev);
         clReleaseEvent(ev);
         setup_h2d += (size_t)100000 * sizeof(double);
     }
-    buf_y = clCreateBuffer(ctx, CL_MEM_READ_WRITE, (size_t)100000 * sizeof(double), NULL, &err);
+    orcl_buf_y = clCreateBuffer(ctx, CL_MEM_READ_WRITE, (size_t)100000 * sizeof(double), NULL, &err);
     if (err != CL_SUCCESS) { printf("{\"ready\":false,\"error\":\"clCreateBuffer(y): %s\"}\n", cl_error_name(err)); return 3; }
     {
         cl_event ev = NULL;
-        err = clEnqueueWriteBuffer(queue, buf_y, CL_TRUE, 0, (size_t)100000 * sizeof(double), orcl_init_y, 0, NULL, &ev);
+        err = clEnqueueWriteBuffer(queue, orcl_buf_y, CL_TRUE, 0, (size_t)100000 * sizeof(double), orcl_init_y, 0, NULL, &ev);
         if (err != CL_SUCCESS) { printf("{\"ready\":false,\"error\":\"uploading y: %s\"}\n", cl_error_name(err)); return 3; }
         t_in += event_ms(ev);
         clReleaseEvent(ev);
@@ -529,18 +529,18 @@ int main(int argc, char **argv) {
         int argi = 0;
         (void)groups;
         err = CL_SUCCESS;
-        if (groups > cap_partial_s) {
-            if (buf_partial_s) clReleaseMemObject(buf_partial_s);
-            free(host_partial_s);
-            buf_partial_s = clCreateBuffer(ctx, CL_MEM_READ_WRITE, groups * sizeof(double), NULL, &err);
-            host_partial_s = (double *)malloc(groups * sizeof(double));
-            cap_partial_s = err == CL_SUCCESS && host_partial_s ? groups : 0;
-            if (!cap_partial_s) { buf_partial_s = NULL; if (err == CL_SUCCESS) err = CL_OUT_OF_HOST_MEMORY; }
+        if (groups > orcl_pcap_s) {
+            if (orcl_pbuf_s) clReleaseMemObject(orcl_pbuf_s);
+            free(orcl_phost_s);
+            orcl_pbuf_s = clCreateBuffer(ctx, CL_MEM_READ_WRITE, groups * sizeof(double), NULL, &err);
+            orcl_phost_s = (double *)malloc(groups * sizeof(double));
+            orcl_pcap_s = err == CL_SUCCESS && orcl_phost_s ? groups : 0;
+            if (!orcl_pcap_s) { orcl_pbuf_s = NULL; if (err == CL_SUCCESS) err = CL_OUT_OF_HOST_MEMORY; }
         }
         if (err == CL_SUCCESS) err = clSetKernelArg(k, argi++, sizeof(int), &orcl_v_n);
-        if (err == CL_SUCCESS) err = clSetKernelArg(k, argi++, sizeof(cl_mem), &buf_partial_s);
-        if (err == CL_SUCCESS) err = clSetKernelArg(k, argi++, sizeof(cl_mem), &buf_x);
-        if (err == CL_SUCCESS) err = clSetKernelArg(k, argi++, sizeof(cl_mem), &buf_y);
+        if (err == CL_SUCCESS) err = clSetKernelArg(k, argi++, sizeof(cl_mem), &orcl_pbuf_s);
+        if (err == CL_SUCCESS) err = clSetKernelArg(k, argi++, sizeof(cl_mem), &orcl_buf_x);
+        if (err == CL_SUCCESS) err = clSetKernelArg(k, argi++, sizeof(cl_mem), &orcl_buf_y);
         if (err != CL_SUCCESS) { snprintf(log, sizeof log, "clSetKernelArg: %s (%d)", cl_error_name(err), err); reply(id, "launch_error", build_ms, NULL, 0, 0.0, NAN, log); continue; }
 
         double *ms = malloc(sizeof(double) * (size_t)reps);
@@ -557,7 +557,7 @@ int main(int argc, char **argv) {
             if (!failed && r == 0) {
                 /* the validation run: the reductions' partials come back; the outputs are compared on the device */
                 if (!failed) {
-                    err = clEnqueueReadBuffer(queue, buf_partial_s, CL_FALSE, 0, groups * sizeof(double), host_partial_s, 0, NULL, NULL);
+                    err = clEnqueueReadBuffer(queue, orcl_pbuf_s, CL_FALSE, 0, groups * sizeof(double), orcl_phost_s, 0, NULL, NULL);
                     if (err != CL_SUCCESS) { failed = 1; snprintf(log, sizeof log, "clEnqueueReadBuffer(partials of s): %s (%d)", cl_error_name(err), err); } else orcl_d2h_bytes += groups * sizeof(double);
                 }
             }
@@ -575,7 +575,7 @@ int main(int argc, char **argv) {
                     /* finish the reduction as the host code does: initial value, then every partial */
                     double orcl_a = orcl_init_s;
                     for (size_t orcl_g = 0; orcl_g < groups; orcl_g++) {
-                        double orcl_b = host_partial_s[orcl_g];
+                        double orcl_b = orcl_phost_s[orcl_g];
                         orcl_a = orcl_a + orcl_b;
                     }
                     orcl_v_s = orcl_a;

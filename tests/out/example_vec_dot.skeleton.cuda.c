@@ -249,11 +249,11 @@ static void die_sticky(const char *what, CUresult e) {
 /* ---- CUDA state ---- */
 static CUdevice device;
 static int cc_major, cc_minor;
-static CUdeviceptr buf_partial_s; /* one partial result per thread block */
-static double *host_partial_s;
-static size_t cap_partial_s;
-static CUdeviceptr buf_x;
-static CUdeviceptr buf_y;
+static CUdeviceptr orcl_pbuf_s; /* one partial result per thread block */
+static double *orcl_phost_s;
+static size_t orcl_pcap_s;
+static CUdeviceptr orcl_buf_x;
+static CUdeviceptr orcl_buf_y;
 __attribute__((unused)) static CUfunction cmp_finish;
 __attribute__((unused)) static CUdeviceptr cmp_err, cmp_idx, cmp_res_err, cmp_res_idx; /* per-block partials, one result per output */
 __attribute__((unused)) static unsigned cmp_l = 256; /* threads per block of the comparison kernels */
@@ -558,8 +558,8 @@ static int cmp_run(double *err, long *idx) {
  * earlier variant overwrote an array it only reads (out of bounds). */
 static CUresult restore_inputs(void) {
     CUresult e = 0;
-    if (e == 0) { e = cu.MemcpyHtoD(buf_x, orcl_init_x, (size_t)100000 * sizeof(double)); orcl_h2d_bytes += (size_t)100000 * sizeof(double); }
-    if (e == 0) { e = cu.MemcpyHtoD(buf_y, orcl_init_y, (size_t)100000 * sizeof(double)); orcl_h2d_bytes += (size_t)100000 * sizeof(double); }
+    if (e == 0) { e = cu.MemcpyHtoD(orcl_buf_x, orcl_init_x, (size_t)100000 * sizeof(double)); orcl_h2d_bytes += (size_t)100000 * sizeof(double); }
+    if (e == 0) { e = cu.MemcpyHtoD(orcl_buf_y, orcl_init_y, (size_t)100000 * sizeof(double)); orcl_h2d_bytes += (size_t)100000 * sizeof(double); }
     return e;
 }
 
@@ -603,12 +603,12 @@ int main(int argc, char **argv) {
     for (int i = 0; i < 8; i++) cu.EventCreate(&ev[i], CU_EVENT_DEFAULT);
     /* Every array once, host-to-device (timed: the copies in of one call); a pristine device copy of
        each written array (device-to-device; where it does not fit, resets come from the host). */
-    if ((e = cu.MemAlloc(&buf_x, ((size_t)100000 ? (size_t)100000 : 1) * sizeof(double))) != 0) { printf("{\"ready\":false,\"error\":\"cuMemAlloc(x): %s\"}\n", cu_err(e)); return 3; }
-    if ((e = cu.MemAlloc(&buf_y, ((size_t)100000 ? (size_t)100000 : 1) * sizeof(double))) != 0) { printf("{\"ready\":false,\"error\":\"cuMemAlloc(y): %s\"}\n", cu_err(e)); return 3; }
+    if ((e = cu.MemAlloc(&orcl_buf_x, ((size_t)100000 ? (size_t)100000 : 1) * sizeof(double))) != 0) { printf("{\"ready\":false,\"error\":\"cuMemAlloc(x): %s\"}\n", cu_err(e)); return 3; }
+    if ((e = cu.MemAlloc(&orcl_buf_y, ((size_t)100000 ? (size_t)100000 : 1) * sizeof(double))) != 0) { printf("{\"ready\":false,\"error\":\"cuMemAlloc(y): %s\"}\n", cu_err(e)); return 3; }
     cu.EventRecord(ev[0], NULL);
-    if ((e = cu.MemcpyHtoD(buf_x, orcl_init_x, (size_t)100000 * sizeof(double))) != 0) { printf("{\"ready\":false,\"error\":\"uploading x: %s\"}\n", cu_err(e)); return 3; }
+    if ((e = cu.MemcpyHtoD(orcl_buf_x, orcl_init_x, (size_t)100000 * sizeof(double))) != 0) { printf("{\"ready\":false,\"error\":\"uploading x: %s\"}\n", cu_err(e)); return 3; }
     setup_h2d += (size_t)100000 * sizeof(double);
-    if ((e = cu.MemcpyHtoD(buf_y, orcl_init_y, (size_t)100000 * sizeof(double))) != 0) { printf("{\"ready\":false,\"error\":\"uploading y: %s\"}\n", cu_err(e)); return 3; }
+    if ((e = cu.MemcpyHtoD(orcl_buf_y, orcl_init_y, (size_t)100000 * sizeof(double))) != 0) { printf("{\"ready\":false,\"error\":\"uploading y: %s\"}\n", cu_err(e)); return 3; }
     setup_h2d += (size_t)100000 * sizeof(double);
     cu.EventRecord(ev[1], NULL);
     /* the copies out of one call, timed once: every written array device-to-host */
@@ -688,23 +688,23 @@ int main(int argc, char **argv) {
         }
         if (grid_bad) { snprintf(log, sizeof log, "grid of %ux%ux%u blocks exceeds the device's grid limits", gdim[0], gdim[1], gdim[2]); reply(id, "launch_error", build_ms, NULL, 0, 0.0, NAN, log); continue; }
         e = 0;
-        if (groups > cap_partial_s) {
-            if (buf_partial_s) cu.MemFree(buf_partial_s);
-            free(host_partial_s);
-            buf_partial_s = 0;
-            e = cu.MemAlloc(&buf_partial_s, groups * sizeof(double));
-            host_partial_s = (double *)malloc(groups * sizeof(double));
-            cap_partial_s = e == 0 && host_partial_s ? groups : 0;
-            if (!cap_partial_s) { buf_partial_s = 0; if (e == 0) e = 2; }
+        if (groups > orcl_pcap_s) {
+            if (orcl_pbuf_s) cu.MemFree(orcl_pbuf_s);
+            free(orcl_phost_s);
+            orcl_pbuf_s = 0;
+            e = cu.MemAlloc(&orcl_pbuf_s, groups * sizeof(double));
+            orcl_phost_s = (double *)malloc(groups * sizeof(double));
+            orcl_pcap_s = e == 0 && orcl_phost_s ? groups : 0;
+            if (!orcl_pcap_s) { orcl_pbuf_s = 0; if (e == 0) e = 2; }
         }
         if (e != 0) { snprintf(log, sizeof log, "allocating reduction partials: %s (%d)", cu_err(e), e); reply(id, "launch_error", build_ms, NULL, 0, 0.0, NAN, log); continue; }
         void *params[4 + 1];
         int argi = 0;
         (void)argi;
         params[argi++] = &orcl_v_n;
-        params[argi++] = &buf_partial_s;
-        params[argi++] = &buf_x;
-        params[argi++] = &buf_y;
+        params[argi++] = &orcl_pbuf_s;
+        params[argi++] = &orcl_buf_x;
+        params[argi++] = &orcl_buf_y;
 
         double *ms = malloc(sizeof(double) * (size_t)reps);
         double transfer_ms = setup_transfer_ms, max_error = 0.0;
@@ -718,12 +718,12 @@ int main(int argc, char **argv) {
             int host_check = !cmp_ok;
             cu.EventRecord(ev[0], NULL);
             if (copy_io) {
-                e = cu.MemcpyHtoD(buf_x, orcl_init_x, (size_t)100000 * sizeof(double));
+                e = cu.MemcpyHtoD(orcl_buf_x, orcl_init_x, (size_t)100000 * sizeof(double));
                 orcl_h2d_bytes += (size_t)100000 * sizeof(double);
                 if (e != 0) { if (sticky(e)) die_sticky("cuMemcpyHtoD(x)", e); failed = 1; snprintf(log, sizeof log, "cuMemcpyHtoD(x): %s (%d)", cu_err(e), e); break; }
             }
             if (copy_io) {
-                e = cu.MemcpyHtoD(buf_y, orcl_init_y, (size_t)100000 * sizeof(double));
+                e = cu.MemcpyHtoD(orcl_buf_y, orcl_init_y, (size_t)100000 * sizeof(double));
                 orcl_h2d_bytes += (size_t)100000 * sizeof(double);
                 if (e != 0) { if (sticky(e)) die_sticky("cuMemcpyHtoD(y)", e); failed = 1; snprintf(log, sizeof log, "cuMemcpyHtoD(y): %s (%d)", cu_err(e), e); break; }
             }
@@ -737,7 +737,7 @@ int main(int argc, char **argv) {
             if (copy_io || r == 0) {
                 /* the reductions' partials come back (-orcl-total: timed as copies) */
                 if (!failed) {
-                    e = cu.MemcpyDtoH(host_partial_s, buf_partial_s, groups * sizeof(double));
+                    e = cu.MemcpyDtoH(orcl_phost_s, orcl_pbuf_s, groups * sizeof(double));
                     orcl_d2h_bytes += groups * sizeof(double);
                     if (e != 0) { if (sticky(e)) die_sticky("cuMemcpyDtoH(partials of s)", e); failed = 1; snprintf(log, sizeof log, "cuMemcpyDtoH(partials of s): %s (%d)", cu_err(e), e); }
                 }
@@ -761,7 +761,7 @@ int main(int argc, char **argv) {
                     /* finish the reduction as the host code does: initial value, then every partial */
                     double orcl_a = orcl_init_s;
                     for (size_t orcl_g = 0; orcl_g < groups; orcl_g++) {
-                        double orcl_b = host_partial_s[orcl_g];
+                        double orcl_b = orcl_phost_s[orcl_g];
                         orcl_a = orcl_a + orcl_b;
                     }
                     orcl_v_s = orcl_a;

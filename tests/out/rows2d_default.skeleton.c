@@ -156,15 +156,15 @@ __attribute__((unused)) static long orcl_nest_trip(int d) {
 static cl_context ctx;
 static cl_command_queue queue;
 static cl_device_id device;
-static cl_mem buf_C;
-static cl_mem pristine_C; /* device copy of the initial values: resets are device-to-device copies */
-static cl_mem buf_A;
-static cl_mem buf_B;
-static cl_mem pristine_B; /* device copy of the initial values: resets are device-to-device copies */
-static cl_mem ref_C; /* the reference outputs, uploaded once (validation on the device) */
-static cl_kernel cmp_C;
-static cl_mem ref_B; /* the reference outputs, uploaded once (validation on the device) */
-static cl_kernel cmp_B;
+static cl_mem orcl_buf_C;
+static cl_mem orcl_pristine_C; /* device copy of the initial values: resets are device-to-device copies */
+static cl_mem orcl_buf_A;
+static cl_mem orcl_buf_B;
+static cl_mem orcl_pristine_B; /* device copy of the initial values: resets are device-to-device copies */
+static cl_mem orcl_dref_C; /* the reference outputs, uploaded once (validation on the device) */
+static cl_kernel orcl_cmpk_C;
+static cl_mem orcl_dref_B; /* the reference outputs, uploaded once (validation on the device) */
+static cl_kernel orcl_cmpk_B;
 __attribute__((unused)) static cl_kernel cmp_finish;
 __attribute__((unused)) static cl_mem cmp_err, cmp_idx, cmp_res_err, cmp_res_idx; /* per-work-group partials, one result per output */
 __attribute__((unused)) static size_t cmp_l; /* work-group size of the comparison kernels */
@@ -530,14 +530,14 @@ static int fetch_output(int o, long k, double *g) {
     switch (o) {
     case 0: {
         double v;
-        if (clEnqueueReadBuffer(queue, buf_C, CL_TRUE, (size_t)k * sizeof v, sizeof v, &v, 0, NULL, NULL) != CL_SUCCESS) return -1;
+        if (clEnqueueReadBuffer(queue, orcl_buf_C, CL_TRUE, (size_t)k * sizeof v, sizeof v, &v, 0, NULL, NULL) != CL_SUCCESS) return -1;
         orcl_d2h_bytes += sizeof v;
         *g = (double)v;
         return 0;
     }
     case 1: {
         double v;
-        if (clEnqueueReadBuffer(queue, buf_B, CL_TRUE, (size_t)k * sizeof v, sizeof v, &v, 0, NULL, NULL) != CL_SUCCESS) return -1;
+        if (clEnqueueReadBuffer(queue, orcl_buf_B, CL_TRUE, (size_t)k * sizeof v, sizeof v, &v, 0, NULL, NULL) != CL_SUCCESS) return -1;
         orcl_d2h_bytes += sizeof v;
         *g = (double)v;
         return 0;
@@ -564,12 +564,12 @@ static void cmp_setup(void) {
         cmp_why[sizeof cmp_why - 1] = 0;
         return;
     }
-    cmp_C = clCreateKernel(p, "orcl_cmp_C", &err);
+    orcl_cmpk_C = clCreateKernel(p, "orcl_cmp_C", &err);
     if (err != CL_SUCCESS) { snprintf(cmp_why, sizeof cmp_why, "comparison kernels: clCreateKernel: %s (%d)", cl_error_name(err), err); return; }
-    if (clGetKernelWorkGroupInfo(cmp_C, device, CL_KERNEL_WORK_GROUP_SIZE, sizeof kwg, &kwg, NULL) == CL_SUCCESS && kwg < cmp_l) { snprintf(cmp_why, sizeof cmp_why, "comparison kernels: work-groups of %zu work-items, the device allows %zu", cmp_l, kwg); return; }
-    cmp_B = clCreateKernel(p, "orcl_cmp_B", &err);
+    if (clGetKernelWorkGroupInfo(orcl_cmpk_C, device, CL_KERNEL_WORK_GROUP_SIZE, sizeof kwg, &kwg, NULL) == CL_SUCCESS && kwg < cmp_l) { snprintf(cmp_why, sizeof cmp_why, "comparison kernels: work-groups of %zu work-items, the device allows %zu", cmp_l, kwg); return; }
+    orcl_cmpk_B = clCreateKernel(p, "orcl_cmp_B", &err);
     if (err != CL_SUCCESS) { snprintf(cmp_why, sizeof cmp_why, "comparison kernels: clCreateKernel: %s (%d)", cl_error_name(err), err); return; }
-    if (clGetKernelWorkGroupInfo(cmp_B, device, CL_KERNEL_WORK_GROUP_SIZE, sizeof kwg, &kwg, NULL) == CL_SUCCESS && kwg < cmp_l) { snprintf(cmp_why, sizeof cmp_why, "comparison kernels: work-groups of %zu work-items, the device allows %zu", cmp_l, kwg); return; }
+    if (clGetKernelWorkGroupInfo(orcl_cmpk_B, device, CL_KERNEL_WORK_GROUP_SIZE, sizeof kwg, &kwg, NULL) == CL_SUCCESS && kwg < cmp_l) { snprintf(cmp_why, sizeof cmp_why, "comparison kernels: work-groups of %zu work-items, the device allows %zu", cmp_l, kwg); return; }
     cmp_finish = clCreateKernel(p, "orcl_cmp_finish", &err);
     if (err != CL_SUCCESS) { snprintf(cmp_why, sizeof cmp_why, "comparison kernels: clCreateKernel: %s (%d)", cl_error_name(err), err); return; }
     if (clGetKernelWorkGroupInfo(cmp_finish, device, CL_KERNEL_WORK_GROUP_SIZE, sizeof kwg, &kwg, NULL) == CL_SUCCESS && kwg < cmp_l) { snprintf(cmp_why, sizeof cmp_why, "comparison kernels: work-groups of %zu work-items, the device allows %zu", cmp_l, kwg); return; }
@@ -578,21 +578,21 @@ static void cmp_setup(void) {
     if (err == CL_SUCCESS) cmp_res_err = clCreateBuffer(ctx, CL_MEM_READ_WRITE, 2 * sizeof(cl_double), NULL, &err);
     if (err == CL_SUCCESS) cmp_res_idx = clCreateBuffer(ctx, CL_MEM_READ_WRITE, 2 * sizeof(cl_long), NULL, &err);
     if (err != CL_SUCCESS) { snprintf(cmp_why, sizeof cmp_why, "comparison kernels: clCreateBuffer: %s (%d)", cl_error_name(err), err); return; }
-    ref_C = clCreateBuffer(ctx, CL_MEM_READ_ONLY, (size_t)850 * sizeof(double), NULL, &err);
-    if (err == CL_SUCCESS) err = clEnqueueWriteBuffer(queue, ref_C, CL_TRUE, 0, (size_t)850 * sizeof(double), orcl_ref_C, 0, NULL, NULL);
+    orcl_dref_C = clCreateBuffer(ctx, CL_MEM_READ_ONLY, (size_t)850 * sizeof(double), NULL, &err);
+    if (err == CL_SUCCESS) err = clEnqueueWriteBuffer(queue, orcl_dref_C, CL_TRUE, 0, (size_t)850 * sizeof(double), orcl_ref_C, 0, NULL, NULL);
     if (err != CL_SUCCESS) {
         snprintf(cmp_why, sizeof cmp_why, "no room on the device for the reference copy of C: %s (%d)", cl_error_name(err), err);
-        if (ref_C) { clReleaseMemObject(ref_C); ref_C = NULL; }
-        if (ref_B) { clReleaseMemObject(ref_B); ref_B = NULL; }
+        if (orcl_dref_C) { clReleaseMemObject(orcl_dref_C); orcl_dref_C = NULL; }
+        if (orcl_dref_B) { clReleaseMemObject(orcl_dref_B); orcl_dref_B = NULL; }
         return;
     }
     setup_h2d += (size_t)850 * sizeof(double);
-    ref_B = clCreateBuffer(ctx, CL_MEM_READ_ONLY, (size_t)1150 * sizeof(double), NULL, &err);
-    if (err == CL_SUCCESS) err = clEnqueueWriteBuffer(queue, ref_B, CL_TRUE, 0, (size_t)1150 * sizeof(double), orcl_ref_B, 0, NULL, NULL);
+    orcl_dref_B = clCreateBuffer(ctx, CL_MEM_READ_ONLY, (size_t)1150 * sizeof(double), NULL, &err);
+    if (err == CL_SUCCESS) err = clEnqueueWriteBuffer(queue, orcl_dref_B, CL_TRUE, 0, (size_t)1150 * sizeof(double), orcl_ref_B, 0, NULL, NULL);
     if (err != CL_SUCCESS) {
         snprintf(cmp_why, sizeof cmp_why, "no room on the device for the reference copy of B: %s (%d)", cl_error_name(err), err);
-        if (ref_C) { clReleaseMemObject(ref_C); ref_C = NULL; }
-        if (ref_B) { clReleaseMemObject(ref_B); ref_B = NULL; }
+        if (orcl_dref_C) { clReleaseMemObject(orcl_dref_C); orcl_dref_C = NULL; }
+        if (orcl_dref_B) { clReleaseMemObject(orcl_dref_B); orcl_dref_B = NULL; }
         return;
     }
     setup_h2d += (size_t)1150 * sizeof(double);
@@ -603,11 +603,11 @@ static void cmp_setup(void) {
  * earlier variant overwrote an array it only reads (out of bounds). */
 static cl_int restore_inputs(void) {
     cl_int err = CL_SUCCESS;
-    if (err == CL_SUCCESS) { err = clEnqueueWriteBuffer(queue, buf_C, CL_TRUE, 0, (size_t)850 * sizeof(double), orcl_init_C, 0, NULL, NULL); orcl_h2d_bytes += (size_t)850 * sizeof(double); }
-    if (err == CL_SUCCESS && pristine_C) { err = clEnqueueWriteBuffer(queue, pristine_C, CL_TRUE, 0, (size_t)850 * sizeof(double), orcl_init_C, 0, NULL, NULL); orcl_h2d_bytes += (size_t)850 * sizeof(double); }
-    if (err == CL_SUCCESS) { err = clEnqueueWriteBuffer(queue, buf_A, CL_TRUE, 0, (size_t)1150 * sizeof(double), orcl_init_A, 0, NULL, NULL); orcl_h2d_bytes += (size_t)1150 * sizeof(double); }
-    if (err == CL_SUCCESS) { err = clEnqueueWriteBuffer(queue, buf_B, CL_TRUE, 0, (size_t)1150 * sizeof(double), orcl_init_B, 0, NULL, NULL); orcl_h2d_bytes += (size_t)1150 * sizeof(double); }
-    if (err == CL_SUCCESS && pristine_B) { err = clEnqueueWriteBuffer(queue, pristine_B, CL_TRUE, 0, (size_t)1150 * sizeof(double), orcl_init_B, 0, NULL, NULL); orcl_h2d_bytes += (size_t)1150 * sizeof(double); }
+    if (err == CL_SUCCESS) { err = clEnqueueWriteBuffer(queue, orcl_buf_C, CL_TRUE, 0, (size_t)850 * sizeof(double), orcl_init_C, 0, NULL, NULL); orcl_h2d_bytes += (size_t)850 * sizeof(double); }
+    if (err == CL_SUCCESS && orcl_pristine_C) { err = clEnqueueWriteBuffer(queue, orcl_pristine_C, CL_TRUE, 0, (size_t)850 * sizeof(double), orcl_init_C, 0, NULL, NULL); orcl_h2d_bytes += (size_t)850 * sizeof(double); }
+    if (err == CL_SUCCESS) { err = clEnqueueWriteBuffer(queue, orcl_buf_A, CL_TRUE, 0, (size_t)1150 * sizeof(double), orcl_init_A, 0, NULL, NULL); orcl_h2d_bytes += (size_t)1150 * sizeof(double); }
+    if (err == CL_SUCCESS) { err = clEnqueueWriteBuffer(queue, orcl_buf_B, CL_TRUE, 0, (size_t)1150 * sizeof(double), orcl_init_B, 0, NULL, NULL); orcl_h2d_bytes += (size_t)1150 * sizeof(double); }
+    if (err == CL_SUCCESS && orcl_pristine_B) { err = clEnqueueWriteBuffer(queue, orcl_pristine_B, CL_TRUE, 0, (size_t)1150 * sizeof(double), orcl_init_B, 0, NULL, NULL); orcl_h2d_bytes += (size_t)1150 * sizeof(double); }
     return err;
 }
 
@@ -641,52 +641,52 @@ int main(int argc, char **argv) {
     /* Every array once, host-to-device (timed: the copies in of one call); a pristine device copy of
        each written array (device-to-device; where it does not fit, resets come from the host). */
     double t_in = 0.0, t_out = 0.0;
-    buf_C = clCreateBuffer(ctx, CL_MEM_READ_WRITE, (size_t)850 * sizeof(double), NULL, &err);
+    orcl_buf_C = clCreateBuffer(ctx, CL_MEM_READ_WRITE, (size_t)850 * sizeof(double), NULL, &err);
     if (err != CL_SUCCESS) { printf("{\"ready\":false,\"error\":\"clCreateBuffer(C): %s\"}\n", cl_error_name(err)); return 3; }
     {
         cl_event ev = NULL;
-        err = clEnqueueWriteBuffer(queue, buf_C, CL_TRUE, 0, (size_t)850 * sizeof(double), orcl_init_C, 0, NULL, &ev);
+        err = clEnqueueWriteBuffer(queue, orcl_buf_C, CL_TRUE, 0, (size_t)850 * sizeof(double), orcl_init_C, 0, NULL, &ev);
         if (err != CL_SUCCESS) { printf("{\"ready\":false,\"error\":\"uploading C: %s\"}\n", cl_error_name(err)); return 3; }
         t_in += event_ms(ev);
         clReleaseEvent(ev);
         setup_h2d += (size_t)850 * sizeof(double);
     }
-    pristine_C = clCreateBuffer(ctx, CL_MEM_READ_WRITE, (size_t)850 * sizeof(double), NULL, &err);
-    if (err != CL_SUCCESS) pristine_C = NULL;
-    else if (clEnqueueCopyBuffer(queue, buf_C, pristine_C, 0, 0, (size_t)850 * sizeof(double), 0, NULL, NULL) != CL_SUCCESS || clFinish(queue) != CL_SUCCESS) {
-        clReleaseMemObject(pristine_C);
-        pristine_C = NULL; /* no room: reset from the host instead */
+    orcl_pristine_C = clCreateBuffer(ctx, CL_MEM_READ_WRITE, (size_t)850 * sizeof(double), NULL, &err);
+    if (err != CL_SUCCESS) orcl_pristine_C = NULL;
+    else if (clEnqueueCopyBuffer(queue, orcl_buf_C, orcl_pristine_C, 0, 0, (size_t)850 * sizeof(double), 0, NULL, NULL) != CL_SUCCESS || clFinish(queue) != CL_SUCCESS) {
+        clReleaseMemObject(orcl_pristine_C);
+        orcl_pristine_C = NULL; /* no room: reset from the host instead */
     }
-    buf_A = clCreateBuffer(ctx, CL_MEM_READ_WRITE, (size_t)1150 * sizeof(double), NULL, &err);
+    orcl_buf_A = clCreateBuffer(ctx, CL_MEM_READ_WRITE, (size_t)1150 * sizeof(double), NULL, &err);
     if (err != CL_SUCCESS) { printf("{\"ready\":false,\"error\":\"clCreateBuffer(A): %s\"}\n", cl_error_name(err)); return 3; }
     {
         cl_event ev = NULL;
-        err = clEnqueueWriteBuffer(queue, buf_A, CL_TRUE, 0, (size_t)1150 * sizeof(double), orcl_init_A, 0, NULL, &ev);
+        err = clEnqueueWriteBuffer(queue, orcl_buf_A, CL_TRUE, 0, (size_t)1150 * sizeof(double), orcl_init_A, 0, NULL, &ev);
         if (err != CL_SUCCESS) { printf("{\"ready\":false,\"error\":\"uploading A: %s\"}\n", cl_error_name(err)); return 3; }
         t_in += event_ms(ev);
         clReleaseEvent(ev);
         setup_h2d += (size_t)1150 * sizeof(double);
     }
-    buf_B = clCreateBuffer(ctx, CL_MEM_READ_WRITE, (size_t)1150 * sizeof(double), NULL, &err);
+    orcl_buf_B = clCreateBuffer(ctx, CL_MEM_READ_WRITE, (size_t)1150 * sizeof(double), NULL, &err);
     if (err != CL_SUCCESS) { printf("{\"ready\":false,\"error\":\"clCreateBuffer(B): %s\"}\n", cl_error_name(err)); return 3; }
     {
         cl_event ev = NULL;
-        err = clEnqueueWriteBuffer(queue, buf_B, CL_TRUE, 0, (size_t)1150 * sizeof(double), orcl_init_B, 0, NULL, &ev);
+        err = clEnqueueWriteBuffer(queue, orcl_buf_B, CL_TRUE, 0, (size_t)1150 * sizeof(double), orcl_init_B, 0, NULL, &ev);
         if (err != CL_SUCCESS) { printf("{\"ready\":false,\"error\":\"uploading B: %s\"}\n", cl_error_name(err)); return 3; }
         t_in += event_ms(ev);
         clReleaseEvent(ev);
         setup_h2d += (size_t)1150 * sizeof(double);
     }
-    pristine_B = clCreateBuffer(ctx, CL_MEM_READ_WRITE, (size_t)1150 * sizeof(double), NULL, &err);
-    if (err != CL_SUCCESS) pristine_B = NULL;
-    else if (clEnqueueCopyBuffer(queue, buf_B, pristine_B, 0, 0, (size_t)1150 * sizeof(double), 0, NULL, NULL) != CL_SUCCESS || clFinish(queue) != CL_SUCCESS) {
-        clReleaseMemObject(pristine_B);
-        pristine_B = NULL; /* no room: reset from the host instead */
+    orcl_pristine_B = clCreateBuffer(ctx, CL_MEM_READ_WRITE, (size_t)1150 * sizeof(double), NULL, &err);
+    if (err != CL_SUCCESS) orcl_pristine_B = NULL;
+    else if (clEnqueueCopyBuffer(queue, orcl_buf_B, orcl_pristine_B, 0, 0, (size_t)1150 * sizeof(double), 0, NULL, NULL) != CL_SUCCESS || clFinish(queue) != CL_SUCCESS) {
+        clReleaseMemObject(orcl_pristine_B);
+        orcl_pristine_B = NULL; /* no room: reset from the host instead */
     }
     /* the copies out of one call, timed once: every written array device-to-host */
     {
         cl_event ev = NULL;
-        if (clEnqueueReadBuffer(queue, buf_C, CL_TRUE, 0, (size_t)850 * sizeof(double), orcl_v_C, 0, NULL, &ev) == CL_SUCCESS) {
+        if (clEnqueueReadBuffer(queue, orcl_buf_C, CL_TRUE, 0, (size_t)850 * sizeof(double), orcl_v_C, 0, NULL, &ev) == CL_SUCCESS) {
             t_out += event_ms(ev);
             clReleaseEvent(ev);
             setup_d2h += (size_t)850 * sizeof(double);
@@ -694,7 +694,7 @@ int main(int argc, char **argv) {
     }
     {
         cl_event ev = NULL;
-        if (clEnqueueReadBuffer(queue, buf_B, CL_TRUE, 0, (size_t)1150 * sizeof(double), orcl_v_B, 0, NULL, &ev) == CL_SUCCESS) {
+        if (clEnqueueReadBuffer(queue, orcl_buf_B, CL_TRUE, 0, (size_t)1150 * sizeof(double), orcl_v_B, 0, NULL, &ev) == CL_SUCCESS) {
             t_out += event_ms(ev);
             clReleaseEvent(ev);
             setup_d2h += (size_t)1150 * sizeof(double);
@@ -773,12 +773,12 @@ int main(int argc, char **argv) {
         (void)groups;
         err = CL_SUCCESS;
         if (err == CL_SUCCESS) err = clSetKernelArg(k, argi++, sizeof(int), &orcl_v_m);
-        if (err == CL_SUCCESS) err = clSetKernelArg(k, argi++, sizeof(cl_mem), &buf_C);
+        if (err == CL_SUCCESS) err = clSetKernelArg(k, argi++, sizeof(cl_mem), &orcl_buf_C);
         if (err == CL_SUCCESS) err = clSetKernelArg(k, argi++, sizeof(int), &orcl_v_n);
-        if (err == CL_SUCCESS) err = clSetKernelArg(k, argi++, sizeof(cl_mem), &buf_A);
+        if (err == CL_SUCCESS) err = clSetKernelArg(k, argi++, sizeof(cl_mem), &orcl_buf_A);
         if (err == CL_SUCCESS) err = clSetKernelArg(k, argi++, sizeof(long), &orcl_v_orcl_A_dim1);
         if (err == CL_SUCCESS) err = clSetKernelArg(k, argi++, sizeof(int), &orcl_v_nc);
-        if (err == CL_SUCCESS) err = clSetKernelArg(k, argi++, sizeof(cl_mem), &buf_B);
+        if (err == CL_SUCCESS) err = clSetKernelArg(k, argi++, sizeof(cl_mem), &orcl_buf_B);
         if (err == CL_SUCCESS) err = clSetKernelArg(k, argi++, sizeof(long), &orcl_v_orcl_B_dim1);
         if (err != CL_SUCCESS) { snprintf(log, sizeof log, "clSetKernelArg: %s (%d)", cl_error_name(err), err); reply(id, "launch_error", build_ms, NULL, 0, 0.0, NAN, log); continue; }
 
@@ -791,15 +791,15 @@ int main(int argc, char **argv) {
             cl_event ev_k = NULL;
             int host_check = !cmp_ok;
             /* reset the written arrays: device-to-device from the pristine copies (from the host where none fitted) */
-            if (pristine_C) err = clEnqueueCopyBuffer(queue, pristine_C, buf_C, 0, 0, (size_t)850 * sizeof(double), 0, NULL, NULL);
+            if (orcl_pristine_C) err = clEnqueueCopyBuffer(queue, orcl_pristine_C, orcl_buf_C, 0, 0, (size_t)850 * sizeof(double), 0, NULL, NULL);
             else {
-                err = clEnqueueWriteBuffer(queue, buf_C, CL_FALSE, 0, (size_t)850 * sizeof(double), orcl_init_C, 0, NULL, NULL);
+                err = clEnqueueWriteBuffer(queue, orcl_buf_C, CL_FALSE, 0, (size_t)850 * sizeof(double), orcl_init_C, 0, NULL, NULL);
                 orcl_h2d_bytes += (size_t)850 * sizeof(double);
             }
             if (err != CL_SUCCESS) { failed = 1; snprintf(log, sizeof log, "resetting C: %s (%d)", cl_error_name(err), err); break; }
-            if (pristine_B) err = clEnqueueCopyBuffer(queue, pristine_B, buf_B, 0, 0, (size_t)1150 * sizeof(double), 0, NULL, NULL);
+            if (orcl_pristine_B) err = clEnqueueCopyBuffer(queue, orcl_pristine_B, orcl_buf_B, 0, 0, (size_t)1150 * sizeof(double), 0, NULL, NULL);
             else {
-                err = clEnqueueWriteBuffer(queue, buf_B, CL_FALSE, 0, (size_t)1150 * sizeof(double), orcl_init_B, 0, NULL, NULL);
+                err = clEnqueueWriteBuffer(queue, orcl_buf_B, CL_FALSE, 0, (size_t)1150 * sizeof(double), orcl_init_B, 0, NULL, NULL);
                 orcl_h2d_bytes += (size_t)1150 * sizeof(double);
             }
             if (err != CL_SUCCESS) { failed = 1; snprintf(log, sizeof log, "resetting B: %s (%d)", cl_error_name(err), err); break; }
@@ -814,14 +814,14 @@ int main(int argc, char **argv) {
                         cl_long n = (cl_long)850, ng = (cl_long)cmp_groups((size_t)850, cmp_l);
                         cl_double floor_ = orcl_floor_C;
                         size_t gl = (size_t)ng * cmp_l;
-                        cl_int e2 = clSetKernelArg(cmp_C, 0, sizeof(cl_mem), &buf_C);
-                        if (e2 == CL_SUCCESS) e2 = clSetKernelArg(cmp_C, 1, sizeof(cl_mem), &ref_C);
-                        if (e2 == CL_SUCCESS) e2 = clSetKernelArg(cmp_C, 2, sizeof n, &n);
-                        if (e2 == CL_SUCCESS) e2 = clSetKernelArg(cmp_C, 3, sizeof floor_, &floor_);
-                        if (e2 == CL_SUCCESS) e2 = clSetKernelArg(cmp_C, 4, sizeof inf, &inf);
-                        if (e2 == CL_SUCCESS) e2 = clSetKernelArg(cmp_C, 5, sizeof(cl_mem), &cmp_err);
-                        if (e2 == CL_SUCCESS) e2 = clSetKernelArg(cmp_C, 6, sizeof(cl_mem), &cmp_idx);
-                        if (e2 == CL_SUCCESS) e2 = clEnqueueNDRangeKernel(queue, cmp_C, 1, NULL, &gl, &cmp_l, 0, NULL, NULL);
+                        cl_int e2 = clSetKernelArg(orcl_cmpk_C, 0, sizeof(cl_mem), &orcl_buf_C);
+                        if (e2 == CL_SUCCESS) e2 = clSetKernelArg(orcl_cmpk_C, 1, sizeof(cl_mem), &orcl_dref_C);
+                        if (e2 == CL_SUCCESS) e2 = clSetKernelArg(orcl_cmpk_C, 2, sizeof n, &n);
+                        if (e2 == CL_SUCCESS) e2 = clSetKernelArg(orcl_cmpk_C, 3, sizeof floor_, &floor_);
+                        if (e2 == CL_SUCCESS) e2 = clSetKernelArg(orcl_cmpk_C, 4, sizeof inf, &inf);
+                        if (e2 == CL_SUCCESS) e2 = clSetKernelArg(orcl_cmpk_C, 5, sizeof(cl_mem), &cmp_err);
+                        if (e2 == CL_SUCCESS) e2 = clSetKernelArg(orcl_cmpk_C, 6, sizeof(cl_mem), &cmp_idx);
+                        if (e2 == CL_SUCCESS) e2 = clEnqueueNDRangeKernel(queue, orcl_cmpk_C, 1, NULL, &gl, &cmp_l, 0, NULL, NULL);
                         if (e2 == CL_SUCCESS) e2 = clSetKernelArg(cmp_finish, 0, sizeof(cl_mem), &cmp_err);
                         if (e2 == CL_SUCCESS) e2 = clSetKernelArg(cmp_finish, 1, sizeof(cl_mem), &cmp_idx);
                         if (e2 == CL_SUCCESS) e2 = clSetKernelArg(cmp_finish, 2, sizeof ng, &ng);
@@ -836,14 +836,14 @@ int main(int argc, char **argv) {
                         cl_long n = (cl_long)1150, ng = (cl_long)cmp_groups((size_t)1150, cmp_l);
                         cl_double floor_ = orcl_floor_B;
                         size_t gl = (size_t)ng * cmp_l;
-                        cl_int e2 = clSetKernelArg(cmp_B, 0, sizeof(cl_mem), &buf_B);
-                        if (e2 == CL_SUCCESS) e2 = clSetKernelArg(cmp_B, 1, sizeof(cl_mem), &ref_B);
-                        if (e2 == CL_SUCCESS) e2 = clSetKernelArg(cmp_B, 2, sizeof n, &n);
-                        if (e2 == CL_SUCCESS) e2 = clSetKernelArg(cmp_B, 3, sizeof floor_, &floor_);
-                        if (e2 == CL_SUCCESS) e2 = clSetKernelArg(cmp_B, 4, sizeof inf, &inf);
-                        if (e2 == CL_SUCCESS) e2 = clSetKernelArg(cmp_B, 5, sizeof(cl_mem), &cmp_err);
-                        if (e2 == CL_SUCCESS) e2 = clSetKernelArg(cmp_B, 6, sizeof(cl_mem), &cmp_idx);
-                        if (e2 == CL_SUCCESS) e2 = clEnqueueNDRangeKernel(queue, cmp_B, 1, NULL, &gl, &cmp_l, 0, NULL, NULL);
+                        cl_int e2 = clSetKernelArg(orcl_cmpk_B, 0, sizeof(cl_mem), &orcl_buf_B);
+                        if (e2 == CL_SUCCESS) e2 = clSetKernelArg(orcl_cmpk_B, 1, sizeof(cl_mem), &orcl_dref_B);
+                        if (e2 == CL_SUCCESS) e2 = clSetKernelArg(orcl_cmpk_B, 2, sizeof n, &n);
+                        if (e2 == CL_SUCCESS) e2 = clSetKernelArg(orcl_cmpk_B, 3, sizeof floor_, &floor_);
+                        if (e2 == CL_SUCCESS) e2 = clSetKernelArg(orcl_cmpk_B, 4, sizeof inf, &inf);
+                        if (e2 == CL_SUCCESS) e2 = clSetKernelArg(orcl_cmpk_B, 5, sizeof(cl_mem), &cmp_err);
+                        if (e2 == CL_SUCCESS) e2 = clSetKernelArg(orcl_cmpk_B, 6, sizeof(cl_mem), &cmp_idx);
+                        if (e2 == CL_SUCCESS) e2 = clEnqueueNDRangeKernel(queue, orcl_cmpk_B, 1, NULL, &gl, &cmp_l, 0, NULL, NULL);
                         if (e2 == CL_SUCCESS) e2 = clSetKernelArg(cmp_finish, 0, sizeof(cl_mem), &cmp_err);
                         if (e2 == CL_SUCCESS) e2 = clSetKernelArg(cmp_finish, 1, sizeof(cl_mem), &cmp_idx);
                         if (e2 == CL_SUCCESS) e2 = clSetKernelArg(cmp_finish, 2, sizeof ng, &ng);
@@ -863,11 +863,11 @@ int main(int argc, char **argv) {
                 if (!failed && host_check) {
                     /* no comparison kernels: the outputs come back whole */
                     if (!failed) {
-                        err = clEnqueueReadBuffer(queue, buf_C, CL_FALSE, 0, (size_t)850 * sizeof(double), orcl_v_C, 0, NULL, NULL);
+                        err = clEnqueueReadBuffer(queue, orcl_buf_C, CL_FALSE, 0, (size_t)850 * sizeof(double), orcl_v_C, 0, NULL, NULL);
                         if (err != CL_SUCCESS) { failed = 1; snprintf(log, sizeof log, "clEnqueueReadBuffer(C): %s (%d)", cl_error_name(err), err); } else orcl_d2h_bytes += (size_t)850 * sizeof(double);
                     }
                     if (!failed) {
-                        err = clEnqueueReadBuffer(queue, buf_B, CL_FALSE, 0, (size_t)1150 * sizeof(double), orcl_v_B, 0, NULL, NULL);
+                        err = clEnqueueReadBuffer(queue, orcl_buf_B, CL_FALSE, 0, (size_t)1150 * sizeof(double), orcl_v_B, 0, NULL, NULL);
                         if (err != CL_SUCCESS) { failed = 1; snprintf(log, sizeof log, "clEnqueueReadBuffer(B): %s (%d)", cl_error_name(err), err); } else orcl_d2h_bytes += (size_t)1150 * sizeof(double);
                     }
                 }

@@ -130,15 +130,15 @@ __attribute__((unused)) static long orcl_nest_trip(int d) {
 static cl_context ctx;
 static cl_command_queue queue;
 static cl_device_id device;
-static cl_mem buf_x;
-static cl_mem buf_y;
-static cl_mem pristine_y; /* device copy of the initial values: resets are device-to-device copies */
-static cl_mem buf_z;
-static cl_mem pristine_z; /* device copy of the initial values: resets are device-to-device copies */
-static cl_mem ref_y; /* the reference outputs, uploaded once (validation on the device) */
-static cl_kernel cmp_y;
-static cl_mem ref_z; /* the reference outputs, uploaded once (validation on the device) */
-static cl_kernel cmp_z;
+static cl_mem orcl_buf_x;
+static cl_mem orcl_buf_y;
+static cl_mem orcl_pristine_y; /* device copy of the initial values: resets are device-to-device copies */
+static cl_mem orcl_buf_z;
+static cl_mem orcl_pristine_z; /* device copy of the initial values: resets are device-to-device copies */
+static cl_mem orcl_dref_y; /* the reference outputs, uploaded once (validation on the device) */
+static cl_kernel orcl_cmpk_y;
+static cl_mem orcl_dref_z; /* the reference outputs, uploaded once (validation on the device) */
+static cl_kernel orcl_cmpk_z;
 __attribute__((unused)) static cl_kernel cmp_finish;
 __attribute__((unused)) static cl_mem cmp_err, cmp_idx, cmp_res_err, cmp_res_idx; /* per-work-group partials, one result per output */
 __attribute__((unused)) static size_t cmp_l; /* work-group size of the comparison kernels */
@@ -504,14 +504,14 @@ static int fetch_output(int o, long k, double *g) {
     switch (o) {
     case 0: {
         double v;
-        if (clEnqueueReadBuffer(queue, buf_y, CL_TRUE, (size_t)k * sizeof v, sizeof v, &v, 0, NULL, NULL) != CL_SUCCESS) return -1;
+        if (clEnqueueReadBuffer(queue, orcl_buf_y, CL_TRUE, (size_t)k * sizeof v, sizeof v, &v, 0, NULL, NULL) != CL_SUCCESS) return -1;
         orcl_d2h_bytes += sizeof v;
         *g = (double)v;
         return 0;
     }
     case 1: {
         double v;
-        if (clEnqueueReadBuffer(queue, buf_z, CL_TRUE, (size_t)k * sizeof v, sizeof v, &v, 0, NULL, NULL) != CL_SUCCESS) return -1;
+        if (clEnqueueReadBuffer(queue, orcl_buf_z, CL_TRUE, (size_t)k * sizeof v, sizeof v, &v, 0, NULL, NULL) != CL_SUCCESS) return -1;
         orcl_d2h_bytes += sizeof v;
         *g = (double)v;
         return 0;
@@ -538,12 +538,12 @@ static void cmp_setup(void) {
         cmp_why[sizeof cmp_why - 1] = 0;
         return;
     }
-    cmp_y = clCreateKernel(p, "orcl_cmp_y", &err);
+    orcl_cmpk_y = clCreateKernel(p, "orcl_cmp_y", &err);
     if (err != CL_SUCCESS) { snprintf(cmp_why, sizeof cmp_why, "comparison kernels: clCreateKernel: %s (%d)", cl_error_name(err), err); return; }
-    if (clGetKernelWorkGroupInfo(cmp_y, device, CL_KERNEL_WORK_GROUP_SIZE, sizeof kwg, &kwg, NULL) == CL_SUCCESS && kwg < cmp_l) { snprintf(cmp_why, sizeof cmp_why, "comparison kernels: work-groups of %zu work-items, the device allows %zu", cmp_l, kwg); return; }
-    cmp_z = clCreateKernel(p, "orcl_cmp_z", &err);
+    if (clGetKernelWorkGroupInfo(orcl_cmpk_y, device, CL_KERNEL_WORK_GROUP_SIZE, sizeof kwg, &kwg, NULL) == CL_SUCCESS && kwg < cmp_l) { snprintf(cmp_why, sizeof cmp_why, "comparison kernels: work-groups of %zu work-items, the device allows %zu", cmp_l, kwg); return; }
+    orcl_cmpk_z = clCreateKernel(p, "orcl_cmp_z", &err);
     if (err != CL_SUCCESS) { snprintf(cmp_why, sizeof cmp_why, "comparison kernels: clCreateKernel: %s (%d)", cl_error_name(err), err); return; }
-    if (clGetKernelWorkGroupInfo(cmp_z, device, CL_KERNEL_WORK_GROUP_SIZE, sizeof kwg, &kwg, NULL) == CL_SUCCESS && kwg < cmp_l) { snprintf(cmp_why, sizeof cmp_why, "comparison kernels: work-groups of %zu work-items, the device allows %zu", cmp_l, kwg); return; }
+    if (clGetKernelWorkGroupInfo(orcl_cmpk_z, device, CL_KERNEL_WORK_GROUP_SIZE, sizeof kwg, &kwg, NULL) == CL_SUCCESS && kwg < cmp_l) { snprintf(cmp_why, sizeof cmp_why, "comparison kernels: work-groups of %zu work-items, the device allows %zu", cmp_l, kwg); return; }
     cmp_finish = clCreateKernel(p, "orcl_cmp_finish", &err);
     if (err != CL_SUCCESS) { snprintf(cmp_why, sizeof cmp_why, "comparison kernels: clCreateKernel: %s (%d)", cl_error_name(err), err); return; }
     if (clGetKernelWorkGroupInfo(cmp_finish, device, CL_KERNEL_WORK_GROUP_SIZE, sizeof kwg, &kwg, NULL) == CL_SUCCESS && kwg < cmp_l) { snprintf(cmp_why, sizeof cmp_why, "comparison kernels: work-groups of %zu work-items, the device allows %zu", cmp_l, kwg); return; }
@@ -552,21 +552,21 @@ static void cmp_setup(void) {
     if (err == CL_SUCCESS) cmp_res_err = clCreateBuffer(ctx, CL_MEM_READ_WRITE, 2 * sizeof(cl_double), NULL, &err);
     if (err == CL_SUCCESS) cmp_res_idx = clCreateBuffer(ctx, CL_MEM_READ_WRITE, 2 * sizeof(cl_long), NULL, &err);
     if (err != CL_SUCCESS) { snprintf(cmp_why, sizeof cmp_why, "comparison kernels: clCreateBuffer: %s (%d)", cl_error_name(err), err); return; }
-    ref_y = clCreateBuffer(ctx, CL_MEM_READ_ONLY, (size_t)1000 * sizeof(double), NULL, &err);
-    if (err == CL_SUCCESS) err = clEnqueueWriteBuffer(queue, ref_y, CL_TRUE, 0, (size_t)1000 * sizeof(double), orcl_ref_y, 0, NULL, NULL);
+    orcl_dref_y = clCreateBuffer(ctx, CL_MEM_READ_ONLY, (size_t)1000 * sizeof(double), NULL, &err);
+    if (err == CL_SUCCESS) err = clEnqueueWriteBuffer(queue, orcl_dref_y, CL_TRUE, 0, (size_t)1000 * sizeof(double), orcl_ref_y, 0, NULL, NULL);
     if (err != CL_SUCCESS) {
         snprintf(cmp_why, sizeof cmp_why, "no room on the device for the reference copy of y: %s (%d)", cl_error_name(err), err);
-        if (ref_y) { clReleaseMemObject(ref_y); ref_y = NULL; }
-        if (ref_z) { clReleaseMemObject(ref_z); ref_z = NULL; }
+        if (orcl_dref_y) { clReleaseMemObject(orcl_dref_y); orcl_dref_y = NULL; }
+        if (orcl_dref_z) { clReleaseMemObject(orcl_dref_z); orcl_dref_z = NULL; }
         return;
     }
     setup_h2d += (size_t)1000 * sizeof(double);
-    ref_z = clCreateBuffer(ctx, CL_MEM_READ_ONLY, (size_t)1000 * sizeof(double), NULL, &err);
-    if (err == CL_SUCCESS) err = clEnqueueWriteBuffer(queue, ref_z, CL_TRUE, 0, (size_t)1000 * sizeof(double), orcl_ref_z, 0, NULL, NULL);
+    orcl_dref_z = clCreateBuffer(ctx, CL_MEM_READ_ONLY, (size_t)1000 * sizeof(double), NULL, &err);
+    if (err == CL_SUCCESS) err = clEnqueueWriteBuffer(queue, orcl_dref_z, CL_TRUE, 0, (size_t)1000 * sizeof(double), orcl_ref_z, 0, NULL, NULL);
     if (err != CL_SUCCESS) {
         snprintf(cmp_why, sizeof cmp_why, "no room on the device for the reference copy of z: %s (%d)", cl_error_name(err), err);
-        if (ref_y) { clReleaseMemObject(ref_y); ref_y = NULL; }
-        if (ref_z) { clReleaseMemObject(ref_z); ref_z = NULL; }
+        if (orcl_dref_y) { clReleaseMemObject(orcl_dref_y); orcl_dref_y = NULL; }
+        if (orcl_dref_z) { clReleaseMemObject(orcl_dref_z); orcl_dref_z = NULL; }
         return;
     }
     setup_h2d += (size_t)1000 * sizeof(double);
@@ -577,11 +577,11 @@ static void cmp_setup(void) {
  * earlier variant overwrote an array it only reads (out of bounds). */
 static cl_int restore_inputs(void) {
     cl_int err = CL_SUCCESS;
-    if (err == CL_SUCCESS) { err = clEnqueueWriteBuffer(queue, buf_x, CL_TRUE, 0, (size_t)1000 * sizeof(double), orcl_init_x, 0, NULL, NULL); orcl_h2d_bytes += (size_t)1000 * sizeof(double); }
-    if (err == CL_SUCCESS) { err = clEnqueueWriteBuffer(queue, buf_y, CL_TRUE, 0, (size_t)1000 * sizeof(double), orcl_init_y, 0, NULL, NULL); orcl_h2d_bytes += (size_t)1000 * sizeof(double); }
-    if (err == CL_SUCCESS && pristine_y) { err = clEnqueueWriteBuffer(queue, pristine_y, CL_TRUE, 0, (size_t)1000 * sizeof(double), orcl_init_y, 0, NULL, NULL); orcl_h2d_bytes += (size_t)1000 * sizeof(double); }
-    if (err == CL_SUCCESS) { err = clEnqueueWriteBuffer(queue, buf_z, CL_TRUE, 0, (size_t)1000 * sizeof(double), orcl_init_z, 0, NULL, NULL); orcl_h2d_bytes += (size_t)1000 * sizeof(double); }
-    if (err == CL_SUCCESS && pristine_z) { err = clEnqueueWriteBuffer(queue, pristine_z, CL_TRUE, 0, (size_t)1000 * sizeof(double), orcl_init_z, 0, NULL, NULL); orcl_h2d_bytes += (size_t)1000 * sizeof(double); }
+    if (err == CL_SUCCESS) { err = clEnqueueWriteBuffer(queue, orcl_buf_x, CL_TRUE, 0, (size_t)1000 * sizeof(double), orcl_init_x, 0, NULL, NULL); orcl_h2d_bytes += (size_t)1000 * sizeof(double); }
+    if (err == CL_SUCCESS) { err = clEnqueueWriteBuffer(queue, orcl_buf_y, CL_TRUE, 0, (size_t)1000 * sizeof(double), orcl_init_y, 0, NULL, NULL); orcl_h2d_bytes += (size_t)1000 * sizeof(double); }
+    if (err == CL_SUCCESS && orcl_pristine_y) { err = clEnqueueWriteBuffer(queue, orcl_pristine_y, CL_TRUE, 0, (size_t)1000 * sizeof(double), orcl_init_y, 0, NULL, NULL); orcl_h2d_bytes += (size_t)1000 * sizeof(double); }
+    if (err == CL_SUCCESS) { err = clEnqueueWriteBuffer(queue, orcl_buf_z, CL_TRUE, 0, (size_t)1000 * sizeof(double), orcl_init_z, 0, NULL, NULL); orcl_h2d_bytes += (size_t)1000 * sizeof(double); }
+    if (err == CL_SUCCESS && orcl_pristine_z) { err = clEnqueueWriteBuffer(queue, orcl_pristine_z, CL_TRUE, 0, (size_t)1000 * sizeof(double), orcl_init_z, 0, NULL, NULL); orcl_h2d_bytes += (size_t)1000 * sizeof(double); }
     return err;
 }
 
@@ -615,52 +615,52 @@ int main(int argc, char **argv) {
     /* Every array once, host-to-device (timed: the copies in of one call); a pristine device copy of
        each written array (device-to-device; where it does not fit, resets come from the host). */
     double t_in = 0.0, t_out = 0.0;
-    buf_x = clCreateBuffer(ctx, CL_MEM_READ_WRITE, (size_t)1000 * sizeof(double), NULL, &err);
+    orcl_buf_x = clCreateBuffer(ctx, CL_MEM_READ_WRITE, (size_t)1000 * sizeof(double), NULL, &err);
     if (err != CL_SUCCESS) { printf("{\"ready\":false,\"error\":\"clCreateBuffer(x): %s\"}\n", cl_error_name(err)); return 3; }
     {
         cl_event ev = NULL;
-        err = clEnqueueWriteBuffer(queue, buf_x, CL_TRUE, 0, (size_t)1000 * sizeof(double), orcl_init_x, 0, NULL, &ev);
+        err = clEnqueueWriteBuffer(queue, orcl_buf_x, CL_TRUE, 0, (size_t)1000 * sizeof(double), orcl_init_x, 0, NULL, &ev);
         if (err != CL_SUCCESS) { printf("{\"ready\":false,\"error\":\"uploading x: %s\"}\n", cl_error_name(err)); return 3; }
         t_in += event_ms(ev);
         clReleaseEvent(ev);
         setup_h2d += (size_t)1000 * sizeof(double);
     }
-    buf_y = clCreateBuffer(ctx, CL_MEM_READ_WRITE, (size_t)1000 * sizeof(double), NULL, &err);
+    orcl_buf_y = clCreateBuffer(ctx, CL_MEM_READ_WRITE, (size_t)1000 * sizeof(double), NULL, &err);
     if (err != CL_SUCCESS) { printf("{\"ready\":false,\"error\":\"clCreateBuffer(y): %s\"}\n", cl_error_name(err)); return 3; }
     {
         cl_event ev = NULL;
-        err = clEnqueueWriteBuffer(queue, buf_y, CL_TRUE, 0, (size_t)1000 * sizeof(double), orcl_init_y, 0, NULL, &ev);
+        err = clEnqueueWriteBuffer(queue, orcl_buf_y, CL_TRUE, 0, (size_t)1000 * sizeof(double), orcl_init_y, 0, NULL, &ev);
         if (err != CL_SUCCESS) { printf("{\"ready\":false,\"error\":\"uploading y: %s\"}\n", cl_error_name(err)); return 3; }
         t_in += event_ms(ev);
         clReleaseEvent(ev);
         setup_h2d += (size_t)1000 * sizeof(double);
     }
-    pristine_y = clCreateBuffer(ctx, CL_MEM_READ_WRITE, (size_t)1000 * sizeof(double), NULL, &err);
-    if (err != CL_SUCCESS) pristine_y = NULL;
-    else if (clEnqueueCopyBuffer(queue, buf_y, pristine_y, 0, 0, (size_t)1000 * sizeof(double), 0, NULL, NULL) != CL_SUCCESS || clFinish(queue) != CL_SUCCESS) {
-        clReleaseMemObject(pristine_y);
-        pristine_y = NULL; /* no room: reset from the host instead */
+    orcl_pristine_y = clCreateBuffer(ctx, CL_MEM_READ_WRITE, (size_t)1000 * sizeof(double), NULL, &err);
+    if (err != CL_SUCCESS) orcl_pristine_y = NULL;
+    else if (clEnqueueCopyBuffer(queue, orcl_buf_y, orcl_pristine_y, 0, 0, (size_t)1000 * sizeof(double), 0, NULL, NULL) != CL_SUCCESS || clFinish(queue) != CL_SUCCESS) {
+        clReleaseMemObject(orcl_pristine_y);
+        orcl_pristine_y = NULL; /* no room: reset from the host instead */
     }
-    buf_z = clCreateBuffer(ctx, CL_MEM_READ_WRITE, (size_t)1000 * sizeof(double), NULL, &err);
+    orcl_buf_z = clCreateBuffer(ctx, CL_MEM_READ_WRITE, (size_t)1000 * sizeof(double), NULL, &err);
     if (err != CL_SUCCESS) { printf("{\"ready\":false,\"error\":\"clCreateBuffer(z): %s\"}\n", cl_error_name(err)); return 3; }
     {
         cl_event ev = NULL;
-        err = clEnqueueWriteBuffer(queue, buf_z, CL_TRUE, 0, (size_t)1000 * sizeof(double), orcl_init_z, 0, NULL, &ev);
+        err = clEnqueueWriteBuffer(queue, orcl_buf_z, CL_TRUE, 0, (size_t)1000 * sizeof(double), orcl_init_z, 0, NULL, &ev);
         if (err != CL_SUCCESS) { printf("{\"ready\":false,\"error\":\"uploading z: %s\"}\n", cl_error_name(err)); return 3; }
         t_in += event_ms(ev);
         clReleaseEvent(ev);
         setup_h2d += (size_t)1000 * sizeof(double);
     }
-    pristine_z = clCreateBuffer(ctx, CL_MEM_READ_WRITE, (size_t)1000 * sizeof(double), NULL, &err);
-    if (err != CL_SUCCESS) pristine_z = NULL;
-    else if (clEnqueueCopyBuffer(queue, buf_z, pristine_z, 0, 0, (size_t)1000 * sizeof(double), 0, NULL, NULL) != CL_SUCCESS || clFinish(queue) != CL_SUCCESS) {
-        clReleaseMemObject(pristine_z);
-        pristine_z = NULL; /* no room: reset from the host instead */
+    orcl_pristine_z = clCreateBuffer(ctx, CL_MEM_READ_WRITE, (size_t)1000 * sizeof(double), NULL, &err);
+    if (err != CL_SUCCESS) orcl_pristine_z = NULL;
+    else if (clEnqueueCopyBuffer(queue, orcl_buf_z, orcl_pristine_z, 0, 0, (size_t)1000 * sizeof(double), 0, NULL, NULL) != CL_SUCCESS || clFinish(queue) != CL_SUCCESS) {
+        clReleaseMemObject(orcl_pristine_z);
+        orcl_pristine_z = NULL; /* no room: reset from the host instead */
     }
     /* the copies out of one call, timed once: every written array device-to-host */
     {
         cl_event ev = NULL;
-        if (clEnqueueReadBuffer(queue, buf_y, CL_TRUE, 0, (size_t)1000 * sizeof(double), orcl_v_y, 0, NULL, &ev) == CL_SUCCESS) {
+        if (clEnqueueReadBuffer(queue, orcl_buf_y, CL_TRUE, 0, (size_t)1000 * sizeof(double), orcl_v_y, 0, NULL, &ev) == CL_SUCCESS) {
             t_out += event_ms(ev);
             clReleaseEvent(ev);
             setup_d2h += (size_t)1000 * sizeof(double);
@@ -668,7 +668,7 @@ int main(int argc, char **argv) {
     }
     {
         cl_event ev = NULL;
-        if (clEnqueueReadBuffer(queue, buf_z, CL_TRUE, 0, (size_t)1000 * sizeof(double), orcl_v_z, 0, NULL, &ev) == CL_SUCCESS) {
+        if (clEnqueueReadBuffer(queue, orcl_buf_z, CL_TRUE, 0, (size_t)1000 * sizeof(double), orcl_v_z, 0, NULL, &ev) == CL_SUCCESS) {
             t_out += event_ms(ev);
             clReleaseEvent(ev);
             setup_d2h += (size_t)1000 * sizeof(double);
@@ -747,10 +747,10 @@ int main(int argc, char **argv) {
         (void)groups;
         err = CL_SUCCESS;
         if (err == CL_SUCCESS) err = clSetKernelArg(k, argi++, sizeof(int), &orcl_v_n);
-        if (err == CL_SUCCESS) err = clSetKernelArg(k, argi++, sizeof(cl_mem), &buf_x);
-        if (err == CL_SUCCESS) err = clSetKernelArg(k, argi++, sizeof(cl_mem), &buf_y);
+        if (err == CL_SUCCESS) err = clSetKernelArg(k, argi++, sizeof(cl_mem), &orcl_buf_x);
+        if (err == CL_SUCCESS) err = clSetKernelArg(k, argi++, sizeof(cl_mem), &orcl_buf_y);
         if (err == CL_SUCCESS) err = clSetKernelArg(k, argi++, sizeof(double), &orcl_v_a);
-        if (err == CL_SUCCESS) err = clSetKernelArg(k, argi++, sizeof(cl_mem), &buf_z);
+        if (err == CL_SUCCESS) err = clSetKernelArg(k, argi++, sizeof(cl_mem), &orcl_buf_z);
         if (err != CL_SUCCESS) { snprintf(log, sizeof log, "clSetKernelArg: %s (%d)", cl_error_name(err), err); reply(id, "launch_error", build_ms, NULL, 0, 0.0, NAN, log); continue; }
 
         double *ms = malloc(sizeof(double) * (size_t)reps);
@@ -762,15 +762,15 @@ int main(int argc, char **argv) {
             cl_event ev_k = NULL;
             int host_check = !cmp_ok;
             /* reset the written arrays: device-to-device from the pristine copies (from the host where none fitted) */
-            if (pristine_y) err = clEnqueueCopyBuffer(queue, pristine_y, buf_y, 0, 0, (size_t)1000 * sizeof(double), 0, NULL, NULL);
+            if (orcl_pristine_y) err = clEnqueueCopyBuffer(queue, orcl_pristine_y, orcl_buf_y, 0, 0, (size_t)1000 * sizeof(double), 0, NULL, NULL);
             else {
-                err = clEnqueueWriteBuffer(queue, buf_y, CL_FALSE, 0, (size_t)1000 * sizeof(double), orcl_init_y, 0, NULL, NULL);
+                err = clEnqueueWriteBuffer(queue, orcl_buf_y, CL_FALSE, 0, (size_t)1000 * sizeof(double), orcl_init_y, 0, NULL, NULL);
                 orcl_h2d_bytes += (size_t)1000 * sizeof(double);
             }
             if (err != CL_SUCCESS) { failed = 1; snprintf(log, sizeof log, "resetting y: %s (%d)", cl_error_name(err), err); break; }
-            if (pristine_z) err = clEnqueueCopyBuffer(queue, pristine_z, buf_z, 0, 0, (size_t)1000 * sizeof(double), 0, NULL, NULL);
+            if (orcl_pristine_z) err = clEnqueueCopyBuffer(queue, orcl_pristine_z, orcl_buf_z, 0, 0, (size_t)1000 * sizeof(double), 0, NULL, NULL);
             else {
-                err = clEnqueueWriteBuffer(queue, buf_z, CL_FALSE, 0, (size_t)1000 * sizeof(double), orcl_init_z, 0, NULL, NULL);
+                err = clEnqueueWriteBuffer(queue, orcl_buf_z, CL_FALSE, 0, (size_t)1000 * sizeof(double), orcl_init_z, 0, NULL, NULL);
                 orcl_h2d_bytes += (size_t)1000 * sizeof(double);
             }
             if (err != CL_SUCCESS) { failed = 1; snprintf(log, sizeof log, "resetting z: %s (%d)", cl_error_name(err), err); break; }
@@ -785,14 +785,14 @@ int main(int argc, char **argv) {
                         cl_long n = (cl_long)1000, ng = (cl_long)cmp_groups((size_t)1000, cmp_l);
                         cl_double floor_ = orcl_floor_y;
                         size_t gl = (size_t)ng * cmp_l;
-                        cl_int e2 = clSetKernelArg(cmp_y, 0, sizeof(cl_mem), &buf_y);
-                        if (e2 == CL_SUCCESS) e2 = clSetKernelArg(cmp_y, 1, sizeof(cl_mem), &ref_y);
-                        if (e2 == CL_SUCCESS) e2 = clSetKernelArg(cmp_y, 2, sizeof n, &n);
-                        if (e2 == CL_SUCCESS) e2 = clSetKernelArg(cmp_y, 3, sizeof floor_, &floor_);
-                        if (e2 == CL_SUCCESS) e2 = clSetKernelArg(cmp_y, 4, sizeof inf, &inf);
-                        if (e2 == CL_SUCCESS) e2 = clSetKernelArg(cmp_y, 5, sizeof(cl_mem), &cmp_err);
-                        if (e2 == CL_SUCCESS) e2 = clSetKernelArg(cmp_y, 6, sizeof(cl_mem), &cmp_idx);
-                        if (e2 == CL_SUCCESS) e2 = clEnqueueNDRangeKernel(queue, cmp_y, 1, NULL, &gl, &cmp_l, 0, NULL, NULL);
+                        cl_int e2 = clSetKernelArg(orcl_cmpk_y, 0, sizeof(cl_mem), &orcl_buf_y);
+                        if (e2 == CL_SUCCESS) e2 = clSetKernelArg(orcl_cmpk_y, 1, sizeof(cl_mem), &orcl_dref_y);
+                        if (e2 == CL_SUCCESS) e2 = clSetKernelArg(orcl_cmpk_y, 2, sizeof n, &n);
+                        if (e2 == CL_SUCCESS) e2 = clSetKernelArg(orcl_cmpk_y, 3, sizeof floor_, &floor_);
+                        if (e2 == CL_SUCCESS) e2 = clSetKernelArg(orcl_cmpk_y, 4, sizeof inf, &inf);
+                        if (e2 == CL_SUCCESS) e2 = clSetKernelArg(orcl_cmpk_y, 5, sizeof(cl_mem), &cmp_err);
+                        if (e2 == CL_SUCCESS) e2 = clSetKernelArg(orcl_cmpk_y, 6, sizeof(cl_mem), &cmp_idx);
+                        if (e2 == CL_SUCCESS) e2 = clEnqueueNDRangeKernel(queue, orcl_cmpk_y, 1, NULL, &gl, &cmp_l, 0, NULL, NULL);
                         if (e2 == CL_SUCCESS) e2 = clSetKernelArg(cmp_finish, 0, sizeof(cl_mem), &cmp_err);
                         if (e2 == CL_SUCCESS) e2 = clSetKernelArg(cmp_finish, 1, sizeof(cl_mem), &cmp_idx);
                         if (e2 == CL_SUCCESS) e2 = clSetKernelArg(cmp_finish, 2, sizeof ng, &ng);
@@ -807,14 +807,14 @@ int main(int argc, char **argv) {
                         cl_long n = (cl_long)1000, ng = (cl_long)cmp_groups((size_t)1000, cmp_l);
                         cl_double floor_ = orcl_floor_z;
                         size_t gl = (size_t)ng * cmp_l;
-                        cl_int e2 = clSetKernelArg(cmp_z, 0, sizeof(cl_mem), &buf_z);
-                        if (e2 == CL_SUCCESS) e2 = clSetKernelArg(cmp_z, 1, sizeof(cl_mem), &ref_z);
-                        if (e2 == CL_SUCCESS) e2 = clSetKernelArg(cmp_z, 2, sizeof n, &n);
-                        if (e2 == CL_SUCCESS) e2 = clSetKernelArg(cmp_z, 3, sizeof floor_, &floor_);
-                        if (e2 == CL_SUCCESS) e2 = clSetKernelArg(cmp_z, 4, sizeof inf, &inf);
-                        if (e2 == CL_SUCCESS) e2 = clSetKernelArg(cmp_z, 5, sizeof(cl_mem), &cmp_err);
-                        if (e2 == CL_SUCCESS) e2 = clSetKernelArg(cmp_z, 6, sizeof(cl_mem), &cmp_idx);
-                        if (e2 == CL_SUCCESS) e2 = clEnqueueNDRangeKernel(queue, cmp_z, 1, NULL, &gl, &cmp_l, 0, NULL, NULL);
+                        cl_int e2 = clSetKernelArg(orcl_cmpk_z, 0, sizeof(cl_mem), &orcl_buf_z);
+                        if (e2 == CL_SUCCESS) e2 = clSetKernelArg(orcl_cmpk_z, 1, sizeof(cl_mem), &orcl_dref_z);
+                        if (e2 == CL_SUCCESS) e2 = clSetKernelArg(orcl_cmpk_z, 2, sizeof n, &n);
+                        if (e2 == CL_SUCCESS) e2 = clSetKernelArg(orcl_cmpk_z, 3, sizeof floor_, &floor_);
+                        if (e2 == CL_SUCCESS) e2 = clSetKernelArg(orcl_cmpk_z, 4, sizeof inf, &inf);
+                        if (e2 == CL_SUCCESS) e2 = clSetKernelArg(orcl_cmpk_z, 5, sizeof(cl_mem), &cmp_err);
+                        if (e2 == CL_SUCCESS) e2 = clSetKernelArg(orcl_cmpk_z, 6, sizeof(cl_mem), &cmp_idx);
+                        if (e2 == CL_SUCCESS) e2 = clEnqueueNDRangeKernel(queue, orcl_cmpk_z, 1, NULL, &gl, &cmp_l, 0, NULL, NULL);
                         if (e2 == CL_SUCCESS) e2 = clSetKernelArg(cmp_finish, 0, sizeof(cl_mem), &cmp_err);
                         if (e2 == CL_SUCCESS) e2 = clSetKernelArg(cmp_finish, 1, sizeof(cl_mem), &cmp_idx);
                         if (e2 == CL_SUCCESS) e2 = clSetKernelArg(cmp_finish, 2, sizeof ng, &ng);
@@ -834,11 +834,11 @@ int main(int argc, char **argv) {
                 if (!failed && host_check) {
                     /* no comparison kernels: the outputs come back whole */
                     if (!failed) {
-                        err = clEnqueueReadBuffer(queue, buf_y, CL_FALSE, 0, (size_t)1000 * sizeof(double), orcl_v_y, 0, NULL, NULL);
+                        err = clEnqueueReadBuffer(queue, orcl_buf_y, CL_FALSE, 0, (size_t)1000 * sizeof(double), orcl_v_y, 0, NULL, NULL);
                         if (err != CL_SUCCESS) { failed = 1; snprintf(log, sizeof log, "clEnqueueReadBuffer(y): %s (%d)", cl_error_name(err), err); } else orcl_d2h_bytes += (size_t)1000 * sizeof(double);
                     }
                     if (!failed) {
-                        err = clEnqueueReadBuffer(queue, buf_z, CL_FALSE, 0, (size_t)1000 * sizeof(double), orcl_v_z, 0, NULL, NULL);
+                        err = clEnqueueReadBuffer(queue, orcl_buf_z, CL_FALSE, 0, (size_t)1000 * sizeof(double), orcl_v_z, 0, NULL, NULL);
                         if (err != CL_SUCCESS) { failed = 1; snprintf(log, sizeof log, "clEnqueueReadBuffer(z): %s (%d)", cl_error_name(err), err); } else orcl_d2h_bytes += (size_t)1000 * sizeof(double);
                     }
                 }

@@ -135,6 +135,9 @@ impl Cx<'_> {
             d = d.with_help(
                 match did_you_mean(name, MATH_FUNCTIONS.iter().map(|(m, _)| *m)) {
                     Some(h) => h,
+                    None if crate::macros::looks_like_macro(name) => {
+                        crate::macros::undefined_help(name)
+                    }
                     None => format!(
                         "a tuned loop may call only the math functions {}",
                         MATH_FUNCTIONS

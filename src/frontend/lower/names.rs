@@ -33,6 +33,7 @@ impl Cx<'_> {
         let d = Diagnostic::new(span, format!("undeclared variable `{name}`"));
         match did_you_mean(name, names.iter().map(String::as_str)) {
             Some(h) => d.with_help(h),
+            None if crate::macros::looks_like_macro(name) => d.with_help(crate::macros::undefined_help(name)),
             None => d.with_help(format!("declare it in the enclosing function and give it a value in `input_vars`: `decl double {name} = random;`")),
         }
     }
@@ -57,6 +58,80 @@ impl Cx<'_> {
                 implicit: Some(d.span),
             }
         })
+    }
+
+    /// A scalar local of the enclosing function declared before the region with an initializer
+    /// orcl can evaluate (`int nx = n - 2;`: reads only input params, lets, scalars of
+    /// `input_vars`, the preamble and other such locals; calls only math functions) and never
+    /// named again before the region (so it still holds that value): made a preamble variable
+    /// with that initializer, after those it reads. False when `name` is no such local.
+    fn computable_local(&mut self, name: &str, depth: usize) -> bool {
+        if self.known_value(name) {
+            return true;
+        }
+        if depth > 16 {
+            return false;
+        }
+        let Some((d, after)) = self
+            .region
+            .locals
+            .iter()
+            .rev()
+            .find(|(d, _)| d.name == name)
+        else {
+            return false;
+        };
+        let visible = self.region.decls.get(name).map(|c| c.span.start) == Some(d.name_span.start);
+        let renamed = self
+            .file
+            .get(after.start..after.end)
+            .is_some_and(|t| names_word(t, name));
+        let Some(ty) = crate::preamble::scalar_type(&d.ty) else {
+            return false;
+        };
+        let Some((init, _)) = &d.init else {
+            return false;
+        };
+        let pure_calls = d
+            .calls
+            .iter()
+            .all(|(f, _)| crate::preamble::MATH_FUNCTIONS.contains(&f.as_str()));
+        if !visible || renamed || !pure_calls {
+            return false;
+        }
+        for (r, _) in &d.reads {
+            if self.known_value(r) || self.spec.lets.iter().any(|l| &l.name == r) {
+                continue;
+            }
+            if let Some(p) = self.implicit_binding(r) {
+                self.implicit.push(p);
+                continue;
+            }
+            if !self.computable_local(r, depth + 1) {
+                return false;
+            }
+        }
+        self.implicit.push(crate::ir::PreVar {
+            name: name.to_string(),
+            ty,
+            c_ty: ty.c_name(),
+            init: init.clone(),
+            implicit: None,
+        });
+        true
+    }
+
+    /// Does `name` have a value in the timing skeleton already: an input param, a scalar of
+    /// `input_vars`, a preamble or implicit variable?
+    fn known_value(&self, name: &str) -> bool {
+        self.spec.input_params.iter().any(|p| p.name == name)
+            || self
+                .spec
+                .input_vars
+                .iter()
+                .any(|v| v.name == name && v.dims.is_empty())
+            || self.preamble.iter().any(|p| p.name == name)
+            || self.implicit.iter().any(|p| p.name == name)
     }
 
     pub(super) fn declare_loop_var(&mut self, l: &Loop) -> Result<(), Diagnostic> {
@@ -189,6 +264,8 @@ impl Cx<'_> {
         {
             if let Some(p) = self.implicit_binding(name) {
                 self.implicit.push(p);
+            } else {
+                self.computable_local(name, 0);
             }
         }
         let Some(p) = self
@@ -216,9 +293,14 @@ impl Cx<'_> {
     /// `input_vars`, or not declared at all.
     fn no_value(&self, name: &str, span: Span) -> Diagnostic {
         if let Some(c) = self.region.decls.get(name) {
+            let local = self.region.locals.iter().any(|(d, _)| d.name == name);
             return Diagnostic::new(
                 span,
-                format!("`{name}` is used in the tuned loop but has no value in `input_vars`"),
+                if local {
+                    format!("`{name}` is used in the tuned loop but orcl cannot compute its value: its initializer reads what the timing skeleton does not have, or it is named again between its declaration and the region")
+                } else {
+                    format!("`{name}` is used in the tuned loop but has no value in `input_vars`")
+                },
             )
             .with_help(format!(
                 "add `decl {} {name}{} = random;` to `def input_vars`",
@@ -453,4 +535,13 @@ fn check_c_declaration(
         });
     }
     Ok(())
+}
+
+/// Does `text` name the identifier `name` (as a whole word)?
+fn names_word(text: &str, name: &str) -> bool {
+    let word = |c: char| c.is_ascii_alphanumeric() || c == '_';
+    text.match_indices(name).any(|(i, _)| {
+        !text[..i].chars().next_back().is_some_and(word)
+            && !text[i + name.len()..].chars().next().is_some_and(word)
+    })
 }

@@ -6,11 +6,13 @@ mod args;
 mod evaluate;
 mod parser;
 mod sections;
+mod sharing;
 mod statements;
 #[cfg(test)]
 mod tests;
 
 pub use args::parse_duration;
+pub use sharing::{leading_use, parse_spec_chunks};
 
 use crate::diag::{Diagnostic, Span};
 use crate::expr::{Expr, Parser, Value};

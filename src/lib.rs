@@ -18,17 +18,21 @@
 //! use std::path::{Path, PathBuf};
 //! let path = "examples/axpy_quick.c";
 //! let text = std::fs::read_to_string(path)?;
-//! // Parse, lower and analyse every annotated region (orcl check): errors are located.
-//! let regions = orcl::check(path, &text)?;
+//! // The file as orcl analyses it: its macros expanded (`-D`/`-I` as on the command line).
+//! let cpp = orcl::CppOptions::default();
+//! let src = orcl::preprocess(Path::new(path), path, &text, &cpp)?;
+//! // Parse, lower and analyse every annotated region (orcl check): errors are located; a
+//! // refused region is in `file.refused`, the others in `file.regions`.
+//! let file = orcl::check(path, &src)?;
 //! // Tune them on the annotation's device, recording every evaluation in the database.
 //! let opts = orcl::TuneOptions { db: PathBuf::from("orcl.db"), ..Default::default() };
-//! let results = orcl::tune(path, &text, regions, &opts)?;
+//! let results = orcl::tune(path, &src.text, file.regions, &opts)?;
 //! for input in results.iter().flat_map(|r| &r.inputs) {
 //!     println!("{:?}: winner {:?} ms", input.input, input.winner_ms);
 //! }
 //! // The tuned file's text (`_axpy_quick.c`): the regions replaced by calls to the winners.
-//! let tuned: String = orcl::rewrite(&text, path, "orcl.db", &results);
-//! // The database, read-only: the best configuration recorded per region and size.
+//! let tuned: String = orcl::rewrite(&src, path, "orcl.db", &results);
+//! // The database, read-only: every experiment with its best time.
 //! let db = orcl::Db::open_existing(Path::new("orcl.db"))?;
 //! let experiments = db.experiment_summaries()?;
 //! // Replay every search strategy on a recorded exhaustive experiment (no device).
@@ -66,7 +70,8 @@ pub mod cli;
 
 // The facade (see the crate documentation).
 pub use db::Db;
-pub use prepare::{prepare as check, Prepared};
+pub use prepare::cpp::{preprocess, CppOptions};
+pub use prepare::{prepare as check, Prepared, PreparedFile};
 pub use replay::replay;
 pub use rewrite::rewrite;
 pub use tune::{tune, InputResult, RegionResult, TuneError, TuneOptions};

@@ -426,7 +426,10 @@ fn context(
 /// The pragma sits under `#ifdef _OPENMP`: see [`build`] for when `-fopenmp` is added.
 pub fn reference_in_parallel(kernel: &Kernel) -> bool {
     let nest = orcl_frontend::analysis::perfect_nest(kernel);
-    kernel.args.iter().all(|a| a.reduction.is_none())
+    kernel
+        .args
+        .iter()
+        .all(|a| a.reduction.is_none() && !a.atomic_sum)
         && kernel.after.is_none()
         && kernel.source.trim_start().starts_with("for")
         && orcl_frontend::analysis::classify(kernel, &nest).first()

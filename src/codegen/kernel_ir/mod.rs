@@ -182,6 +182,8 @@ pub struct KernelFn {
     pub size_hint: bool,
     /// OpenCL `vec_type_hint` type (`double2`); CUDA has none.
     pub vec_type_hint: Option<String>,
+    /// Element types whose atomic add (`orcl_atomic_add_T`, see [`atomic`]) the body calls.
+    pub atomics: Vec<ScalarType>,
     pub body: Vec<KStmt>,
 }
 
@@ -209,6 +211,7 @@ impl KernelFn {
                 .then(|| s.dims.iter().map(|d| d.items).collect()),
             size_hint: false,
             vec_type_hint: None,
+            atomics: Vec::new(),
             body: Vec::new(),
         }
     }
@@ -236,6 +239,7 @@ fn substitute(e: &Expr, map: &dyn Fn(&str) -> Option<String>) -> String {
     })
 }
 
+mod atomic;
 mod contraction;
 pub mod linear;
 pub mod passes;
@@ -573,8 +577,22 @@ pub fn write(k: &KernelFn, backend: Backend) -> String {
     if !w.opencl && k.limits {
         out.push_str(CUDA_LIMITS);
     }
+    if w.opencl
+        && k.atomics
+            .iter()
+            .any(|t| matches!(t, ScalarType::Double | ScalarType::Long))
+    {
+        out.push_str("#pragma OPENCL EXTENSION cl_khr_int64_base_atomics : enable\n");
+    }
     for (name, value) in &k.defines {
         let _ = writeln!(out, "#define {name} {value}");
+    }
+    for t in &k.atomics {
+        out.push_str(&if w.opencl {
+            atomic::opencl_helper(*t)
+        } else {
+            atomic::cuda_helper(*t)
+        });
     }
     write_header(&mut out, k, &w);
     out.push_str("{\n");

@@ -341,6 +341,10 @@ pub struct KernelArg {
     /// multi-dimensional array that is no expression of the loop's scalars (a macro, a variable
     /// outside `input_vars`). `None` for every other argument.
     pub extent: Option<ExtentArg>,
+    /// An array that iterations of the parallel loop accumulate into at shared elements (atax's
+    /// `y[j] = y[j] + A[i][j]*tmp[i]` in the loop over `i`): every reference to it is a sum into
+    /// one element, which the kernel does as an atomic add (see `lower::dependence`).
+    pub atomic_sum: bool,
 }
 
 /// Where the value of an extent argument comes from: extent `dim` (0 = outermost) of `array`.

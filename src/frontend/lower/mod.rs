@@ -3,6 +3,7 @@
 //! dependences rejected).
 
 mod dependence;
+mod exact;
 mod extents;
 mod names;
 mod walk;
@@ -62,7 +63,7 @@ pub fn lower(region: &RawRegion, spec: &TuningSpec, file: &str) -> Result<Kernel
     cx.expr(&parallel.upper)?;
     cx.scopes.push(BTreeSet::new());
     cx.stmts(&parallel.body)?;
-    check_dependences(&parallel, &cx.symbols)?;
+    let deps = check_dependences(&parallel, &cx.symbols)?;
     check_reduction_uses(&parallel, &cx.reductions)?;
     check_extents(spec, &cx.extent_checks)?;
     if !cx.shapes.is_empty() {
@@ -118,6 +119,7 @@ pub fn lower(region: &RawRegion, spec: &TuningSpec, file: &str) -> Result<Kernel
                     reduction: cx.reductions.get(name).map(|(op, _)| *op),
                     extents: cx.shapes.get(name).cloned().unwrap_or_default(),
                     extent: cx.extent_args.get(name).cloned(),
+                    atomic_sum: deps.atomic.contains(name),
                 });
             }
             _ => {}

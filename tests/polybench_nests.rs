@@ -6,7 +6,8 @@
 //! one more (sizes that no work-group size divides). Kernel launches are counted, so a silent
 //! fall-back to the original loop fails. The nests exercise issue 22's dependence analysis: array
 //! reductions across the parallel loop (atax, bicg: atomic adds), symmetric writes in triangular
-//! nests (covariance, correlation), triangular inner loops (syrk, syr2k), gemm's imperfect nest.
+//! nests (covariance, correlation), triangular inner loops (syrk, syr2k), matrix products with a
+//! prologue tiled as contractions (gemm as written, 2mm, 3mm).
 
 mod common;
 use common::{driver_source, run, run_driver, statuses, Run};
@@ -160,8 +161,38 @@ fn correlation_writes_both_triangles_in_parallel() {
     );
 }
 
+/// The OpenCL kernel `orcl emit` writes for region `region` of `tests/polybench/{name}.c` (first
+/// configuration and input size).
+fn emitted(name: &str, region: usize) -> String {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/polybench");
+    let r = orcl(
+        &dir,
+        &[
+            "emit",
+            &format!("{name}.c"),
+            "--region",
+            &region.to_string(),
+        ],
+    );
+    r.assert_code(0);
+    r.stdout
+}
+
+/// A contraction's kernel: the k-slab loop and the register tile of sums (the BLAS form's
+/// kernel, `kernel_ir::contraction`).
+fn assert_contraction(name: &str, region: usize) {
+    let k = emitted(name, region);
+    assert!(
+        k.contains("double orcl_acc[") && k.contains("orcl_kend"),
+        "{name} region {region} is not tiled as a contraction:\n{k}"
+    );
+}
+
+/// gemm as written (`for j: C[i][j] *= beta; for k: for j: C[i][j] += ...`): the j loops fused,
+/// `C[i][j]` summed in a register, tiled like the BLAS form.
 #[test]
 fn gemm_as_written_tunes() {
+    assert_contraction("gemm", 0);
     polybench(
         "gemm",
         4,
@@ -218,6 +249,59 @@ fn syrk_and_syr2k_triangles() {
     kernel_syr2k_orig(n, m, 1.5, 1.2, (double (*)[n])C2, (double (*)[m])A, (double (*)[m])B);
     cmp("C", C, C2, (long)n * n);
     return 1;
+"#,
+    );
+}
+
+/// 2mm and 3mm: each product sets (or scales) its element before the k loop; tiled as
+/// contractions.
+#[test]
+fn two_and_three_matrix_products() {
+    for r in 0..2 {
+        assert_contraction("2mm", r);
+    }
+    for r in 0..3 {
+        assert_contraction("3mm", r);
+    }
+    polybench(
+        "2mm",
+        8,
+        &protos(
+            "kernel_2mm",
+            "int ni, int nj, int nk, int nl, double alpha, double beta, double tmp[ni][nj], double A[ni][nk], double B[nk][nj], double C[nj][nl], double D[ni][nl]",
+        ),
+        "{13, 17, 9}, {33, 18, 20}, {6, 3, 25}",
+        r#"
+    int ni = s[0], nj = s[1], nk = s[2], nl = ni == 13 ? 11 : ni == 33 ? 31 : 7;
+    double *tmp = dvec((long)ni * nj), *A = dvec((long)ni * nk), *B = dvec((long)nk * nj);
+    double *C = dvec((long)nj * nl), *D = dvec((long)ni * nl);
+    double *tmp2 = DUP(tmp, (long)ni * nj), *D2 = DUP(D, (long)ni * nl);
+    kernel_2mm(ni, nj, nk, nl, 1.5, 1.2, (double (*)[nj])tmp, (double (*)[nk])A, (double (*)[nj])B, (double (*)[nl])C, (double (*)[nl])D);
+    kernel_2mm_orig(ni, nj, nk, nl, 1.5, 1.2, (double (*)[nj])tmp2, (double (*)[nk])A, (double (*)[nj])B, (double (*)[nl])C, (double (*)[nl])D2);
+    cmp("tmp", tmp, tmp2, (long)ni * nj);
+    cmp("D", D, D2, (long)ni * nl);
+    return 2;
+"#,
+    );
+    polybench(
+        "3mm",
+        12,
+        &protos(
+            "kernel_3mm",
+            "int ni, int nj, int nk, int nl, int nm, double E[ni][nj], double A[ni][nk], double B[nk][nj], double F[nj][nl], double C[nj][nm], double D[nm][nl], double G[ni][nl]",
+        ),
+        "{13, 17, 9}, {33, 18, 20}, {6, 3, 25}",
+        r#"
+    int ni = s[0], nj = s[1], nk = s[2], nl = ni == 13 ? 11 : ni == 33 ? 31 : 7, nm = nk + 1;
+    double *E = dvec((long)ni * nj), *A = dvec((long)ni * nk), *B = dvec((long)nk * nj);
+    double *F = dvec((long)nj * nl), *C = dvec((long)nj * nm), *D = dvec((long)nm * nl), *G = dvec((long)ni * nl);
+    double *E2 = DUP(E, (long)ni * nj), *F2 = DUP(F, (long)nj * nl), *G2 = DUP(G, (long)ni * nl);
+    kernel_3mm(ni, nj, nk, nl, nm, (double (*)[nj])E, (double (*)[nk])A, (double (*)[nj])B, (double (*)[nl])F, (double (*)[nm])C, (double (*)[nl])D, (double (*)[nl])G);
+    kernel_3mm_orig(ni, nj, nk, nl, nm, (double (*)[nj])E2, (double (*)[nk])A, (double (*)[nj])B, (double (*)[nl])F2, (double (*)[nm])C, (double (*)[nl])D, (double (*)[nl])G2);
+    cmp("E", E, E2, (long)ni * nj);
+    cmp("F", F, F2, (long)nj * nl);
+    cmp("G", G, G2, (long)ni * nl);
+    return 3;
 "#,
     );
 }

@@ -448,7 +448,8 @@ pub fn check(k: &Kernel, a: &NestArgs) -> Result<(), Diagnostic> {
                 format!("`tile` names loop `{name}` twice"),
             ));
         }
-        if kinds[d] != LoopKind::Parallel {
+        let proven = d == 0 && orcl_frontend::analysis::parallel_proven(k);
+        if kinds[d] != LoopKind::Parallel && !proven {
             return Err(Diagnostic::new(
                 *span,
                 format!(

@@ -376,6 +376,17 @@ pub fn classify(k: &Kernel, nest: &Nest) -> Vec<LoopKind> {
         .collect()
 }
 
+/// Whether `lower`'s dependence test proved the parallel loop's iterations independent through
+/// every array (no array summed atomically) and the loop accumulates no scalar: then it may map
+/// onto an NDRange dimension even where [`classify`]'s references say nothing (an imperfect
+/// nest, `for j: ...; for k: for j: ...` under `i`).
+pub fn parallel_proven(k: &Kernel) -> bool {
+    k.args
+        .iter()
+        .all(|a| a.reduction.is_none() && !a.atomic_sum)
+        && writes_outer_scalar(k, &k.parallel.body).is_none()
+}
+
 /// How the per-(i, j) sum of a contraction starts and ends.
 #[derive(Debug, Clone)]
 pub enum ContractionForm<'k> {

@@ -2,7 +2,7 @@
  * redistributed under its licence (PolyBench/C's LICENSE.txt permits redistribution with this
  * notice). The kernel function with its loop nests as written, one annotated region per nest;
  * macros expanded by hand until orcl reads them: _PB_X -> x, SCALAR_VAL(v) -> v,
- * DATA_TYPE -> double.  */
+ * DATA_TYPE -> double. Tiled as a matrix product: the j loops are fused and C[i][j] summed in a register. */
 void kernel_gemm(int ni, int nj, int nk,
 		 double alpha,
 		 double beta,
@@ -13,7 +13,7 @@ void kernel_gemm(int ni, int nj, int nk,
   int i, j, k;
 
   /*@ begin PerfTuning(
-      def performance_params { param WI[] = [16, 64]; }
+      def performance_params { param TI[] = [4, 8]; param TJ[] = [8]; param TK[] = [4]; }
       def build { arg build_command = 'cc -O2'; }
       def input_params {
           param NI[] = [13, 33]; param NJ[] = [17, 18]; param NK[] = [9, 20];
@@ -32,7 +32,7 @@ void kernel_gemm(int ni, int nj, int nk,
       def performance_counter { arg repetitions = 2; }
       def search { arg algorithm = 'Exhaustive'; }
   ) @*/
-  /*@ begin Loop(transform OpenCL(workItemsPerGroup=WI, device=0, platform=0)
+  /*@ begin Loop(transform OpenCL(tile=[('i',TI),('j',TJ),('k',TK)], device=0, platform=0)
     for (i = 0; i < ni; i++) {
       for (j = 0; j < nj; j++)
   	C[i][j] *= beta;

@@ -6,6 +6,7 @@ mod dependence;
 mod exact;
 mod extents;
 mod names;
+mod prologue;
 mod walk;
 
 use dependence::check_dependences;
@@ -69,6 +70,7 @@ pub fn lower(region: &RawRegion, spec: &TuningSpec, file: &str) -> Result<Kernel
     if !cx.shapes.is_empty() {
         flatten_loop(&mut parallel, &cx.shapes);
     }
+    prologue::scalar_replace(&mut parallel, &mut cx.symbols);
 
     if let Some(a) = &after {
         check_after(a, &cx.symbols, &cx.reductions)?;

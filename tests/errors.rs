@@ -1092,6 +1092,18 @@ fn array_sum_race() {
     );
 }
 
+/// A private copy per work-item larger than orcl's limit: refused at the array's extent, and
+/// the message says the limit.
+#[test]
+fn private_too_large() {
+    check_fails(
+        "private_too_large",
+        at("each work-item needs its own copy of `sum`", 17, 36)
+            .under("NP")
+            .help("at most 1024 elements"),
+    );
+}
+
 #[test]
 fn dependence_2d() {
     let stderr = check_fails(

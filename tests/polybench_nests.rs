@@ -7,7 +7,7 @@
 //! fall-back to the original loop fails. The nests exercise issue 22's dependence analysis: array
 //! reductions across the parallel loop (atax, bicg: atomic adds), symmetric writes in triangular
 //! nests (covariance, correlation), triangular inner loops (syrk, syr2k), matrix products with a
-//! prologue tiled as contractions (gemm as written, 2mm, 3mm).
+//! prologue tiled as contractions (gemm as written, 2mm, 3mm), a private array (doitgen).
 
 mod common;
 use common::{driver_source, run, run_driver, statuses, Run};
@@ -302,6 +302,34 @@ fn two_and_three_matrix_products() {
     cmp("F", F, F2, (long)nj * nl);
     cmp("G", G, G2, (long)ni * nl);
     return 3;
+"#,
+    );
+}
+
+/// doitgen: `sum[p]` is written before it is read in every iteration of `r`, so each work-item
+/// has its own copy (11 elements: the largest tuned NP); at a size beyond it (np = 15) the tuned
+/// code runs the original loop (no kernel launch) and still computes the same result.
+#[test]
+fn doitgen_privatises_sum() {
+    let k = emitted("doitgen", 0);
+    assert!(k.contains("    double sum[11];\n"), "{k}");
+    assert!(k.contains("if (!((np) <= 11)) return 1;"), "{k}");
+    polybench(
+        "doitgen",
+        4,
+        &protos(
+            "kernel_doitgen",
+            "int nr, int nq, int np, double A[nr][nq][np], double C4[np][np], double sum[np]",
+        ),
+        "{5, 6, 7}, {9, 4, 11}, {3, 5, 2}, {4, 3, 15}",
+        r#"
+    int nr = s[0], nq = s[1], np = s[2];
+    double *A = dvec((long)nr * nq * np), *C4 = dvec((long)np * np), *sum = dvec(np);
+    double *A2 = DUP(A, (long)nr * nq * np), *sum2 = DUP(sum, np);
+    kernel_doitgen(nr, nq, np, (double (*)[nq][np])A, (double (*)[np])C4, sum);
+    kernel_doitgen_orig(nr, nq, np, (double (*)[nq][np])A2, (double (*)[np])C4, sum2);
+    cmp("A", A, A2, (long)nr * nq * np);
+    return np <= 11;
 "#,
     );
 }

@@ -472,6 +472,9 @@ fn reads_array(e: &Expr) -> bool {
 /// loops parallel; the reduction loop unit-step with bounds that depend on no loop index; `term`
 /// reading no written array and not the sum itself.
 pub fn contraction(k: &Kernel) -> Option<Contraction<'_>> {
+    if !k.private_arrays.is_empty() {
+        return None;
+    }
     let nest = perfect_nest(k);
     let kinds = classify(k, &nest);
     if nest.loops.len() < 2 || kinds[0] != LoopKind::Parallel || kinds[1] != LoopKind::Parallel {
@@ -563,6 +566,9 @@ pub struct RowReduction<'k> {
 /// depend neither on its own index nor on the sum, `term` reading no written array and not the
 /// sum itself.
 pub fn row_reduction(k: &Kernel) -> Option<RowReduction<'_>> {
+    if !k.private_arrays.is_empty() {
+        return None;
+    }
     let nest = perfect_nest(k);
     let kinds = classify(k, &nest);
     if kinds[0] != LoopKind::Parallel {

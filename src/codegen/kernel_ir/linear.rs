@@ -579,6 +579,7 @@ impl Cx<'_> {
         if ls.chunked && !matches!(form, Form::Vector(_)) {
             body.extend(self.chunk("iterations", "orcl_trip"));
         }
+        body.extend(super::private_arrays(k));
         for r in reds {
             body.push(KStmt::Var {
                 ty: r.ty.c_name().into(),

@@ -389,6 +389,18 @@ fn stage_load(
     out
 }
 
+/// The work-item's own copies of the kernel's private arrays (`Kernel::private_arrays`).
+fn private_arrays(k: &Kernel) -> Vec<KStmt> {
+    k.private_arrays
+        .iter()
+        .map(|p| KStmt::PrivateArray {
+            ty: p.ty,
+            name: p.name.clone(),
+            dims: vec![p.len],
+        })
+        .collect()
+}
+
 /// Lower a scheduled nest to kernel IR (see the module docs).
 pub fn lower(k: &Kernel, s: &Schedule) -> KernelFn {
     match &s.form {
@@ -398,6 +410,7 @@ pub fn lower(k: &Kernel, s: &Schedule) -> KernelFn {
     }
     let nest = perfect_nest(k);
     let mut body = ids(s, &nest);
+    body.extend(private_arrays(k));
     let ity = |v: &str| k.symbols.get(v).map(|s| s.ty).unwrap_or(ScalarType::Int);
     if !s.staged.is_empty() {
         let lin = (0..s.dims.len()).rev().fold(String::new(), |acc, d| {

@@ -13,6 +13,8 @@ use std::collections::{BTreeMap, BTreeSet};
 #[derive(Debug, Default)]
 pub(super) struct Deps {
     pub atomic: BTreeSet<String>,
+    /// Arrays written before read in every iteration: private to each work-item.
+    pub private: BTreeSet<String>,
 }
 
 /// Every written array must have a dimension in which every reference to it (reads and writes)
@@ -49,6 +51,10 @@ pub(super) fn check_dependences(
         };
         let all: Vec<&super::exact::Ref> = exact_refs.iter().filter(|r| r.array == array).collect();
         if super::exact::independent(l, symbols, &all) {
+            continue;
+        }
+        if super::private::privatisable(symbols, array, &exact_refs) {
+            deps.private.insert(array.clone());
             continue;
         }
         let summable = sym.ty.is_float() || sym.ty == crate::ir::ScalarType::Int;

@@ -26,6 +26,8 @@ pub(super) struct Ref<'a> {
     pub write: bool,
     /// The inner loops that enclose the reference, outermost first (the parallel loop excluded).
     pub loops: Vec<&'a Loop>,
+    /// Inside an `if`: it may not run in every iteration.
+    pub guarded: bool,
 }
 
 /// Every array reference of `body` (reads and writes, in order; a compound assignment's target
@@ -40,6 +42,7 @@ pub(super) fn refs(body: &[Stmt]) -> Vec<Ref<'_>> {
                     indices,
                     write: false,
                     loops: loops.to_vec(),
+                    guarded: false,
                 });
                 indices.iter().for_each(|i| reads(i, loops, out));
             }
@@ -70,6 +73,7 @@ pub(super) fn refs(body: &[Stmt]) -> Vec<Ref<'_>> {
                             indices,
                             write: false,
                             loops: loops.clone(),
+                            guarded: false,
                         };
                         if *op != AssignOp::Set {
                             out.push(r.clone());
@@ -79,10 +83,12 @@ pub(super) fn refs(body: &[Stmt]) -> Vec<Ref<'_>> {
                 }
                 StmtKind::If { cond, then, other } => {
                     reads(cond, loops, out);
+                    let n = out.len();
                     stmts(then, loops, out);
                     if let Some(o) = other {
                         stmts(o, loops, out);
                     }
+                    out[n..].iter_mut().for_each(|r| r.guarded = true);
                 }
                 StmtKind::Decl { init: Some(i), .. } => reads(i, loops, out),
                 StmtKind::Decl { .. } => {}
@@ -104,9 +110,9 @@ pub(super) fn refs(body: &[Stmt]) -> Vec<Ref<'_>> {
 
 /// An integer affine form `Σ coef·var + konst` (loop variables renamed per iteration copy).
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Default)]
-struct Aff {
-    coefs: BTreeMap<String, i128>,
-    konst: i128,
+pub(super) struct Aff {
+    pub coefs: BTreeMap<String, i128>,
+    pub konst: i128,
 }
 
 impl Aff {
@@ -154,13 +160,13 @@ impl Aff {
 /// How the names of an expression become variables of the system: loop variables get the
 /// iteration copy's suffix, loop-invariant integer scalars keep their names (shared by both
 /// copies); anything else (a temporary, a written scalar, an array element) is not affine.
-struct Names<'a> {
-    symbols: &'a BTreeMap<String, Symbol>,
-    copy: &'a str,
+pub(super) struct Names<'a> {
+    pub symbols: &'a BTreeMap<String, Symbol>,
+    pub copy: &'a str,
 }
 
 impl Names<'_> {
-    fn aff(&self, e: &Expr) -> Option<Aff> {
+    pub(super) fn aff(&self, e: &Expr) -> Option<Aff> {
         use BinaryOp::*;
         match &e.kind {
             ExprKind::Int(k) => Some(Aff::konst(i128::from(*k))),

@@ -6,6 +6,7 @@ mod dependence;
 mod exact;
 mod extents;
 mod names;
+mod private;
 mod prologue;
 mod walk;
 
@@ -65,6 +66,7 @@ pub fn lower(region: &RawRegion, spec: &TuningSpec, file: &str) -> Result<Kernel
     cx.scopes.push(BTreeSet::new());
     cx.stmts(&parallel.body)?;
     let deps = check_dependences(&parallel, &cx.symbols)?;
+    let private_arrays = private::arrays(&parallel, &cx.symbols, &deps.private, spec)?;
     check_reduction_uses(&parallel, &cx.reductions)?;
     check_extents(spec, &cx.extent_checks)?;
     if !cx.shapes.is_empty() {
@@ -89,7 +91,7 @@ pub fn lower(region: &RawRegion, spec: &TuningSpec, file: &str) -> Result<Kernel
     let mut seen = BTreeSet::new();
     cx.first_use.sort();
     for (_, name) in &cx.first_use {
-        if !seen.insert(name.clone()) {
+        if !seen.insert(name.clone()) || deps.private.contains(name) {
             continue;
         }
         let s = &cx.symbols[name];
@@ -141,6 +143,7 @@ pub fn lower(region: &RawRegion, spec: &TuningSpec, file: &str) -> Result<Kernel
             preamble
         },
         privates,
+        private_arrays,
         after,
     })
 }

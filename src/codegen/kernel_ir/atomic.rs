@@ -185,3 +185,72 @@ fn write(w: &mut StmtWriter, arrays: &[(&str, ScalarType)], stmts: &[Stmt]) {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::schedule::LinearSchedule;
+    use crate::target::Backend;
+    use orcl_frontend::ir::Kernel;
+
+    /// atax's second nest: `y[j]` summed across the parallel loop `i`.
+    fn atax() -> Kernel {
+        let code = "for (i = 0; i < m; i++) { tmp[i] = 0.0; for (j = 0; j < n; j++) tmp[i] = tmp[i] + A[i][j] * x[j]; for (j = 0; j < n; j++) y[j] = y[j] + A[i][j] * tmp[i]; }";
+        let text = format!(
+            "void f(int m, int n, double A[m][n], double *x, double *y, double *tmp) {{\n    int i, j;\n    /*@ begin PerfTuning (\n def performance_params {{ param WI[] = [32]; }}\n def input_params {{ param M[] = [8]; param N[] = [8]; }}\n def input_vars {{ decl int m = M; decl int n = N; decl static double A[M][N] = random; decl static double x[N] = random; decl static double y[N] = 0; decl static double tmp[M] = 0; }}\n ) @*/\n    /*@ begin Loop(transform OpenCL(workItemsPerGroup=WI)\n {code}\n ) @*/\n {code}\n /*@ end @*/\n /*@ end @*/\n}}\n"
+        );
+        let regions = orcl_frontend::parse(&text).expect("parses");
+        orcl_frontend::lower::lower(&regions[0].raw, &regions[0].spec, &text).expect("lowers")
+    }
+
+    fn one_d(vec_width: u32, lanes: u64) -> LinearSchedule {
+        LinearSchedule {
+            groups: None,
+            chunked: false,
+            lanes,
+            cache_blocks: true,
+            vec_width,
+            vec_hint: 0,
+            passes: None,
+            vector: None,
+        }
+    }
+
+    /// The sum becomes a call of the type's helper, defined once per translation unit: a CAS loop
+    /// on the bit pattern in OpenCL (64-bit atomics enabled), `atomicAdd` in CUDA.
+    #[test]
+    fn sums_into_shared_elements_are_atomic_adds() {
+        let k = atax();
+        for b in [Backend::OpenCl, Backend::Cuda] {
+            let s = crate::schedule::linear(&k, one_d(1, 1), 32, 1, false, b).expect("schedules");
+            let src = super::super::write(&super::super::linear::lower(&k, &s, None).kernel, b);
+            assert!(
+                src.contains("orcl_atomic_add_double(&y[j], A[i * n + j] * tmp[i]);")
+                    && src.contains("tmp[i] = tmp[i] + A[i * n + j] * x[j];")
+                    && src.contains(
+                        "#ifndef ORCL_ATOMIC_ADD_DOUBLE\n#define ORCL_ATOMIC_ADD_DOUBLE\n"
+                    ),
+                "{src}"
+            );
+            if b == Backend::OpenCl {
+                assert!(src.contains("#pragma OPENCL EXTENSION cl_khr_int64_base_atomics : enable") && src.contains("atom_cmpxchg(orcl_q, orcl_old, as_ulong(as_double(orcl_old) + orcl_v))"), "{src}");
+            } else {
+                assert!(src.contains("atomicAdd(orcl_p, orcl_v);"), "{src}");
+            }
+        }
+    }
+
+    /// vecWidth and innerThreads do not apply to such a loop.
+    #[test]
+    fn vectors_and_lanes_are_refused() {
+        let k = atax();
+        for (vw, lanes) in [(2, 1), (1, 4)] {
+            let e = crate::schedule::linear(&k, one_d(vw, lanes), 32, 1, false, Backend::OpenCl)
+                .expect_err("refused");
+            assert!(
+                e.message.contains("sum into shared elements of `y`"),
+                "{}",
+                e.message
+            );
+        }
+    }
+}

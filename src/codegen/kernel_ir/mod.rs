@@ -601,11 +601,15 @@ pub fn write(k: &KernelFn, backend: Backend) -> String {
         let _ = writeln!(out, "#define {name} {value}");
     }
     for t in &k.atomics {
+        // Once per translation unit: `_file.cu` holds the kernels of every variant.
+        let guard = atomic::helper_name(*t).to_uppercase();
+        let _ = writeln!(out, "#ifndef {guard}\n#define {guard}");
         out.push_str(&if w.opencl {
             atomic::opencl_helper(*t)
         } else {
             atomic::cuda_helper(*t)
         });
+        out.push_str("#endif\n");
     }
     write_header(&mut out, k, &w);
     out.push_str("{\n");

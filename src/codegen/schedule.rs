@@ -177,8 +177,21 @@ pub fn linear(
     size_hint: bool,
     backend: crate::target::Backend,
 ) -> Result<Schedule, ArgError> {
+    // Sums into shared elements (atomic adds) and private arrays exist only in the plain,
+    // staged and nest bodies: not in vectors, lanes or group-uniform passes.
     let atomic = k.args.iter().find(|a| a.atomic_sum);
-    if let Some(a) = atomic.filter(|_| l.vec_width > 1 || l.lanes > 1) {
+    let why = match (atomic, k.private_arrays.first()) {
+        (Some(a), _) => Some(format!(
+            "a loop whose iterations sum into shared elements of `{}` (atomic adds)",
+            a.name
+        )),
+        (None, Some(p)) => Some(format!(
+            "a loop with a private array `{}` per work-item",
+            p.name
+        )),
+        (None, None) => None,
+    };
+    if let Some(why) = why.as_ref().filter(|_| l.vec_width > 1 || l.lanes > 1) {
         let (arg, what) = if l.vec_width > 1 {
             (LinearArg::VecWidth, "vecWidth")
         } else {
@@ -186,16 +199,12 @@ pub fn linear(
         };
         return Err(ArgError {
             arg,
-            message: format!(
-                "`{what}` does not apply to a loop whose iterations sum into shared elements of `{}` (atomic adds)",
-                a.name
-            ),
+            message: format!("`{what}` does not apply to {why}"),
             help: Some(format!("leave `{what}` at 1 for this loop")),
         });
     }
     l.vector = vector::plan(k, l.vec_width, backend)?;
-    // The group-uniform passes write the body their own way: no atomic adds there.
-    l.passes = passes::plan(k, l.lanes, local, l.cache_blocks && atomic.is_none())?;
+    l.passes = passes::plan(k, l.lanes, local, l.cache_blocks && why.is_none())?;
     Ok(Schedule {
         dims: vec![Dim {
             depth: 0,

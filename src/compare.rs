@@ -502,11 +502,13 @@ mod tests {
     fn flops_of_a_matrix_product() {
         let path = concat!(env!("CARGO_MANIFEST_DIR"), "/examples/sgemm.c");
         let text = std::fs::read_to_string(path).unwrap();
-        let p = &crate::prepare::prepare(path, &text).unwrap()[0];
+        let src = orcl_frontend::macros::Source::plain(&text);
+        let p = &crate::prepare::prepare(path, &src).unwrap().regions[0];
         assert_eq!(contraction_flops(p, &p.inputs[0]), Some(2 * 33 * 17 * 9));
         let path = concat!(env!("CARGO_MANIFEST_DIR"), "/examples/axpy_quick.c");
         let text = std::fs::read_to_string(path).unwrap();
-        let p = &crate::prepare::prepare(path, &text).unwrap()[0];
+        let src = orcl_frontend::macros::Source::plain(&text);
+        let p = &crate::prepare::prepare(path, &src).unwrap().regions[0];
         assert_eq!(contraction_flops(p, &p.inputs[0]), None);
     }
 

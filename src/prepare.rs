@@ -429,7 +429,7 @@ fn size_bindings(region: &Region, kernel: &Kernel) -> Result<Vec<(String, String
     let mut bindings: Vec<(String, String)> = spec
         .input_vars
         .iter()
-        .filter(|v| v.dims.is_empty())
+        .filter(|v| v.dims.is_empty() && integer_c_type(&v.ty))
         .filter_map(|v| match &v.init {
             orcl_frontend::spec::VarInit::Expr(e) => match &e.kind {
                 ExprKind::Name(p) if spec.input_params.iter().any(|ip| &ip.name == p) => {
@@ -444,10 +444,22 @@ fn size_bindings(region: &Region, kernel: &Kernel) -> Result<Vec<(String, String
     let preamble_bindings: Vec<(String, String)> = kernel
         .preamble
         .iter()
-        .filter(|p| spec.input_params.iter().any(|ip| ip.name == p.init.trim()))
+        .filter(|p| !p.ty.is_float() && spec.input_params.iter().any(|ip| ip.name == p.init.trim()))
         .map(|p| (p.name.clone(), p.init.trim().to_string()))
         .collect();
+    // Only integer variables size arrays: `double float_n = N;` (PolyBench's covariance) is a
+    // value computed from the size, not a second name for it.
+    let float_preamble = |var: &str| {
+        region
+            .raw
+            .preamble
+            .iter()
+            .any(|d| d.name == var && !integer_c_type(&d.ty))
+    };
     for (var, param) in region.raw.size_bindings.iter().chain(&preamble_bindings) {
+        if float_preamble(var) {
+            continue;
+        }
         if spec.input_params.iter().any(|ip| &ip.name == param)
             && !bindings.iter().any(|(v, _)| v == var)
         {
@@ -491,6 +503,13 @@ fn size_bindings(region: &Region, kernel: &Kernel) -> Result<Vec<(String, String
         }
     }
     Ok(bindings)
+}
+
+/// Whether the C type as written (`int`, `const long`, `double`) is an integer type: only
+/// integer variables bind input sizes.
+fn integer_c_type(ty: &str) -> bool {
+    !ty.split_whitespace()
+        .any(|w| matches!(w, "float" | "double"))
 }
 
 /// The values a C integer type holds, as `(min, max)`, by its name as written (`const` and

@@ -1074,6 +1074,36 @@ fn missing_file() {
 
 // ---- 2-D arrays ----------------------------------------------------------------------------
 
+/// A read of another element beside the write (`y[j] = y[j+1] + ...`) is no array reduction:
+/// refused, with two iterations that touch one element.
+#[test]
+fn array_sum_race() {
+    let stderr = check_fails(
+        "array_sum_race",
+        at("loop-carried dependence", 22, 13)
+            .under("y[j]")
+            .help("array reduction"),
+    );
+    let msg = stderr.lines().next().unwrap_or_default();
+    assert!(
+        msg.contains("the iteration i = 0, j = 0 writes `y[0]`")
+            && msg.contains("the iteration i = 1, j = 0"),
+        "{msg}"
+    );
+}
+
+/// A private copy per work-item larger than orcl's limit: refused at the array's extent, and
+/// the message says the limit.
+#[test]
+fn private_too_large() {
+    check_fails(
+        "private_too_large",
+        at("each work-item needs its own copy of `sum`", 17, 36)
+            .under("NP")
+            .help("at most 1024 elements"),
+    );
+}
+
 #[test]
 fn dependence_2d() {
     let stderr = check_fails(

@@ -220,6 +220,12 @@ pub fn render_host_function(
         &params.iter().map(|(d, _)| d.clone()).collect::<Vec<_>>(),
     );
     ctx.insert("dispatch", &dispatch);
+    let guards: Vec<&String> = kernel
+        .private_arrays
+        .iter()
+        .flat_map(|p| &p.guard)
+        .collect();
+    ctx.insert("guards", &guards);
     ctx.insert("trip", &trip_expr(kernel));
     let mut trips = orcl_frontend::analysis::nest_trips(kernel);
     if trips.is_empty() {

@@ -177,8 +177,34 @@ pub fn linear(
     size_hint: bool,
     backend: crate::target::Backend,
 ) -> Result<Schedule, ArgError> {
+    // Sums into shared elements (atomic adds) and private arrays exist only in the plain,
+    // staged and nest bodies: not in vectors, lanes or group-uniform passes.
+    let atomic = k.args.iter().find(|a| a.atomic_sum);
+    let why = match (atomic, k.private_arrays.first()) {
+        (Some(a), _) => Some(format!(
+            "a loop whose iterations sum into shared elements of `{}` (atomic adds)",
+            a.name
+        )),
+        (None, Some(p)) => Some(format!(
+            "a loop with a private array `{}` per work-item",
+            p.name
+        )),
+        (None, None) => None,
+    };
+    if let Some(why) = why.as_ref().filter(|_| l.vec_width > 1 || l.lanes > 1) {
+        let (arg, what) = if l.vec_width > 1 {
+            (LinearArg::VecWidth, "vecWidth")
+        } else {
+            (LinearArg::InnerThreads, "innerThreads")
+        };
+        return Err(ArgError {
+            arg,
+            message: format!("`{what}` does not apply to {why}"),
+            help: Some(format!("leave `{what}` at 1 for this loop")),
+        });
+    }
     l.vector = vector::plan(k, l.vec_width, backend)?;
-    l.passes = passes::plan(k, l.lanes, local, l.cache_blocks)?;
+    l.passes = passes::plan(k, l.lanes, local, l.cache_blocks && why.is_none())?;
     Ok(Schedule {
         dims: vec![Dim {
             depth: 0,
@@ -439,6 +465,16 @@ impl Schedule {
 ///
 /// Errors: located at the loop's name in the argument (or at the loop).
 pub fn check(k: &Kernel, a: &NestArgs) -> Result<(), Diagnostic> {
+    if let Some(arr) = k.args.iter().find(|x| x.atomic_sum) {
+        return Err(Diagnostic::new(
+            a.tile.first().map(|t| t.2).unwrap_or(k.parallel.span),
+            format!(
+                "`tile` does not map loops whose iterations sum into shared elements of `{}` (an array reduction) yet",
+                arr.name
+            ),
+        )
+        .with_help("leave out `tile`: the 1-D map adds into the shared elements atomically"));
+    }
     if let Some(r) = orcl_frontend::analysis::row_reduction(k) {
         if a.tile.iter().any(|t| t.0 == r.red.var) {
             return check_row_reduction(k, a, &r);
@@ -475,7 +511,8 @@ pub fn check(k: &Kernel, a: &NestArgs) -> Result<(), Diagnostic> {
                 format!("`tile` names loop `{name}` twice"),
             ));
         }
-        if kinds[d] != LoopKind::Parallel {
+        let proven = d == 0 && orcl_frontend::analysis::parallel_proven(k);
+        if kinds[d] != LoopKind::Parallel && !proven {
             return Err(Diagnostic::new(
                 *span,
                 format!(

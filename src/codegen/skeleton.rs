@@ -505,7 +505,10 @@ pub fn reference_in_parallel(kernel: &Kernel) -> bool {
         return false; // a time loop: sequential
     }
     let nest = orcl_frontend::analysis::perfect_nest(kernel);
-    kernel.args.iter().all(|a| a.reduction.is_none())
+    kernel
+        .args
+        .iter()
+        .all(|a| a.reduction.is_none() && !a.atomic_sum)
         && kernel.after.is_none()
         && kernel.source.trim_start().starts_with("for")
         && orcl_frontend::analysis::classify(kernel, &nest).first()

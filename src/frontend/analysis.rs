@@ -376,6 +376,17 @@ pub fn classify(k: &Kernel, nest: &Nest) -> Vec<LoopKind> {
         .collect()
 }
 
+/// Whether `lower`'s dependence test proved the parallel loop's iterations independent through
+/// every array (no array summed atomically) and the loop accumulates no scalar: then it may map
+/// onto an NDRange dimension even where [`classify`]'s references say nothing (an imperfect
+/// nest, `for j: ...; for k: for j: ...` under `i`).
+pub fn parallel_proven(k: &Kernel) -> bool {
+    k.args
+        .iter()
+        .all(|a| a.reduction.is_none() && !a.atomic_sum)
+        && writes_outer_scalar(k, &k.parallel.body).is_none()
+}
+
 /// How the per-(i, j) sum of a contraction starts and ends.
 #[derive(Debug, Clone)]
 pub enum ContractionForm<'k> {
@@ -461,6 +472,9 @@ fn reads_array(e: &Expr) -> bool {
 /// loops parallel; the reduction loop unit-step with bounds that depend on no loop index; `term`
 /// reading no written array and not the sum itself.
 pub fn contraction(k: &Kernel) -> Option<Contraction<'_>> {
+    if !k.private_arrays.is_empty() {
+        return None;
+    }
     let nest = perfect_nest(k);
     let kinds = classify(k, &nest);
     if nest.loops.len() < 2 || kinds[0] != LoopKind::Parallel || kinds[1] != LoopKind::Parallel {
@@ -552,6 +566,9 @@ pub struct RowReduction<'k> {
 /// depend neither on its own index nor on the sum, `term` reading no written array and not the
 /// sum itself.
 pub fn row_reduction(k: &Kernel) -> Option<RowReduction<'_>> {
+    if !k.private_arrays.is_empty() {
+        return None;
+    }
     let nest = perfect_nest(k);
     let kinds = classify(k, &nest);
     if kinds[0] != LoopKind::Parallel {

@@ -296,6 +296,12 @@ pub fn warnings(k: &crate::ir::Kernel) -> Vec<Diagnostic> {
             )));
         }
     }
+    for a in &k.private_arrays {
+        out.push(Diagnostic::new(a.span, format!(
+            "every iteration writes the elements of `{}` it reads before reading them: each work-item gets its own copy of {} elements, and after the tuned loop `{}` does not hold the last iteration's values as after the original",
+            a.name, a.len, a.name
+        )));
+    }
     for v in &k.privates {
         out.push(Diagnostic::new(v.decl_span, format!(
             "`{}` is declared outside the Loop and every iteration assigns it before using it: each work-item gets its own copy, and after the tuned loop `{}` does not hold the last iteration's value as after the original",

@@ -507,7 +507,11 @@ pub fn lower(k: &Kernel, s: &Schedule, fault: Option<Fault>) -> Lowered {
         unroll: if has_inner { unroll } else { None },
         subst: &subst,
     };
-    w.write_stmts(&l.body);
+    if k.args.iter().any(|a| a.atomic_sum) {
+        super::atomic::write_stmts(&mut w, k, &l.body);
+    } else {
+        w.write_stmts(&l.body);
+    }
     let var_ty = k
         .symbols
         .get(&l.var)
@@ -575,6 +579,7 @@ impl Cx<'_> {
         if ls.chunked && !matches!(form, Form::Vector(_)) {
             body.extend(self.chunk("iterations", "orcl_trip"));
         }
+        body.extend(super::private_arrays(k));
         for r in reds {
             body.push(KStmt::Var {
                 ty: r.ty.c_name().into(),
@@ -650,6 +655,7 @@ fn frame(
             1 => Some(elem.to_string()),
             n => Some(format!("{elem}{n}")),
         },
+        atomics: super::atomic::types(k),
         body,
     }
 }
@@ -905,6 +911,7 @@ mod tests {
             declared_local: Some(vec![32]),
             size_hint: true,
             vec_type_hint: Some("float4".into()),
+            atomics: Vec::new(),
             body: vec![KStmt::Line(q)],
         };
         let cl = super::super::write(&f, Backend::OpenCl);

@@ -192,6 +192,8 @@ pub struct KernelFn {
     pub size_hint: bool,
     /// OpenCL `vec_type_hint` type (`double2`); CUDA has none.
     pub vec_type_hint: Option<String>,
+    /// Element types whose atomic add (`orcl_atomic_add_T`, see [`atomic`]) the body calls.
+    pub atomics: Vec<ScalarType>,
     pub body: Vec<KStmt>,
 }
 
@@ -219,6 +221,7 @@ impl KernelFn {
                 .then(|| s.dims.iter().map(|d| d.items).collect()),
             size_hint: false,
             vec_type_hint: None,
+            atomics: Vec::new(),
             body: Vec::new(),
         }
     }
@@ -246,6 +249,7 @@ fn substitute(e: &Expr, map: &dyn Fn(&str) -> Option<String>) -> String {
     })
 }
 
+mod atomic;
 mod contraction;
 pub mod linear;
 pub mod passes;
@@ -395,6 +399,18 @@ fn stage_load(
     out
 }
 
+/// The work-item's own copies of the kernel's private arrays (`Kernel::private_arrays`).
+fn private_arrays(k: &Kernel) -> Vec<KStmt> {
+    k.private_arrays
+        .iter()
+        .map(|p| KStmt::PrivateArray {
+            ty: p.ty,
+            name: p.name.clone(),
+            dims: vec![p.len],
+        })
+        .collect()
+}
+
 /// Lower a scheduled nest to kernel IR (see the module docs).
 pub fn lower(k: &Kernel, s: &Schedule) -> KernelFn {
     match &s.form {
@@ -404,6 +420,7 @@ pub fn lower(k: &Kernel, s: &Schedule) -> KernelFn {
     }
     let nest = perfect_nest(k);
     let mut body = ids(s, &nest);
+    body.extend(private_arrays(k));
     let ity = |v: &str| k.symbols.get(v).map(|s| s.ty).unwrap_or(ScalarType::Int);
     if !s.staged.is_empty() {
         let lin = (0..s.dims.len()).rev().fold(String::new(), |acc, d| {
@@ -621,8 +638,26 @@ pub fn write(k: &KernelFn, backend: Backend) -> String {
     if !w.opencl && k.limits {
         out.push_str(CUDA_LIMITS);
     }
+    if w.opencl
+        && k.atomics
+            .iter()
+            .any(|t| matches!(t, ScalarType::Double | ScalarType::Long))
+    {
+        out.push_str("#pragma OPENCL EXTENSION cl_khr_int64_base_atomics : enable\n");
+    }
     for (name, value) in &k.defines {
         let _ = writeln!(out, "#define {name} {value}");
+    }
+    for t in &k.atomics {
+        // Once per translation unit: `_file.cu` holds the kernels of every variant.
+        let guard = atomic::helper_name(*t).to_uppercase();
+        let _ = writeln!(out, "#ifndef {guard}\n#define {guard}");
+        out.push_str(&if w.opencl {
+            atomic::opencl_helper(*t)
+        } else {
+            atomic::cuda_helper(*t)
+        });
+        out.push_str("#endif\n");
     }
     write_header(&mut out, k, &w);
     out.push_str("{\n");

@@ -341,6 +341,10 @@ pub struct KernelArg {
     /// multi-dimensional array that is no expression of the loop's scalars (a macro, a variable
     /// outside `input_vars`). `None` for every other argument.
     pub extent: Option<ExtentArg>,
+    /// An array that iterations of the parallel loop accumulate into at shared elements (atax's
+    /// `y[j] = y[j] + A[i][j]*tmp[i]` in the loop over `i`): every reference to it is a sum into
+    /// one element, which the kernel does as an atomic add (see `lower::dependence`).
+    pub atomic_sum: bool,
 }
 
 /// Where the value of an extent argument comes from: extent `dim` (0 = outermost) of `array`.
@@ -425,6 +429,22 @@ pub struct PrivateVar {
     pub c_ty: &'static str,
     /// Its C declaration (for the warning).
     pub decl_span: Span,
+}
+
+/// An array that every iteration of the parallel loop writes before reading (doitgen's
+/// `sum[p]`): each work-item has its own copy of `len` elements, declared in the kernel; it is
+/// no kernel argument (see `lower::private`).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct PrivateArray {
+    pub name: String,
+    pub ty: ScalarType,
+    /// Elements of the copy: the largest `input_vars` extent over the tuned input sizes.
+    pub len: u64,
+    /// C conditions over the loop's scalars under which every subscript stays in `[0, len)`; the
+    /// tuned code runs the original loop when one fails.
+    pub guard: Vec<String>,
+    /// The first reference (for the warning).
+    pub span: Span,
 }
 
 /// Statements after the parallel loop inside a `Loop` annotation (Orio's vecNorm2:
@@ -533,6 +553,8 @@ pub struct Kernel {
     /// Scalars declared outside the Loop that every iteration assigns before use: temporaries of
     /// the loop body (declared in the skeleton's reference loop too; see `preamble::privatize`).
     pub privates: Vec<PrivateVar>,
+    /// Arrays private to each work-item (see [`PrivateArray`]).
+    pub private_arrays: Vec<PrivateArray>,
     /// Statements after the parallel loop inside the annotation (`r = sqrt(r);`): assignments to
     /// the loop's reduction scalars, run once after the reduction is finished (see `lower`).
     pub after: Option<After>,

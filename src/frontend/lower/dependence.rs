@@ -6,7 +6,16 @@ use super::show;
 use super::walk::written_scalar;
 use crate::diag::Diagnostic;
 use crate::ir::{Expr, ExprKind, Loop, Stmt, StmtKind, Symbol, SymbolKind, UnaryOp};
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
+
+/// What the dependence test found beyond independent iterations: arrays that every iteration
+/// accumulates into at shared elements (array reductions, done with atomic adds).
+#[derive(Debug, Default)]
+pub(super) struct Deps {
+    pub atomic: BTreeSet<String>,
+    /// Arrays written before read in every iteration: private to each work-item.
+    pub private: BTreeSet<String>,
+}
 
 /// Every written array must have a dimension in which every reference to it (reads and writes)
 /// uses one and the same subscript, affine in the parallel loop variable with a non-zero
@@ -16,20 +25,98 @@ use std::collections::BTreeMap;
 /// dependence through arrays. For a 1-D array that is: one subscript `a*i + b` for every
 /// reference; for `A[i][j]` written in an inner loop over `j`, reads of `A[i][j-1]` (the same
 /// row, the same work-item) are fine and reads of `A[i-1][j]` are not.
+///
+/// An array that fails these rules is still accepted when the exact test ([`super::exact`])
+/// proves that two distinct iterations never touch one element (covariance's `cov[i][j]` and
+/// `cov[j][i]` with `j >= i`), or when every reference to it is a sum into one element
+/// (`y[j] = y[j] + e`, `y[j] += e`: an array reduction, in [`Deps::atomic`]).
+///
+/// Errors: the first rule's error, with two iterations that touch one element when the loops,
+/// run at small sizes, show them.
 pub(super) fn check_dependences(
     l: &Loop,
     symbols: &BTreeMap<String, Symbol>,
-) -> Result<(), Diagnostic> {
+) -> Result<Deps, Diagnostic> {
     let mut refs: Vec<(&str, &Expr, bool)> = Vec::new();
     collect_refs(&l.body, &mut refs);
+    let exact_refs = super::exact::refs(&l.body);
+    let mut deps = Deps::default();
     for (array, sym) in symbols {
         if !sym.written {
             continue;
         }
         let mine: Vec<&(&str, &Expr, bool)> = refs.iter().filter(|(a, _, _)| a == array).collect();
-        check_array(l, symbols, array, &mine)?;
+        let Err(err) = check_array(l, symbols, array, &mine) else {
+            continue;
+        };
+        let all: Vec<&super::exact::Ref> = exact_refs.iter().filter(|r| r.array == array).collect();
+        if super::exact::independent(l, symbols, &all) {
+            continue;
+        }
+        if super::private::privatisable(symbols, array, &exact_refs) {
+            deps.private.insert(array.clone());
+            continue;
+        }
+        let summable = sym.ty.is_float() || sym.ty == crate::ir::ScalarType::Int;
+        if summable && array_sum(&l.body, array) == Some(true) {
+            deps.atomic.insert(array.clone());
+            continue;
+        }
+        return Err(match super::exact::witness(l, symbols, &all) {
+            Some(w) => Diagnostic {
+                message: format!("{}; {w}", err.message),
+                ..err
+            },
+            None => err,
+        });
     }
-    Ok(())
+    Ok(deps)
+}
+
+/// Whether every reference to `array` in `stmts` is a sum into one element: `a[e] += t`,
+/// `a[e] -= t`, `a[e] = a[e] + t`, `a[e] = t + a[e]`, `a[e] = a[e] - t` with `t` free of `a`
+/// (`Some(true)` when there is at least one); `Some(false)` when `array` is used otherwise.
+fn array_sum(stmts: &[Stmt], array: &str) -> Option<bool> {
+    let mut any = false;
+    for s in stmts {
+        let ok = match &s.kind {
+            StmtKind::Assign { target, op, value } => {
+                if matches!(&target.kind, ExprKind::Index { array: a, .. } if a == array) {
+                    let sum = crate::ir::accumulation(&|e| e.same_as(target), *op, value);
+                    match sum {
+                        Some((crate::ir::ReduceOp::Sum, t))
+                            if !t.mentions(array)
+                                && !matches!(&target.kind, ExprKind::Index { indices, .. } if indices.iter().any(|i| i.mentions(array))) =>
+                        {
+                            any = true;
+                            true
+                        }
+                        _ => false,
+                    }
+                } else {
+                    !target.mentions(array) && !value.mentions(array)
+                }
+            }
+            StmtKind::If { cond, then, other } => {
+                !cond.mentions(array)
+                    && array_sum(then, array).inspect(|a| any |= a).is_some()
+                    && other
+                        .as_ref()
+                        .is_none_or(|o| array_sum(o, array).inspect(|a| any |= a).is_some())
+            }
+            StmtKind::Decl { init, .. } => init.as_ref().is_none_or(|i| !i.mentions(array)),
+            StmtKind::For(f) => {
+                !f.lower.mentions(array)
+                    && !f.upper.mentions(array)
+                    && array_sum(&f.body, array).inspect(|a| any |= a).is_some()
+            }
+            StmtKind::Block(b) => array_sum(b, array).inspect(|a| any |= a).is_some(),
+        };
+        if !ok {
+            return None;
+        }
+    }
+    Some(any)
 }
 
 /// A name in `e` whose value can differ between references of one iteration, or between
@@ -81,19 +168,16 @@ fn check_array(
     }
     let candidates: Vec<usize> = (0..wi.len()).filter(|&d| wi[d].mentions(par)).collect();
     if candidates.is_empty() {
-        let (whose, example) = if wi.len() == 1 {
-            ("whose subscript does not", format!("`{array}[{par}]`"))
+        let whose = if wi.len() == 1 {
+            "whose subscript does not"
         } else {
-            (
-                "none of whose subscripts",
-                format!("`{array}[{par}]{}`", "[j]".repeat(wi.len() - 1)),
-            )
+            "none of whose subscripts"
         };
         return Err(Diagnostic::new(first_write.1.span, format!(
             "loop-carried dependence: every iteration of the parallel loop writes `{}`, {whose} depend on `{par}`",
             show(first_write.1)
         ))
-        .with_help(format!("the parallel loop's iterations must write distinct elements, e.g. {example}")));
+        .with_help(format!("the parallel loop's iterations must write distinct elements (a subscript in `{par}`), accumulate into the element with `+=` (an array reduction), or write every element they read earlier in the same iteration (a private copy per work-item)")));
     }
     let same_in = |d: usize| {
         mine.iter().all(|(_, e, _)| match &e.kind {

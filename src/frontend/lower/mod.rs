@@ -3,8 +3,11 @@
 //! dependences rejected).
 
 mod dependence;
+mod exact;
 mod extents;
 mod names;
+mod private;
+mod prologue;
 mod steps;
 mod walk;
 
@@ -116,14 +119,19 @@ pub(super) fn lower_loop(
     cx.expr(&parallel.upper)?;
     cx.scopes.push(BTreeSet::new());
     cx.stmts(&parallel.body)?;
-    if !matches!(mode, Mode::Region) {
-        check_dependences(&parallel, &cx.symbols)?;
-    }
+    // A time loop as a whole is sequential: its nests are tested one by one as `Step`s.
+    let deps = match mode {
+        Mode::Region => dependence::Deps::default(),
+        _ => check_dependences(&parallel, &cx.symbols)?,
+    };
+    let private_arrays = private::arrays(&parallel, &cx.symbols, &deps.private, spec)?;
     check_reduction_uses(&parallel, &cx.reductions)?;
     check_extents(spec, &cx.extent_checks)?;
     if !cx.shapes.is_empty() {
         flatten_loop(&mut parallel, &cx.shapes);
     }
+    prologue::scalar_replace(&mut parallel, &mut cx.symbols);
+
     if let Some(a) = &after {
         check_after(a, &cx.symbols, &cx.reductions)?;
         // `_file.c` runs them after the tuned loop and after its fallback: they must close the
@@ -137,7 +145,7 @@ pub(super) fn lower_loop(
         }
     }
     let implicit = std::mem::take(&mut cx.implicit);
-    let args = kernel_args(&mut cx, spec, file);
+    let args = kernel_args(&mut cx, spec, file, &deps);
     if !args.iter().any(|a| a.written) {
         return Err(Diagnostic::new(parallel.span, "the tuned loop writes no array and reduces into no scalar, so it computes nothing that can be kept")
             .with_help("store results in an array, or accumulate into a scalar (`s += e`)"));
@@ -159,19 +167,27 @@ pub(super) fn lower_loop(
             preamble
         },
         privates,
+        private_arrays,
         after,
         steps: None,
     })
 }
 
 /// The kernel arguments of a lowered loop, in first-appearance order: its scalars and arrays with
-/// their types, uses, `input_vars` dims, reductions and extents.
-fn kernel_args(cx: &mut Cx, spec: &TuningSpec, file: &str) -> Vec<KernelArg> {
+/// their types, uses, `input_vars` dims, reductions and extents; arrays private to each
+/// work-item (`deps.private`) are not arguments, and arrays summed into across the parallel loop
+/// (`deps.atomic`) are marked `atomic_sum`.
+fn kernel_args(
+    cx: &mut Cx,
+    spec: &TuningSpec,
+    file: &str,
+    deps: &dependence::Deps,
+) -> Vec<KernelArg> {
     let mut args = Vec::new();
     let mut seen = BTreeSet::new();
     cx.first_use.sort();
     for (_, name) in &cx.first_use {
-        if !seen.insert(name.clone()) {
+        if !seen.insert(name.clone()) || deps.private.contains(name) {
             continue;
         }
         let s = &cx.symbols[name];
@@ -203,6 +219,7 @@ fn kernel_args(cx: &mut Cx, spec: &TuningSpec, file: &str) -> Vec<KernelArg> {
                     reduction: cx.reductions.get(name).map(|(op, _)| *op),
                     extents: cx.shapes.get(name).cloned().unwrap_or_default(),
                     extent: cx.extent_args.get(name).cloned(),
+                    atomic_sum: deps.atomic.contains(name),
                 });
             }
             _ => {}

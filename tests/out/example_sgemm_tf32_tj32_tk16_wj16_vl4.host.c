@@ -266,92 +266,92 @@ static int orcl_SgemmTf32_region0(int m, int n, int k, const float *A, const flo
     static cl_context orcl_ctx[1];
     static cl_command_queue orcl_queue[1];
     static cl_kernel orcl_kernel[1];
-    cl_int err = CL_SUCCESS;
-    int v = 0;
+    cl_int orcl_err = CL_SUCCESS;
+    int orcl_v = 0;
 
-    if (!orcl_kernel[v]) {
-        cl_platform_id platforms[16];
-        cl_uint nplatforms = 0;
-        cl_device_id devices[64];
-        cl_uint ndevices = 0;
-        cl_program program;
-        if (clGetPlatformIDs(16, platforms, &nplatforms) != CL_SUCCESS || orcl_platform[v] >= nplatforms) return -1;
-        if (clGetDeviceIDs(platforms[orcl_platform[v]], CL_DEVICE_TYPE_ALL, 64, devices, &ndevices) != CL_SUCCESS || orcl_device[v] >= ndevices) return -1;
-        orcl_ctx[v] = clCreateContext(NULL, 1, &devices[orcl_device[v]], NULL, NULL, &err);
-        if (err != CL_SUCCESS) return -1;
-        orcl_queue[v] = clCreateCommandQueue(orcl_ctx[v], devices[orcl_device[v]], 0, &err);
-        if (err != CL_SUCCESS) return -1;
-        program = clCreateProgramWithSource(orcl_ctx[v], 1, &orcl_sources[v], NULL, &err);
-        if (err != CL_SUCCESS) return -1;
-        if (clBuildProgram(program, 1, &devices[orcl_device[v]], orcl_options[v], NULL, NULL) != CL_SUCCESS) {
-            clReleaseProgram(program);
+    if (!orcl_kernel[orcl_v]) {
+        cl_platform_id orcl_platforms[16];
+        cl_uint orcl_nplatforms = 0;
+        cl_device_id orcl_devices[64];
+        cl_uint orcl_ndevices = 0;
+        cl_program orcl_program;
+        if (clGetPlatformIDs(16, orcl_platforms, &orcl_nplatforms) != CL_SUCCESS || orcl_platform[orcl_v] >= orcl_nplatforms) return -1;
+        if (clGetDeviceIDs(orcl_platforms[orcl_platform[orcl_v]], CL_DEVICE_TYPE_ALL, 64, orcl_devices, &orcl_ndevices) != CL_SUCCESS || orcl_device[orcl_v] >= orcl_ndevices) return -1;
+        orcl_ctx[orcl_v] = clCreateContext(NULL, 1, &orcl_devices[orcl_device[orcl_v]], NULL, NULL, &orcl_err);
+        if (orcl_err != CL_SUCCESS) return -1;
+        orcl_queue[orcl_v] = clCreateCommandQueue(orcl_ctx[orcl_v], orcl_devices[orcl_device[orcl_v]], 0, &orcl_err);
+        if (orcl_err != CL_SUCCESS) return -1;
+        orcl_program = clCreateProgramWithSource(orcl_ctx[orcl_v], 1, &orcl_sources[orcl_v], NULL, &orcl_err);
+        if (orcl_err != CL_SUCCESS) return -1;
+        if (clBuildProgram(orcl_program, 1, &orcl_devices[orcl_device[orcl_v]], orcl_options[orcl_v], NULL, NULL) != CL_SUCCESS) {
+            clReleaseProgram(orcl_program);
             return -1;
         }
-        orcl_kernel[v] = clCreateKernel(program, "orcl_kernel", &err);
-        clReleaseProgram(program);
-        if (err != CL_SUCCESS) { orcl_kernel[v] = NULL; return -1; }
+        orcl_kernel[orcl_v] = clCreateKernel(orcl_program, "orcl_kernel", &orcl_err);
+        clReleaseProgram(orcl_program);
+        if (orcl_err != CL_SUCCESS) { orcl_kernel[orcl_v] = NULL; return -1; }
     }
     {
         const long orcl_trip = (m - 1) >= 0 ? (long)(m - 1) + 1 : 0;
-        size_t local = orcl_local[v];
-        size_t global = orcl_global[v] ? orcl_global[v] : (size_t)((orcl_trip + (long)local - 1) / (long)local) * local;
+        size_t orcl_lsize = orcl_local[orcl_v];
+        size_t orcl_gsize = orcl_global[orcl_v] ? orcl_global[orcl_v] : (size_t)((orcl_trip + (long)orcl_lsize - 1) / (long)orcl_lsize) * orcl_lsize;
         const long orcl_nest_trip[] = { (m - 1) >= 0 ? (long)(m - 1) + 1 : 0, (n - 1) >= 0 ? (long)(n - 1) + 1 : 0 };
-        cl_uint work_dim = 1;
-        size_t gws[3] = {global, 1, 1}, lws[3] = {local, 1, 1};
+        cl_uint orcl_work_dim = 1;
+        size_t orcl_gws[3] = {orcl_gsize, 1, 1}, orcl_lws[3] = {orcl_lsize, 1, 1};
         (void)orcl_nest_trip;
-        if (orcl_grid[v][0] > 0) {
-            work_dim = (cl_uint)orcl_grid[v][0];
-            for (long d = 0; d < orcl_grid[v][0]; d++) {
-                long t = orcl_nest_trip[orcl_grid[v][1 + 3 * d]], per = orcl_grid[v][2 + 3 * d];
-                lws[d] = (size_t)orcl_grid[v][3 + 3 * d];
-                gws[d] = (size_t)(t > 0 ? (t + per - 1) / per : 1) * lws[d];
+        if (orcl_grid[orcl_v][0] > 0) {
+            orcl_work_dim = (cl_uint)orcl_grid[orcl_v][0];
+            for (long orcl_d = 0; orcl_d < orcl_grid[orcl_v][0]; orcl_d++) {
+                long orcl_t = orcl_nest_trip[orcl_grid[orcl_v][1 + 3 * orcl_d]], orcl_per = orcl_grid[orcl_v][2 + 3 * orcl_d];
+                orcl_lws[orcl_d] = (size_t)orcl_grid[orcl_v][3 + 3 * orcl_d];
+                orcl_gws[orcl_d] = (size_t)(orcl_t > 0 ? (orcl_t + orcl_per - 1) / orcl_per : 1) * orcl_lws[orcl_d];
             }
         }
         cl_mem orcl_buf_A = NULL;
         cl_mem orcl_buf_B = NULL;
         cl_mem orcl_buf_C = NULL;
-        int rc = -1;
+        int orcl_rc = -1;
         if (orcl_trip <= 0) return 0;
         /* an empty array still needs a (never accessed) buffer: OpenCL refuses size 0 */
         orcl_buf_A = (size_t)(m*k) > 0
-            ? clCreateBuffer(orcl_ctx[v], CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, (size_t)(m*k) * sizeof(float), (void *)A, &err)
-            : clCreateBuffer(orcl_ctx[v], CL_MEM_READ_WRITE, sizeof(float), NULL, &err);
-        if (err != CL_SUCCESS) goto done;
+            ? clCreateBuffer(orcl_ctx[orcl_v], CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, (size_t)(m*k) * sizeof(float), (void *)A, &orcl_err)
+            : clCreateBuffer(orcl_ctx[orcl_v], CL_MEM_READ_WRITE, sizeof(float), NULL, &orcl_err);
+        if (orcl_err != CL_SUCCESS) goto orcl_done;
         /* an empty array still needs a (never accessed) buffer: OpenCL refuses size 0 */
         orcl_buf_B = (size_t)(k*n) > 0
-            ? clCreateBuffer(orcl_ctx[v], CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, (size_t)(k*n) * sizeof(float), (void *)B, &err)
-            : clCreateBuffer(orcl_ctx[v], CL_MEM_READ_WRITE, sizeof(float), NULL, &err);
-        if (err != CL_SUCCESS) goto done;
+            ? clCreateBuffer(orcl_ctx[orcl_v], CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, (size_t)(k*n) * sizeof(float), (void *)B, &orcl_err)
+            : clCreateBuffer(orcl_ctx[orcl_v], CL_MEM_READ_WRITE, sizeof(float), NULL, &orcl_err);
+        if (orcl_err != CL_SUCCESS) goto orcl_done;
         /* an empty array still needs a (never accessed) buffer: OpenCL refuses size 0 */
         orcl_buf_C = (size_t)(m*n) > 0
-            ? clCreateBuffer(orcl_ctx[v], CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, (size_t)(m*n) * sizeof(float), (void *)C, &err)
-            : clCreateBuffer(orcl_ctx[v], CL_MEM_READ_WRITE, sizeof(float), NULL, &err);
-        if (err != CL_SUCCESS) goto done;
-        err = clSetKernelArg(orcl_kernel[v], 0, sizeof(int), &m);
-        if (err != CL_SUCCESS) goto done;
-        err = clSetKernelArg(orcl_kernel[v], 1, sizeof(int), &n);
-        if (err != CL_SUCCESS) goto done;
-        err = clSetKernelArg(orcl_kernel[v], 2, sizeof(int), &k);
-        if (err != CL_SUCCESS) goto done;
-        err = clSetKernelArg(orcl_kernel[v], 3, sizeof(cl_mem), &orcl_buf_A);
-        if (err != CL_SUCCESS) goto done;
-        err = clSetKernelArg(orcl_kernel[v], 4, sizeof(cl_mem), &orcl_buf_B);
-        if (err != CL_SUCCESS) goto done;
-        err = clSetKernelArg(orcl_kernel[v], 5, sizeof(cl_mem), &orcl_buf_C);
-        if (err != CL_SUCCESS) goto done;
-        err = clSetKernelArg(orcl_kernel[v], 6, sizeof(float), &alpha);
-        if (err != CL_SUCCESS) goto done;
-        err = clSetKernelArg(orcl_kernel[v], 7, sizeof(float), &beta);
-        if (err != CL_SUCCESS) goto done;
-        err = clEnqueueNDRangeKernel(orcl_queue[v], orcl_kernel[v], work_dim, NULL, gws, lws, 0, NULL, NULL);
-        if (err != CL_SUCCESS) goto done;
-        if ((size_t)(m*n) > 0) err = clEnqueueReadBuffer(orcl_queue[v], orcl_buf_C, CL_TRUE, 0, (size_t)(m*n) * sizeof(float), C, 0, NULL, NULL);
-        if (err != CL_SUCCESS) goto done;
-        rc = clFinish(orcl_queue[v]) == CL_SUCCESS ? 0 : -1;
-    done:
+            ? clCreateBuffer(orcl_ctx[orcl_v], CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, (size_t)(m*n) * sizeof(float), (void *)C, &orcl_err)
+            : clCreateBuffer(orcl_ctx[orcl_v], CL_MEM_READ_WRITE, sizeof(float), NULL, &orcl_err);
+        if (orcl_err != CL_SUCCESS) goto orcl_done;
+        orcl_err = clSetKernelArg(orcl_kernel[orcl_v], 0, sizeof(int), &m);
+        if (orcl_err != CL_SUCCESS) goto orcl_done;
+        orcl_err = clSetKernelArg(orcl_kernel[orcl_v], 1, sizeof(int), &n);
+        if (orcl_err != CL_SUCCESS) goto orcl_done;
+        orcl_err = clSetKernelArg(orcl_kernel[orcl_v], 2, sizeof(int), &k);
+        if (orcl_err != CL_SUCCESS) goto orcl_done;
+        orcl_err = clSetKernelArg(orcl_kernel[orcl_v], 3, sizeof(cl_mem), &orcl_buf_A);
+        if (orcl_err != CL_SUCCESS) goto orcl_done;
+        orcl_err = clSetKernelArg(orcl_kernel[orcl_v], 4, sizeof(cl_mem), &orcl_buf_B);
+        if (orcl_err != CL_SUCCESS) goto orcl_done;
+        orcl_err = clSetKernelArg(orcl_kernel[orcl_v], 5, sizeof(cl_mem), &orcl_buf_C);
+        if (orcl_err != CL_SUCCESS) goto orcl_done;
+        orcl_err = clSetKernelArg(orcl_kernel[orcl_v], 6, sizeof(float), &alpha);
+        if (orcl_err != CL_SUCCESS) goto orcl_done;
+        orcl_err = clSetKernelArg(orcl_kernel[orcl_v], 7, sizeof(float), &beta);
+        if (orcl_err != CL_SUCCESS) goto orcl_done;
+        orcl_err = clEnqueueNDRangeKernel(orcl_queue[orcl_v], orcl_kernel[orcl_v], orcl_work_dim, NULL, orcl_gws, orcl_lws, 0, NULL, NULL);
+        if (orcl_err != CL_SUCCESS) goto orcl_done;
+        if ((size_t)(m*n) > 0) orcl_err = clEnqueueReadBuffer(orcl_queue[orcl_v], orcl_buf_C, CL_TRUE, 0, (size_t)(m*n) * sizeof(float), C, 0, NULL, NULL);
+        if (orcl_err != CL_SUCCESS) goto orcl_done;
+        orcl_rc = clFinish(orcl_queue[orcl_v]) == CL_SUCCESS ? 0 : -1;
+    orcl_done:
         if (orcl_buf_A) clReleaseMemObject(orcl_buf_A);
         if (orcl_buf_B) clReleaseMemObject(orcl_buf_B);
         if (orcl_buf_C) clReleaseMemObject(orcl_buf_C);
-        return rc;
+        return orcl_rc;
     }
 }

@@ -260,52 +260,52 @@ static int orcl_SgemmTf32_region0(int m, int n, int k, const float *A, const flo
     /* multi-dimensional grid: {dimensions, then per dimension (x, y, z): nest loop, iterations and threads per block} */
     static const long orcl_griddims[1][10] = { {2, 1, 32, 64, 0, 32, 2, 0, 1, 1} };
     static const int orcl_device[1] = { 0 };
-    int v = 0;
+    int orcl_v = 0;
 
     const long orcl_trip = (m - 1) >= 0 ? (long)(m - 1) + 1 : 0;
     if (orcl_trip <= 0) return 0;
-    if (cudaSetDevice(orcl_device[v]) != cudaSuccess) return -1;
-    const unsigned long long orcl_grid_ll = orcl_threads[v] ? orcl_threads[v] / orcl_block[v] : ((unsigned long long)orcl_trip + orcl_block[v] - 1) / orcl_block[v];
+    if (cudaSetDevice(orcl_device[orcl_v]) != cudaSuccess) return -1;
+    const unsigned long long orcl_grid_ll = orcl_threads[orcl_v] ? orcl_threads[orcl_v] / orcl_block[orcl_v] : ((unsigned long long)orcl_trip + orcl_block[orcl_v] - 1) / orcl_block[orcl_v];
     const unsigned int orcl_grid = orcl_grid_ll > 0 ? (unsigned int)orcl_grid_ll : 1u;
     const long orcl_nest_trip[] = { (m - 1) >= 0 ? (long)(m - 1) + 1 : 0, (n - 1) >= 0 ? (long)(n - 1) + 1 : 0 };
-    dim3 orcl_gdim(orcl_grid, 1, 1), orcl_bdim(orcl_block[v], 1, 1);
+    dim3 orcl_gdim(orcl_grid, 1, 1), orcl_bdim(orcl_block[orcl_v], 1, 1);
     (void)orcl_nest_trip;
-    for (long d = 0; d < orcl_griddims[v][0]; d++) {
-        long t = orcl_nest_trip[orcl_griddims[v][1 + 3 * d]], per = orcl_griddims[v][2 + 3 * d];
-        unsigned int n = (unsigned int)(t > 0 ? (t + per - 1) / per : 1);
-        unsigned int b = (unsigned int)orcl_griddims[v][3 + 3 * d];
-        if (d == 0) { orcl_gdim.x = n; orcl_bdim.x = b; } else if (d == 1) { orcl_gdim.y = n; orcl_bdim.y = b; } else { orcl_gdim.z = n; orcl_bdim.z = b; }
+    for (long orcl_d = 0; orcl_d < orcl_griddims[orcl_v][0]; orcl_d++) {
+        long orcl_t = orcl_nest_trip[orcl_griddims[orcl_v][1 + 3 * orcl_d]], orcl_per = orcl_griddims[orcl_v][2 + 3 * orcl_d];
+        unsigned int orcl_n = (unsigned int)(orcl_t > 0 ? (orcl_t + orcl_per - 1) / orcl_per : 1);
+        unsigned int orcl_b = (unsigned int)orcl_griddims[orcl_v][3 + 3 * orcl_d];
+        if (orcl_d == 0) { orcl_gdim.x = orcl_n; orcl_bdim.x = orcl_b; } else if (orcl_d == 1) { orcl_gdim.y = orcl_n; orcl_bdim.y = orcl_b; } else { orcl_gdim.z = orcl_n; orcl_bdim.z = orcl_b; }
     }
     float *orcl_d_A = NULL;
     float *orcl_d_B = NULL;
     float *orcl_d_C = NULL;
-    int rc = -1;
-    cudaError_t err = cudaSuccess;
-    err = cudaMalloc((void **)&orcl_d_A, ((size_t)(m*k) > 0 ? (size_t)(m*k) : 1) * sizeof(float));
-    if (err != cudaSuccess) goto done;
-    if ((size_t)(m*k) > 0) err = cudaMemcpy(orcl_d_A, A, (size_t)(m*k) * sizeof(float), cudaMemcpyHostToDevice);
-    if (err != cudaSuccess) goto done;
-    err = cudaMalloc((void **)&orcl_d_B, ((size_t)(k*n) > 0 ? (size_t)(k*n) : 1) * sizeof(float));
-    if (err != cudaSuccess) goto done;
-    if ((size_t)(k*n) > 0) err = cudaMemcpy(orcl_d_B, B, (size_t)(k*n) * sizeof(float), cudaMemcpyHostToDevice);
-    if (err != cudaSuccess) goto done;
-    err = cudaMalloc((void **)&orcl_d_C, ((size_t)(m*n) > 0 ? (size_t)(m*n) : 1) * sizeof(float));
-    if (err != cudaSuccess) goto done;
-    if ((size_t)(m*n) > 0) err = cudaMemcpy(orcl_d_C, C, (size_t)(m*n) * sizeof(float), cudaMemcpyHostToDevice);
-    if (err != cudaSuccess) goto done;
-    switch (v) {
+    int orcl_rc = -1;
+    cudaError_t orcl_err = cudaSuccess;
+    orcl_err = cudaMalloc((void **)&orcl_d_A, ((size_t)(m*k) > 0 ? (size_t)(m*k) : 1) * sizeof(float));
+    if (orcl_err != cudaSuccess) goto orcl_done;
+    if ((size_t)(m*k) > 0) orcl_err = cudaMemcpy(orcl_d_A, A, (size_t)(m*k) * sizeof(float), cudaMemcpyHostToDevice);
+    if (orcl_err != cudaSuccess) goto orcl_done;
+    orcl_err = cudaMalloc((void **)&orcl_d_B, ((size_t)(k*n) > 0 ? (size_t)(k*n) : 1) * sizeof(float));
+    if (orcl_err != cudaSuccess) goto orcl_done;
+    if ((size_t)(k*n) > 0) orcl_err = cudaMemcpy(orcl_d_B, B, (size_t)(k*n) * sizeof(float), cudaMemcpyHostToDevice);
+    if (orcl_err != cudaSuccess) goto orcl_done;
+    orcl_err = cudaMalloc((void **)&orcl_d_C, ((size_t)(m*n) > 0 ? (size_t)(m*n) : 1) * sizeof(float));
+    if (orcl_err != cudaSuccess) goto orcl_done;
+    if ((size_t)(m*n) > 0) orcl_err = cudaMemcpy(orcl_d_C, C, (size_t)(m*n) * sizeof(float), cudaMemcpyHostToDevice);
+    if (orcl_err != cudaSuccess) goto orcl_done;
+    switch (orcl_v) {
     case 0:
         orcl_SgemmTf32_region0_k0<<<orcl_gdim, orcl_bdim>>>(m, n, k, orcl_d_A, orcl_d_B, orcl_d_C, alpha, beta);
         break;
     }
-    err = cudaGetLastError();
-    if (err != cudaSuccess) goto done;
-    if ((size_t)(m*n) > 0) err = cudaMemcpy(C, orcl_d_C, (size_t)(m*n) * sizeof(float), cudaMemcpyDeviceToHost);
-    if (err != cudaSuccess) goto done;
-    rc = cudaDeviceSynchronize() == cudaSuccess ? 0 : -1;
-done:
+    orcl_err = cudaGetLastError();
+    if (orcl_err != cudaSuccess) goto orcl_done;
+    if ((size_t)(m*n) > 0) orcl_err = cudaMemcpy(C, orcl_d_C, (size_t)(m*n) * sizeof(float), cudaMemcpyDeviceToHost);
+    if (orcl_err != cudaSuccess) goto orcl_done;
+    orcl_rc = cudaDeviceSynchronize() == cudaSuccess ? 0 : -1;
+orcl_done:
     if (orcl_d_A) cudaFree(orcl_d_A);
     if (orcl_d_B) cudaFree(orcl_d_B);
     if (orcl_d_C) cudaFree(orcl_d_C);
-    return rc;
+    return orcl_rc;
 }

@@ -165,12 +165,12 @@ __attribute__((unused)) static long orcl_nest_trip(int d) {
 static cl_context ctx;
 static cl_command_queue queue;
 static cl_device_id device;
-static cl_mem buf_A;
-static cl_mem buf_B;
-static cl_mem buf_C;
-static cl_mem pristine_C; /* device copy of the initial values: resets are device-to-device copies */
-static cl_mem ref_C; /* the reference outputs, uploaded once (validation on the device) */
-static cl_kernel cmp_C;
+static cl_mem orcl_buf_A;
+static cl_mem orcl_buf_B;
+static cl_mem orcl_buf_C;
+static cl_mem orcl_pristine_C; /* device copy of the initial values: resets are device-to-device copies */
+static cl_mem orcl_dref_C; /* the reference outputs, uploaded once (validation on the device) */
+static cl_kernel orcl_cmpk_C;
 __attribute__((unused)) static cl_kernel cmp_finish;
 __attribute__((unused)) static cl_mem cmp_err, cmp_idx, cmp_res_err, cmp_res_idx; /* per-work-group partials, one result per output */
 __attribute__((unused)) static size_t cmp_l; /* work-group size of the comparison kernels */
@@ -484,7 +484,7 @@ static int fetch_output(int o, long k, double *g) {
     switch (o) {
     case 0: {
         float v;
-        if (clEnqueueReadBuffer(queue, buf_C, CL_TRUE, (size_t)k * sizeof v, sizeof v, &v, 0, NULL, NULL) != CL_SUCCESS) return -1;
+        if (clEnqueueReadBuffer(queue, orcl_buf_C, CL_TRUE, (size_t)k * sizeof v, sizeof v, &v, 0, NULL, NULL) != CL_SUCCESS) return -1;
         orcl_d2h_bytes += sizeof v;
         *g = (double)v;
         return 0;
@@ -511,9 +511,9 @@ static void cmp_setup(void) {
         cmp_why[sizeof cmp_why - 1] = 0;
         return;
     }
-    cmp_C = clCreateKernel(p, "orcl_cmp_C", &err);
+    orcl_cmpk_C = clCreateKernel(p, "orcl_cmp_C", &err);
     if (err != CL_SUCCESS) { snprintf(cmp_why, sizeof cmp_why, "comparison kernels: clCreateKernel: %s (%d)", cl_error_name(err), err); return; }
-    if (clGetKernelWorkGroupInfo(cmp_C, device, CL_KERNEL_WORK_GROUP_SIZE, sizeof kwg, &kwg, NULL) == CL_SUCCESS && kwg < cmp_l) { snprintf(cmp_why, sizeof cmp_why, "comparison kernels: work-groups of %zu work-items, the device allows %zu", cmp_l, kwg); return; }
+    if (clGetKernelWorkGroupInfo(orcl_cmpk_C, device, CL_KERNEL_WORK_GROUP_SIZE, sizeof kwg, &kwg, NULL) == CL_SUCCESS && kwg < cmp_l) { snprintf(cmp_why, sizeof cmp_why, "comparison kernels: work-groups of %zu work-items, the device allows %zu", cmp_l, kwg); return; }
     cmp_finish = clCreateKernel(p, "orcl_cmp_finish", &err);
     if (err != CL_SUCCESS) { snprintf(cmp_why, sizeof cmp_why, "comparison kernels: clCreateKernel: %s (%d)", cl_error_name(err), err); return; }
     if (clGetKernelWorkGroupInfo(cmp_finish, device, CL_KERNEL_WORK_GROUP_SIZE, sizeof kwg, &kwg, NULL) == CL_SUCCESS && kwg < cmp_l) { snprintf(cmp_why, sizeof cmp_why, "comparison kernels: work-groups of %zu work-items, the device allows %zu", cmp_l, kwg); return; }
@@ -522,11 +522,11 @@ static void cmp_setup(void) {
     if (err == CL_SUCCESS) cmp_res_err = clCreateBuffer(ctx, CL_MEM_READ_WRITE, 1 * sizeof(cl_double), NULL, &err);
     if (err == CL_SUCCESS) cmp_res_idx = clCreateBuffer(ctx, CL_MEM_READ_WRITE, 1 * sizeof(cl_long), NULL, &err);
     if (err != CL_SUCCESS) { snprintf(cmp_why, sizeof cmp_why, "comparison kernels: clCreateBuffer: %s (%d)", cl_error_name(err), err); return; }
-    ref_C = clCreateBuffer(ctx, CL_MEM_READ_ONLY, (size_t)561 * sizeof(float), NULL, &err);
-    if (err == CL_SUCCESS) err = clEnqueueWriteBuffer(queue, ref_C, CL_TRUE, 0, (size_t)561 * sizeof(float), orcl_ref_C, 0, NULL, NULL);
+    orcl_dref_C = clCreateBuffer(ctx, CL_MEM_READ_ONLY, (size_t)561 * sizeof(float), NULL, &err);
+    if (err == CL_SUCCESS) err = clEnqueueWriteBuffer(queue, orcl_dref_C, CL_TRUE, 0, (size_t)561 * sizeof(float), orcl_ref_C, 0, NULL, NULL);
     if (err != CL_SUCCESS) {
         snprintf(cmp_why, sizeof cmp_why, "no room on the device for the reference copy of C: %s (%d)", cl_error_name(err), err);
-        if (ref_C) { clReleaseMemObject(ref_C); ref_C = NULL; }
+        if (orcl_dref_C) { clReleaseMemObject(orcl_dref_C); orcl_dref_C = NULL; }
         return;
     }
     setup_h2d += (size_t)561 * sizeof(float);
@@ -537,10 +537,10 @@ static void cmp_setup(void) {
  * earlier variant overwrote an array it only reads (out of bounds). */
 static cl_int restore_inputs(void) {
     cl_int err = CL_SUCCESS;
-    if (err == CL_SUCCESS) { err = clEnqueueWriteBuffer(queue, buf_A, CL_TRUE, 0, (size_t)297 * sizeof(float), orcl_init_A, 0, NULL, NULL); orcl_h2d_bytes += (size_t)297 * sizeof(float); }
-    if (err == CL_SUCCESS) { err = clEnqueueWriteBuffer(queue, buf_B, CL_TRUE, 0, (size_t)153 * sizeof(float), orcl_init_B, 0, NULL, NULL); orcl_h2d_bytes += (size_t)153 * sizeof(float); }
-    if (err == CL_SUCCESS) { err = clEnqueueWriteBuffer(queue, buf_C, CL_TRUE, 0, (size_t)561 * sizeof(float), orcl_init_C, 0, NULL, NULL); orcl_h2d_bytes += (size_t)561 * sizeof(float); }
-    if (err == CL_SUCCESS && pristine_C) { err = clEnqueueWriteBuffer(queue, pristine_C, CL_TRUE, 0, (size_t)561 * sizeof(float), orcl_init_C, 0, NULL, NULL); orcl_h2d_bytes += (size_t)561 * sizeof(float); }
+    if (err == CL_SUCCESS) { err = clEnqueueWriteBuffer(queue, orcl_buf_A, CL_TRUE, 0, (size_t)297 * sizeof(float), orcl_init_A, 0, NULL, NULL); orcl_h2d_bytes += (size_t)297 * sizeof(float); }
+    if (err == CL_SUCCESS) { err = clEnqueueWriteBuffer(queue, orcl_buf_B, CL_TRUE, 0, (size_t)153 * sizeof(float), orcl_init_B, 0, NULL, NULL); orcl_h2d_bytes += (size_t)153 * sizeof(float); }
+    if (err == CL_SUCCESS) { err = clEnqueueWriteBuffer(queue, orcl_buf_C, CL_TRUE, 0, (size_t)561 * sizeof(float), orcl_init_C, 0, NULL, NULL); orcl_h2d_bytes += (size_t)561 * sizeof(float); }
+    if (err == CL_SUCCESS && orcl_pristine_C) { err = clEnqueueWriteBuffer(queue, orcl_pristine_C, CL_TRUE, 0, (size_t)561 * sizeof(float), orcl_init_C, 0, NULL, NULL); orcl_h2d_bytes += (size_t)561 * sizeof(float); }
     return err;
 }
 
@@ -573,46 +573,46 @@ int main(int argc, char **argv) {
     /* Every array once, host-to-device (timed: the copies in of one call); a pristine device copy of
        each written array (device-to-device; where it does not fit, resets come from the host). */
     double t_in = 0.0, t_out = 0.0;
-    buf_A = clCreateBuffer(ctx, CL_MEM_READ_WRITE, (size_t)297 * sizeof(float), NULL, &err);
+    orcl_buf_A = clCreateBuffer(ctx, CL_MEM_READ_WRITE, (size_t)297 * sizeof(float), NULL, &err);
     if (err != CL_SUCCESS) { printf("{\"ready\":false,\"error\":\"clCreateBuffer(A): %s\"}\n", cl_error_name(err)); return 3; }
     {
         cl_event ev = NULL;
-        err = clEnqueueWriteBuffer(queue, buf_A, CL_TRUE, 0, (size_t)297 * sizeof(float), orcl_init_A, 0, NULL, &ev);
+        err = clEnqueueWriteBuffer(queue, orcl_buf_A, CL_TRUE, 0, (size_t)297 * sizeof(float), orcl_init_A, 0, NULL, &ev);
         if (err != CL_SUCCESS) { printf("{\"ready\":false,\"error\":\"uploading A: %s\"}\n", cl_error_name(err)); return 3; }
         t_in += event_ms(ev);
         clReleaseEvent(ev);
         setup_h2d += (size_t)297 * sizeof(float);
     }
-    buf_B = clCreateBuffer(ctx, CL_MEM_READ_WRITE, (size_t)153 * sizeof(float), NULL, &err);
+    orcl_buf_B = clCreateBuffer(ctx, CL_MEM_READ_WRITE, (size_t)153 * sizeof(float), NULL, &err);
     if (err != CL_SUCCESS) { printf("{\"ready\":false,\"error\":\"clCreateBuffer(B): %s\"}\n", cl_error_name(err)); return 3; }
     {
         cl_event ev = NULL;
-        err = clEnqueueWriteBuffer(queue, buf_B, CL_TRUE, 0, (size_t)153 * sizeof(float), orcl_init_B, 0, NULL, &ev);
+        err = clEnqueueWriteBuffer(queue, orcl_buf_B, CL_TRUE, 0, (size_t)153 * sizeof(float), orcl_init_B, 0, NULL, &ev);
         if (err != CL_SUCCESS) { printf("{\"ready\":false,\"error\":\"uploading B: %s\"}\n", cl_error_name(err)); return 3; }
         t_in += event_ms(ev);
         clReleaseEvent(ev);
         setup_h2d += (size_t)153 * sizeof(float);
     }
-    buf_C = clCreateBuffer(ctx, CL_MEM_READ_WRITE, (size_t)561 * sizeof(float), NULL, &err);
+    orcl_buf_C = clCreateBuffer(ctx, CL_MEM_READ_WRITE, (size_t)561 * sizeof(float), NULL, &err);
     if (err != CL_SUCCESS) { printf("{\"ready\":false,\"error\":\"clCreateBuffer(C): %s\"}\n", cl_error_name(err)); return 3; }
     {
         cl_event ev = NULL;
-        err = clEnqueueWriteBuffer(queue, buf_C, CL_TRUE, 0, (size_t)561 * sizeof(float), orcl_init_C, 0, NULL, &ev);
+        err = clEnqueueWriteBuffer(queue, orcl_buf_C, CL_TRUE, 0, (size_t)561 * sizeof(float), orcl_init_C, 0, NULL, &ev);
         if (err != CL_SUCCESS) { printf("{\"ready\":false,\"error\":\"uploading C: %s\"}\n", cl_error_name(err)); return 3; }
         t_in += event_ms(ev);
         clReleaseEvent(ev);
         setup_h2d += (size_t)561 * sizeof(float);
     }
-    pristine_C = clCreateBuffer(ctx, CL_MEM_READ_WRITE, (size_t)561 * sizeof(float), NULL, &err);
-    if (err != CL_SUCCESS) pristine_C = NULL;
-    else if (clEnqueueCopyBuffer(queue, buf_C, pristine_C, 0, 0, (size_t)561 * sizeof(float), 0, NULL, NULL) != CL_SUCCESS || clFinish(queue) != CL_SUCCESS) {
-        clReleaseMemObject(pristine_C);
-        pristine_C = NULL; /* no room: reset from the host instead */
+    orcl_pristine_C = clCreateBuffer(ctx, CL_MEM_READ_WRITE, (size_t)561 * sizeof(float), NULL, &err);
+    if (err != CL_SUCCESS) orcl_pristine_C = NULL;
+    else if (clEnqueueCopyBuffer(queue, orcl_buf_C, orcl_pristine_C, 0, 0, (size_t)561 * sizeof(float), 0, NULL, NULL) != CL_SUCCESS || clFinish(queue) != CL_SUCCESS) {
+        clReleaseMemObject(orcl_pristine_C);
+        orcl_pristine_C = NULL; /* no room: reset from the host instead */
     }
     /* the copies out of one call, timed once: every written array device-to-host */
     {
         cl_event ev = NULL;
-        if (clEnqueueReadBuffer(queue, buf_C, CL_TRUE, 0, (size_t)561 * sizeof(float), orcl_v_C, 0, NULL, &ev) == CL_SUCCESS) {
+        if (clEnqueueReadBuffer(queue, orcl_buf_C, CL_TRUE, 0, (size_t)561 * sizeof(float), orcl_v_C, 0, NULL, &ev) == CL_SUCCESS) {
             t_out += event_ms(ev);
             clReleaseEvent(ev);
             setup_d2h += (size_t)561 * sizeof(float);
@@ -693,9 +693,9 @@ int main(int argc, char **argv) {
         if (err == CL_SUCCESS) err = clSetKernelArg(k, argi++, sizeof(int), &orcl_v_m);
         if (err == CL_SUCCESS) err = clSetKernelArg(k, argi++, sizeof(int), &orcl_v_n);
         if (err == CL_SUCCESS) err = clSetKernelArg(k, argi++, sizeof(int), &orcl_v_k);
-        if (err == CL_SUCCESS) err = clSetKernelArg(k, argi++, sizeof(cl_mem), &buf_A);
-        if (err == CL_SUCCESS) err = clSetKernelArg(k, argi++, sizeof(cl_mem), &buf_B);
-        if (err == CL_SUCCESS) err = clSetKernelArg(k, argi++, sizeof(cl_mem), &buf_C);
+        if (err == CL_SUCCESS) err = clSetKernelArg(k, argi++, sizeof(cl_mem), &orcl_buf_A);
+        if (err == CL_SUCCESS) err = clSetKernelArg(k, argi++, sizeof(cl_mem), &orcl_buf_B);
+        if (err == CL_SUCCESS) err = clSetKernelArg(k, argi++, sizeof(cl_mem), &orcl_buf_C);
         if (err == CL_SUCCESS) err = clSetKernelArg(k, argi++, sizeof(float), &orcl_v_alpha);
         if (err == CL_SUCCESS) err = clSetKernelArg(k, argi++, sizeof(float), &orcl_v_beta);
         if (err != CL_SUCCESS) { snprintf(log, sizeof log, "clSetKernelArg: %s (%d)", cl_error_name(err), err); reply(id, "launch_error", build_ms, NULL, 0, 0.0, NAN, log); continue; }
@@ -709,9 +709,9 @@ int main(int argc, char **argv) {
             cl_event ev_k = NULL;
             int host_check = !cmp_ok;
             /* reset the written arrays: device-to-device from the pristine copies (from the host where none fitted) */
-            if (pristine_C) err = clEnqueueCopyBuffer(queue, pristine_C, buf_C, 0, 0, (size_t)561 * sizeof(float), 0, NULL, NULL);
+            if (orcl_pristine_C) err = clEnqueueCopyBuffer(queue, orcl_pristine_C, orcl_buf_C, 0, 0, (size_t)561 * sizeof(float), 0, NULL, NULL);
             else {
-                err = clEnqueueWriteBuffer(queue, buf_C, CL_FALSE, 0, (size_t)561 * sizeof(float), orcl_init_C, 0, NULL, NULL);
+                err = clEnqueueWriteBuffer(queue, orcl_buf_C, CL_FALSE, 0, (size_t)561 * sizeof(float), orcl_init_C, 0, NULL, NULL);
                 orcl_h2d_bytes += (size_t)561 * sizeof(float);
             }
             if (err != CL_SUCCESS) { failed = 1; snprintf(log, sizeof log, "resetting C: %s (%d)", cl_error_name(err), err); break; }
@@ -726,14 +726,14 @@ int main(int argc, char **argv) {
                         cl_long n = (cl_long)561, ng = (cl_long)cmp_groups((size_t)561, cmp_l);
                         cl_double floor_ = orcl_floor_C;
                         size_t gl = (size_t)ng * cmp_l;
-                        cl_int e2 = clSetKernelArg(cmp_C, 0, sizeof(cl_mem), &buf_C);
-                        if (e2 == CL_SUCCESS) e2 = clSetKernelArg(cmp_C, 1, sizeof(cl_mem), &ref_C);
-                        if (e2 == CL_SUCCESS) e2 = clSetKernelArg(cmp_C, 2, sizeof n, &n);
-                        if (e2 == CL_SUCCESS) e2 = clSetKernelArg(cmp_C, 3, sizeof floor_, &floor_);
-                        if (e2 == CL_SUCCESS) e2 = clSetKernelArg(cmp_C, 4, sizeof inf, &inf);
-                        if (e2 == CL_SUCCESS) e2 = clSetKernelArg(cmp_C, 5, sizeof(cl_mem), &cmp_err);
-                        if (e2 == CL_SUCCESS) e2 = clSetKernelArg(cmp_C, 6, sizeof(cl_mem), &cmp_idx);
-                        if (e2 == CL_SUCCESS) e2 = clEnqueueNDRangeKernel(queue, cmp_C, 1, NULL, &gl, &cmp_l, 0, NULL, NULL);
+                        cl_int e2 = clSetKernelArg(orcl_cmpk_C, 0, sizeof(cl_mem), &orcl_buf_C);
+                        if (e2 == CL_SUCCESS) e2 = clSetKernelArg(orcl_cmpk_C, 1, sizeof(cl_mem), &orcl_dref_C);
+                        if (e2 == CL_SUCCESS) e2 = clSetKernelArg(orcl_cmpk_C, 2, sizeof n, &n);
+                        if (e2 == CL_SUCCESS) e2 = clSetKernelArg(orcl_cmpk_C, 3, sizeof floor_, &floor_);
+                        if (e2 == CL_SUCCESS) e2 = clSetKernelArg(orcl_cmpk_C, 4, sizeof inf, &inf);
+                        if (e2 == CL_SUCCESS) e2 = clSetKernelArg(orcl_cmpk_C, 5, sizeof(cl_mem), &cmp_err);
+                        if (e2 == CL_SUCCESS) e2 = clSetKernelArg(orcl_cmpk_C, 6, sizeof(cl_mem), &cmp_idx);
+                        if (e2 == CL_SUCCESS) e2 = clEnqueueNDRangeKernel(queue, orcl_cmpk_C, 1, NULL, &gl, &cmp_l, 0, NULL, NULL);
                         if (e2 == CL_SUCCESS) e2 = clSetKernelArg(cmp_finish, 0, sizeof(cl_mem), &cmp_err);
                         if (e2 == CL_SUCCESS) e2 = clSetKernelArg(cmp_finish, 1, sizeof(cl_mem), &cmp_idx);
                         if (e2 == CL_SUCCESS) e2 = clSetKernelArg(cmp_finish, 2, sizeof ng, &ng);
@@ -753,7 +753,7 @@ int main(int argc, char **argv) {
                 if (!failed && host_check) {
                     /* no comparison kernels: the outputs come back whole */
                     if (!failed) {
-                        err = clEnqueueReadBuffer(queue, buf_C, CL_FALSE, 0, (size_t)561 * sizeof(float), orcl_v_C, 0, NULL, NULL);
+                        err = clEnqueueReadBuffer(queue, orcl_buf_C, CL_FALSE, 0, (size_t)561 * sizeof(float), orcl_v_C, 0, NULL, NULL);
                         if (err != CL_SUCCESS) { failed = 1; snprintf(log, sizeof log, "clEnqueueReadBuffer(C): %s (%d)", cl_error_name(err), err); } else orcl_d2h_bytes += (size_t)561 * sizeof(float);
                     }
                 }

@@ -225,19 +225,19 @@ static long orcl_part_trip(int p, int d) {
 static cl_context ctx;
 static cl_command_queue queue;
 static cl_device_id device;
-static cl_mem buf_ey;
-static cl_mem pristine_ey; /* device copy of the initial values: resets are device-to-device copies */
-static cl_mem buf__fict_;
-static cl_mem buf_hz;
-static cl_mem pristine_hz; /* device copy of the initial values: resets are device-to-device copies */
-static cl_mem buf_ex;
-static cl_mem pristine_ex; /* device copy of the initial values: resets are device-to-device copies */
-static cl_mem ref_ey; /* the reference outputs, uploaded once (validation on the device) */
-static cl_kernel cmp_ey;
-static cl_mem ref_hz; /* the reference outputs, uploaded once (validation on the device) */
-static cl_kernel cmp_hz;
-static cl_mem ref_ex; /* the reference outputs, uploaded once (validation on the device) */
-static cl_kernel cmp_ex;
+static cl_mem orcl_buf_ey;
+static cl_mem orcl_pristine_ey; /* device copy of the initial values: resets are device-to-device copies */
+static cl_mem orcl_buf__fict_;
+static cl_mem orcl_buf_hz;
+static cl_mem orcl_pristine_hz; /* device copy of the initial values: resets are device-to-device copies */
+static cl_mem orcl_buf_ex;
+static cl_mem orcl_pristine_ex; /* device copy of the initial values: resets are device-to-device copies */
+static cl_mem orcl_dref_ey; /* the reference outputs, uploaded once (validation on the device) */
+static cl_kernel orcl_cmpk_ey;
+static cl_mem orcl_dref_hz; /* the reference outputs, uploaded once (validation on the device) */
+static cl_kernel orcl_cmpk_hz;
+static cl_mem orcl_dref_ex; /* the reference outputs, uploaded once (validation on the device) */
+static cl_kernel orcl_cmpk_ex;
 __attribute__((unused)) static cl_kernel cmp_finish;
 __attribute__((unused)) static cl_mem cmp_err, cmp_idx, cmp_res_err, cmp_res_idx; /* per-work-group partials, one result per output */
 __attribute__((unused)) static size_t cmp_l; /* work-group size of the comparison kernels */
@@ -745,21 +745,21 @@ static int fetch_output(int o, long k, double *g) {
     switch (o) {
     case 0: {
         double v;
-        if (clEnqueueReadBuffer(queue, buf_ey, CL_TRUE, (size_t)k * sizeof v, sizeof v, &v, 0, NULL, NULL) != CL_SUCCESS) return -1;
+        if (clEnqueueReadBuffer(queue, orcl_buf_ey, CL_TRUE, (size_t)k * sizeof v, sizeof v, &v, 0, NULL, NULL) != CL_SUCCESS) return -1;
         orcl_d2h_bytes += sizeof v;
         *g = (double)v;
         return 0;
     }
     case 1: {
         double v;
-        if (clEnqueueReadBuffer(queue, buf_hz, CL_TRUE, (size_t)k * sizeof v, sizeof v, &v, 0, NULL, NULL) != CL_SUCCESS) return -1;
+        if (clEnqueueReadBuffer(queue, orcl_buf_hz, CL_TRUE, (size_t)k * sizeof v, sizeof v, &v, 0, NULL, NULL) != CL_SUCCESS) return -1;
         orcl_d2h_bytes += sizeof v;
         *g = (double)v;
         return 0;
     }
     case 2: {
         double v;
-        if (clEnqueueReadBuffer(queue, buf_ex, CL_TRUE, (size_t)k * sizeof v, sizeof v, &v, 0, NULL, NULL) != CL_SUCCESS) return -1;
+        if (clEnqueueReadBuffer(queue, orcl_buf_ex, CL_TRUE, (size_t)k * sizeof v, sizeof v, &v, 0, NULL, NULL) != CL_SUCCESS) return -1;
         orcl_d2h_bytes += sizeof v;
         *g = (double)v;
         return 0;
@@ -786,15 +786,15 @@ static void cmp_setup(void) {
         cmp_why[sizeof cmp_why - 1] = 0;
         return;
     }
-    cmp_ey = clCreateKernel(p, "orcl_cmp_ey", &err);
+    orcl_cmpk_ey = clCreateKernel(p, "orcl_cmp_ey", &err);
     if (err != CL_SUCCESS) { snprintf(cmp_why, sizeof cmp_why, "comparison kernels: clCreateKernel: %s (%d)", cl_error_name(err), err); return; }
-    if (clGetKernelWorkGroupInfo(cmp_ey, device, CL_KERNEL_WORK_GROUP_SIZE, sizeof kwg, &kwg, NULL) == CL_SUCCESS && kwg < cmp_l) { snprintf(cmp_why, sizeof cmp_why, "comparison kernels: work-groups of %zu work-items, the device allows %zu", cmp_l, kwg); return; }
-    cmp_hz = clCreateKernel(p, "orcl_cmp_hz", &err);
+    if (clGetKernelWorkGroupInfo(orcl_cmpk_ey, device, CL_KERNEL_WORK_GROUP_SIZE, sizeof kwg, &kwg, NULL) == CL_SUCCESS && kwg < cmp_l) { snprintf(cmp_why, sizeof cmp_why, "comparison kernels: work-groups of %zu work-items, the device allows %zu", cmp_l, kwg); return; }
+    orcl_cmpk_hz = clCreateKernel(p, "orcl_cmp_hz", &err);
     if (err != CL_SUCCESS) { snprintf(cmp_why, sizeof cmp_why, "comparison kernels: clCreateKernel: %s (%d)", cl_error_name(err), err); return; }
-    if (clGetKernelWorkGroupInfo(cmp_hz, device, CL_KERNEL_WORK_GROUP_SIZE, sizeof kwg, &kwg, NULL) == CL_SUCCESS && kwg < cmp_l) { snprintf(cmp_why, sizeof cmp_why, "comparison kernels: work-groups of %zu work-items, the device allows %zu", cmp_l, kwg); return; }
-    cmp_ex = clCreateKernel(p, "orcl_cmp_ex", &err);
+    if (clGetKernelWorkGroupInfo(orcl_cmpk_hz, device, CL_KERNEL_WORK_GROUP_SIZE, sizeof kwg, &kwg, NULL) == CL_SUCCESS && kwg < cmp_l) { snprintf(cmp_why, sizeof cmp_why, "comparison kernels: work-groups of %zu work-items, the device allows %zu", cmp_l, kwg); return; }
+    orcl_cmpk_ex = clCreateKernel(p, "orcl_cmp_ex", &err);
     if (err != CL_SUCCESS) { snprintf(cmp_why, sizeof cmp_why, "comparison kernels: clCreateKernel: %s (%d)", cl_error_name(err), err); return; }
-    if (clGetKernelWorkGroupInfo(cmp_ex, device, CL_KERNEL_WORK_GROUP_SIZE, sizeof kwg, &kwg, NULL) == CL_SUCCESS && kwg < cmp_l) { snprintf(cmp_why, sizeof cmp_why, "comparison kernels: work-groups of %zu work-items, the device allows %zu", cmp_l, kwg); return; }
+    if (clGetKernelWorkGroupInfo(orcl_cmpk_ex, device, CL_KERNEL_WORK_GROUP_SIZE, sizeof kwg, &kwg, NULL) == CL_SUCCESS && kwg < cmp_l) { snprintf(cmp_why, sizeof cmp_why, "comparison kernels: work-groups of %zu work-items, the device allows %zu", cmp_l, kwg); return; }
     cmp_finish = clCreateKernel(p, "orcl_cmp_finish", &err);
     if (err != CL_SUCCESS) { snprintf(cmp_why, sizeof cmp_why, "comparison kernels: clCreateKernel: %s (%d)", cl_error_name(err), err); return; }
     if (clGetKernelWorkGroupInfo(cmp_finish, device, CL_KERNEL_WORK_GROUP_SIZE, sizeof kwg, &kwg, NULL) == CL_SUCCESS && kwg < cmp_l) { snprintf(cmp_why, sizeof cmp_why, "comparison kernels: work-groups of %zu work-items, the device allows %zu", cmp_l, kwg); return; }
@@ -803,33 +803,33 @@ static void cmp_setup(void) {
     if (err == CL_SUCCESS) cmp_res_err = clCreateBuffer(ctx, CL_MEM_READ_WRITE, 3 * sizeof(cl_double), NULL, &err);
     if (err == CL_SUCCESS) cmp_res_idx = clCreateBuffer(ctx, CL_MEM_READ_WRITE, 3 * sizeof(cl_long), NULL, &err);
     if (err != CL_SUCCESS) { snprintf(cmp_why, sizeof cmp_why, "comparison kernels: clCreateBuffer: %s (%d)", cl_error_name(err), err); return; }
-    ref_ey = clCreateBuffer(ctx, CL_MEM_READ_ONLY, (size_t)273 * sizeof(double), NULL, &err);
-    if (err == CL_SUCCESS) err = clEnqueueWriteBuffer(queue, ref_ey, CL_TRUE, 0, (size_t)273 * sizeof(double), orcl_ref_ey, 0, NULL, NULL);
+    orcl_dref_ey = clCreateBuffer(ctx, CL_MEM_READ_ONLY, (size_t)273 * sizeof(double), NULL, &err);
+    if (err == CL_SUCCESS) err = clEnqueueWriteBuffer(queue, orcl_dref_ey, CL_TRUE, 0, (size_t)273 * sizeof(double), orcl_ref_ey, 0, NULL, NULL);
     if (err != CL_SUCCESS) {
         snprintf(cmp_why, sizeof cmp_why, "no room on the device for the reference copy of ey: %s (%d)", cl_error_name(err), err);
-        if (ref_ey) { clReleaseMemObject(ref_ey); ref_ey = NULL; }
-        if (ref_hz) { clReleaseMemObject(ref_hz); ref_hz = NULL; }
-        if (ref_ex) { clReleaseMemObject(ref_ex); ref_ex = NULL; }
+        if (orcl_dref_ey) { clReleaseMemObject(orcl_dref_ey); orcl_dref_ey = NULL; }
+        if (orcl_dref_hz) { clReleaseMemObject(orcl_dref_hz); orcl_dref_hz = NULL; }
+        if (orcl_dref_ex) { clReleaseMemObject(orcl_dref_ex); orcl_dref_ex = NULL; }
         return;
     }
     setup_h2d += (size_t)273 * sizeof(double);
-    ref_hz = clCreateBuffer(ctx, CL_MEM_READ_ONLY, (size_t)273 * sizeof(double), NULL, &err);
-    if (err == CL_SUCCESS) err = clEnqueueWriteBuffer(queue, ref_hz, CL_TRUE, 0, (size_t)273 * sizeof(double), orcl_ref_hz, 0, NULL, NULL);
+    orcl_dref_hz = clCreateBuffer(ctx, CL_MEM_READ_ONLY, (size_t)273 * sizeof(double), NULL, &err);
+    if (err == CL_SUCCESS) err = clEnqueueWriteBuffer(queue, orcl_dref_hz, CL_TRUE, 0, (size_t)273 * sizeof(double), orcl_ref_hz, 0, NULL, NULL);
     if (err != CL_SUCCESS) {
         snprintf(cmp_why, sizeof cmp_why, "no room on the device for the reference copy of hz: %s (%d)", cl_error_name(err), err);
-        if (ref_ey) { clReleaseMemObject(ref_ey); ref_ey = NULL; }
-        if (ref_hz) { clReleaseMemObject(ref_hz); ref_hz = NULL; }
-        if (ref_ex) { clReleaseMemObject(ref_ex); ref_ex = NULL; }
+        if (orcl_dref_ey) { clReleaseMemObject(orcl_dref_ey); orcl_dref_ey = NULL; }
+        if (orcl_dref_hz) { clReleaseMemObject(orcl_dref_hz); orcl_dref_hz = NULL; }
+        if (orcl_dref_ex) { clReleaseMemObject(orcl_dref_ex); orcl_dref_ex = NULL; }
         return;
     }
     setup_h2d += (size_t)273 * sizeof(double);
-    ref_ex = clCreateBuffer(ctx, CL_MEM_READ_ONLY, (size_t)273 * sizeof(double), NULL, &err);
-    if (err == CL_SUCCESS) err = clEnqueueWriteBuffer(queue, ref_ex, CL_TRUE, 0, (size_t)273 * sizeof(double), orcl_ref_ex, 0, NULL, NULL);
+    orcl_dref_ex = clCreateBuffer(ctx, CL_MEM_READ_ONLY, (size_t)273 * sizeof(double), NULL, &err);
+    if (err == CL_SUCCESS) err = clEnqueueWriteBuffer(queue, orcl_dref_ex, CL_TRUE, 0, (size_t)273 * sizeof(double), orcl_ref_ex, 0, NULL, NULL);
     if (err != CL_SUCCESS) {
         snprintf(cmp_why, sizeof cmp_why, "no room on the device for the reference copy of ex: %s (%d)", cl_error_name(err), err);
-        if (ref_ey) { clReleaseMemObject(ref_ey); ref_ey = NULL; }
-        if (ref_hz) { clReleaseMemObject(ref_hz); ref_hz = NULL; }
-        if (ref_ex) { clReleaseMemObject(ref_ex); ref_ex = NULL; }
+        if (orcl_dref_ey) { clReleaseMemObject(orcl_dref_ey); orcl_dref_ey = NULL; }
+        if (orcl_dref_hz) { clReleaseMemObject(orcl_dref_hz); orcl_dref_hz = NULL; }
+        if (orcl_dref_ex) { clReleaseMemObject(orcl_dref_ex); orcl_dref_ex = NULL; }
         return;
     }
     setup_h2d += (size_t)273 * sizeof(double);
@@ -840,13 +840,13 @@ static void cmp_setup(void) {
  * earlier variant overwrote an array it only reads (out of bounds). */
 static cl_int restore_inputs(void) {
     cl_int err = CL_SUCCESS;
-    if (err == CL_SUCCESS) { err = clEnqueueWriteBuffer(queue, buf_ey, CL_TRUE, 0, (size_t)273 * sizeof(double), orcl_init_ey, 0, NULL, NULL); orcl_h2d_bytes += (size_t)273 * sizeof(double); }
-    if (err == CL_SUCCESS && pristine_ey) { err = clEnqueueWriteBuffer(queue, pristine_ey, CL_TRUE, 0, (size_t)273 * sizeof(double), orcl_init_ey, 0, NULL, NULL); orcl_h2d_bytes += (size_t)273 * sizeof(double); }
-    if (err == CL_SUCCESS) { err = clEnqueueWriteBuffer(queue, buf__fict_, CL_TRUE, 0, (size_t)5 * sizeof(double), orcl_init__fict_, 0, NULL, NULL); orcl_h2d_bytes += (size_t)5 * sizeof(double); }
-    if (err == CL_SUCCESS) { err = clEnqueueWriteBuffer(queue, buf_hz, CL_TRUE, 0, (size_t)273 * sizeof(double), orcl_init_hz, 0, NULL, NULL); orcl_h2d_bytes += (size_t)273 * sizeof(double); }
-    if (err == CL_SUCCESS && pristine_hz) { err = clEnqueueWriteBuffer(queue, pristine_hz, CL_TRUE, 0, (size_t)273 * sizeof(double), orcl_init_hz, 0, NULL, NULL); orcl_h2d_bytes += (size_t)273 * sizeof(double); }
-    if (err == CL_SUCCESS) { err = clEnqueueWriteBuffer(queue, buf_ex, CL_TRUE, 0, (size_t)273 * sizeof(double), orcl_init_ex, 0, NULL, NULL); orcl_h2d_bytes += (size_t)273 * sizeof(double); }
-    if (err == CL_SUCCESS && pristine_ex) { err = clEnqueueWriteBuffer(queue, pristine_ex, CL_TRUE, 0, (size_t)273 * sizeof(double), orcl_init_ex, 0, NULL, NULL); orcl_h2d_bytes += (size_t)273 * sizeof(double); }
+    if (err == CL_SUCCESS) { err = clEnqueueWriteBuffer(queue, orcl_buf_ey, CL_TRUE, 0, (size_t)273 * sizeof(double), orcl_init_ey, 0, NULL, NULL); orcl_h2d_bytes += (size_t)273 * sizeof(double); }
+    if (err == CL_SUCCESS && orcl_pristine_ey) { err = clEnqueueWriteBuffer(queue, orcl_pristine_ey, CL_TRUE, 0, (size_t)273 * sizeof(double), orcl_init_ey, 0, NULL, NULL); orcl_h2d_bytes += (size_t)273 * sizeof(double); }
+    if (err == CL_SUCCESS) { err = clEnqueueWriteBuffer(queue, orcl_buf__fict_, CL_TRUE, 0, (size_t)5 * sizeof(double), orcl_init__fict_, 0, NULL, NULL); orcl_h2d_bytes += (size_t)5 * sizeof(double); }
+    if (err == CL_SUCCESS) { err = clEnqueueWriteBuffer(queue, orcl_buf_hz, CL_TRUE, 0, (size_t)273 * sizeof(double), orcl_init_hz, 0, NULL, NULL); orcl_h2d_bytes += (size_t)273 * sizeof(double); }
+    if (err == CL_SUCCESS && orcl_pristine_hz) { err = clEnqueueWriteBuffer(queue, orcl_pristine_hz, CL_TRUE, 0, (size_t)273 * sizeof(double), orcl_init_hz, 0, NULL, NULL); orcl_h2d_bytes += (size_t)273 * sizeof(double); }
+    if (err == CL_SUCCESS) { err = clEnqueueWriteBuffer(queue, orcl_buf_ex, CL_TRUE, 0, (size_t)273 * sizeof(double), orcl_init_ex, 0, NULL, NULL); orcl_h2d_bytes += (size_t)273 * sizeof(double); }
+    if (err == CL_SUCCESS && orcl_pristine_ex) { err = clEnqueueWriteBuffer(queue, orcl_pristine_ex, CL_TRUE, 0, (size_t)273 * sizeof(double), orcl_init_ex, 0, NULL, NULL); orcl_h2d_bytes += (size_t)273 * sizeof(double); }
     return err;
 }
 
@@ -881,68 +881,68 @@ int main(int argc, char **argv) {
     /* Every array once, host-to-device (timed: the copies in of one call); a pristine device copy of
        each written array (device-to-device; where it does not fit, resets come from the host). */
     double t_in = 0.0, t_out = 0.0;
-    buf_ey = clCreateBuffer(ctx, CL_MEM_READ_WRITE, (size_t)273 * sizeof(double), NULL, &err);
+    orcl_buf_ey = clCreateBuffer(ctx, CL_MEM_READ_WRITE, (size_t)273 * sizeof(double), NULL, &err);
     if (err != CL_SUCCESS) { printf("{\"ready\":false,\"error\":\"clCreateBuffer(ey): %s\"}\n", cl_error_name(err)); return 3; }
     {
         cl_event ev = NULL;
-        err = clEnqueueWriteBuffer(queue, buf_ey, CL_TRUE, 0, (size_t)273 * sizeof(double), orcl_init_ey, 0, NULL, &ev);
+        err = clEnqueueWriteBuffer(queue, orcl_buf_ey, CL_TRUE, 0, (size_t)273 * sizeof(double), orcl_init_ey, 0, NULL, &ev);
         if (err != CL_SUCCESS) { printf("{\"ready\":false,\"error\":\"uploading ey: %s\"}\n", cl_error_name(err)); return 3; }
         t_in += event_ms(ev);
         clReleaseEvent(ev);
         setup_h2d += (size_t)273 * sizeof(double);
     }
-    pristine_ey = clCreateBuffer(ctx, CL_MEM_READ_WRITE, (size_t)273 * sizeof(double), NULL, &err);
-    if (err != CL_SUCCESS) pristine_ey = NULL;
-    else if (clEnqueueCopyBuffer(queue, buf_ey, pristine_ey, 0, 0, (size_t)273 * sizeof(double), 0, NULL, NULL) != CL_SUCCESS || clFinish(queue) != CL_SUCCESS) {
-        clReleaseMemObject(pristine_ey);
-        pristine_ey = NULL; /* no room: reset from the host instead */
+    orcl_pristine_ey = clCreateBuffer(ctx, CL_MEM_READ_WRITE, (size_t)273 * sizeof(double), NULL, &err);
+    if (err != CL_SUCCESS) orcl_pristine_ey = NULL;
+    else if (clEnqueueCopyBuffer(queue, orcl_buf_ey, orcl_pristine_ey, 0, 0, (size_t)273 * sizeof(double), 0, NULL, NULL) != CL_SUCCESS || clFinish(queue) != CL_SUCCESS) {
+        clReleaseMemObject(orcl_pristine_ey);
+        orcl_pristine_ey = NULL; /* no room: reset from the host instead */
     }
-    buf__fict_ = clCreateBuffer(ctx, CL_MEM_READ_WRITE, (size_t)5 * sizeof(double), NULL, &err);
+    orcl_buf__fict_ = clCreateBuffer(ctx, CL_MEM_READ_WRITE, (size_t)5 * sizeof(double), NULL, &err);
     if (err != CL_SUCCESS) { printf("{\"ready\":false,\"error\":\"clCreateBuffer(_fict_): %s\"}\n", cl_error_name(err)); return 3; }
     {
         cl_event ev = NULL;
-        err = clEnqueueWriteBuffer(queue, buf__fict_, CL_TRUE, 0, (size_t)5 * sizeof(double), orcl_init__fict_, 0, NULL, &ev);
+        err = clEnqueueWriteBuffer(queue, orcl_buf__fict_, CL_TRUE, 0, (size_t)5 * sizeof(double), orcl_init__fict_, 0, NULL, &ev);
         if (err != CL_SUCCESS) { printf("{\"ready\":false,\"error\":\"uploading _fict_: %s\"}\n", cl_error_name(err)); return 3; }
         t_in += event_ms(ev);
         clReleaseEvent(ev);
         setup_h2d += (size_t)5 * sizeof(double);
     }
-    buf_hz = clCreateBuffer(ctx, CL_MEM_READ_WRITE, (size_t)273 * sizeof(double), NULL, &err);
+    orcl_buf_hz = clCreateBuffer(ctx, CL_MEM_READ_WRITE, (size_t)273 * sizeof(double), NULL, &err);
     if (err != CL_SUCCESS) { printf("{\"ready\":false,\"error\":\"clCreateBuffer(hz): %s\"}\n", cl_error_name(err)); return 3; }
     {
         cl_event ev = NULL;
-        err = clEnqueueWriteBuffer(queue, buf_hz, CL_TRUE, 0, (size_t)273 * sizeof(double), orcl_init_hz, 0, NULL, &ev);
+        err = clEnqueueWriteBuffer(queue, orcl_buf_hz, CL_TRUE, 0, (size_t)273 * sizeof(double), orcl_init_hz, 0, NULL, &ev);
         if (err != CL_SUCCESS) { printf("{\"ready\":false,\"error\":\"uploading hz: %s\"}\n", cl_error_name(err)); return 3; }
         t_in += event_ms(ev);
         clReleaseEvent(ev);
         setup_h2d += (size_t)273 * sizeof(double);
     }
-    pristine_hz = clCreateBuffer(ctx, CL_MEM_READ_WRITE, (size_t)273 * sizeof(double), NULL, &err);
-    if (err != CL_SUCCESS) pristine_hz = NULL;
-    else if (clEnqueueCopyBuffer(queue, buf_hz, pristine_hz, 0, 0, (size_t)273 * sizeof(double), 0, NULL, NULL) != CL_SUCCESS || clFinish(queue) != CL_SUCCESS) {
-        clReleaseMemObject(pristine_hz);
-        pristine_hz = NULL; /* no room: reset from the host instead */
+    orcl_pristine_hz = clCreateBuffer(ctx, CL_MEM_READ_WRITE, (size_t)273 * sizeof(double), NULL, &err);
+    if (err != CL_SUCCESS) orcl_pristine_hz = NULL;
+    else if (clEnqueueCopyBuffer(queue, orcl_buf_hz, orcl_pristine_hz, 0, 0, (size_t)273 * sizeof(double), 0, NULL, NULL) != CL_SUCCESS || clFinish(queue) != CL_SUCCESS) {
+        clReleaseMemObject(orcl_pristine_hz);
+        orcl_pristine_hz = NULL; /* no room: reset from the host instead */
     }
-    buf_ex = clCreateBuffer(ctx, CL_MEM_READ_WRITE, (size_t)273 * sizeof(double), NULL, &err);
+    orcl_buf_ex = clCreateBuffer(ctx, CL_MEM_READ_WRITE, (size_t)273 * sizeof(double), NULL, &err);
     if (err != CL_SUCCESS) { printf("{\"ready\":false,\"error\":\"clCreateBuffer(ex): %s\"}\n", cl_error_name(err)); return 3; }
     {
         cl_event ev = NULL;
-        err = clEnqueueWriteBuffer(queue, buf_ex, CL_TRUE, 0, (size_t)273 * sizeof(double), orcl_init_ex, 0, NULL, &ev);
+        err = clEnqueueWriteBuffer(queue, orcl_buf_ex, CL_TRUE, 0, (size_t)273 * sizeof(double), orcl_init_ex, 0, NULL, &ev);
         if (err != CL_SUCCESS) { printf("{\"ready\":false,\"error\":\"uploading ex: %s\"}\n", cl_error_name(err)); return 3; }
         t_in += event_ms(ev);
         clReleaseEvent(ev);
         setup_h2d += (size_t)273 * sizeof(double);
     }
-    pristine_ex = clCreateBuffer(ctx, CL_MEM_READ_WRITE, (size_t)273 * sizeof(double), NULL, &err);
-    if (err != CL_SUCCESS) pristine_ex = NULL;
-    else if (clEnqueueCopyBuffer(queue, buf_ex, pristine_ex, 0, 0, (size_t)273 * sizeof(double), 0, NULL, NULL) != CL_SUCCESS || clFinish(queue) != CL_SUCCESS) {
-        clReleaseMemObject(pristine_ex);
-        pristine_ex = NULL; /* no room: reset from the host instead */
+    orcl_pristine_ex = clCreateBuffer(ctx, CL_MEM_READ_WRITE, (size_t)273 * sizeof(double), NULL, &err);
+    if (err != CL_SUCCESS) orcl_pristine_ex = NULL;
+    else if (clEnqueueCopyBuffer(queue, orcl_buf_ex, orcl_pristine_ex, 0, 0, (size_t)273 * sizeof(double), 0, NULL, NULL) != CL_SUCCESS || clFinish(queue) != CL_SUCCESS) {
+        clReleaseMemObject(orcl_pristine_ex);
+        orcl_pristine_ex = NULL; /* no room: reset from the host instead */
     }
     /* the copies out of one call, timed once: every written array device-to-host */
     {
         cl_event ev = NULL;
-        if (clEnqueueReadBuffer(queue, buf_ey, CL_TRUE, 0, (size_t)273 * sizeof(double), orcl_v_ey, 0, NULL, &ev) == CL_SUCCESS) {
+        if (clEnqueueReadBuffer(queue, orcl_buf_ey, CL_TRUE, 0, (size_t)273 * sizeof(double), orcl_v_ey, 0, NULL, &ev) == CL_SUCCESS) {
             t_out += event_ms(ev);
             clReleaseEvent(ev);
             setup_d2h += (size_t)273 * sizeof(double);
@@ -950,7 +950,7 @@ int main(int argc, char **argv) {
     }
     {
         cl_event ev = NULL;
-        if (clEnqueueReadBuffer(queue, buf_hz, CL_TRUE, 0, (size_t)273 * sizeof(double), orcl_v_hz, 0, NULL, &ev) == CL_SUCCESS) {
+        if (clEnqueueReadBuffer(queue, orcl_buf_hz, CL_TRUE, 0, (size_t)273 * sizeof(double), orcl_v_hz, 0, NULL, &ev) == CL_SUCCESS) {
             t_out += event_ms(ev);
             clReleaseEvent(ev);
             setup_d2h += (size_t)273 * sizeof(double);
@@ -958,7 +958,7 @@ int main(int argc, char **argv) {
     }
     {
         cl_event ev = NULL;
-        if (clEnqueueReadBuffer(queue, buf_ex, CL_TRUE, 0, (size_t)273 * sizeof(double), orcl_v_ex, 0, NULL, &ev) == CL_SUCCESS) {
+        if (clEnqueueReadBuffer(queue, orcl_buf_ex, CL_TRUE, 0, (size_t)273 * sizeof(double), orcl_v_ex, 0, NULL, &ev) == CL_SUCCESS) {
             t_out += event_ms(ev);
             clReleaseEvent(ev);
             setup_d2h += (size_t)273 * sizeof(double);
@@ -1049,22 +1049,22 @@ int main(int argc, char **argv) {
         (void)work_dim;
         (void)gws;
         if (err == CL_SUCCESS) err = clSetKernelArg(p_k[0], 0, sizeof(int), &orcl_v_ny);
-        if (err == CL_SUCCESS) err = clSetKernelArg(p_k[0], 1, sizeof(cl_mem), &buf_ey);
-        if (err == CL_SUCCESS) err = clSetKernelArg(p_k[0], 2, sizeof(cl_mem), &buf__fict_);
+        if (err == CL_SUCCESS) err = clSetKernelArg(p_k[0], 1, sizeof(cl_mem), &orcl_buf_ey);
+        if (err == CL_SUCCESS) err = clSetKernelArg(p_k[0], 2, sizeof(cl_mem), &orcl_buf__fict_);
         if (err == CL_SUCCESS) err = clSetKernelArg(p_k[0], 3, sizeof(int), &orcl_first_step);
         if (err == CL_SUCCESS) err = clSetKernelArg(p_k[1], 0, sizeof(int), &orcl_v_nx);
         if (err == CL_SUCCESS) err = clSetKernelArg(p_k[1], 1, sizeof(int), &orcl_v_ny);
-        if (err == CL_SUCCESS) err = clSetKernelArg(p_k[1], 2, sizeof(cl_mem), &buf_ey);
-        if (err == CL_SUCCESS) err = clSetKernelArg(p_k[1], 3, sizeof(cl_mem), &buf_hz);
+        if (err == CL_SUCCESS) err = clSetKernelArg(p_k[1], 2, sizeof(cl_mem), &orcl_buf_ey);
+        if (err == CL_SUCCESS) err = clSetKernelArg(p_k[1], 3, sizeof(cl_mem), &orcl_buf_hz);
         if (err == CL_SUCCESS) err = clSetKernelArg(p_k[2], 0, sizeof(int), &orcl_v_nx);
         if (err == CL_SUCCESS) err = clSetKernelArg(p_k[2], 1, sizeof(int), &orcl_v_ny);
-        if (err == CL_SUCCESS) err = clSetKernelArg(p_k[2], 2, sizeof(cl_mem), &buf_ex);
-        if (err == CL_SUCCESS) err = clSetKernelArg(p_k[2], 3, sizeof(cl_mem), &buf_hz);
+        if (err == CL_SUCCESS) err = clSetKernelArg(p_k[2], 2, sizeof(cl_mem), &orcl_buf_ex);
+        if (err == CL_SUCCESS) err = clSetKernelArg(p_k[2], 3, sizeof(cl_mem), &orcl_buf_hz);
         if (err == CL_SUCCESS) err = clSetKernelArg(p_k[3], 0, sizeof(int), &orcl_v_nx);
         if (err == CL_SUCCESS) err = clSetKernelArg(p_k[3], 1, sizeof(int), &orcl_v_ny);
-        if (err == CL_SUCCESS) err = clSetKernelArg(p_k[3], 2, sizeof(cl_mem), &buf_hz);
-        if (err == CL_SUCCESS) err = clSetKernelArg(p_k[3], 3, sizeof(cl_mem), &buf_ex);
-        if (err == CL_SUCCESS) err = clSetKernelArg(p_k[3], 4, sizeof(cl_mem), &buf_ey);
+        if (err == CL_SUCCESS) err = clSetKernelArg(p_k[3], 2, sizeof(cl_mem), &orcl_buf_hz);
+        if (err == CL_SUCCESS) err = clSetKernelArg(p_k[3], 3, sizeof(cl_mem), &orcl_buf_ex);
+        if (err == CL_SUCCESS) err = clSetKernelArg(p_k[3], 4, sizeof(cl_mem), &orcl_buf_ey);
         if (err != CL_SUCCESS) { snprintf(log, sizeof log, "clSetKernelArg: %s (%d)", cl_error_name(err), err); reply(id, "launch_error", build_ms, NULL, 0, 0.0, NAN, log); continue; }
 
         double *ms = malloc(sizeof(double) * (size_t)reps);
@@ -1076,21 +1076,21 @@ int main(int argc, char **argv) {
             cl_event ev_k = NULL;
             int host_check = !cmp_ok;
             /* reset the written arrays: device-to-device from the pristine copies (from the host where none fitted) */
-            if (pristine_ey) err = clEnqueueCopyBuffer(queue, pristine_ey, buf_ey, 0, 0, (size_t)273 * sizeof(double), 0, NULL, NULL);
+            if (orcl_pristine_ey) err = clEnqueueCopyBuffer(queue, orcl_pristine_ey, orcl_buf_ey, 0, 0, (size_t)273 * sizeof(double), 0, NULL, NULL);
             else {
-                err = clEnqueueWriteBuffer(queue, buf_ey, CL_FALSE, 0, (size_t)273 * sizeof(double), orcl_init_ey, 0, NULL, NULL);
+                err = clEnqueueWriteBuffer(queue, orcl_buf_ey, CL_FALSE, 0, (size_t)273 * sizeof(double), orcl_init_ey, 0, NULL, NULL);
                 orcl_h2d_bytes += (size_t)273 * sizeof(double);
             }
             if (err != CL_SUCCESS) { failed = 1; snprintf(log, sizeof log, "resetting ey: %s (%d)", cl_error_name(err), err); break; }
-            if (pristine_hz) err = clEnqueueCopyBuffer(queue, pristine_hz, buf_hz, 0, 0, (size_t)273 * sizeof(double), 0, NULL, NULL);
+            if (orcl_pristine_hz) err = clEnqueueCopyBuffer(queue, orcl_pristine_hz, orcl_buf_hz, 0, 0, (size_t)273 * sizeof(double), 0, NULL, NULL);
             else {
-                err = clEnqueueWriteBuffer(queue, buf_hz, CL_FALSE, 0, (size_t)273 * sizeof(double), orcl_init_hz, 0, NULL, NULL);
+                err = clEnqueueWriteBuffer(queue, orcl_buf_hz, CL_FALSE, 0, (size_t)273 * sizeof(double), orcl_init_hz, 0, NULL, NULL);
                 orcl_h2d_bytes += (size_t)273 * sizeof(double);
             }
             if (err != CL_SUCCESS) { failed = 1; snprintf(log, sizeof log, "resetting hz: %s (%d)", cl_error_name(err), err); break; }
-            if (pristine_ex) err = clEnqueueCopyBuffer(queue, pristine_ex, buf_ex, 0, 0, (size_t)273 * sizeof(double), 0, NULL, NULL);
+            if (orcl_pristine_ex) err = clEnqueueCopyBuffer(queue, orcl_pristine_ex, orcl_buf_ex, 0, 0, (size_t)273 * sizeof(double), 0, NULL, NULL);
             else {
-                err = clEnqueueWriteBuffer(queue, buf_ex, CL_FALSE, 0, (size_t)273 * sizeof(double), orcl_init_ex, 0, NULL, NULL);
+                err = clEnqueueWriteBuffer(queue, orcl_buf_ex, CL_FALSE, 0, (size_t)273 * sizeof(double), orcl_init_ex, 0, NULL, NULL);
                 orcl_h2d_bytes += (size_t)273 * sizeof(double);
             }
             if (err != CL_SUCCESS) { failed = 1; snprintf(log, sizeof log, "resetting ex: %s (%d)", cl_error_name(err), err); break; }
@@ -1107,14 +1107,14 @@ int main(int argc, char **argv) {
                         cl_long n = (cl_long)273, ng = (cl_long)cmp_groups((size_t)273, cmp_l);
                         cl_double floor_ = orcl_floor_ey;
                         size_t gl = (size_t)ng * cmp_l;
-                        cl_int e2 = clSetKernelArg(cmp_ey, 0, sizeof(cl_mem), &buf_ey);
-                        if (e2 == CL_SUCCESS) e2 = clSetKernelArg(cmp_ey, 1, sizeof(cl_mem), &ref_ey);
-                        if (e2 == CL_SUCCESS) e2 = clSetKernelArg(cmp_ey, 2, sizeof n, &n);
-                        if (e2 == CL_SUCCESS) e2 = clSetKernelArg(cmp_ey, 3, sizeof floor_, &floor_);
-                        if (e2 == CL_SUCCESS) e2 = clSetKernelArg(cmp_ey, 4, sizeof inf, &inf);
-                        if (e2 == CL_SUCCESS) e2 = clSetKernelArg(cmp_ey, 5, sizeof(cl_mem), &cmp_err);
-                        if (e2 == CL_SUCCESS) e2 = clSetKernelArg(cmp_ey, 6, sizeof(cl_mem), &cmp_idx);
-                        if (e2 == CL_SUCCESS) e2 = clEnqueueNDRangeKernel(queue, cmp_ey, 1, NULL, &gl, &cmp_l, 0, NULL, NULL);
+                        cl_int e2 = clSetKernelArg(orcl_cmpk_ey, 0, sizeof(cl_mem), &orcl_buf_ey);
+                        if (e2 == CL_SUCCESS) e2 = clSetKernelArg(orcl_cmpk_ey, 1, sizeof(cl_mem), &orcl_dref_ey);
+                        if (e2 == CL_SUCCESS) e2 = clSetKernelArg(orcl_cmpk_ey, 2, sizeof n, &n);
+                        if (e2 == CL_SUCCESS) e2 = clSetKernelArg(orcl_cmpk_ey, 3, sizeof floor_, &floor_);
+                        if (e2 == CL_SUCCESS) e2 = clSetKernelArg(orcl_cmpk_ey, 4, sizeof inf, &inf);
+                        if (e2 == CL_SUCCESS) e2 = clSetKernelArg(orcl_cmpk_ey, 5, sizeof(cl_mem), &cmp_err);
+                        if (e2 == CL_SUCCESS) e2 = clSetKernelArg(orcl_cmpk_ey, 6, sizeof(cl_mem), &cmp_idx);
+                        if (e2 == CL_SUCCESS) e2 = clEnqueueNDRangeKernel(queue, orcl_cmpk_ey, 1, NULL, &gl, &cmp_l, 0, NULL, NULL);
                         if (e2 == CL_SUCCESS) e2 = clSetKernelArg(cmp_finish, 0, sizeof(cl_mem), &cmp_err);
                         if (e2 == CL_SUCCESS) e2 = clSetKernelArg(cmp_finish, 1, sizeof(cl_mem), &cmp_idx);
                         if (e2 == CL_SUCCESS) e2 = clSetKernelArg(cmp_finish, 2, sizeof ng, &ng);
@@ -1129,14 +1129,14 @@ int main(int argc, char **argv) {
                         cl_long n = (cl_long)273, ng = (cl_long)cmp_groups((size_t)273, cmp_l);
                         cl_double floor_ = orcl_floor_hz;
                         size_t gl = (size_t)ng * cmp_l;
-                        cl_int e2 = clSetKernelArg(cmp_hz, 0, sizeof(cl_mem), &buf_hz);
-                        if (e2 == CL_SUCCESS) e2 = clSetKernelArg(cmp_hz, 1, sizeof(cl_mem), &ref_hz);
-                        if (e2 == CL_SUCCESS) e2 = clSetKernelArg(cmp_hz, 2, sizeof n, &n);
-                        if (e2 == CL_SUCCESS) e2 = clSetKernelArg(cmp_hz, 3, sizeof floor_, &floor_);
-                        if (e2 == CL_SUCCESS) e2 = clSetKernelArg(cmp_hz, 4, sizeof inf, &inf);
-                        if (e2 == CL_SUCCESS) e2 = clSetKernelArg(cmp_hz, 5, sizeof(cl_mem), &cmp_err);
-                        if (e2 == CL_SUCCESS) e2 = clSetKernelArg(cmp_hz, 6, sizeof(cl_mem), &cmp_idx);
-                        if (e2 == CL_SUCCESS) e2 = clEnqueueNDRangeKernel(queue, cmp_hz, 1, NULL, &gl, &cmp_l, 0, NULL, NULL);
+                        cl_int e2 = clSetKernelArg(orcl_cmpk_hz, 0, sizeof(cl_mem), &orcl_buf_hz);
+                        if (e2 == CL_SUCCESS) e2 = clSetKernelArg(orcl_cmpk_hz, 1, sizeof(cl_mem), &orcl_dref_hz);
+                        if (e2 == CL_SUCCESS) e2 = clSetKernelArg(orcl_cmpk_hz, 2, sizeof n, &n);
+                        if (e2 == CL_SUCCESS) e2 = clSetKernelArg(orcl_cmpk_hz, 3, sizeof floor_, &floor_);
+                        if (e2 == CL_SUCCESS) e2 = clSetKernelArg(orcl_cmpk_hz, 4, sizeof inf, &inf);
+                        if (e2 == CL_SUCCESS) e2 = clSetKernelArg(orcl_cmpk_hz, 5, sizeof(cl_mem), &cmp_err);
+                        if (e2 == CL_SUCCESS) e2 = clSetKernelArg(orcl_cmpk_hz, 6, sizeof(cl_mem), &cmp_idx);
+                        if (e2 == CL_SUCCESS) e2 = clEnqueueNDRangeKernel(queue, orcl_cmpk_hz, 1, NULL, &gl, &cmp_l, 0, NULL, NULL);
                         if (e2 == CL_SUCCESS) e2 = clSetKernelArg(cmp_finish, 0, sizeof(cl_mem), &cmp_err);
                         if (e2 == CL_SUCCESS) e2 = clSetKernelArg(cmp_finish, 1, sizeof(cl_mem), &cmp_idx);
                         if (e2 == CL_SUCCESS) e2 = clSetKernelArg(cmp_finish, 2, sizeof ng, &ng);
@@ -1151,14 +1151,14 @@ int main(int argc, char **argv) {
                         cl_long n = (cl_long)273, ng = (cl_long)cmp_groups((size_t)273, cmp_l);
                         cl_double floor_ = orcl_floor_ex;
                         size_t gl = (size_t)ng * cmp_l;
-                        cl_int e2 = clSetKernelArg(cmp_ex, 0, sizeof(cl_mem), &buf_ex);
-                        if (e2 == CL_SUCCESS) e2 = clSetKernelArg(cmp_ex, 1, sizeof(cl_mem), &ref_ex);
-                        if (e2 == CL_SUCCESS) e2 = clSetKernelArg(cmp_ex, 2, sizeof n, &n);
-                        if (e2 == CL_SUCCESS) e2 = clSetKernelArg(cmp_ex, 3, sizeof floor_, &floor_);
-                        if (e2 == CL_SUCCESS) e2 = clSetKernelArg(cmp_ex, 4, sizeof inf, &inf);
-                        if (e2 == CL_SUCCESS) e2 = clSetKernelArg(cmp_ex, 5, sizeof(cl_mem), &cmp_err);
-                        if (e2 == CL_SUCCESS) e2 = clSetKernelArg(cmp_ex, 6, sizeof(cl_mem), &cmp_idx);
-                        if (e2 == CL_SUCCESS) e2 = clEnqueueNDRangeKernel(queue, cmp_ex, 1, NULL, &gl, &cmp_l, 0, NULL, NULL);
+                        cl_int e2 = clSetKernelArg(orcl_cmpk_ex, 0, sizeof(cl_mem), &orcl_buf_ex);
+                        if (e2 == CL_SUCCESS) e2 = clSetKernelArg(orcl_cmpk_ex, 1, sizeof(cl_mem), &orcl_dref_ex);
+                        if (e2 == CL_SUCCESS) e2 = clSetKernelArg(orcl_cmpk_ex, 2, sizeof n, &n);
+                        if (e2 == CL_SUCCESS) e2 = clSetKernelArg(orcl_cmpk_ex, 3, sizeof floor_, &floor_);
+                        if (e2 == CL_SUCCESS) e2 = clSetKernelArg(orcl_cmpk_ex, 4, sizeof inf, &inf);
+                        if (e2 == CL_SUCCESS) e2 = clSetKernelArg(orcl_cmpk_ex, 5, sizeof(cl_mem), &cmp_err);
+                        if (e2 == CL_SUCCESS) e2 = clSetKernelArg(orcl_cmpk_ex, 6, sizeof(cl_mem), &cmp_idx);
+                        if (e2 == CL_SUCCESS) e2 = clEnqueueNDRangeKernel(queue, orcl_cmpk_ex, 1, NULL, &gl, &cmp_l, 0, NULL, NULL);
                         if (e2 == CL_SUCCESS) e2 = clSetKernelArg(cmp_finish, 0, sizeof(cl_mem), &cmp_err);
                         if (e2 == CL_SUCCESS) e2 = clSetKernelArg(cmp_finish, 1, sizeof(cl_mem), &cmp_idx);
                         if (e2 == CL_SUCCESS) e2 = clSetKernelArg(cmp_finish, 2, sizeof ng, &ng);
@@ -1178,15 +1178,15 @@ int main(int argc, char **argv) {
                 if (!failed && host_check) {
                     /* no comparison kernels: the outputs come back whole */
                     if (!failed) {
-                        err = clEnqueueReadBuffer(queue, buf_ey, CL_FALSE, 0, (size_t)273 * sizeof(double), orcl_v_ey, 0, NULL, NULL);
+                        err = clEnqueueReadBuffer(queue, orcl_buf_ey, CL_FALSE, 0, (size_t)273 * sizeof(double), orcl_v_ey, 0, NULL, NULL);
                         if (err != CL_SUCCESS) { failed = 1; snprintf(log, sizeof log, "clEnqueueReadBuffer(ey): %s (%d)", cl_error_name(err), err); } else orcl_d2h_bytes += (size_t)273 * sizeof(double);
                     }
                     if (!failed) {
-                        err = clEnqueueReadBuffer(queue, buf_hz, CL_FALSE, 0, (size_t)273 * sizeof(double), orcl_v_hz, 0, NULL, NULL);
+                        err = clEnqueueReadBuffer(queue, orcl_buf_hz, CL_FALSE, 0, (size_t)273 * sizeof(double), orcl_v_hz, 0, NULL, NULL);
                         if (err != CL_SUCCESS) { failed = 1; snprintf(log, sizeof log, "clEnqueueReadBuffer(hz): %s (%d)", cl_error_name(err), err); } else orcl_d2h_bytes += (size_t)273 * sizeof(double);
                     }
                     if (!failed) {
-                        err = clEnqueueReadBuffer(queue, buf_ex, CL_FALSE, 0, (size_t)273 * sizeof(double), orcl_v_ex, 0, NULL, NULL);
+                        err = clEnqueueReadBuffer(queue, orcl_buf_ex, CL_FALSE, 0, (size_t)273 * sizeof(double), orcl_v_ex, 0, NULL, NULL);
                         if (err != CL_SUCCESS) { failed = 1; snprintf(log, sizeof log, "clEnqueueReadBuffer(ex): %s (%d)", cl_error_name(err), err); } else orcl_d2h_bytes += (size_t)273 * sizeof(double);
                     }
                 }

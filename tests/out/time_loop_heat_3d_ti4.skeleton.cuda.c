@@ -327,14 +327,14 @@ static void die_sticky(const char *what, CUresult e) {
 /* ---- CUDA state ---- */
 static CUdevice device;
 static int cc_major, cc_minor;
-static CUdeviceptr buf_B;
-static CUdeviceptr pristine_B; /* device copy of the initial values: resets are device-to-device copies */
-static CUdeviceptr buf_A;
-static CUdeviceptr pristine_A; /* device copy of the initial values: resets are device-to-device copies */
-static CUdeviceptr ref_B; /* the reference outputs, uploaded once (validation on the device) */
-static CUfunction cmp_B;
-static CUdeviceptr ref_A; /* the reference outputs, uploaded once (validation on the device) */
-static CUfunction cmp_A;
+static CUdeviceptr orcl_buf_B;
+static CUdeviceptr orcl_pristine_B; /* device copy of the initial values: resets are device-to-device copies */
+static CUdeviceptr orcl_buf_A;
+static CUdeviceptr orcl_pristine_A; /* device copy of the initial values: resets are device-to-device copies */
+static CUdeviceptr orcl_dref_B; /* the reference outputs, uploaded once (validation on the device) */
+static CUfunction orcl_cmpk_B;
+static CUdeviceptr orcl_dref_A; /* the reference outputs, uploaded once (validation on the device) */
+static CUfunction orcl_cmpk_A;
 __attribute__((unused)) static CUfunction cmp_finish;
 __attribute__((unused)) static CUdeviceptr cmp_err, cmp_idx, cmp_res_err, cmp_res_idx; /* per-block partials, one result per output */
 __attribute__((unused)) static unsigned cmp_l = 256; /* threads per block of the comparison kernels */
@@ -770,7 +770,7 @@ static int fetch_output(int o, long k, double *g) {
     switch (o) {
     case 0: {
         double v;
-        CUresult e = cu.MemcpyDtoH(&v, buf_B + (CUdeviceptr)k * sizeof v, sizeof v);
+        CUresult e = cu.MemcpyDtoH(&v, orcl_buf_B + (CUdeviceptr)k * sizeof v, sizeof v);
         if (e != 0) { if (sticky(e)) die_sticky("cuMemcpyDtoH(B)", e); return -1; }
         orcl_d2h_bytes += sizeof v;
         *g = (double)v;
@@ -778,7 +778,7 @@ static int fetch_output(int o, long k, double *g) {
     }
     case 1: {
         double v;
-        CUresult e = cu.MemcpyDtoH(&v, buf_A + (CUdeviceptr)k * sizeof v, sizeof v);
+        CUresult e = cu.MemcpyDtoH(&v, orcl_buf_A + (CUdeviceptr)k * sizeof v, sizeof v);
         if (e != 0) { if (sticky(e)) die_sticky("cuMemcpyDtoH(A)", e); return -1; }
         orcl_d2h_bytes += sizeof v;
         *g = (double)v;
@@ -818,8 +818,8 @@ static void cmp_setup(void) {
     CUresult e = cu.ModuleLoadDataEx(&m, ptx, 0, NULL, NULL);
     free(ptx);
     if (e != 0) { if (sticky(e)) die_sticky("cuModuleLoadDataEx (comparison kernels)", e); snprintf(cmp_why, sizeof cmp_why, "comparison kernels: cuModuleLoadDataEx: %s (%d)", cu_err(e), e); return; }
-    if ((e = cu.ModuleGetFunction(&cmp_B, m, "orcl_cmp_B")) != 0) { snprintf(cmp_why, sizeof cmp_why, "comparison kernels: cuModuleGetFunction: %s (%d)", cu_err(e), e); return; }
-    if ((e = cu.ModuleGetFunction(&cmp_A, m, "orcl_cmp_A")) != 0) { snprintf(cmp_why, sizeof cmp_why, "comparison kernels: cuModuleGetFunction: %s (%d)", cu_err(e), e); return; }
+    if ((e = cu.ModuleGetFunction(&orcl_cmpk_B, m, "orcl_cmp_B")) != 0) { snprintf(cmp_why, sizeof cmp_why, "comparison kernels: cuModuleGetFunction: %s (%d)", cu_err(e), e); return; }
+    if ((e = cu.ModuleGetFunction(&orcl_cmpk_A, m, "orcl_cmp_A")) != 0) { snprintf(cmp_why, sizeof cmp_why, "comparison kernels: cuModuleGetFunction: %s (%d)", cu_err(e), e); return; }
     if ((e = cu.ModuleGetFunction(&cmp_finish, m, "orcl_cmp_finish")) != 0) { snprintf(cmp_why, sizeof cmp_why, "comparison kernels: cuModuleGetFunction: %s (%d)", cu_err(e), e); return; }
     if ((e = cu.MemAlloc(&cmp_err, ORCL_CMP_GROUPS * sizeof(double))) != 0
         || (e = cu.MemAlloc(&cmp_idx, ORCL_CMP_GROUPS * sizeof(long))) != 0
@@ -828,21 +828,21 @@ static void cmp_setup(void) {
         snprintf(cmp_why, sizeof cmp_why, "comparison kernels: cuMemAlloc: %s (%d)", cu_err(e), e);
         return;
     }
-    if ((e = cu.MemAlloc(&ref_B, ((size_t)1000 ? (size_t)1000 : 1) * sizeof(double))) != 0
-        || (e = cu.MemcpyHtoD(ref_B, orcl_ref_B, (size_t)1000 * sizeof(double))) != 0) {
+    if ((e = cu.MemAlloc(&orcl_dref_B, ((size_t)1000 ? (size_t)1000 : 1) * sizeof(double))) != 0
+        || (e = cu.MemcpyHtoD(orcl_dref_B, orcl_ref_B, (size_t)1000 * sizeof(double))) != 0) {
         if (sticky(e)) die_sticky("uploading the reference of B", e);
         snprintf(cmp_why, sizeof cmp_why, "no room on the device for the reference copy of B: %s (%d)", cu_err(e), e);
-        if (ref_B) { cu.MemFree(ref_B); ref_B = 0; }
-        if (ref_A) { cu.MemFree(ref_A); ref_A = 0; }
+        if (orcl_dref_B) { cu.MemFree(orcl_dref_B); orcl_dref_B = 0; }
+        if (orcl_dref_A) { cu.MemFree(orcl_dref_A); orcl_dref_A = 0; }
         return;
     }
     setup_h2d += (size_t)1000 * sizeof(double);
-    if ((e = cu.MemAlloc(&ref_A, ((size_t)1000 ? (size_t)1000 : 1) * sizeof(double))) != 0
-        || (e = cu.MemcpyHtoD(ref_A, orcl_ref_A, (size_t)1000 * sizeof(double))) != 0) {
+    if ((e = cu.MemAlloc(&orcl_dref_A, ((size_t)1000 ? (size_t)1000 : 1) * sizeof(double))) != 0
+        || (e = cu.MemcpyHtoD(orcl_dref_A, orcl_ref_A, (size_t)1000 * sizeof(double))) != 0) {
         if (sticky(e)) die_sticky("uploading the reference of A", e);
         snprintf(cmp_why, sizeof cmp_why, "no room on the device for the reference copy of A: %s (%d)", cu_err(e), e);
-        if (ref_B) { cu.MemFree(ref_B); ref_B = 0; }
-        if (ref_A) { cu.MemFree(ref_A); ref_A = 0; }
+        if (orcl_dref_B) { cu.MemFree(orcl_dref_B); orcl_dref_B = 0; }
+        if (orcl_dref_A) { cu.MemFree(orcl_dref_A); orcl_dref_A = 0; }
         return;
     }
     setup_h2d += (size_t)1000 * sizeof(double);
@@ -859,9 +859,9 @@ static int cmp_run(double *err, long *idx) {
     {
         long n = (long)1000, ng = (long)cmp_groups((size_t)1000, cmp_l);
         double floor_ = orcl_floor_B;
-        void *p[] = {&buf_B, &ref_B, &n, &floor_, &inf, &cmp_err, &cmp_idx};
+        void *p[] = {&orcl_buf_B, &orcl_dref_B, &n, &floor_, &inf, &cmp_err, &cmp_idx};
         void *f[] = {&cmp_err, &cmp_idx, &ng, &cmp_res_err, &cmp_res_idx, &slot};
-        if ((e = cu.LaunchKernel(cmp_B, (unsigned)ng, 1, 1, cmp_l, 1, 1, 0, NULL, p, NULL)) != 0
+        if ((e = cu.LaunchKernel(orcl_cmpk_B, (unsigned)ng, 1, 1, cmp_l, 1, 1, 0, NULL, p, NULL)) != 0
             || (e = cu.LaunchKernel(cmp_finish, 1, 1, 1, cmp_l, 1, 1, 0, NULL, f, NULL)) != 0) {
             if (sticky(e)) die_sticky("comparison kernel", e);
             return -1;
@@ -871,9 +871,9 @@ static int cmp_run(double *err, long *idx) {
     {
         long n = (long)1000, ng = (long)cmp_groups((size_t)1000, cmp_l);
         double floor_ = orcl_floor_A;
-        void *p[] = {&buf_A, &ref_A, &n, &floor_, &inf, &cmp_err, &cmp_idx};
+        void *p[] = {&orcl_buf_A, &orcl_dref_A, &n, &floor_, &inf, &cmp_err, &cmp_idx};
         void *f[] = {&cmp_err, &cmp_idx, &ng, &cmp_res_err, &cmp_res_idx, &slot};
-        if ((e = cu.LaunchKernel(cmp_A, (unsigned)ng, 1, 1, cmp_l, 1, 1, 0, NULL, p, NULL)) != 0
+        if ((e = cu.LaunchKernel(orcl_cmpk_A, (unsigned)ng, 1, 1, cmp_l, 1, 1, 0, NULL, p, NULL)) != 0
             || (e = cu.LaunchKernel(cmp_finish, 1, 1, 1, cmp_l, 1, 1, 0, NULL, f, NULL)) != 0) {
             if (sticky(e)) die_sticky("comparison kernel", e);
             return -1;
@@ -893,10 +893,10 @@ static int cmp_run(double *err, long *idx) {
  * earlier variant overwrote an array it only reads (out of bounds). */
 static CUresult restore_inputs(void) {
     CUresult e = 0;
-    if (e == 0) { e = cu.MemcpyHtoD(buf_B, orcl_init_B, (size_t)1000 * sizeof(double)); orcl_h2d_bytes += (size_t)1000 * sizeof(double); }
-    if (e == 0 && pristine_B) { e = cu.MemcpyHtoD(pristine_B, orcl_init_B, (size_t)1000 * sizeof(double)); orcl_h2d_bytes += (size_t)1000 * sizeof(double); }
-    if (e == 0) { e = cu.MemcpyHtoD(buf_A, orcl_init_A, (size_t)1000 * sizeof(double)); orcl_h2d_bytes += (size_t)1000 * sizeof(double); }
-    if (e == 0 && pristine_A) { e = cu.MemcpyHtoD(pristine_A, orcl_init_A, (size_t)1000 * sizeof(double)); orcl_h2d_bytes += (size_t)1000 * sizeof(double); }
+    if (e == 0) { e = cu.MemcpyHtoD(orcl_buf_B, orcl_init_B, (size_t)1000 * sizeof(double)); orcl_h2d_bytes += (size_t)1000 * sizeof(double); }
+    if (e == 0 && orcl_pristine_B) { e = cu.MemcpyHtoD(orcl_pristine_B, orcl_init_B, (size_t)1000 * sizeof(double)); orcl_h2d_bytes += (size_t)1000 * sizeof(double); }
+    if (e == 0) { e = cu.MemcpyHtoD(orcl_buf_A, orcl_init_A, (size_t)1000 * sizeof(double)); orcl_h2d_bytes += (size_t)1000 * sizeof(double); }
+    if (e == 0 && orcl_pristine_A) { e = cu.MemcpyHtoD(orcl_pristine_A, orcl_init_A, (size_t)1000 * sizeof(double)); orcl_h2d_bytes += (size_t)1000 * sizeof(double); }
     return e;
 }
 
@@ -940,30 +940,30 @@ int main(int argc, char **argv) {
     for (int i = 0; i < 8; i++) cu.EventCreate(&ev[i], CU_EVENT_DEFAULT);
     /* Every array once, host-to-device (timed: the copies in of one call); a pristine device copy of
        each written array (device-to-device; where it does not fit, resets come from the host). */
-    if ((e = cu.MemAlloc(&buf_B, ((size_t)1000 ? (size_t)1000 : 1) * sizeof(double))) != 0) { printf("{\"ready\":false,\"error\":\"cuMemAlloc(B): %s\"}\n", cu_err(e)); return 3; }
-    if ((e = cu.MemAlloc(&buf_A, ((size_t)1000 ? (size_t)1000 : 1) * sizeof(double))) != 0) { printf("{\"ready\":false,\"error\":\"cuMemAlloc(A): %s\"}\n", cu_err(e)); return 3; }
+    if ((e = cu.MemAlloc(&orcl_buf_B, ((size_t)1000 ? (size_t)1000 : 1) * sizeof(double))) != 0) { printf("{\"ready\":false,\"error\":\"cuMemAlloc(B): %s\"}\n", cu_err(e)); return 3; }
+    if ((e = cu.MemAlloc(&orcl_buf_A, ((size_t)1000 ? (size_t)1000 : 1) * sizeof(double))) != 0) { printf("{\"ready\":false,\"error\":\"cuMemAlloc(A): %s\"}\n", cu_err(e)); return 3; }
     cu.EventRecord(ev[0], NULL);
-    if ((e = cu.MemcpyHtoD(buf_B, orcl_init_B, (size_t)1000 * sizeof(double))) != 0) { printf("{\"ready\":false,\"error\":\"uploading B: %s\"}\n", cu_err(e)); return 3; }
+    if ((e = cu.MemcpyHtoD(orcl_buf_B, orcl_init_B, (size_t)1000 * sizeof(double))) != 0) { printf("{\"ready\":false,\"error\":\"uploading B: %s\"}\n", cu_err(e)); return 3; }
     setup_h2d += (size_t)1000 * sizeof(double);
-    if ((e = cu.MemcpyHtoD(buf_A, orcl_init_A, (size_t)1000 * sizeof(double))) != 0) { printf("{\"ready\":false,\"error\":\"uploading A: %s\"}\n", cu_err(e)); return 3; }
+    if ((e = cu.MemcpyHtoD(orcl_buf_A, orcl_init_A, (size_t)1000 * sizeof(double))) != 0) { printf("{\"ready\":false,\"error\":\"uploading A: %s\"}\n", cu_err(e)); return 3; }
     setup_h2d += (size_t)1000 * sizeof(double);
     cu.EventRecord(ev[1], NULL);
-    if (cu.MemAlloc(&pristine_B, ((size_t)1000 ? (size_t)1000 : 1) * sizeof(double)) != 0)
-        pristine_B = 0; /* no room: reset from the host instead */
-    else if (cu.MemcpyDtoD(pristine_B, buf_B, (size_t)1000 * sizeof(double)) != 0) {
-        cu.MemFree(pristine_B);
-        pristine_B = 0;
+    if (cu.MemAlloc(&orcl_pristine_B, ((size_t)1000 ? (size_t)1000 : 1) * sizeof(double)) != 0)
+        orcl_pristine_B = 0; /* no room: reset from the host instead */
+    else if (cu.MemcpyDtoD(orcl_pristine_B, orcl_buf_B, (size_t)1000 * sizeof(double)) != 0) {
+        cu.MemFree(orcl_pristine_B);
+        orcl_pristine_B = 0;
     }
-    if (cu.MemAlloc(&pristine_A, ((size_t)1000 ? (size_t)1000 : 1) * sizeof(double)) != 0)
-        pristine_A = 0; /* no room: reset from the host instead */
-    else if (cu.MemcpyDtoD(pristine_A, buf_A, (size_t)1000 * sizeof(double)) != 0) {
-        cu.MemFree(pristine_A);
-        pristine_A = 0;
+    if (cu.MemAlloc(&orcl_pristine_A, ((size_t)1000 ? (size_t)1000 : 1) * sizeof(double)) != 0)
+        orcl_pristine_A = 0; /* no room: reset from the host instead */
+    else if (cu.MemcpyDtoD(orcl_pristine_A, orcl_buf_A, (size_t)1000 * sizeof(double)) != 0) {
+        cu.MemFree(orcl_pristine_A);
+        orcl_pristine_A = 0;
     }
     /* the copies out of one call, timed once: every written array device-to-host */
     cu.EventRecord(ev[2], NULL);
-    if (cu.MemcpyDtoH(orcl_v_B, buf_B, (size_t)1000 * sizeof(double)) == 0) setup_d2h += (size_t)1000 * sizeof(double);
-    if (cu.MemcpyDtoH(orcl_v_A, buf_A, (size_t)1000 * sizeof(double)) == 0) setup_d2h += (size_t)1000 * sizeof(double);
+    if (cu.MemcpyDtoH(orcl_v_B, orcl_buf_B, (size_t)1000 * sizeof(double)) == 0) setup_d2h += (size_t)1000 * sizeof(double);
+    if (cu.MemcpyDtoH(orcl_v_A, orcl_buf_A, (size_t)1000 * sizeof(double)) == 0) setup_d2h += (size_t)1000 * sizeof(double);
     cu.EventRecord(ev[3], NULL);
     if ((e = cu.CtxSynchronize()) != 0) { printf("{\"ready\":false,\"error\":\"uploading the inputs: %s (%d)\"}\n", cu_err(e), e); return 3; }
     cu.EventSynchronize(ev[3]);
@@ -1056,11 +1056,11 @@ int main(int argc, char **argv) {
         (void)bdim;
         if (orcl_part_geometry(part_g, p_gdim, p_bdim) != 0) { snprintf(log, sizeof log, "the grid of a kernel of the step exceeds the device's grid limits"); reply(id, "launch_error", build_ms, NULL, 0, 0.0, NAN, log); continue; }
         p_params[0][0] = &orcl_v_n;
-        p_params[0][1] = &buf_B;
-        p_params[0][2] = &buf_A;
+        p_params[0][1] = &orcl_buf_B;
+        p_params[0][2] = &orcl_buf_A;
         p_params[1][0] = &orcl_v_n;
-        p_params[1][1] = &buf_A;
-        p_params[1][2] = &buf_B;
+        p_params[1][1] = &orcl_buf_A;
+        p_params[1][2] = &orcl_buf_B;
 
         double *ms = malloc(sizeof(double) * (size_t)reps);
         double transfer_ms = setup_transfer_ms, max_error = 0.0;
@@ -1074,25 +1074,25 @@ int main(int argc, char **argv) {
             int host_check = !cmp_ok;
             cu.EventRecord(ev[0], NULL);
             if (copy_io) {
-                e = cu.MemcpyHtoD(buf_B, orcl_init_B, (size_t)1000 * sizeof(double));
+                e = cu.MemcpyHtoD(orcl_buf_B, orcl_init_B, (size_t)1000 * sizeof(double));
                 orcl_h2d_bytes += (size_t)1000 * sizeof(double);
                 if (e != 0) { if (sticky(e)) die_sticky("cuMemcpyHtoD(B)", e); failed = 1; snprintf(log, sizeof log, "cuMemcpyHtoD(B): %s (%d)", cu_err(e), e); break; }
             } else {
-                if (pristine_B) e = cu.MemcpyDtoD(buf_B, pristine_B, (size_t)1000 * sizeof(double));
+                if (orcl_pristine_B) e = cu.MemcpyDtoD(orcl_buf_B, orcl_pristine_B, (size_t)1000 * sizeof(double));
                 else {
-                    e = cu.MemcpyHtoD(buf_B, orcl_init_B, (size_t)1000 * sizeof(double));
+                    e = cu.MemcpyHtoD(orcl_buf_B, orcl_init_B, (size_t)1000 * sizeof(double));
                     orcl_h2d_bytes += (size_t)1000 * sizeof(double);
                 }
                 if (e != 0) { if (sticky(e)) die_sticky("resetting B", e); failed = 1; snprintf(log, sizeof log, "resetting B: %s (%d)", cu_err(e), e); break; }
             }
             if (copy_io) {
-                e = cu.MemcpyHtoD(buf_A, orcl_init_A, (size_t)1000 * sizeof(double));
+                e = cu.MemcpyHtoD(orcl_buf_A, orcl_init_A, (size_t)1000 * sizeof(double));
                 orcl_h2d_bytes += (size_t)1000 * sizeof(double);
                 if (e != 0) { if (sticky(e)) die_sticky("cuMemcpyHtoD(A)", e); failed = 1; snprintf(log, sizeof log, "cuMemcpyHtoD(A): %s (%d)", cu_err(e), e); break; }
             } else {
-                if (pristine_A) e = cu.MemcpyDtoD(buf_A, pristine_A, (size_t)1000 * sizeof(double));
+                if (orcl_pristine_A) e = cu.MemcpyDtoD(orcl_buf_A, orcl_pristine_A, (size_t)1000 * sizeof(double));
                 else {
-                    e = cu.MemcpyHtoD(buf_A, orcl_init_A, (size_t)1000 * sizeof(double));
+                    e = cu.MemcpyHtoD(orcl_buf_A, orcl_init_A, (size_t)1000 * sizeof(double));
                     orcl_h2d_bytes += (size_t)1000 * sizeof(double);
                 }
                 if (e != 0) { if (sticky(e)) die_sticky("resetting A", e); failed = 1; snprintf(log, sizeof log, "resetting A: %s (%d)", cu_err(e), e); break; }
@@ -1105,12 +1105,12 @@ int main(int argc, char **argv) {
             cu.EventRecord(ev[3], NULL);
             if (copy_io) {
                 if (!failed) {
-                    e = cu.MemcpyDtoH(orcl_v_B, buf_B, (size_t)1000 * sizeof(double));
+                    e = cu.MemcpyDtoH(orcl_v_B, orcl_buf_B, (size_t)1000 * sizeof(double));
                     orcl_d2h_bytes += (size_t)1000 * sizeof(double);
                     if (e != 0) { if (sticky(e)) die_sticky("cuMemcpyDtoH(B)", e); failed = 1; snprintf(log, sizeof log, "cuMemcpyDtoH(B): %s (%d)", cu_err(e), e); }
                 }
                 if (!failed) {
-                    e = cu.MemcpyDtoH(orcl_v_A, buf_A, (size_t)1000 * sizeof(double));
+                    e = cu.MemcpyDtoH(orcl_v_A, orcl_buf_A, (size_t)1000 * sizeof(double));
                     orcl_d2h_bytes += (size_t)1000 * sizeof(double);
                     if (e != 0) { if (sticky(e)) die_sticky("cuMemcpyDtoH(A)", e); failed = 1; snprintf(log, sizeof log, "cuMemcpyDtoH(A): %s (%d)", cu_err(e), e); }
                 }
@@ -1132,12 +1132,12 @@ int main(int argc, char **argv) {
                 if (!host_check && cmp_run(res_err, res_idx) != 0) host_check = 1;
                 if (host_check && !copy_io) {
                     if (!failed) {
-                        e = cu.MemcpyDtoH(orcl_v_B, buf_B, (size_t)1000 * sizeof(double));
+                        e = cu.MemcpyDtoH(orcl_v_B, orcl_buf_B, (size_t)1000 * sizeof(double));
                         orcl_d2h_bytes += (size_t)1000 * sizeof(double);
                         if (e != 0) { if (sticky(e)) die_sticky("cuMemcpyDtoH(B)", e); failed = 1; snprintf(log, sizeof log, "cuMemcpyDtoH(B): %s (%d)", cu_err(e), e); }
                     }
                     if (!failed) {
-                        e = cu.MemcpyDtoH(orcl_v_A, buf_A, (size_t)1000 * sizeof(double));
+                        e = cu.MemcpyDtoH(orcl_v_A, orcl_buf_A, (size_t)1000 * sizeof(double));
                         orcl_d2h_bytes += (size_t)1000 * sizeof(double);
                         if (e != 0) { if (sticky(e)) die_sticky("cuMemcpyDtoH(A)", e); failed = 1; snprintf(log, sizeof log, "cuMemcpyDtoH(A): %s (%d)", cu_err(e), e); }
                     }

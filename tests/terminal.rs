@@ -156,3 +156,45 @@ fn a_small_budget_without_an_algorithm_samples_and_says_so() {
         .unwrap();
     assert_eq!(algorithm, "Random");
 }
+
+/// `orcl check --json` and `orcl tune --json`: standard output is one JSON document with the
+/// regions' spaces, and the ranking, finalists, winner and tuned file.
+#[test]
+fn check_and_tune_print_json() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = dir.path().join("axpy_faults.c");
+    std::fs::copy(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/inputs/ok/axpy_faults.c"),
+        &input,
+    )
+    .unwrap();
+    let mut c = Command::new(ORCL);
+    c.args(["check", "--json"]).arg(&input);
+    let r = run(c, Duration::from_secs(120));
+    r.assert_code(0);
+    let doc: serde_json::Value =
+        serde_json::from_str(&r.stdout).unwrap_or_else(|e| panic!("{e}: {}", r.dump()));
+    let region = &doc["regions"][0];
+    assert_eq!(region["function"], "VecAXPY");
+    assert_eq!(region["inputs"][0]["configurations"], 4);
+    assert_eq!(region["inputs"][0]["feasible"], 4);
+    assert_eq!(region["parameters"][0]["name"], "WI");
+    assert!(doc["refused"].as_array().unwrap().is_empty());
+
+    let r = tune_with(dir.path(), None, &["--json", "--top", "2"]);
+    let doc: serde_json::Value =
+        serde_json::from_str(&r.stdout).unwrap_or_else(|e| panic!("{e}: {}", r.dump()));
+    let res = &doc["results"][0];
+    assert_eq!(res["evaluated"], 4);
+    assert_eq!(res["ranking"].as_array().unwrap().len(), 2);
+    let winner = res["winner"]["configuration"].as_str().expect("a winner");
+    assert!(res["finalists"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .any(|f| f["configuration"] == winner));
+    assert!(doc["tuned_file"]
+        .as_str()
+        .unwrap()
+        .ends_with("_axpy_faults.c"));
+}

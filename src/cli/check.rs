@@ -24,6 +24,10 @@ pub(super) struct CheckArgs {
     max_input_size: u64,
     #[command(flatten)]
     cpp: CppArgs,
+    /// Print JSON (regions, kernel arguments, parameters, configurations per input size,
+    /// refused regions with their errors) instead of text; errors still go to stderr.
+    #[arg(long)]
+    json: bool,
 }
 
 /// Exit 0 when every region checks; [`EXIT_REFUSED`] when some are refused (their errors on
@@ -31,7 +35,12 @@ pub(super) struct CheckArgs {
 pub(super) fn run(a: CheckArgs) -> Result<i32, Failure> {
     let l = load(&a.file, a.max_input_size, &a.cpp)?;
     let (path, text) = (&l.path, &l.src.text);
-    for p in &l.prepared {
+    if a.json {
+        let mut doc = super::json::check(path, text, &l.prepared, CHECK_ENUMERATION_LIMIT);
+        doc["refused"] = super::json::refused(&l.refused);
+        orcl_frontend::outln!("{}", serde_json::to_string_pretty(&doc).unwrap_or_default());
+    }
+    for p in l.prepared.iter().filter(|_| !a.json) {
         print_kernel(p, path, text);
         print_space(p, text);
         for input in &p.inputs {

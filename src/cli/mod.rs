@@ -13,6 +13,7 @@ mod db;
 mod devices;
 mod emit;
 mod failure;
+mod json;
 mod plot;
 mod replay;
 mod tune;

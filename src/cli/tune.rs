@@ -66,6 +66,11 @@ pub(super) struct TuneArgs {
     /// Rows of the result table.
     #[arg(long, default_value_t = 10)]
     top: usize,
+    /// Print the results as one JSON document (per region and input size: the ranking, the
+    /// finalists, the winner, failures by status; the tuned file and the database) instead of
+    /// tables; progress and errors stay on stderr.
+    #[arg(long)]
+    json: bool,
     /// Tune only this input size, NAME=VALUE (repeatable; default: every size).
     #[arg(long = "size", value_name = "NAME=VALUE")]
     size: Vec<String>,
@@ -135,9 +140,30 @@ pub(super) fn run(a: TuneArgs) -> Result<i32, Failure> {
         Failure::Input(i) => Failure::Input(l.src.remap(i)),
         f => f,
     })?;
-    let any = print_results(&path, &results, a.top);
+    let any = if a.json {
+        results
+            .iter()
+            .flat_map(|r| &r.inputs)
+            .any(|i| i.best.is_some())
+    } else {
+        print_results(&path, &results, a.top)
+    };
     l.report_refused();
+    let json = |tuned: Option<&Path>| {
+        let tuned = tuned.map(|t| t.display().to_string());
+        let doc = super::json::tune(
+            &results,
+            a.top,
+            tuned.as_deref(),
+            &db.display().to_string(),
+            &l.refused,
+        );
+        orcl_frontend::outln!("{}", serde_json::to_string_pretty(&doc).unwrap_or_default());
+    };
     if !any {
+        if a.json {
+            json(None);
+        }
         return Ok(1);
     }
     let out = a
@@ -150,8 +176,12 @@ pub(super) fn run(a: TuneArgs) -> Result<i32, Failure> {
         tuned.as_bytes(),
         &[("input file", &a.file), ("database", &db)],
     )?;
-    orcl_frontend::outln!("tuned file: {}", out.display());
-    orcl_frontend::outln!("database:   {}", db.display());
+    if a.json {
+        json(Some(&out));
+    } else {
+        orcl_frontend::outln!("tuned file: {}", out.display());
+        orcl_frontend::outln!("database:   {}", db.display());
+    }
     Ok(if l.refused.is_empty() {
         0
     } else {

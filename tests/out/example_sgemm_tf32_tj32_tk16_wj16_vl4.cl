@@ -7,6 +7,7 @@ __kernel void orcl_kernel(const int m, const int n, const int k, __global const 
 {
 #if defined(__NV_CL_C_VERSION) && !defined(ORCL_EMULATE_MMA)
 #define ORCL_MMA_SYNC 1
+#define orcl_smem(p) ((uint)(size_t)(p))
 #else
 #define ORCL_MMA_SYNC 0
 #endif

@@ -7,6 +7,7 @@ extern "C" __global__ void __launch_bounds__(128) orcl_kernel(const int m, const
 {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800 && !defined(ORCL_EMULATE_MMA)
 #define ORCL_MMA_SYNC 1
+#define orcl_smem(p) ((unsigned int)__cvta_generic_to_shared(p))
 #else
 #define ORCL_MMA_SYNC 0
 #endif

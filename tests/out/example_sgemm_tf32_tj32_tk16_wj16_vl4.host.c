@@ -10,6 +10,7 @@ static int orcl_SgemmTf32_region0(int m, int n, int k, const float *A, const flo
         "{\n"
         "#if defined(__NV_CL_C_VERSION) && !defined(ORCL_EMULATE_MMA)\n"
         "#define ORCL_MMA_SYNC 1\n"
+        "#define orcl_smem(p) ((uint)(size_t)(p))\n"
         "#else\n"
         "#define ORCL_MMA_SYNC 0\n"
         "#endif\n"

@@ -217,6 +217,65 @@ impl Cx<'_> {
         }]
     }
 
+    /// The slab loop with `stages` = S > 1 (CUTLASS's multistage main loop): slabs 0..S-2 are
+    /// copied asynchronously into buffers 0..S-2, one `cp.async` group each; per slab `t`, the
+    /// work-item waits until at most S-2 of its groups are pending (slab `t` has landed), a
+    /// barrier makes every work-item's copies visible and ends every read of slab `t - 1`'s
+    /// buffer, slab `t + S - 1` is issued into that buffer, and slab `t` is computed. One barrier
+    /// per slab; past the end the copies are skipped (their groups empty), and the loads
+    /// zero-fill past the reduction loop. Where `ORCL_MMA_SYNC` is 0 the copies are plain loads
+    /// and the waits nothing.
+    pub(super) fn pipelined(&self) -> Vec<KStmt> {
+        let (tk, st) = (self.c.tk, self.c.stages);
+        let ptx = |text: &str| KStmt::Mma {
+            hardware: vec![KStmt::Lines(format!(
+                "asm volatile(\"{text}\" ::: \"memory\");"
+            ))],
+            emulated: Vec::new(),
+        };
+        let commit = || ptx("cp.async.commit_group;");
+        let mut out = Vec::new();
+        for s in 0..st - 1 {
+            let k0 = (s * tk).to_string();
+            out.push(KStmt::If {
+                cond: format!("{k0} < orcl_kn").into(),
+                then: self.loads(&k0, None, true, super::Load::Async(&s.to_string())),
+            });
+            out.push(commit());
+        }
+        let int = |name: &str, value: String| KStmt::Let {
+            ty: "int",
+            name: name.into(),
+            value: KExpr::Text(value),
+        };
+        let slab = vec![
+            int("orcl_buf", format!("(int)((orcl_k0 / {tk}) % {st})")),
+            int("orcl_fill", format!("(orcl_buf + {}) % {st}", st - 1)),
+            ptx(&format!("cp.async.wait_group {};", st - 2)),
+            KStmt::Barrier,
+            KStmt::If {
+                cond: format!("orcl_k0 + {} < orcl_kn", (st - 1) * tk).into(),
+                then: self.loads(
+                    &format!("orcl_k0 + {}", (st - 1) * tk),
+                    None,
+                    true,
+                    super::Load::Async("orcl_fill"),
+                ),
+            },
+            commit(),
+            KStmt::Block(self.mma_compute("orcl_buf")),
+        ];
+        out.push(KStmt::For {
+            var: "orcl_k0".into(),
+            start: "0".into(),
+            end: "orcl_kn".into(),
+            step: tk.to_string().into(),
+            unroll: None,
+            body: slab,
+        });
+        out
+    }
+
     /// The loop variables of accumulator `orcl_acc[orcl_mi][orcl_ni][orcl_q]`.
     fn mma_output_vars(&self) -> Vec<KStmt> {
         let s = self.s;

@@ -136,7 +136,25 @@ impl Cx<'_> {
     /// `bound` reduction steps when given; with `k_guard`, past the reduction loop's end) goes
     /// where `mode` says. With `W > 1` a group whose elements are all inside and whose address is
     /// aligned to the vector is read as one vector, any other element by element.
+    ///
+    /// The tensor-core form checks once per slab whether every group is inside and aligned
+    /// ([`Cx::fast_loads`]); then the groups are read without their guards.
     fn loads(&self, k0: &str, bound: Option<&str>, k_guard: bool, mode: Load) -> Vec<KStmt> {
+        if self.c.mma.is_none() || bound.is_some() || matches!(mode, Load::RegsToTile(_)) {
+            return self.group_loads(k0, bound, k_guard, mode, false);
+        }
+        self.fast_loads(k0, k_guard, mode)
+    }
+
+    /// [`Cx::loads`]; `fast`: every group is known to be inside and aligned (no guards).
+    fn group_loads(
+        &self,
+        k0: &str,
+        bound: Option<&str>,
+        k_guard: bool,
+        mode: Load,
+        fast: bool,
+    ) -> Vec<KStmt> {
         let (c, s) = (self.c, self.s);
         let w = c.load_vec;
         let mut out = Vec::new();
@@ -180,6 +198,9 @@ impl Cx<'_> {
                 if k_guard {
                     cond.insert(0, format!("{k0} + {kk} < orcl_kn"));
                 }
+                if fast {
+                    return "1".into();
+                }
                 cond.join(" && ")
             };
             let value = c_expr(&o.expr, &|_| None);
@@ -209,30 +230,12 @@ impl Cx<'_> {
                     let (vk, _) = at(&last);
                     body.push(self.var(&s.dims[d].var, format!("orcl_base{d} + orcl_t")));
                     body.push(self.var(&c.red_var, format!("orcl_klo + {k0} + orcl_kk")));
-                    let cond = self.vector_guard(o, &last, &vk, k0, bound, k_guard, &value);
-                    let whole = matches!(mode, Load::ToTile | Load::Async(_))
-                        && match o.k_inner_pad {
-                            Some(kp) => (c.tk + kp) % w == 0,
-                            None => !o.red_fast && (p + c.pad) % w == 0,
-                        };
-                    let mut vector = KStmt::VecLoad {
-                        ty: o.ty,
-                        width: w,
-                        src: value.clone(),
-                        global: true,
-                        dst: if whole {
-                            VecDst::Local(lvalue("0"))
-                        } else {
-                            VecDst::Elements((0..w).map(|v| lvalue(&v.to_string())).collect())
-                        },
+                    let cond = match fast {
+                        true => "1".to_string(),
+                        false => self.vector_guard(o, &last, &vk, k0, bound, k_guard, &value),
                     };
-                    if whole && matches!(mode, Load::Async(_)) {
-                        // One copy of the whole group; plain loads where there is no cp.async.
-                        vector = KStmt::Mma {
-                            hardware: vec![Self::async_copy(&lvalue("0"), &value, o.ty, w)],
-                            emulated: vec![vector],
-                        };
-                    }
+                    let elements = (0..w).map(|v| lvalue(&v.to_string())).collect();
+                    let vector = self.vector_group(o, p, mode, lvalue("0"), elements, &value);
                     let mut each = Vec::new();
                     let cond_w = element("orcl_w", &mut each);
                     each.push(KStmt::Store {
@@ -250,6 +253,46 @@ impl Cx<'_> {
             out.push(Self::each("orcl_q", plan.iterations, body));
         }
         out
+    }
+
+    /// One load group of `vecLoad` elements of staged operand `o` (tile extent `p`) read as one
+    /// vector from global element `value` (C text): into `first` and on as one local vector when
+    /// the group is whole and aligned in the local tile (one `cp.async` with [`Load::Async`]),
+    /// else into `elements` (C lvalues).
+    fn vector_group(
+        &self,
+        o: &crate::schedule::Operand,
+        p: u64,
+        mode: Load,
+        first: String,
+        elements: Vec<String>,
+        value: &str,
+    ) -> KStmt {
+        let (c, w) = (self.c, self.c.load_vec);
+        let whole = matches!(mode, Load::ToTile | Load::Async(_))
+            && match o.k_inner_pad {
+                Some(kp) => (c.tk + kp) % w == 0,
+                None => !o.red_fast && (p + c.pad) % w == 0,
+            };
+        let vector = KStmt::VecLoad {
+            ty: o.ty,
+            width: w,
+            src: value.to_string(),
+            global: true,
+            dst: if whole {
+                VecDst::Local(first.clone())
+            } else {
+                VecDst::Elements(elements)
+            },
+        };
+        if whole && matches!(mode, Load::Async(_)) {
+            // One copy of the whole group; plain loads where there is no cp.async.
+            return KStmt::Mma {
+                hardware: vec![Self::async_copy(&first, value, o.ty, w)],
+                emulated: vec![vector],
+            };
+        }
+        vector
     }
 
     /// The stores of one load group of staged operand `n` from its prefetch registers (`reg`:

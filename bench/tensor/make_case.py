@@ -6,8 +6,9 @@ mathMode='tf32' and a space of tensor-core schedules (docs/GEMM.md, "Tensor core
 usage: make_case.py FORM M N K SPACE > file.c
   FORM  NN | NT | TN | TT   A (m x k) and/or B (k x n) stored transposed
   SPACE starter (the documented starter space: block tiles 64x64, 128x64, 128x128; warp tiles
-        32x32, 64x32, 32x64, 64x64; k-slab 16/32; padLocal 8 (conflict-free fragment reads);
-        float4 slab loads; doubleBuffer off/on; 4 or 8 warps; local tiles within 48 KiB)
+        32x32, 64x32, 32x64, 64x64; k-slab 8/16/32; padLocal 8 (conflict-free fragment reads);
+        float4 slab loads; no staging, doubleBuffer, or stages 2/3 (cp.async); 4 or 8 warps;
+        local tiles within 48 KiB)
         | deep (starter's 128x128 tiles x k-slab 16/32/64 x loadItems of A 1/4/8 x doubleBuffer)
         | "TI=128 TJ=128 TK=32 WI=64 WJ=32 PAD=8 VL=4" (one configuration; LA (loadItems of A),
         DB (doubleBuffer), ST (stages, cp.async), SH (sizeHint / launchBounds) optional)
@@ -18,8 +19,8 @@ form, m, n, k, space = sys.argv[1:6]
 a = "A[l*m+i]" if form[0] == "T" else "A[i*k+l]"
 b = "B[j*k+l]" if form[1] == "T" else "B[l*n+j]"
 if space == "starter":
-    params = {"TI": [64, 128], "TJ": [64, 128], "TK": [16, 32], "WI": [32, 64], "WJ": [32, 64],
-              "PAD": [8], "VL": [4], "DB": [False, True], "SH": [True]}
+    params = {"TI": [64, 128], "TJ": [64, 128], "TK": [8, 16, 32], "WI": [32, 64], "WJ": [32, 64],
+              "PAD": [8], "VL": [4], "DB": [False, True], "ST": [1, 2, 3], "SH": [True]}
 elif space == "deep":
     params = {"TI": [128], "TJ": [128], "TK": [16, 32, 64], "WI": [64], "WJ": [32, 64],
               "PAD": [8], "VL": [4], "LA": [1, 4, 8], "DB": [False, True], "SH": [True]}
@@ -30,8 +31,11 @@ else:
 # 128x64, 128x128); static local memory within 48 KiB.
 constraints = ["warps = ((TI / WI) * (TJ / WJ) >= 4 and (TI / WI) * (TJ / WJ) <= 8)",
                "blocks = (TI >= TJ)",
-               "lmem = ((TI + TJ + 2 * PAD) * TK * 4 * " + ("(2 if DB else 1)" if "DB" in params else "1")
+               "lmem = ((TI * (TK + 4) + TK * (TJ + PAD)) * 4 * "
+               + ("(2 if DB else ST)" if "ST" in params else "(2 if DB else 1)" if "DB" in params else "1")
                + " <= 49152)"]
+if "ST" in params:
+    constraints.append("staging = (not (DB and ST > 1))")
 if space not in ("starter", "deep"):
     constraints = []
 loop = """    for (i=0; i<=m-1; i++)

@@ -99,7 +99,7 @@ fn variant_of(a: &str, b: &str, space: &[(&str, &str)], extra: &str) -> String {
     text
 }
 
-/// NN, NT, TN, TT: every variant correct on the emulated form, and the tuned file correct at odd
+/// NN, NT, TN, TT (and NN, TN with `stages`): every variant correct on the emulated form, and the tuned file correct at odd
 /// shapes; the emitted kernels (both backends) carry the inline PTX under `ORCL_MMA_SYNC`.
 #[test]
 fn tf32_layouts_nn_nt_tn_tt() {
@@ -108,6 +108,8 @@ fn tf32_layouts_nn_nt_tn_tt() {
         ("nt", "A[i*k+l]", "B[j*k+l]", "doubleBuffer=True", false),
         ("tn", "A[l*m+i]", "B[l*n+j]", "loadItems=[('i',4)]", false),
         ("tt", "A[l*m+i]", "B[j*k+l]", "doubleBuffer=True", true),
+        ("nn_stages3", "A[i*k+l]", "B[l*n+j]", "stages=3", false),
+        ("tn_stages2", "A[l*m+i]", "B[l*n+j]", "stages=2", true),
     ] {
         let mut space = vec![
             ("param TJ[] = [16, 32];", "param TJ[] = [32];"),
@@ -122,6 +124,14 @@ fn tf32_layouts_nn_nt_tn_tt() {
                 ("param K[] = [9];", "param K[] = [130];"),
             ]);
         }
+        if name == "nn_stages3" {
+            // Rows of A and B aligned to float4: interior blocks take the unguarded loads.
+            space.extend([
+                ("param M[] = [33];", "param M[] = [70];"),
+                ("param N[] = [17];", "param N[] = [48];"),
+                ("param K[] = [9];", "param K[] = [132];"),
+            ]);
+        }
         let file = format!("tf32_{name}.c");
         let (tmp, rows) = tune(&file, &variant_of(a, b, &space, extra), None);
         assert_eq!(rows.len(), 4, "{rows:?}");
@@ -132,7 +142,16 @@ fn tf32_layouts_nn_nt_tn_tt() {
         for backend in ["opencl", "cuda"] {
             let e = orcl(
                 dir,
-                &["emit", &file, "--backend", backend, "--set", "TK=16"],
+                &[
+                    "emit",
+                    &file,
+                    "--backend",
+                    backend,
+                    "--set",
+                    "TK=16",
+                    "--set",
+                    "VL=4",
+                ],
                 None,
             );
             e.assert_code(0);
@@ -143,6 +162,16 @@ fn tf32_layouts_nn_nt_tn_tt() {
                 "orcl_tf32(",
             ] {
                 assert!(e.stdout.contains(want), "{backend}: {want}\n{}", e.stdout);
+            }
+            if extra.starts_with("stages") {
+                // Asynchronous copies of whole float4 groups, plain loads where there is no mma.
+                for want in [
+                    "cp.async.cg.shared.global [%0], [%1], 16;",
+                    "cp.async.commit_group;",
+                    "cp.async.wait_group",
+                ] {
+                    assert!(e.stdout.contains(want), "{backend}: {want}");
+                }
             }
             // 2 warps of 16 x 16 outputs: 2 mma per k-step of 8, 2 k-steps per slab.
             assert!(

@@ -29,6 +29,7 @@ pub enum Key {
     LoadItems,
     WarpTile,
     MathMode,
+    Stages,
     Device,
     Platform,
     PreferL1,
@@ -199,6 +200,9 @@ pub const ARGS: &[Arg] = &[
     arg(Key::MathMode, Kind::MathMode, "'fp32'",
         &[n("mathMode", 16, "with tile on a float matrix product: 'fp32' (default: FP32 multiply-adds) or 'tf32' (TF32 tensor cores, mma.sync m16n8k8 with FP32 accumulation; warpTile then gives each warp's output tile, and the k-slab must be a multiple of 8; emulated lane by lane where the device has no tensor cores); see docs/GEMM.md")],
         &[n("mathMode", 16, "with tile on a float matrix product: 'fp32' (default: FP32 multiply-adds) or 'tf32' (TF32 tensor cores, mma.sync m16n8k8 with FP32 accumulation; warpTile then gives each warp's output tile, and the k-slab must be a multiple of 8; emulated below sm_80); see docs/GEMM.md")], true),
+    arg(Key::Stages, Kind::OneOf { min: 1, values: &[1, 2, 3, 4], unit: "", help: None }, "1",
+        &[n("stages", 16, "with mathMode='tf32': shared buffers per staged operand filled by asynchronous copies (cp.async on NVIDIA OpenCL; plain loads elsewhere), up to STAGES-1 k-slabs in flight while one is computed, one barrier per slab (CUTLASS's Stages); 1 (default) = none; not with doubleBuffer")],
+        &[n("stages", 16, "with mathMode='tf32': shared buffers per staged operand filled by asynchronous copies (cp.async, sm_80+; plain loads below), up to STAGES-1 k-slabs in flight while one is computed, one barrier per slab (CUTLASS's Stages); 1 (default) = none; not with doubleBuffer")], true),
     arg(Key::Device, INT0, "0",
         &[n("device", 17, "device index within the platform")],
         &[n("device", 18, "CUDA device ordinal")], true),
@@ -285,6 +289,9 @@ pub struct NestArgs {
     /// `mathMode`: FP32 multiply-adds, or TF32 tensor cores (then `warp_tile` is each warp's
     /// output tile, CUTLASS's WarpShape).
     pub math_mode: MathMode,
+    /// `stages`: shared buffers per staged operand of the tensor-core form, filled by
+    /// asynchronous copies (`cp.async`) up to `stages - 1` k-slabs ahead (0 or 1: none).
+    pub stages: u32,
 }
 
 /// A transform's arguments with their names checked, each with its row of [`ARGS`]: parsed once
@@ -538,6 +545,7 @@ impl Options {
             (Key::PadLocal, r) => self.nest.pad_local = int(&r) as u64,
             (Key::DoubleBuffer, r) => self.nest.double_buffer = flag(&r),
             (Key::VecLoad, r) => self.nest.vec_load = int(&r) as u32,
+            (Key::Stages, r) => self.nest.stages = int(&r) as u32,
             (Key::Device, r) => self.device = int(&r) as usize,
             (Key::Platform, r) => self.platform = int(&r) as usize,
             (Key::PreferL1, r) => self.prefer_l1_kb = int(&r) as u32,
@@ -813,7 +821,7 @@ mod tests {
         let cu: Vec<&str> = names(Backend::Cuda).into_iter().map(|x| x.0).collect();
         assert_eq!(cu[..3], ["threadCount", "blockCount", "cacheBlocks"]);
         assert_eq!(cu[cu.len() - 3..], ["pinHostMem", "dataOnDevice", "domain"]);
-        assert_eq!((cl.len(), cu.len()), (23, 23));
+        assert_eq!((cl.len(), cu.len()), (24, 24));
     }
 
     /// Names are checked once, at parse time; values bind per configuration.

@@ -342,6 +342,9 @@ pub struct ContractionSchedule {
     /// Two local buffers per staged operand, the next slab prefetched into registers
     /// (`doubleBuffer`; only when every operand with a dimension is staged).
     pub double_buffer: bool,
+    /// Local buffers per staged operand filled by asynchronous copies, `stages - 1` slabs ahead
+    /// (`stages`, tensor-core form only; 1: none).
+    pub stages: u64,
     /// Elements per vector of the global→local slab loads (`vecLoad`; 1 = scalar loads).
     pub load_vec: u64,
     /// `warpTile`: (work-items along dimension 1, along dimension 0) of each block of consecutive
@@ -351,6 +354,17 @@ pub struct ContractionSchedule {
     /// `mathMode='tf32'`: the tensor-core form (warp tiles of `mma.sync` m16n8k8); `None`:
     /// FP32 multiply-adds per work-item.
     pub mma: Option<MmaTiles>,
+}
+
+impl ContractionSchedule {
+    /// Local buffers per staged operand: `stages`, 2 with `doubleBuffer`, else 1.
+    pub fn buffers(&self) -> u64 {
+        if self.double_buffer {
+            2
+        } else {
+            self.stages.max(1)
+        }
+    }
 }
 
 /// Lanes of a warp: NVIDIA's, and the 32 consecutive work-items the emulated tensor-core form
@@ -421,7 +435,7 @@ impl Schedule {
                     rows * len * o.ty.size_bytes() as u64
                 })
                 .sum::<u64>()
-                * if c.double_buffer { 2 } else { 1 }
+                * c.buffers()
         });
         let r = self.row_reduction().map_or(0, |r| {
             if r.lanes > 1 {

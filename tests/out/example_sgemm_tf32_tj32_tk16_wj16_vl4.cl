@@ -7,6 +7,7 @@ __kernel void orcl_kernel(const int m, const int n, const int k, __global const 
 {
 #if defined(__NV_CL_C_VERSION) && !defined(ORCL_EMULATE_MMA)
 #define ORCL_MMA_SYNC 1
+#define orcl_smem(p) ((uint)(size_t)(p))
 #else
 #define ORCL_MMA_SYNC 0
 #endif
@@ -43,45 +44,123 @@ __kernel void orcl_kernel(const int m, const int n, const int k, __global const 
     const long orcl_kend = (long)(k - 1) + 1;
     const long orcl_kn = orcl_kend > orcl_klo ? orcl_kend - orcl_klo : 0;
     for (long orcl_k0 = 0; orcl_k0 < orcl_kn - 15; orcl_k0 += 16) {
-        #pragma unroll
-        for (long orcl_q = 0; orcl_q < 1; orcl_q += 1) {
-            const long orcl_e = orcl_lin + orcl_q * 128;
-            const long orcl_kk = (orcl_e % 4) * 4;
-            const long orcl_t = orcl_e / 4;
-            const int i = (int)(orcl_base1 + orcl_t);
-            const int l = (int)(orcl_klo + orcl_k0 + orcl_kk);
-            if (i <= m - 1 && (size_t)&A[i * k + l] % 16 == 0) {
-                {
-                    const float4 orcl_v = *(__global const float4 *)&A[i * k + l];
-                    *(__local float4 *)&orcl_tile0[orcl_t][orcl_kk + 0] = orcl_v;
-                }
-            } else {
-                #pragma unroll
-                for (long orcl_w = 0; orcl_w < 4; orcl_w += 1) {
-                    const int i = (int)(orcl_base1 + orcl_t);
-                    const int l = (int)(orcl_klo + orcl_k0 + orcl_kk + orcl_w);
-                    orcl_tile0[orcl_t][orcl_kk + orcl_w] = (i <= m - 1) ? A[i * k + l] : 0;
-                }
+        {
+            int orcl_fast = orcl_base1 + 31 <= m - 1 && orcl_base0 + 31 <= n - 1;
+            {
+                const int i = (int)(orcl_base1 + 0);
+                const int l = (int)(orcl_klo + orcl_k0 + 0);
+                orcl_fast = orcl_fast && (size_t)&A[i * k + l] % 16 == 0;
             }
-        }
-        #pragma unroll
-        for (long orcl_q = 0; orcl_q < 1; orcl_q += 1) {
-            const long orcl_e = orcl_lin + orcl_q * 128;
-            const long orcl_kk = orcl_e / 8;
-            const long orcl_t = (orcl_e % 8) * 4;
-            const int j = (int)(orcl_base0 + orcl_t);
-            const int l = (int)(orcl_klo + orcl_k0 + orcl_kk);
-            if (j + 3 <= n - 1 && (size_t)&B[l * n + j] % 16 == 0) {
-                {
-                    const float4 orcl_v = *(__global const float4 *)&B[l * n + j];
-                    *(__local float4 *)&orcl_tile1[orcl_kk][orcl_t + 0] = orcl_v;
+            {
+                const int i = (int)(orcl_base1 + 0);
+                const int l = (int)(orcl_klo + orcl_k0 + 4);
+                orcl_fast = orcl_fast && (size_t)&A[i * k + l] % 16 == 0;
+            }
+            {
+                const int i = (int)(orcl_base1 + 1);
+                const int l = (int)(orcl_klo + orcl_k0 + 0);
+                orcl_fast = orcl_fast && (size_t)&A[i * k + l] % 16 == 0;
+            }
+            {
+                const int j = (int)(orcl_base0 + 0);
+                const int l = (int)(orcl_klo + orcl_k0 + 0);
+                orcl_fast = orcl_fast && (size_t)&B[l * n + j] % 16 == 0;
+            }
+            {
+                const int j = (int)(orcl_base0 + 4);
+                const int l = (int)(orcl_klo + orcl_k0 + 0);
+                orcl_fast = orcl_fast && (size_t)&B[l * n + j] % 16 == 0;
+            }
+            {
+                const int j = (int)(orcl_base0 + 0);
+                const int l = (int)(orcl_klo + orcl_k0 + 1);
+                orcl_fast = orcl_fast && (size_t)&B[l * n + j] % 16 == 0;
+            }
+            if (orcl_fast) {
+                #pragma unroll
+                for (long orcl_q = 0; orcl_q < 1; orcl_q += 1) {
+                    const long orcl_e = orcl_lin + orcl_q * 128;
+                    const long orcl_kk = (orcl_e % 4) * 4;
+                    const long orcl_t = orcl_e / 4;
+                    const int i = (int)(orcl_base1 + orcl_t);
+                    const int l = (int)(orcl_klo + orcl_k0 + orcl_kk);
+                    if (1) {
+                        {
+                            const float4 orcl_v = *(__global const float4 *)&A[i * k + l];
+                            *(__local float4 *)&orcl_tile0[orcl_t][orcl_kk + 0] = orcl_v;
+                        }
+                    } else {
+                        #pragma unroll
+                        for (long orcl_w = 0; orcl_w < 4; orcl_w += 1) {
+                            const int i = (int)(orcl_base1 + orcl_t);
+                            const int l = (int)(orcl_klo + orcl_k0 + orcl_kk + orcl_w);
+                            orcl_tile0[orcl_t][orcl_kk + orcl_w] = (1) ? A[i * k + l] : 0;
+                        }
+                    }
+                }
+                #pragma unroll
+                for (long orcl_q = 0; orcl_q < 1; orcl_q += 1) {
+                    const long orcl_e = orcl_lin + orcl_q * 128;
+                    const long orcl_kk = orcl_e / 8;
+                    const long orcl_t = (orcl_e % 8) * 4;
+                    const int j = (int)(orcl_base0 + orcl_t);
+                    const int l = (int)(orcl_klo + orcl_k0 + orcl_kk);
+                    if (1) {
+                        {
+                            const float4 orcl_v = *(__global const float4 *)&B[l * n + j];
+                            *(__local float4 *)&orcl_tile1[orcl_kk][orcl_t + 0] = orcl_v;
+                        }
+                    } else {
+                        #pragma unroll
+                        for (long orcl_w = 0; orcl_w < 4; orcl_w += 1) {
+                            const int j = (int)(orcl_base0 + orcl_t + orcl_w);
+                            const int l = (int)(orcl_klo + orcl_k0 + orcl_kk);
+                            orcl_tile1[orcl_kk][orcl_t + orcl_w] = (1) ? B[l * n + j] : 0;
+                        }
+                    }
                 }
             } else {
                 #pragma unroll
-                for (long orcl_w = 0; orcl_w < 4; orcl_w += 1) {
-                    const int j = (int)(orcl_base0 + orcl_t + orcl_w);
+                for (long orcl_q = 0; orcl_q < 1; orcl_q += 1) {
+                    const long orcl_e = orcl_lin + orcl_q * 128;
+                    const long orcl_kk = (orcl_e % 4) * 4;
+                    const long orcl_t = orcl_e / 4;
+                    const int i = (int)(orcl_base1 + orcl_t);
                     const int l = (int)(orcl_klo + orcl_k0 + orcl_kk);
-                    orcl_tile1[orcl_kk][orcl_t + orcl_w] = (j <= n - 1) ? B[l * n + j] : 0;
+                    if (i <= m - 1 && (size_t)&A[i * k + l] % 16 == 0) {
+                        {
+                            const float4 orcl_v = *(__global const float4 *)&A[i * k + l];
+                            *(__local float4 *)&orcl_tile0[orcl_t][orcl_kk + 0] = orcl_v;
+                        }
+                    } else {
+                        #pragma unroll
+                        for (long orcl_w = 0; orcl_w < 4; orcl_w += 1) {
+                            const int i = (int)(orcl_base1 + orcl_t);
+                            const int l = (int)(orcl_klo + orcl_k0 + orcl_kk + orcl_w);
+                            orcl_tile0[orcl_t][orcl_kk + orcl_w] = (i <= m - 1) ? A[i * k + l] : 0;
+                        }
+                    }
+                }
+                #pragma unroll
+                for (long orcl_q = 0; orcl_q < 1; orcl_q += 1) {
+                    const long orcl_e = orcl_lin + orcl_q * 128;
+                    const long orcl_kk = orcl_e / 8;
+                    const long orcl_t = (orcl_e % 8) * 4;
+                    const int j = (int)(orcl_base0 + orcl_t);
+                    const int l = (int)(orcl_klo + orcl_k0 + orcl_kk);
+                    if (j + 3 <= n - 1 && (size_t)&B[l * n + j] % 16 == 0) {
+                        {
+                            const float4 orcl_v = *(__global const float4 *)&B[l * n + j];
+                            *(__local float4 *)&orcl_tile1[orcl_kk][orcl_t + 0] = orcl_v;
+                        }
+                    } else {
+                        #pragma unroll
+                        for (long orcl_w = 0; orcl_w < 4; orcl_w += 1) {
+                            const int j = (int)(orcl_base0 + orcl_t + orcl_w);
+                            const int l = (int)(orcl_klo + orcl_k0 + orcl_kk);
+                            orcl_tile1[orcl_kk][orcl_t + orcl_w] = (j <= n - 1) ? B[l * n + j] : 0;
+                        }
+                    }
                 }
             }
         }

@@ -27,6 +27,9 @@ enum Load<'b> {
     ToRegs,
     /// From the prefetch registers into local buffer `buf` (C text).
     RegsToTile(&'b str),
+    /// Straight into local buffer `buf` (C text) by asynchronous copies (`stages`; plain loads
+    /// where `ORCL_MMA_SYNC` is 0).
+    Async(&'b str),
 }
 
 /// How a work-group walks one staged operand's slab, in groups of `vecLoad` elements along its
@@ -118,7 +121,7 @@ impl Cx<'_> {
     }
     /// The local tile of staged operand `n` (with `doubleBuffer`, buffer `buf`, C text).
     fn tile(&self, n: usize, buf: &str) -> String {
-        if self.c.double_buffer {
+        if self.c.buffers() > 1 {
             format!("orcl_tile{n}[{buf}]")
         } else {
             format!("orcl_tile{n}")
@@ -133,7 +136,25 @@ impl Cx<'_> {
     /// `bound` reduction steps when given; with `k_guard`, past the reduction loop's end) goes
     /// where `mode` says. With `W > 1` a group whose elements are all inside and whose address is
     /// aligned to the vector is read as one vector, any other element by element.
+    ///
+    /// The tensor-core form checks once per slab whether every group is inside and aligned
+    /// ([`Cx::fast_loads`]); then the groups are read without their guards.
     fn loads(&self, k0: &str, bound: Option<&str>, k_guard: bool, mode: Load) -> Vec<KStmt> {
+        if self.c.mma.is_none() || bound.is_some() || matches!(mode, Load::RegsToTile(_)) {
+            return self.group_loads(k0, bound, k_guard, mode, false);
+        }
+        self.fast_loads(k0, k_guard, mode)
+    }
+
+    /// [`Cx::loads`]; `fast`: every group is known to be inside and aligned (no guards).
+    fn group_loads(
+        &self,
+        k0: &str,
+        bound: Option<&str>,
+        k_guard: bool,
+        mode: Load,
+        fast: bool,
+    ) -> Vec<KStmt> {
         let (c, s) = (self.c, self.s);
         let w = c.load_vec;
         let mut out = Vec::new();
@@ -161,6 +182,7 @@ impl Cx<'_> {
                 match mode {
                     Load::ToTile => format!("orcl_tile{n}{}", Self::cell(o, &kk, &t)),
                     Load::ToRegs => format!("orcl_p{n}[{}]", reg(v)),
+                    Load::Async(buf) => format!("{}{}", self.tile(n, buf), Self::cell(o, &kk, &t)),
                     Load::RegsToTile(_) => unreachable!("stores read registers"),
                 }
             };
@@ -176,22 +198,23 @@ impl Cx<'_> {
                 if k_guard {
                     cond.insert(0, format!("{k0} + {kk} < orcl_kn"));
                 }
+                if fast {
+                    return "1".into();
+                }
                 cond.join(" && ")
             };
             let value = c_expr(&o.expr, &|_| None);
             match mode {
-                Load::RegsToTile(buf) => {
-                    let store = |v: &str| {
-                        let (kk, t) = at(v);
-                        KStmt::Store {
-                            target: format!("{}{}", self.tile(n, buf), Self::cell(o, &kk, &t))
-                                .into(),
-                            value: format!("orcl_p{n}[{}]", reg(v)).into(),
-                        }
-                    };
-                    body.push(match w {
-                        1 => store("0"),
-                        _ => Self::each("orcl_w", w, vec![store("orcl_w")]),
+                Load::RegsToTile(buf) => body.push(self.regs_to_tile(n, buf, &at, &reg)),
+                Load::Async(_) if w == 1 => {
+                    let cond = element("0", &mut body);
+                    body.push(KStmt::IfElse {
+                        cond: cond.into(),
+                        then: vec![Self::async_copy(&lvalue("0"), &value, o.ty, 1)],
+                        otherwise: vec![KStmt::Store {
+                            target: lvalue("0").into(),
+                            value: "0".into(),
+                        }],
                     });
                 }
                 _ if w == 1 => {
@@ -207,23 +230,12 @@ impl Cx<'_> {
                     let (vk, _) = at(&last);
                     body.push(self.var(&s.dims[d].var, format!("orcl_base{d} + orcl_t")));
                     body.push(self.var(&c.red_var, format!("orcl_klo + {k0} + orcl_kk")));
-                    let cond = self.vector_guard(o, &last, &vk, k0, bound, k_guard, &value);
-                    let whole = matches!(mode, Load::ToTile)
-                        && match o.k_inner_pad {
-                            Some(kp) => (c.tk + kp) % w == 0,
-                            None => !o.red_fast && (p + c.pad) % w == 0,
-                        };
-                    let vector = KStmt::VecLoad {
-                        ty: o.ty,
-                        width: w,
-                        src: value.clone(),
-                        global: true,
-                        dst: if whole {
-                            VecDst::Local(lvalue("0"))
-                        } else {
-                            VecDst::Elements((0..w).map(|v| lvalue(&v.to_string())).collect())
-                        },
+                    let cond = match fast {
+                        true => "1".to_string(),
+                        false => self.vector_guard(o, &last, &vk, k0, bound, k_guard, &value),
                     };
+                    let elements = (0..w).map(|v| lvalue(&v.to_string())).collect();
+                    let vector = self.vector_group(o, p, mode, lvalue("0"), elements, &value);
                     let mut each = Vec::new();
                     let cond_w = element("orcl_w", &mut each);
                     each.push(KStmt::Store {
@@ -243,12 +255,97 @@ impl Cx<'_> {
         out
     }
 
+    /// One load group of `vecLoad` elements of staged operand `o` (tile extent `p`) read as one
+    /// vector from global element `value` (C text): into `first` and on as one local vector when
+    /// the group is whole and aligned in the local tile (one `cp.async` with [`Load::Async`]),
+    /// else into `elements` (C lvalues).
+    fn vector_group(
+        &self,
+        o: &crate::schedule::Operand,
+        p: u64,
+        mode: Load,
+        first: String,
+        elements: Vec<String>,
+        value: &str,
+    ) -> KStmt {
+        let (c, w) = (self.c, self.c.load_vec);
+        let whole = matches!(mode, Load::ToTile | Load::Async(_))
+            && match o.k_inner_pad {
+                Some(kp) => (c.tk + kp) % w == 0,
+                None => !o.red_fast && (p + c.pad) % w == 0,
+            };
+        let vector = KStmt::VecLoad {
+            ty: o.ty,
+            width: w,
+            src: value.to_string(),
+            global: true,
+            dst: if whole {
+                VecDst::Local(first.clone())
+            } else {
+                VecDst::Elements(elements)
+            },
+        };
+        if whole && matches!(mode, Load::Async(_)) {
+            // One copy of the whole group; plain loads where there is no cp.async.
+            return KStmt::Mma {
+                hardware: vec![Self::async_copy(&first, value, o.ty, w)],
+                emulated: vec![vector],
+            };
+        }
+        vector
+    }
+
+    /// The stores of one load group of staged operand `n` from its prefetch registers (`reg`:
+    /// element `v`'s register) into local buffer `buf`, element `v` at tile cell `at(v)`.
+    fn regs_to_tile(
+        &self,
+        n: usize,
+        buf: &str,
+        at: &dyn Fn(&str) -> (String, String),
+        reg: &dyn Fn(&str) -> String,
+    ) -> KStmt {
+        let o = &self.c.operands[n];
+        let store = |v: &str| {
+            let (kk, t) = at(v);
+            KStmt::Store {
+                target: format!("{}{}", self.tile(n, buf), Self::cell(o, &kk, &t)).into(),
+                value: format!("orcl_p{n}[{}]", reg(v)).into(),
+            }
+        };
+        match self.c.load_vec {
+            1 => store("0"),
+            w => Self::each("orcl_w", w, vec![store("orcl_w")]),
+        }
+    }
+
     /// The subscripts of element (`kk` along the reduction loop, `t` along the tile) of staged
     /// operand `o`'s local tile: `[kk][t]`, or `[t][kk]` for a k-inner tile.
     fn cell(o: &crate::schedule::Operand, kk: &str, t: &str) -> String {
         match o.k_inner_pad {
             Some(_) => format!("[{t}][{kk}]"),
             None => format!("[{kk}][{t}]"),
+        }
+    }
+
+    /// The asynchronous copy of `width` elements of type `ty` from global element `src` to local
+    /// element `dst` (C lvalues): `cp.async` (PTX ISA §9.7.9.25; `.cg`, past L1, for 16 bytes),
+    /// or where `ORCL_MMA_SYNC` is 0 one plain element copy (`width` 1 only: wider groups give
+    /// their own plain form).
+    fn async_copy(dst: &str, src: &str, ty: ScalarType, width: u64) -> KStmt {
+        let bytes = width * ty.size_bytes() as u64;
+        let cache = if bytes == 16 { "cg" } else { "ca" };
+        let asm = KStmt::Lines(format!(
+            "asm volatile(\"cp.async.{cache}.shared.global [%0], [%1], {bytes};\" :: \"r\"(orcl_smem(&{dst})), \"l\"((size_t)&{src}) : \"memory\");"
+        ));
+        if width > 1 {
+            return asm;
+        }
+        KStmt::Mma {
+            hardware: vec![asm],
+            emulated: vec![KStmt::Store {
+                target: dst.to_string().into(),
+                value: src.to_string().into(),
+            }],
         }
     }
 
@@ -731,10 +828,9 @@ fn local_tiles(s: &Schedule, c: &ContractionSchedule) -> Vec<KStmt> {
             name: format!("orcl_tile{n}"),
             dims: {
                 let (rows, len) = o.tile_shape(c.tk, s.dims[d].per_group, c.pad);
-                if c.double_buffer {
-                    vec![2, rows, len]
-                } else {
-                    vec![rows, len]
+                match c.buffers() {
+                    1 => vec![rows, len],
+                    b => vec![b, rows, len],
                 }
             },
             align: match c.vec.max(c.load_vec) {
@@ -809,7 +905,9 @@ fn reduction_bounds(red: &orcl_frontend::ir::Loop) -> Vec<KStmt> {
 fn slabs(cx: &Cx<'_>, con: &Contraction<'_>) -> Vec<KStmt> {
     let c = cx.c;
     let mut body = Vec::new();
-    if c.double_buffer {
+    if c.stages > 1 {
+        body.extend(cx.pipelined());
+    } else if c.double_buffer {
         body.extend(cx.double_buffered(con.term));
     } else {
         // Whole slabs, then the partial one (uniform across the work-group: barriers are safe).

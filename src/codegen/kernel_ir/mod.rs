@@ -144,7 +144,8 @@ pub enum KStmt {
     Code(KExpr),
     /// The tensor-core form's macros, once at the top of the body: `ORCL_MMA_SYNC` (1 where the
     /// compiler targets `mma.sync` TF32: NVIDIA OpenCL, CUDA `__CUDA_ARCH__ >= 800`; 0 elsewhere
-    /// or under `-D ORCL_EMULATE_MMA`) and `orcl_tf32(x)`, `x` rounded to TF32 as
+    /// or under `-D ORCL_EMULATE_MMA`), with it `orcl_smem(p)` (a local pointer as the 32-bit
+    /// shared-window address `cp.async` takes), and `orcl_tf32(x)`, `x` rounded to TF32 as
     /// `cvt.rna.tf32.f32` does (nearest, ties away from zero, on the 13 low mantissa bits).
     MmaMacros,
     /// `#if ORCL_MMA_SYNC` HARDWARE `#else` EMULATED `#endif`.
@@ -591,18 +592,25 @@ const CUDA_LIMITS: &str = "#ifndef INT_MIN
 /// The tensor-core macros of [`KStmt::MmaMacros`] in OpenCL C (`as_uint`) or CUDA C
 /// (`__float_as_uint`).
 fn mma_macros(opencl: bool) -> String {
-    let (target, bits, float) = if opencl {
-        ("defined(__NV_CL_C_VERSION)", "as_uint", "as_float")
+    let (target, bits, float, smem) = if opencl {
+        (
+            "defined(__NV_CL_C_VERSION)",
+            "as_uint",
+            "as_float",
+            "((uint)(size_t)(p))",
+        )
     } else {
         (
             "defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800",
             "__float_as_uint",
             "__uint_as_float",
+            "((unsigned int)__cvta_generic_to_shared(p))",
         )
     };
     format!(
         "#if {target} && !defined(ORCL_EMULATE_MMA)
 #define ORCL_MMA_SYNC 1
+#define orcl_smem(p) {smem}
 #else
 #define ORCL_MMA_SYNC 0
 #endif

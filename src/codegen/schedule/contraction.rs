@@ -26,6 +26,12 @@ pub(super) fn schedule(
         dims[1].var.as_str(),
         c.red.var.as_str(),
     ];
+    if a.stages > 1 {
+        return Err(format!(
+            "stages={} (asynchronous copies) needs mathMode='tf32' (the tensor-core form)",
+            a.stages
+        ));
+    }
     let vec = vector_width(a, &dims)?;
     let mut operands = operands(k, a, c, &vars);
     let load_vec = u64::from(a.vec_load.max(1));
@@ -45,6 +51,7 @@ pub(super) fn schedule(
             double_buffer: a.double_buffer
                 && !operands.is_empty()
                 && operands.iter().all(|o| o.staged),
+            stages: 1,
             load_vec,
             warp,
             operands,

@@ -81,6 +81,12 @@ pub(super) fn schedule(
     for d in dims.iter_mut() {
         d.per_item = 1;
     }
+    if a.stages > 1 && a.double_buffer {
+        return Err(format!(
+            "stages={} and doubleBuffer are two ways of staging the next k-slab: give one",
+            a.stages
+        ));
+    }
     let load_vec = u64::from(a.vec_load.max(1));
     check_vec_load(&ops, &dims, tk, load_vec, &c.red.var)?;
     assign_load_items(&mut ops, a, &dims, tk, load_vec)?;
@@ -95,6 +101,7 @@ pub(super) fn schedule(
             vec: 1,
             pad: a.pad_local,
             double_buffer: a.double_buffer,
+            stages: u64::from(a.stages.max(1)),
             load_vec,
             warp: None,
             operands: ops,

@@ -945,6 +945,22 @@ fn missing_input_var() {
     );
 }
 
+/// A local given its value by one assignment before the region is a kernel argument (2DCONV's
+/// coefficients); assigned twice, it has no single value, and the error says what to declare.
+#[test]
+fn local_assigned_twice() {
+    check_fails(
+        "local_assigned_twice",
+        at(
+            "`c` is used in the tuned loop but has no value in `input_vars`",
+            22,
+            16,
+        )
+        .under("c")
+        .help("decl double c"),
+    );
+}
+
 #[test]
 fn input_var_type_mismatch() {
     check_fails(

@@ -7,7 +7,9 @@
 //! fall-back to the original loop fails. The nests exercise issue 22's dependence analysis: array
 //! reductions across the parallel loop (atax, bicg: atomic adds), symmetric writes in triangular
 //! nests (covariance, correlation), triangular inner loops (syrk, syr2k), matrix products with a
-//! prologue tiled as contractions (gemm as written, 2mm, 3mm), a private array (doitgen).
+//! prologue tiled as contractions (gemm as written, 2mm, 3mm), a private array (doitgen); and
+//! PolyBench/GPU's 2DCONV and 3DCONV (float stencils whose coefficients are locals assigned
+//! before the nest).
 
 mod common;
 use common::{driver_source, run, run_driver, statuses, Run};
@@ -30,6 +32,12 @@ fn orcl(dir: &Path, args: &[&str]) -> Run {
 /// `evaluations` must be `ok`. Then run the C driver (`protos`, `sizes`, `body`: see
 /// `common::driver_source`) on the tuned file and the original `kernel_{name}`.
 fn polybench(name: &str, evaluations: usize, protos: &str, sizes: &str, body: &str) {
+    let func = format!("kernel_{}", name.replace('-', "_"));
+    polybench_fn(name, &func, evaluations, protos, sizes, body);
+}
+
+/// [`polybench`] for a file whose kernel function is `func` (PolyBench/GPU's `conv2D`).
+fn polybench_fn(name: &str, func: &str, evaluations: usize, protos: &str, sizes: &str, body: &str) {
     let tmp = tempfile::Builder::new()
         .prefix("orcl-polybench-")
         .tempdir()
@@ -48,13 +56,12 @@ fn polybench(name: &str, evaluations: usize, protos: &str, sizes: &str, body: &s
     for (key, status) in &rows {
         assert_eq!(status, "ok", "{key}\n{}", t.dump());
     }
-    let func = format!("kernel_{}", name.replace('-', "_"));
     let driver = driver_source(protos, sizes, body);
     run_driver(
         dir,
         &format!("_{file}"),
         &file,
-        &func,
+        func,
         &driver,
         Duration::from_secs(120),
     );
@@ -330,6 +337,50 @@ fn doitgen_privatises_sum() {
     kernel_doitgen_orig(nr, nq, np, (double (*)[nq][np])A2, (double (*)[np])C4, sum2);
     cmp("A", A, A2, (long)nr * nq * np);
     return np <= 11;
+"#,
+    );
+}
+
+/// PolyBench/GPU's 2DCONV and 3DCONV as written: float data, the coefficients c11..c33 locals
+/// assigned before the nest (kernel arguments), the edges (i, j, k = 0 and n-1) left unwritten;
+/// the driver's third size is one no tile divides, and a size of 2 runs no iteration at all.
+#[test]
+fn conv2d_and_conv3d_from_polybench_gpu() {
+    // Float sums of 9 (15) terms of both signs, which the device may contract into fma: a few
+    // ulps of the largest term, relative to orcl's floor of 1e-3 of the largest |B|.
+    let tol = "#define TOL 1e-4\n";
+    polybench_fn(
+        "2DCONV",
+        "conv2D",
+        4,
+        &format!("void conv2D(int ni, int nj, float A[ni][nj], float B[ni][nj]);\nvoid conv2D_orig(int ni, int nj, float A[ni][nj], float B[ni][nj]);\n{tol}"),
+        "{23, 37, 0}, {40, 19, 0}, {53, 7, 0}, {2, 9, 0}",
+        r#"
+    int ni = s[0], nj = s[1];
+    long e = (long)ni * nj;
+    float *A = fvec(e), *B = fvec(e), *B2 = DUP(B, e);
+    conv2D(ni, nj, (float (*)[nj])A, (float (*)[nj])B);
+    conv2D_orig(ni, nj, (float (*)[nj])A, (float (*)[nj])B2);
+    cmp("B", B, B2, e);
+    free(A); free(B); free(B2);
+    return ni > 2 && nj > 2;
+"#,
+    );
+    polybench_fn(
+        "3DCONV",
+        "conv3D",
+        4,
+        &format!("void conv3D(int ni, int nj, int nk, float A[ni][nj][nk], float B[ni][nj][nk]);\nvoid conv3D_orig(int ni, int nj, int nk, float A[ni][nj][nk], float B[ni][nj][nk]);\n{tol}"),
+        "{11, 13, 17}, {20, 9, 21}, {7, 29, 5}, {2, 5, 5}",
+        r#"
+    int ni = s[0], nj = s[1], nk = s[2];
+    long e = (long)ni * nj * nk;
+    float *A = fvec(e), *B = fvec(e), *B2 = DUP(B, e);
+    conv3D(ni, nj, nk, (float (*)[nj][nk])A, (float (*)[nj][nk])B);
+    conv3D_orig(ni, nj, nk, (float (*)[nj][nk])A, (float (*)[nj][nk])B2);
+    cmp("B", B, B2, e);
+    free(A); free(B); free(B2);
+    return ni > 2 && nj > 2 && nk > 2;
 "#,
     );
 }

@@ -8,6 +8,9 @@ use crate::expr::{parse_keyword_args, KeywordArg};
 use std::collections::BTreeMap;
 use tree_sitter::{Node, Parser};
 
+mod locals;
+use locals::locals_before;
+
 /// A C declaration visible to a region: its base type as written and pointer/array depth.
 #[derive(Debug, Clone, PartialEq)]
 pub struct CDecl {
@@ -899,48 +902,6 @@ fn preamble_of(
         }
     }
     Ok(out)
-}
-
-/// The initialized scalar declarations of the body of the function at `function`, among its
-/// statements that end before `region_start`, each with the span from its end to `region_start`.
-fn locals_before(
-    root: Node,
-    text: &str,
-    function: Span,
-    region_start: usize,
-) -> Vec<(PreambleDecl, Span)> {
-    let mut out = Vec::new();
-    let mut c = root.walk();
-    let Some(f) = root
-        .named_children(&mut c)
-        .find(|n| n.start_byte() == function.start && n.end_byte() == function.end)
-    else {
-        return out;
-    };
-    let Some(body) = f.child_by_field_name("body") else {
-        return out;
-    };
-    let mut bc = body.walk();
-    for st in body.named_children(&mut bc) {
-        if st.end_byte() > region_start {
-            break;
-        }
-        if st.kind() != "declaration" {
-            continue;
-        }
-        let after = Span::new(st.end_byte(), region_start);
-        let end = Span::new(st.end_byte(), st.end_byte());
-        let Ok(decls) = preamble_of(body, text, st.start_byte(), end) else {
-            continue;
-        };
-        out.extend(
-            decls
-                .into_iter()
-                .filter(|d| d.init.is_some())
-                .map(|d| (d, after)),
-        );
-    }
-    out
 }
 
 /// The identifiers an initializer reads and the functions it calls, in document order

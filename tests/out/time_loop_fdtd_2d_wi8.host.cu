@@ -1,5 +1,5 @@
 /* ---- host code ---- */
-/* orcl: CUDA kernels and host code for the tuned time loop of kernel_fdtd_2d() (tests/polybench/fdtd-2d.c:9).
+/* orcl: CUDA kernels and host code for the tuned time loop of kernel_fdtd_2d() (tests/polybench/fdtd-2d.c:28).
  * The time loop `t` runs here, on the host; each step launches 4 kernel(s) in order
  * on the default stream, and the arrays stay on the device for the whole loop (one copy in, one copy out).
  * Variants (one per tuned input size), chosen at run time on the size variable:

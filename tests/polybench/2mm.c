@@ -1,19 +1,30 @@
 /* 2mm from PolyBench/C 4.2.1 (linear-algebra/kernels/2mm/2mm.c), Copyright (c) 2010-2016 Ohio State University,
  * redistributed under its licence (PolyBench/C's LICENSE.txt permits redistribution with this
  * notice). The kernel function with its loop nests as written, one annotated region per nest;
- * macros expanded by hand until orcl reads them: _PB_X -> x, SCALAR_VAL(v) -> v,
- * DATA_TYPE -> double. Two matrix products whose element is set (or scaled) before the k loop. */
+ * PolyBench's macros kept
+ * (their definitions from utilities/polybench.h and 2mm.h with POLYBENCH_USE_C99_PROTO are
+ * below, so the file stands alone; orcl expands them as `cc -E` would). Two matrix products whose element is set (or scaled) before the k loop. */
+#define DATA_TYPE double
+#define SCALAR_VAL(x) x
+#define POLYBENCH_LOOP_BOUND(x, y) y
+#define _PB_NI POLYBENCH_LOOP_BOUND(NI, ni)
+#define _PB_NJ POLYBENCH_LOOP_BOUND(NJ, nj)
+#define _PB_NK POLYBENCH_LOOP_BOUND(NK, nk)
+#define _PB_NL POLYBENCH_LOOP_BOUND(NL, nl)
+#define POLYBENCH_2D(var, dim1, dim2, ddim1, ddim2) var[ddim1][ddim2]
 void kernel_2mm(int ni, int nj, int nk, int nl,
-		double alpha,
-		double beta,
-		double tmp[ni][nj],
-		double A[ni][nk],
-		double B[nk][nj],
-		double C[nj][nl],
-		double D[ni][nl])
+		DATA_TYPE alpha,
+		DATA_TYPE beta,
+		DATA_TYPE POLYBENCH_2D(tmp,NI,NJ,ni,nj),
+		DATA_TYPE POLYBENCH_2D(A,NI,NK,ni,nk),
+		DATA_TYPE POLYBENCH_2D(B,NK,NJ,nk,nj),
+		DATA_TYPE POLYBENCH_2D(C,NJ,NL,nj,nl),
+		DATA_TYPE POLYBENCH_2D(D,NI,NL,ni,nl))
 {
   int i, j, k;
 
+#pragma scop
+  /* D := alpha*A*B*C + beta*D */
   /*@ begin PerfTuning(
       def performance_params { param TI[] = [4, 8]; param TJ[] = [8]; param TK[] = [4]; }
       def build { arg build_command = 'cc -O2'; }
@@ -38,21 +49,21 @@ void kernel_2mm(int ni, int nj, int nk, int nl,
       def search { arg algorithm = 'Exhaustive'; }
   ) @*/
   /*@ begin Loop(transform OpenCL(tile=[('i',TI),('j',TJ),('k',TK)], device=0, platform=0)
-    for (i = 0; i < ni; i++)
-      for (j = 0; j < nj; j++)
-        {
-  	tmp[i][j] = 0.0;
-  	for (k = 0; k < nk; ++k)
-  	  tmp[i][j] += alpha * A[i][k] * B[k][j];
-        }
+  for (i = 0; i < _PB_NI; i++)
+    for (j = 0; j < _PB_NJ; j++)
+      {
+	tmp[i][j] = SCALAR_VAL(0.0);
+	for (k = 0; k < _PB_NK; ++k)
+	  tmp[i][j] += alpha * A[i][k] * B[k][j];
+      }
   ) @*/
-    for (i = 0; i < ni; i++)
-      for (j = 0; j < nj; j++)
-        {
-  	tmp[i][j] = 0.0;
-  	for (k = 0; k < nk; ++k)
-  	  tmp[i][j] += alpha * A[i][k] * B[k][j];
-        }
+  for (i = 0; i < _PB_NI; i++)
+    for (j = 0; j < _PB_NJ; j++)
+      {
+	tmp[i][j] = SCALAR_VAL(0.0);
+	for (k = 0; k < _PB_NK; ++k)
+	  tmp[i][j] += alpha * A[i][k] * B[k][j];
+      }
   /*@ end @*/
   /*@ end @*/
   /*@ begin PerfTuning(
@@ -79,21 +90,23 @@ void kernel_2mm(int ni, int nj, int nk, int nl,
       def search { arg algorithm = 'Exhaustive'; }
   ) @*/
   /*@ begin Loop(transform OpenCL(tile=[('i',TI),('j',TJ),('k',TK)], device=0, platform=0)
-    for (i = 0; i < ni; i++)
-      for (j = 0; j < nl; j++)
-        {
-  	D[i][j] *= beta;
-  	for (k = 0; k < nj; ++k)
-  	  D[i][j] += tmp[i][k] * C[k][j];
-        }
+  for (i = 0; i < _PB_NI; i++)
+    for (j = 0; j < _PB_NL; j++)
+      {
+	D[i][j] *= beta;
+	for (k = 0; k < _PB_NJ; ++k)
+	  D[i][j] += tmp[i][k] * C[k][j];
+      }
   ) @*/
-    for (i = 0; i < ni; i++)
-      for (j = 0; j < nl; j++)
-        {
-  	D[i][j] *= beta;
-  	for (k = 0; k < nj; ++k)
-  	  D[i][j] += tmp[i][k] * C[k][j];
-        }
+  for (i = 0; i < _PB_NI; i++)
+    for (j = 0; j < _PB_NL; j++)
+      {
+	D[i][j] *= beta;
+	for (k = 0; k < _PB_NJ; ++k)
+	  D[i][j] += tmp[i][k] * C[k][j];
+      }
   /*@ end @*/
   /*@ end @*/
+#pragma endscop
+
 }

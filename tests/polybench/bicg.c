@@ -1,17 +1,26 @@
 /* bicg from PolyBench/C 4.2.1 (linear-algebra/kernels/bicg/bicg.c), Copyright (c) 2010-2016 Ohio State University,
  * redistributed under its licence (PolyBench/C's LICENSE.txt permits redistribution with this
  * notice). The kernel function with its loop nests as written, one annotated region per nest;
- * macros expanded by hand until orcl reads them: _PB_X -> x, SCALAR_VAL(v) -> v,
- * DATA_TYPE -> double. The second nest sums s[j] across its parallel loop i (an array reduction). */
+ * PolyBench's macros kept
+ * (their definitions from utilities/polybench.h and bicg.h with POLYBENCH_USE_C99_PROTO are
+ * below, so the file stands alone; orcl expands them as `cc -E` would). The second nest sums s[j] across its parallel loop i (an array reduction). */
+#define DATA_TYPE double
+#define SCALAR_VAL(x) x
+#define POLYBENCH_LOOP_BOUND(x, y) y
+#define _PB_M POLYBENCH_LOOP_BOUND(M, m)
+#define _PB_N POLYBENCH_LOOP_BOUND(N, n)
+#define POLYBENCH_1D(var, dim1, ddim1) var[ddim1]
+#define POLYBENCH_2D(var, dim1, dim2, ddim1, ddim2) var[ddim1][ddim2]
 void kernel_bicg(int m, int n,
-		 double A[n][m],
-		 double s[m],
-		 double q[n],
-		 double p[m],
-		 double r[n])
+		 DATA_TYPE POLYBENCH_2D(A,N,M,n,m),
+		 DATA_TYPE POLYBENCH_1D(s,M,m),
+		 DATA_TYPE POLYBENCH_1D(q,N,n),
+		 DATA_TYPE POLYBENCH_1D(p,M,m),
+		 DATA_TYPE POLYBENCH_1D(r,N,n))
 {
   int i, j;
 
+#pragma scop
   /*@ begin PerfTuning(
       def performance_params { param WI[] = [16, 64]; }
       def build { arg build_command = 'cc -O2'; }
@@ -32,10 +41,10 @@ void kernel_bicg(int m, int n,
       def search { arg algorithm = 'Exhaustive'; }
   ) @*/
   /*@ begin Loop(transform OpenCL(workItemsPerGroup=WI, device=0, platform=0)
-  for (i = 0; i < m; i++)
+  for (i = 0; i < _PB_M; i++)
     s[i] = 0;
   ) @*/
-  for (i = 0; i < m; i++)
+  for (i = 0; i < _PB_M; i++)
     s[i] = 0;
   /*@ end @*/
   /*@ end @*/
@@ -59,25 +68,27 @@ void kernel_bicg(int m, int n,
       def search { arg algorithm = 'Exhaustive'; }
   ) @*/
   /*@ begin Loop(transform OpenCL(workItemsPerGroup=WI, device=0, platform=0)
-    for (i = 0; i < n; i++)
-      {
-        q[i] = 0.0;
-        for (j = 0; j < m; j++)
-  	{
-  	  s[j] = s[j] + r[i] * A[i][j];
-  	  q[i] = q[i] + A[i][j] * p[j];
-  	}
-      }
+  for (i = 0; i < _PB_N; i++)
+    {
+      q[i] = SCALAR_VAL(0.0);
+      for (j = 0; j < _PB_M; j++)
+	{
+	  s[j] = s[j] + r[i] * A[i][j];
+	  q[i] = q[i] + A[i][j] * p[j];
+	}
+    }
   ) @*/
-    for (i = 0; i < n; i++)
-      {
-        q[i] = 0.0;
-        for (j = 0; j < m; j++)
-  	{
-  	  s[j] = s[j] + r[i] * A[i][j];
-  	  q[i] = q[i] + A[i][j] * p[j];
-  	}
-      }
+  for (i = 0; i < _PB_N; i++)
+    {
+      q[i] = SCALAR_VAL(0.0);
+      for (j = 0; j < _PB_M; j++)
+	{
+	  s[j] = s[j] + r[i] * A[i][j];
+	  q[i] = q[i] + A[i][j] * p[j];
+	}
+    }
   /*@ end @*/
   /*@ end @*/
+#pragma endscop
+
 }

@@ -1,11 +1,30 @@
 /* fdtd-2d: the kernel of PolyBench/C 4.2.1's stencils/fdtd-2d/fdtd-2d.c (Louis-Noel Pouchet, Tomofumi Yuki;
  * The Ohio State University), whose licence permits redistribution with this notice. Its loops as
- * written; PolyBench's macros expanded by hand (_PB_TMAX -> tmax, _PB_NX -> nx, _PB_NY -> ny, SCALAR_VAL(x) -> x, DATA_TYPE -> double). One region holds the whole time loop:
+ * written; PolyBench's macros kept
+ * (their definitions from utilities/polybench.h and fdtd-2d.h with POLYBENCH_USE_C99_PROTO are
+ * below, so the file stands alone; orcl expands them as `cc -E` would). One region holds the whole time loop:
  * orcl keeps `t` on the host and runs each nest of its body as a kernel per step, with the arrays
  * on the device from the first step to the last. Four kernels per step (the first a row of ey set from _fict_[t]: the step's value is a kernel argument). */
-void kernel_fdtd_2d(int tmax, int nx, int ny, double ex[nx][ny], double ey[nx][ny], double hz[nx][ny], double _fict_[tmax])
+#define DATA_TYPE double
+#define SCALAR_VAL(x) x
+#define POLYBENCH_LOOP_BOUND(x, y) y
+#define _PB_TMAX POLYBENCH_LOOP_BOUND(TMAX, tmax)
+#define _PB_NY POLYBENCH_LOOP_BOUND(NY, ny)
+#define _PB_NX POLYBENCH_LOOP_BOUND(NX, nx)
+#define POLYBENCH_1D(var, dim1, ddim1) var[ddim1]
+#define POLYBENCH_2D(var, dim1, dim2, ddim1, ddim2) var[ddim1][ddim2]
+void kernel_fdtd_2d(int tmax,
+		    int nx,
+		    int ny,
+		    DATA_TYPE POLYBENCH_2D(ex,NX,NY,nx,ny),
+		    DATA_TYPE POLYBENCH_2D(ey,NX,NY,nx,ny),
+		    DATA_TYPE POLYBENCH_2D(hz,NX,NY,nx,ny),
+		    DATA_TYPE POLYBENCH_1D(_fict_,TMAX,tmax))
 {
   int t, i, j;
+
+#pragma scop
+
   /*@ begin PerfTuning(
       def performance_params {
           param WI[] = [8, 32];
@@ -29,37 +48,39 @@ void kernel_fdtd_2d(int tmax, int nx, int ny, double ex[nx][ny], double ey[nx][n
       def search { arg algorithm = 'Exhaustive'; }
   ) @*/
   /*@ begin Loop(transform OpenCL(workItemsPerGroup=WI)
-  for(t = 0; t < tmax; t++)
+  for(t = 0; t < _PB_TMAX; t++)
     {
-      for (j = 0; j < ny; j++)
+      for (j = 0; j < _PB_NY; j++)
 	ey[0][j] = _fict_[t];
-      for (i = 1; i < nx; i++)
-	for (j = 0; j < ny; j++)
-	  ey[i][j] = ey[i][j] - 0.5*(hz[i][j]-hz[i-1][j]);
-      for (i = 0; i < nx; i++)
-	for (j = 1; j < ny; j++)
-	  ex[i][j] = ex[i][j] - 0.5*(hz[i][j]-hz[i][j-1]);
-      for (i = 0; i < nx - 1; i++)
-	for (j = 0; j < ny - 1; j++)
-	  hz[i][j] = hz[i][j] - 0.7*  (ex[i][j+1] - ex[i][j] +
+      for (i = 1; i < _PB_NX; i++)
+	for (j = 0; j < _PB_NY; j++)
+	  ey[i][j] = ey[i][j] - SCALAR_VAL(0.5)*(hz[i][j]-hz[i-1][j]);
+      for (i = 0; i < _PB_NX; i++)
+	for (j = 1; j < _PB_NY; j++)
+	  ex[i][j] = ex[i][j] - SCALAR_VAL(0.5)*(hz[i][j]-hz[i][j-1]);
+      for (i = 0; i < _PB_NX - 1; i++)
+	for (j = 0; j < _PB_NY - 1; j++)
+	  hz[i][j] = hz[i][j] - SCALAR_VAL(0.7)*  (ex[i][j+1] - ex[i][j] +
 				       ey[i+1][j] - ey[i][j]);
     }
   ) @*/
-  for(t = 0; t < tmax; t++)
+  for(t = 0; t < _PB_TMAX; t++)
     {
-      for (j = 0; j < ny; j++)
+      for (j = 0; j < _PB_NY; j++)
 	ey[0][j] = _fict_[t];
-      for (i = 1; i < nx; i++)
-	for (j = 0; j < ny; j++)
-	  ey[i][j] = ey[i][j] - 0.5*(hz[i][j]-hz[i-1][j]);
-      for (i = 0; i < nx; i++)
-	for (j = 1; j < ny; j++)
-	  ex[i][j] = ex[i][j] - 0.5*(hz[i][j]-hz[i][j-1]);
-      for (i = 0; i < nx - 1; i++)
-	for (j = 0; j < ny - 1; j++)
-	  hz[i][j] = hz[i][j] - 0.7*  (ex[i][j+1] - ex[i][j] +
+      for (i = 1; i < _PB_NX; i++)
+	for (j = 0; j < _PB_NY; j++)
+	  ey[i][j] = ey[i][j] - SCALAR_VAL(0.5)*(hz[i][j]-hz[i-1][j]);
+      for (i = 0; i < _PB_NX; i++)
+	for (j = 1; j < _PB_NY; j++)
+	  ex[i][j] = ex[i][j] - SCALAR_VAL(0.5)*(hz[i][j]-hz[i][j-1]);
+      for (i = 0; i < _PB_NX - 1; i++)
+	for (j = 0; j < _PB_NY - 1; j++)
+	  hz[i][j] = hz[i][j] - SCALAR_VAL(0.7)*  (ex[i][j+1] - ex[i][j] +
 				       ey[i+1][j] - ey[i][j]);
     }
   /*@ end @*/
   /*@ end @*/
+
+#pragma endscop
 }

@@ -1,17 +1,32 @@
 /* gemm from PolyBench/C 4.2.1 (linear-algebra/blas/gemm/gemm.c), Copyright (c) 2010-2016 Ohio State University,
  * redistributed under its licence (PolyBench/C's LICENSE.txt permits redistribution with this
  * notice). The kernel function with its loop nests as written, one annotated region per nest;
- * macros expanded by hand until orcl reads them: _PB_X -> x, SCALAR_VAL(v) -> v,
- * DATA_TYPE -> double. Tiled as a matrix product: the j loops are fused and C[i][j] summed in a register. */
+ * PolyBench's macros kept
+ * (their definitions from utilities/polybench.h and gemm.h with POLYBENCH_USE_C99_PROTO are
+ * below, so the file stands alone; orcl expands them as `cc -E` would). Tiled as a matrix product: the j loops are fused and C[i][j] summed in a register. */
+#define DATA_TYPE double
+#define POLYBENCH_LOOP_BOUND(x, y) y
+#define _PB_NI POLYBENCH_LOOP_BOUND(NI, ni)
+#define _PB_NJ POLYBENCH_LOOP_BOUND(NJ, nj)
+#define _PB_NK POLYBENCH_LOOP_BOUND(NK, nk)
+#define POLYBENCH_2D(var, dim1, dim2, ddim1, ddim2) var[ddim1][ddim2]
 void kernel_gemm(int ni, int nj, int nk,
-		 double alpha,
-		 double beta,
-		 double C[ni][nj],
-		 double A[ni][nk],
-		 double B[nk][nj])
+		 DATA_TYPE alpha,
+		 DATA_TYPE beta,
+		 DATA_TYPE POLYBENCH_2D(C,NI,NJ,ni,nj),
+		 DATA_TYPE POLYBENCH_2D(A,NI,NK,ni,nk),
+		 DATA_TYPE POLYBENCH_2D(B,NK,NJ,nk,nj))
 {
   int i, j, k;
 
+//BLAS PARAMS
+//TRANSA = 'N'
+//TRANSB = 'N'
+// => Form C := alpha*A*B + beta*C,
+//A is NIxNK
+//B is NKxNJ
+//C is NIxNJ
+#pragma scop
   /*@ begin PerfTuning(
       def performance_params { param TI[] = [4, 8]; param TJ[] = [8]; param TK[] = [4]; }
       def build { arg build_command = 'cc -O2'; }
@@ -33,23 +48,25 @@ void kernel_gemm(int ni, int nj, int nk,
       def search { arg algorithm = 'Exhaustive'; }
   ) @*/
   /*@ begin Loop(transform OpenCL(tile=[('i',TI),('j',TJ),('k',TK)], device=0, platform=0)
-    for (i = 0; i < ni; i++) {
-      for (j = 0; j < nj; j++)
-  	C[i][j] *= beta;
-      for (k = 0; k < nk; k++) {
-         for (j = 0; j < nj; j++)
-  	  C[i][j] += alpha * A[i][k] * B[k][j];
-      }
+  for (i = 0; i < _PB_NI; i++) {
+    for (j = 0; j < _PB_NJ; j++)
+	C[i][j] *= beta;
+    for (k = 0; k < _PB_NK; k++) {
+       for (j = 0; j < _PB_NJ; j++)
+	  C[i][j] += alpha * A[i][k] * B[k][j];
     }
+  }
   ) @*/
-    for (i = 0; i < ni; i++) {
-      for (j = 0; j < nj; j++)
-  	C[i][j] *= beta;
-      for (k = 0; k < nk; k++) {
-         for (j = 0; j < nj; j++)
-  	  C[i][j] += alpha * A[i][k] * B[k][j];
-      }
+  for (i = 0; i < _PB_NI; i++) {
+    for (j = 0; j < _PB_NJ; j++)
+	C[i][j] *= beta;
+    for (k = 0; k < _PB_NK; k++) {
+       for (j = 0; j < _PB_NJ; j++)
+	  C[i][j] += alpha * A[i][k] * B[k][j];
     }
+  }
   /*@ end @*/
   /*@ end @*/
+#pragma endscop
+
 }

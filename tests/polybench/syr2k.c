@@ -1,17 +1,30 @@
 /* syr2k from PolyBench/C 4.2.1 (linear-algebra/blas/syr2k/syr2k.c), Copyright (c) 2010-2016 Ohio State University,
  * redistributed under its licence (PolyBench/C's LICENSE.txt permits redistribution with this
  * notice). The kernel function with its loop nests as written, one annotated region per nest;
- * macros expanded by hand until orcl reads them: _PB_X -> x, SCALAR_VAL(v) -> v,
- * DATA_TYPE -> double. A triangular nest (j <= i). */
+ * PolyBench's macros kept
+ * (their definitions from utilities/polybench.h and syr2k.h with POLYBENCH_USE_C99_PROTO are
+ * below, so the file stands alone; orcl expands them as `cc -E` would). A triangular nest (j <= i). */
+#define DATA_TYPE double
+#define POLYBENCH_LOOP_BOUND(x, y) y
+#define _PB_N POLYBENCH_LOOP_BOUND(N, n)
+#define _PB_M POLYBENCH_LOOP_BOUND(M, m)
+#define POLYBENCH_2D(var, dim1, dim2, ddim1, ddim2) var[ddim1][ddim2]
 void kernel_syr2k(int n, int m,
-		  double alpha,
-		  double beta,
-		  double C[n][n],
-		  double A[n][m],
-		  double B[n][m])
+		  DATA_TYPE alpha,
+		  DATA_TYPE beta,
+		  DATA_TYPE POLYBENCH_2D(C,N,N,n,n),
+		  DATA_TYPE POLYBENCH_2D(A,N,M,n,m),
+		  DATA_TYPE POLYBENCH_2D(B,N,M,n,m))
 {
   int i, j, k;
 
+//BLAS PARAMS
+//UPLO  = 'L'
+//TRANS = 'N'
+//A is NxM
+//B is NxM
+//C is NxN
+#pragma scop
   /*@ begin PerfTuning(
       def performance_params { param WI[] = [16, 64]; }
       def build { arg build_command = 'cc -O2'; }
@@ -32,25 +45,27 @@ void kernel_syr2k(int n, int m,
       def search { arg algorithm = 'Exhaustive'; }
   ) @*/
   /*@ begin Loop(transform OpenCL(workItemsPerGroup=WI, device=0, platform=0)
-    for (i = 0; i < n; i++) {
+  for (i = 0; i < _PB_N; i++) {
+    for (j = 0; j <= i; j++)
+      C[i][j] *= beta;
+    for (k = 0; k < _PB_M; k++)
       for (j = 0; j <= i; j++)
-        C[i][j] *= beta;
-      for (k = 0; k < m; k++)
-        for (j = 0; j <= i; j++)
-  	{
-  	  C[i][j] += A[j][k]*alpha*B[i][k] + B[j][k]*alpha*A[i][k];
-  	}
-    }
+	{
+	  C[i][j] += A[j][k]*alpha*B[i][k] + B[j][k]*alpha*A[i][k];
+	}
+  }
   ) @*/
-    for (i = 0; i < n; i++) {
+  for (i = 0; i < _PB_N; i++) {
+    for (j = 0; j <= i; j++)
+      C[i][j] *= beta;
+    for (k = 0; k < _PB_M; k++)
       for (j = 0; j <= i; j++)
-        C[i][j] *= beta;
-      for (k = 0; k < m; k++)
-        for (j = 0; j <= i; j++)
-  	{
-  	  C[i][j] += A[j][k]*alpha*B[i][k] + B[j][k]*alpha*A[i][k];
-  	}
-    }
+	{
+	  C[i][j] += A[j][k]*alpha*B[i][k] + B[j][k]*alpha*A[i][k];
+	}
+  }
   /*@ end @*/
   /*@ end @*/
+#pragma endscop
+
 }

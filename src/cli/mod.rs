@@ -1,7 +1,8 @@
 //! Command-line interface: `orcl tune | compare | check | emit | devices | db | plot | replay`
 //! (and `orcl worker`, which `orcl tune --slurm` starts on the compute nodes). Exit codes
 //! (docs/RELIABILITY.md): 0 tuned, 1 no valid variant, 2 usage or input error, 3 environment
-//! failure (database, device, compiler, file system), 130/143 interrupted by SIGINT/SIGTERM.
+//! failure (database, device, compiler, file system), 4 some regions refused (the others
+//! tuned), 130/143 interrupted by SIGINT/SIGTERM.
 //!
 //! Arguments and presentation only: this module holds the clap definitions and the dispatch;
 //! each subcommand's arguments and output are in its own file, the work in the library.
@@ -28,8 +29,9 @@ pub use failure::EXIT_ENVIRONMENT;
 
 /// The exit codes, in `--help`'s footer (docs/RELIABILITY.md).
 const EXIT_CODES: &str =
-    "Exit codes: 0 done, 1 no valid variant, 2 usage or input error (located), 3 environment \
-failure (database, device, compiler, file system), 130/143 interrupted (SIGINT/SIGTERM).";
+    "Exit codes: 0 done, 1 no valid variant, 2 usage or input error (located; every region \
+refused), 3 environment failure (database, device, compiler, file system), 4 some regions \
+refused (the others tuned or checked), 130/143 interrupted (SIGINT/SIGTERM).";
 
 #[derive(Parser, Debug)]
 #[command(

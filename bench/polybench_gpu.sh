@@ -3,7 +3,7 @@
 # (Grauer-Gray et al., "Auto-tuning a high-level language targeted to GPU codes", InPar 2012;
 # github.com/sgrauerg/polybenchGpu) on an NVIDIA GPU, issue 22.
 #
-# For each kernel (default: the 13 below; name PolyBench/GPU folders to pick some):
+# For each kernel (default: the 17 below; DOITGEN's program has no .cuh and no timer; name PolyBench/GPU folders to pick some):
 #  1. builds PolyBench/GPU's CUDA/<K>/<k>.cu (nvcc -O3 -arch=sm_90 -DPOLYBENCH_TIME, its CPU run
 #     compiled out) and runs it RUNS times: "GPU Time in seconds" is their gettimeofday timer around
 #     the kernel launches + cudaThreadSynchronize, transfers outside; the median is kept;
@@ -51,7 +51,11 @@ GESUMMV gesummv gesummv N=N
 SYRK syrk syrk N=NI,M=NJ
 SYR2K syr2k syr2k N=NI,M=NJ
 JACOBI2D jacobi2D jacobi-2d T=TSTEPS,N=N
-FDTD-2D fdtd2d fdtd-2d T=TMAX,NX=NX,NY=NY'
+FDTD-2D fdtd2d fdtd-2d T=TMAX,NX=NX,NY=NY
+GEMVER gemver gemver N=N
+JACOBI1D jacobi1D jacobi-1d T=TSTEPS,N=N
+CORR correlation correlation M=M,N=N
+COVAR covariance covariance M=M,N=N'
 
 # cuh_value FILE MACRO: MACRO's value in the STANDARD_DATASET block of a PolyBench/GPU header.
 cuh_value() {

@@ -46,6 +46,7 @@ pub use evaluations::EvaluationRow;
 pub use experiments::{ExperimentRow, NewExperiment};
 pub use locate::open_for_reading;
 pub use queries::{ExperimentSummary, FailureGroup, QueryError, QueryResult};
+pub use schema::GZIP_MAGIC;
 pub use time::{format_utc, now_utc};
 
 /// How long [`Db::open_read_only`] waits for a database that another process is creating.

@@ -140,7 +140,11 @@ impl Db {
     }
 }
 
-/// For a gzip file (magic bytes `1f 8b`), its content decompressed into a new temporary file;
+/// The first two bytes of every gzip stream (RFC 1952 §2.3.1): how a gzip'd database or
+/// imported file is told from a plain one.
+pub const GZIP_MAGIC: [u8; 2] = [0x1f, 0x8b];
+
+/// For a gzip file (magic bytes [`GZIP_MAGIC`]), its content decompressed into a new temporary file;
 /// `None` for any other file. Errors: [`DbError::Unzip`] when the file cannot be read or is not
 /// a valid gzip stream, or the temporary file cannot be written.
 fn gunzip_if_gzip(path: &Path) -> Result<Option<tempfile::TempPath>> {
@@ -150,7 +154,7 @@ fn gunzip_if_gzip(path: &Path) -> Result<Option<tempfile::TempPath>> {
     let is_gzip = std::fs::File::open(path)
         .and_then(|mut f| f.read_exact(&mut magic))
         .is_ok()
-        && magic == [0x1f, 0x8b];
+        && magic == GZIP_MAGIC;
     if !is_gzip {
         return Ok(None);
     }

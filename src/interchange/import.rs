@@ -216,11 +216,11 @@ pub(super) fn space_text(configs: &[&Configuration]) -> String {
     serde_json::to_string(&Ordered(space)).unwrap_or_default()
 }
 
-/// The bytes of a gzip file (magic `1f 8b`, RFC 1952 §2.3.1) decompressed, as benchmark_hub ships
+/// The bytes of a gzip file ([`crate::db::GZIP_MAGIC`]) decompressed, as benchmark_hub ships
 /// its Kernel Tuner caches (`A100.json.gz`); any other bytes unchanged.
 fn gunzip(bytes: Vec<u8>) -> std::io::Result<Vec<u8>> {
     use std::io::Read;
-    if !bytes.starts_with(&[0x1f, 0x8b]) {
+    if !bytes.starts_with(&crate::db::GZIP_MAGIC) {
         return Ok(bytes);
     }
     let mut out = Vec::new();

@@ -6,7 +6,8 @@
 //! one more (sizes that no work-group size divides). Kernel launches are counted, so a silent
 //! fall-back to the original loop fails. The nests exercise issue 22's dependence analysis: array
 //! reductions across the parallel loop (atax, bicg: atomic adds), symmetric writes in triangular
-//! nests (covariance, correlation), triangular inner loops (syrk, syr2k), matrix products with a
+//! nests (covariance, correlation), triangular inner loops tiled over their bounding square (syrk,
+//! syr2k), matrix products with a
 //! prologue tiled as contractions (gemm as written, 2mm, 3mm), a private array (doitgen); and
 //! PolyBench/GPU's 2DCONV and 3DCONV (float stencils whose coefficients are locals assigned
 //! before the nest).
@@ -220,9 +221,14 @@ fn gemm_as_written_tunes() {
     );
 }
 
-/// syrk and syr2k: the `j <= i` triangle inside each work-item.
+/// syrk and syr2k: the `j <= i` triangle made its bounding square with the guard `j <= i`,
+/// tiled as a contraction (the first configuration) or one work-item per row (`TI=0`: no `tile`).
 #[test]
 fn syrk_and_syr2k_triangles() {
+    for name in ["syrk", "syr2k"] {
+        assert_contraction(name, 0);
+        assert!(emitted(name, 0).contains("if (j <= i) {"), "{name}");
+    }
     polybench(
         "syrk",
         4,

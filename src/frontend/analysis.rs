@@ -397,6 +397,9 @@ pub enum ContractionForm<'k> {
         ty: crate::ir::ScalarType,
         init: &'k Expr,
         after: &'k [Stmt],
+        /// A triangle's guard (`j <= i`, see `Kernel::triangle`): `after` runs only where it
+        /// holds; the sum is computed over the whole rectangle.
+        guard: Option<&'k Expr>,
     },
     /// Orio style: `for (p ...) C[..] = C[..] + term;` (or `+=`) in a perfect 3-loop nest, the
     /// element `target` not depending on `p`.
@@ -488,7 +491,21 @@ pub fn contraction(k: &Kernel) -> Option<Contraction<'_>> {
         .collect();
     let (red, term, form) = match nest.loops.len() {
         2 => {
-            let body = nest.body;
+            let (body, guard) = match (k.triangle, nest.body) {
+                (
+                    true,
+                    [Stmt {
+                        kind:
+                            StmtKind::If {
+                                cond,
+                                then,
+                                other: None,
+                            },
+                        ..
+                    }],
+                ) => (then.as_slice(), Some(cond)),
+                _ => (nest.body, None),
+            };
             let (
                 Stmt {
                     kind:
@@ -524,6 +541,7 @@ pub fn contraction(k: &Kernel) -> Option<Contraction<'_>> {
                     ty: *ty,
                     init,
                     after,
+                    guard,
                 },
             )
         }
@@ -542,6 +560,18 @@ pub fn contraction(k: &Kernel) -> Option<Contraction<'_>> {
     }
     if written.iter().any(|w| term.mentions(w)) {
         return None;
+    }
+    // Outside a triangle's guard, only operands whose rows the triangle reads (see
+    // `lower::triangle`): each varies with at most one of the two loops.
+    if matches!(form, ContractionForm::Scalar { guard: Some(_), .. }) {
+        let (i, j) = (&nest.loops[0].var, &nest.loops[1].var);
+        let mut both = false;
+        term.visit(&mut |x| {
+            both |= matches!(x.kind, ExprKind::Index { .. }) && x.mentions(i) && x.mentions(j)
+        });
+        if both {
+            return None;
+        }
     }
     Some(Contraction { red, term, form })
 }
@@ -612,6 +642,7 @@ pub fn row_reduction(k: &Kernel) -> Option<RowReduction<'_>> {
                 ty: *ty,
                 init,
                 after,
+                guard: None,
             };
             (red, s, term, form)
         }

@@ -3,7 +3,8 @@
  * notice). The kernel function with its loop nests as written, one annotated region per nest;
  * PolyBench's macros kept
  * (their definitions from utilities/polybench.h and syrk.h with POLYBENCH_USE_C99_PROTO are
- * below, so the file stands alone; orcl expands them as `cc -E` would). A triangular nest (j <= i). */
+ * below, so the file stands alone; orcl expands them as `cc -E` would). A triangular nest (j <= i), tiled
+ * over its bounding square (TI > 0) or one work-item per row (TI = 0). */
 #define DATA_TYPE double
 #define POLYBENCH_LOOP_BOUND(x, y) y
 #define _PB_N POLYBENCH_LOOP_BOUND(N, n)
@@ -25,7 +26,7 @@ void kernel_syrk(int n, int m,
 //C is NxN
 #pragma scop
   /*@ begin PerfTuning(
-      def performance_params { param WI[] = [16, 64]; }
+      def performance_params { param WI[] = [16]; param TI[] = [8, 0]; param TJ[] = [8]; param TK[] = [4]; }
       def build { arg build_command = 'cc -O2'; }
       def input_params {
           param N[] = [13, 30]; param M[] = [17, 9];
@@ -42,7 +43,7 @@ void kernel_syrk(int n, int m,
       def performance_counter { arg repetitions = 2; }
       def search { arg algorithm = 'Exhaustive'; }
   ) @*/
-  /*@ begin Loop(transform OpenCL(workItemsPerGroup=WI, device=0, platform=0)
+  /*@ begin Loop(transform OpenCL(workItemsPerGroup=WI, tile=([('i',TI),('j',TJ),('k',TK)] if TI > 0 else []), device=0, platform=0)
   for (i = 0; i < _PB_N; i++) {
     for (j = 0; j <= i; j++)
       C[i][j] *= beta;

@@ -949,10 +949,26 @@ fn result_lines(con: &Contraction<'_>, acc: &str) -> String {
     };
     match &con.form {
         ContractionForm::Scalar {
-            name, ty, after, ..
+            name,
+            ty,
+            after,
+            guard,
+            ..
         } => {
-            w.out = format!("{} {name} = {acc};\n", ty.c_name());
+            // A triangle's guard (`analysis::ContractionForm::Scalar`): only its elements stored.
+            if let Some(g) = guard {
+                w.out = format!("if ({}) {{\n", c_expr(g, &|_| None));
+                w.indent = 1;
+            }
+            w.out += &format!(
+                "{}{} {name} = {acc};\n",
+                "    ".repeat(w.indent),
+                ty.c_name()
+            );
             w.write_stmts(after);
+            if guard.is_some() {
+                w.out.push_str("}\n");
+            }
         }
         ContractionForm::Element { target } => {
             let t = c_expr(target, &|_| None);

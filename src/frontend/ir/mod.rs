@@ -563,6 +563,11 @@ pub struct Kernel {
     /// arrays and scalars of the whole region; the kernels of its body are in [`Steps`]. `None`
     /// for a region of one kernel (the usual case).
     pub steps: Option<Box<Steps>>,
+    /// The nest's second loop was a triangle (`for (j = 0; j <= i; j++)` under the parallel `i`)
+    /// made its bounding rectangle, its body the only statement of an `if` (the triangle's
+    /// bounds) that `lower::triangle` added: an operand of the body that varies with one of the
+    /// two loops may be read outside the guard (see `analysis::contraction`).
+    pub triangle: bool,
 }
 
 /// The body of a time loop (`for (t = 0; t < tsteps; t++) { nest1; nest2; ... }`): each nest

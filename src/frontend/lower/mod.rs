@@ -9,6 +9,7 @@ mod names;
 mod private;
 mod prologue;
 mod steps;
+mod triangle;
 mod walk;
 
 use dependence::check_dependences;
@@ -131,6 +132,7 @@ pub(super) fn lower_loop(
         flatten_loop(&mut parallel, &cx.shapes);
     }
     prologue::scalar_replace(&mut parallel, &mut cx.symbols);
+    let triangle = !matches!(mode, Mode::Region) && triangle::rectangle(&mut parallel);
 
     if let Some(a) = &after {
         check_after(a, &cx.symbols, &cx.reductions)?;
@@ -170,6 +172,7 @@ pub(super) fn lower_loop(
         private_arrays,
         after,
         steps: None,
+        triangle,
     })
 }
 

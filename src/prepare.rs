@@ -403,7 +403,9 @@ fn check_input(
             // Options that do not fit the loop (innerThreads, vecWidth, tile), at the argument;
             // a time loop's arguments apply to each kernel of its step.
             let o = t.bind(&env)?;
-            for k in kernel.kernels() {
+            let all = kernel.kernels();
+            for k in &all {
+                let o = orcl_codegen::schedule::for_step(&all, k, &o);
                 orcl_codegen::schedule::check_options(k, &o).map_err(|mut d| {
                     if kernel.steps.is_some() {
                         let nest = k.source.lines().next().unwrap_or("").trim();

@@ -386,6 +386,13 @@ golden! {
     ) => [OpenCl, Cuda, Skeleton],
     // A region holding a time loop (issue 22 item 6): four kernels per step in one program, the
     // loop on the host, the step's value (`_fict_[t]`) a kernel argument; PART lines in the skeleton.
-    time_loop_fdtd_2d_wi8("tests/polybench/fdtd-2d.c", "--set", "WI=8") => [OpenCl, Cuda, Skeleton],
+    // `tile` maps the three 2-D nests (4 x 16), the first, 1-D, is the 1-D map of WI = 8.
+    time_loop_fdtd_2d_wi8_ti4(
+        "tests/polybench/fdtd-2d.c",
+        "--set",
+        "WI=8",
+        "--set",
+        "TI=4",
+    ) => [OpenCl, Cuda, Skeleton],
     time_loop_heat_3d_ti4("tests/polybench/heat-3d.c", "--set", "TI=4") => [Cuda, CudaSkeleton],
 }

@@ -143,8 +143,30 @@ fn heat_3d_whole_time_loop_tiled() {
     );
 }
 
+/// fdtd-2d's step: a 1-D nest (`ey[0][j] = _fict_[t]`), then three 2-D nests; its
+/// `tile=[('i',TI),('j',TJ)]` tiles the three nests that have both loops, and the first is the
+/// 1-D map of `workItemsPerGroup`.
 #[test]
 fn fdtd_2d_four_kernels_per_step() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/polybench");
+    let e = orcl(&dir, &["emit", "fdtd-2d.c"]);
+    e.assert_code(0);
+    let kernel = |q: usize| {
+        let from = e
+            .stdout
+            .find(&format!("__kernel void orcl_kernel_{q}("))
+            .unwrap();
+        let rest = &e.stdout[from + 1..];
+        rest[..rest.find("__kernel").unwrap_or(rest.len())].to_string()
+    };
+    assert!(!kernel(0).contains("get_local_id(1)"), "{}", kernel(0));
+    for q in 1..4 {
+        assert!(
+            kernel(q).contains("get_local_id(1)"),
+            "kernel {q}: {}",
+            kernel(q)
+        );
+    }
     let body = r#"
     int tmax = s[0], nx = s[1], ny = s[2];
     long e = (long)nx * ny;

@@ -74,13 +74,15 @@ pub fn variant(
 }
 
 /// The variant of a time loop's kernels (`kernels`, one step in launch order): each kernel's
-/// variant of the same configuration (the transform's arguments apply to each kernel), their
+/// variant of the same configuration (the transform's arguments apply to each kernel; a `tile`
+/// to those that have its loops, see [`crate::schedule::for_step`]), their
 /// sources joined into one program with kernel `i` renamed [`Variant::kernel_name`]`(i)` and the
 /// `ORCL_` `#define`s of one kernel undefined before the next. Invalid when one kernel's schedule is.
 fn steps_variant(kernels: &[Kernel], o: &Options, total: bool) -> Result<Variant, Diagnostic> {
+    let all: Vec<&Kernel> = kernels.iter().collect();
     let parts = kernels
         .iter()
-        .map(|k| variant(k, o, total, None))
+        .map(|k| variant(k, &crate::schedule::for_step(&all, k, o), total, None))
         .collect::<Result<Vec<_>, _>>()?;
     let mut v = parts[0].clone();
     v.invalid = parts.iter().enumerate().find_map(|(i, p)| {

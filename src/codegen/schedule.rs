@@ -240,6 +240,28 @@ pub fn of(k: &Kernel, o: &Options) -> Result<Result<Schedule, String>, Diagnosti
     linear_of(k, o).map(Ok)
 }
 
+/// The arguments of kernel `k` of a time loop's step whose kernels are `all` (FDTD-2D's step:
+/// a 1-D nest over `j`, then three 2-D nests over `i`, `j`): `o` itself, or, when `tile` names a
+/// loop `k` does not have while another kernel of the step has every loop it names, `o` without
+/// its loop-nest arguments (`tile`, `regTile`, ...), so that `k` is the 1-D map of
+/// `workItemsPerGroup` (default 128) and the kernels with those loops are tiled.
+pub fn for_step<'o>(all: &[&Kernel], k: &Kernel, o: &'o Options) -> std::borrow::Cow<'o, Options> {
+    use orcl_frontend::ir::SymbolKind;
+    let has = |k: &Kernel| {
+        o.nest.tile.iter().all(|(name, _, _)| {
+            k.symbols
+                .get(name)
+                .is_some_and(|s| s.kind == SymbolKind::LoopVar)
+        })
+    };
+    if !o.tiled() || has(k) || !all.iter().any(|x| has(x)) {
+        return std::borrow::Cow::Borrowed(o);
+    }
+    let mut plain = o.clone();
+    plain.nest = NestArgs::default();
+    std::borrow::Cow::Owned(plain)
+}
+
 /// What `prepare` checks of every configuration: [`check`] for a `tile` nest, the 1-D map
 /// otherwise ([`of`] without the nest's schedule).
 ///

@@ -4,7 +4,8 @@
  * (their definitions from utilities/polybench.h and fdtd-2d.h with POLYBENCH_USE_C99_PROTO are
  * below, so the file stands alone; orcl expands them as `cc -E` would). One region holds the whole time loop:
  * orcl keeps `t` on the host and runs each nest of its body as a kernel per step, with the arrays
- * on the device from the first step to the last. Four kernels per step (the first a row of ey set from _fict_[t]: the step's value is a kernel argument). */
+ * on the device from the first step to the last. Four kernels per step (the first a row of ey set from _fict_[t]: the step's value is a kernel argument);
+ * `tile` maps the three 2-D nests, the 1-D first one is the 1-D map of workItemsPerGroup. */
 #define DATA_TYPE double
 #define SCALAR_VAL(x) x
 #define POLYBENCH_LOOP_BOUND(x, y) y
@@ -27,7 +28,7 @@ void kernel_fdtd_2d(int tmax,
 
   /*@ begin PerfTuning(
       def performance_params {
-          param WI[] = [8, 32];
+          param WI[] = [8]; param TI[] = [4, 8]; param TJ[] = [16];
       }
       def build { arg build_command = 'cc -O2'; }
       def input_params {
@@ -47,7 +48,7 @@ void kernel_fdtd_2d(int tmax,
       def performance_counter { arg repetitions = 2; }
       def search { arg algorithm = 'Exhaustive'; }
   ) @*/
-  /*@ begin Loop(transform OpenCL(workItemsPerGroup=WI)
+  /*@ begin Loop(transform OpenCL(workItemsPerGroup=WI, tile=[('i',TI),('j',TJ)])
   for(t = 0; t < _PB_TMAX; t++)
     {
       for (j = 0; j < _PB_NY; j++)

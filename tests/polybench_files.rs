@@ -271,6 +271,61 @@ fn a_refused_region_is_left_as_written_and_the_others_are_tuned() {
     assert!(!dir.join("_bad.c").exists());
 }
 
+/// A region whose search found no variant (here: every variant of the second region wrong, by
+/// the test fault) while the first was tuned: the tuned file is written with that region as
+/// written, and the run exits 4 as for a refused region, naming the region and why (issue 22:
+/// CORR's last region measured nothing at 30 s and `orcl tune` exited 0). And `--time-limit`
+/// that runs out before the first measurement says so: exit 1, no tuned file.
+#[test]
+fn a_region_without_a_variant_is_left_as_written_and_the_run_exits_4() {
+    let tmp = tempdir();
+    let dir = tmp.path();
+    let good = scale_file("#define SCALAR_VAL(x) x", "for (i = 0; i < n; i++)");
+    let none = scale_file("", "for (i = 0; i < n; i++)")
+        .replace("void scale(", "void twice(")
+        .replace("param WI[] = [16, 32];", "param WX[] = [16];")
+        .replace("workItemsPerGroup=WI", "workItemsPerGroup=WX");
+    let text = format!("{good}{none}");
+    std::fs::write(dir.join("two.c"), &text).unwrap();
+    let mut c = Command::new(ORCL);
+    c.args(["tune", "two.c", "--db", "t.db"])
+        .env("ORCL_CACHE_DIR", dir.join("cache"))
+        .env("ORCL_TEST_FAULT", "wrong:WX=16")
+        .current_dir(dir);
+    let t = run(c, Duration::from_secs(300));
+    t.assert_code(4);
+    assert!(
+        t.stderr.contains("region 1 of two.c: no correct variant was found; the region is left as written (exit 4)"),
+        "{}",
+        t.stderr
+    );
+    let tuned = std::fs::read_to_string(dir.join("_two.c")).unwrap();
+    assert!(tuned.contains("orcl_scale_region0("), "{tuned}");
+    assert!(!tuned.contains("orcl_twice_region1("), "{tuned}");
+    let t = orcl(
+        dir,
+        &[
+            "tune",
+            "two.c",
+            "--db",
+            "t2.db",
+            "-o",
+            "out.c",
+            "--time-limit",
+            "0.001s",
+        ],
+    );
+    t.assert_code(1);
+    assert!(
+        t.stderr.contains(
+            "error: the time limit (0.001 s) ran out before any configuration was measured"
+        ),
+        "{}",
+        t.stderr
+    );
+    assert!(!dir.join("out.c").exists());
+}
+
 #[test]
 fn gesummv_as_written_with_polybench_macros() {
     let tmp = tune("gesummv.c");

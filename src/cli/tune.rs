@@ -182,7 +182,8 @@ pub(super) fn run(a: TuneArgs) -> Result<i32, Failure> {
         orcl_frontend::outln!("tuned file: {}", out.display());
         orcl_frontend::outln!("database:   {}", db.display());
     }
-    Ok(if l.refused.is_empty() {
+    let untuned = report_untuned(&path, &results);
+    Ok(if l.refused.is_empty() && !untuned {
         0
     } else {
         EXIT_REFUSED
@@ -289,7 +290,7 @@ fn print_results(path: &str, results: &[tune::RegionResult], top: usize) -> bool
             .iter()
             .flat_map(|r| &r.inputs)
             .filter_map(|i| i.stopped.as_deref())
-            .filter(|w| w.starts_with("no feasible"))
+            .filter(|w| w.starts_with("no feasible") || w.starts_with("the time limit"))
             .collect();
         match why.first() {
             Some(w) => orcl_frontend::errln!("error: {w}; no tuned file written"),
@@ -297,6 +298,31 @@ fn print_results(path: &str, results: &[tune::RegionResult], top: usize) -> bool
                 orcl_frontend::errln!("error: no correct variant was found; no tuned file written")
             }
         }
+    }
+    any
+}
+
+/// Report each region none of whose input sizes has a winner (its search measured nothing, e.g.
+/// `--time-limit` ran out before its first measurement, or every variant failed) while others
+/// were tuned: left as written in the tuned file, like a refused region, and the run exits
+/// [`EXIT_REFUSED`] rather than 0. Whether there was one.
+fn report_untuned(path: &str, results: &[tune::RegionResult]) -> bool {
+    let mut any = false;
+    for r in results {
+        if r.inputs.iter().any(|i| i.best.is_some()) {
+            continue;
+        }
+        any = true;
+        let why = r
+            .inputs
+            .iter()
+            .find_map(|i| i.stopped.as_deref())
+            .unwrap_or("no correct variant was found");
+        orcl_frontend::errln!(
+            "error: region {} of {}: {why}; the region is left as written (exit {EXIT_REFUSED})",
+            r.prepared.region.index,
+            orcl_frontend::diag::escape_controls(path)
+        );
     }
     any
 }

@@ -207,9 +207,16 @@ pub(super) fn run(
             if let Some(signal) = orcl_measure::interrupt::requested() {
                 return Err(st.interrupted(env, signal));
             }
-            if total_runs.is_some_and(|t| st.measured as u64 >= t)
-                || time_limit.is_some_and(|t| start.elapsed() >= t)
-            {
+            if total_runs.is_some_and(|t| st.measured as u64 >= t) {
+                break 'search;
+            }
+            if let Some(t) = time_limit.filter(|&t| start.elapsed() >= t) {
+                if st.evaluations.is_empty() {
+                    st.stopped = Some(format!(
+                        "the time limit ({}) ran out before any configuration was measured; raise --time-limit",
+                        humantime_secs(t)
+                    ));
+                }
                 break 'search;
             }
             if let Some(limit) = env.max_idle.filter(|&l| st.idle >= l) {
@@ -426,4 +433,14 @@ fn evaluate(
     }
     st.by_variant.insert(vkey, (o.clone(), measured_on));
     Ok((o, khash, measured_on))
+}
+
+/// A duration as seconds for a message (`0.001 s`, `30 s`).
+fn humantime_secs(t: std::time::Duration) -> String {
+    let s = t.as_secs_f64();
+    if s.fract() == 0.0 {
+        format!("{s:.0} s")
+    } else {
+        format!("{s} s")
+    }
 }

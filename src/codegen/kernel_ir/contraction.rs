@@ -744,6 +744,7 @@ pub(super) fn lower(k: &Kernel, s: &Schedule, c: &ContractionSchedule) -> Kernel
         };
     }
     let mut body = work_item_ids(s, c, &nest);
+    body.extend(super::triangle::empty_tile_exit(s, &con, &nest));
     body.extend(local_tiles(s, c));
     body.extend(accumulators(&cx, &con));
     body.extend(reduction_bounds(con.red));

@@ -255,6 +255,7 @@ mod contraction;
 pub mod linear;
 pub mod passes;
 mod rows;
+mod triangle;
 
 /// Per NDRange dimension d: the work-group and work-item ids (`orcl_g{d}`, `orcl_l{d}`) and the
 /// first value of the loop variable in this work-group's tile (`orcl_base{d}`).

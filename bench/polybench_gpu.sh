@@ -66,10 +66,17 @@ cuh_value() {
 # space K: perl substitutions giving the GPU-sized performance_params of tests/polybench/K.c.
 space() {
   case $1 in
+    # The triangle over its bounding square as a contraction, the operands' k-slabs staged or not.
+    syrk|syr2k) echo 's/param TI\[\] = \[[^]]*\]/param TI[] = [16, 32, 64]/g;
+      s/param TJ\[\] = \[[^]]*\]/param TJ[] = [16, 32]/g; s/param TK\[\] = \[[^]]*\];/param TK[] = [8, 16]; param CB[] = [False, True];/g;
+      s/device=0, platform=0\)/cacheBlocks=CB, device=0, platform=0)/g' ;;
     gemm|2mm|3mm) echo 's/param TI\[\] = \[[^]]*\]/param TI[] = [16, 32, 64]/g;
       s/param TJ\[\] = \[[^]]*\]/param TJ[] = [16, 32]/g; s/param TK\[\] = \[[^]]*\]/param TK[] = [8, 16]/g' ;;
     2DCONV|3DCONV|jacobi-2d) echo 's/param TI\[\] = \[[^]]*\]/param TI[] = [4, 8, 16, 32]/g;
       s/param TJ\[\] = \[[^]]*\]/param TJ[] = [32, 64]/g' ;;
+    # The 2-D nests tiled, the 1-D first nest of the step the 1-D map of WI.
+    fdtd-2d) echo 's/param TI\[\] = \[[^]]*\]/param TI[] = [4, 8, 16, 32]/g;
+      s/param TJ\[\] = \[[^]]*\]/param TJ[] = [32, 64]/g; s/param WI\[\] = \[[^]]*\]/param WI[] = [256]/g' ;;
     *) echo 's/param WI\[\] = \[[^]]*\]/param WI[] = [64, 128, 256]/g;
       s/param WG\[\] = \[[^]]*\]/param WG[] = [16, 64, 256]/g' ;;
   esac

@@ -229,7 +229,10 @@ fn syrk_and_syr2k_triangles() {
         assert_contraction(name, 0);
         // The guard on the stores, and tiles above the diagonal leave at once.
         let k = emitted(name, 0);
-        assert!(k.contains("if (j <= i) {") && k.contains("return;"), "{name}\n{k}");
+        assert!(
+            k.contains("if (j <= i) {") && k.contains("return;"),
+            "{name}\n{k}"
+        );
     }
     polybench(
         "syrk",

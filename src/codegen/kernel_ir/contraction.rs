@@ -956,20 +956,9 @@ fn result_lines(con: &Contraction<'_>, acc: &str) -> String {
             guard,
             ..
         } => {
-            // A triangle's guard (`analysis::ContractionForm::Scalar`): only its elements stored.
-            if let Some(g) = guard {
-                w.out = format!("if ({}) {{\n", c_expr(g, &|_| None));
-                w.indent = 1;
-            }
-            w.out += &format!(
-                "{}{} {name} = {acc};\n",
-                "    ".repeat(w.indent),
-                ty.c_name()
-            );
+            w.out = format!("{} {name} = {acc};\n", ty.c_name());
             w.write_stmts(after);
-            if guard.is_some() {
-                w.out.push_str("}\n");
-            }
+            w.out = super::triangle::guarded(*guard, std::mem::take(&mut w.out));
         }
         ContractionForm::Element { target } => {
             let t = c_expr(target, &|_| None);

@@ -10,6 +10,20 @@ use orcl_frontend::analysis::{Contraction, ContractionForm, Nest};
 use orcl_frontend::ir::c::c_expr;
 use orcl_frontend::ir::{BinaryOp, Expr, ExprKind};
 
+/// The C text `stores` (the results of one output) under a triangle's guard, when there is one
+/// (`analysis::ContractionForm::Scalar`): only the triangle's elements are stored.
+pub(super) fn guarded(guard: Option<&Expr>, stores: String) -> String {
+    let Some(g) = guard else {
+        return stores;
+    };
+    let mut out = format!("if ({}) {{\n", c_expr(g, &|_| None));
+    for l in stores.lines() {
+        out.push_str(&format!("    {l}\n"));
+    }
+    out.push_str("}\n");
+    out
+}
+
 /// The conjuncts of `e` (`a && b && ...`).
 fn conjuncts<'e>(e: &'e Expr, out: &mut Vec<&'e Expr>) {
     match &e.kind {

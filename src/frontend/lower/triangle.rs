@@ -177,3 +177,51 @@ pub(super) fn rectangle(l: &mut Loop) -> bool {
     }];
     true
 }
+
+#[cfg(test)]
+mod tests {
+    /// The parallel loop of `code` (`C` m x m, `A` m x n), lowered and printed as C, and whether
+    /// it was made rectangular.
+    fn lowered(code: &str) -> (String, bool) {
+        let text = format!(
+            "void f(int m, int n, double beta, double C[m][m], double A[m][n]) {{\n    int i, j, k;\n    /*@ begin PerfTuning (\n def performance_params {{ param WI[] = [32]; }}\n def input_params {{ param M[] = [8]; param N[] = [8]; }}\n def input_vars {{ decl int m = M; decl int n = N; decl double beta = 2.0; decl static double C[M][M] = random; decl static double A[M][N] = random; }}\n ) @*/\n    /*@ begin Loop(transform OpenCL(workItemsPerGroup=WI)\n {code}\n ) @*/\n {code}\n /*@ end @*/\n /*@ end @*/\n}}\n"
+        );
+        let regions = crate::region::parse(&text).expect("parses");
+        let k = crate::lower::lower(&regions[0].raw, &regions[0].spec, &text).expect("lowers");
+        let mut w = crate::ir::c::StmtWriter {
+            out: String::new(),
+            indent: 0,
+            unroll: None,
+            subst: &|_| None,
+        };
+        w.write_stmts(&k.parallel.body);
+        (w.out, k.triangle)
+    }
+
+    #[test]
+    fn triangles_become_guarded_rectangles() {
+        let (lower, t) = lowered("for (i = 0; i < m; i++) { for (j = 0; j <= i; j++) C[i][j] *= beta; for (k = 0; k < n; k++) for (j = 0; j <= i; j++) C[i][j] += A[i][k] * A[j][k]; }");
+        assert!(
+            t && lower.starts_with("for (int j = 0; j <= m - 1; j++) {\n    if (j <= i) {"),
+            "{lower}"
+        );
+        let (upper, t) = lowered("for (i = 1; i < m; i++) for (j = i + 1; j < m; j++) { C[i][j] = 0.0; for (k = 0; k < n; k++) C[i][j] += A[i][k] * A[j][k]; }");
+        assert!(
+            t && upper.starts_with("for (int j = 1 + 1; j < m; j++) {\n    if (j >= i + 1) {"),
+            "{upper}"
+        );
+    }
+
+    /// Left as written: a bound not `i + c`, a step of 2, a body that is not a sum.
+    #[test]
+    fn other_triangles_are_left_as_written() {
+        for code in [
+            "for (i = 0; i < m; i++) for (j = 0; j < 2 * i; j++) { C[i][j] = 0.0; for (k = 0; k < n; k++) C[i][j] += A[i][k]; }",
+            "for (i = 0; i < m; i++) for (j = 0; j <= i; j += 2) { C[i][j] = 0.0; for (k = 0; k < n; k++) C[i][j] += A[i][k]; }",
+            "for (i = 0; i < m; i++) for (j = 0; j <= i; j++) C[i][j] = beta * A[i][j % n];",
+        ] {
+            let (out, t) = lowered(code);
+            assert!(!t && !out.contains("if ("), "{code}\n{out}");
+        }
+    }
+}

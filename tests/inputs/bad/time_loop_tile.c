@@ -1,4 +1,4 @@
-/* fdtd-2d (tests/polybench/fdtd-2d.c) tiled over i and j: its first nest has no loop i. */
+/* fdtd-2d (tests/polybench/fdtd-2d.c) tiled over i, j and t: no nest has all three (t is the time loop). */
 /* fdtd-2d: the kernel of PolyBench/C 4.2.1's stencils/fdtd-2d/fdtd-2d.c (Louis-Noel Pouchet, Tomofumi Yuki;
  * The Ohio State University), whose licence permits redistribution with this notice. Its loops as
  * written; PolyBench's macros expanded by hand (_PB_TMAX -> tmax, _PB_NX -> nx, _PB_NY -> ny, SCALAR_VAL(x) -> x, DATA_TYPE -> double). One region holds the whole time loop:
@@ -29,7 +29,7 @@ void kernel_fdtd_2d(int tmax, int nx, int ny, double ex[nx][ny], double ey[nx][n
       def performance_counter { arg repetitions = 2; }
       def search { arg algorithm = 'Exhaustive'; }
   ) @*/
-  /*@ begin Loop(transform OpenCL(tile=[('i',WI),('j',16)])
+  /*@ begin Loop(transform OpenCL(tile=[('i',WI),('j',16),('t',2)])
   for(t = 0; t < tmax; t++)
     {
       for (j = 0; j < ny; j++)

@@ -331,6 +331,8 @@ impl Runner {
         }
         if !self.workers.contains_key(&key) {
             let startup = Duration::from_secs(300);
+            tracing::info!(platform, device, skeleton = %self.exe.display(), "worker start");
+            let t0 = Instant::now();
             let w = match &self.launcher {
                 None => Worker::spawn(&self.exe, platform, device, startup)?,
                 Some(s) => {
@@ -358,6 +360,15 @@ impl Runner {
                     w
                 }
             };
+            tracing::info!(
+                platform,
+                device,
+                name = %w.hello.device,
+                seconds = format!("{:.3}", t0.elapsed().as_secs_f64()),
+                upload_bytes = w.hello.setup_h2d_bytes,
+                validation = %w.hello.validation,
+                "worker ready (device context, inputs uploaded, reference outputs computed)"
+            );
             self.traffic.started(&w.hello);
             self.workers.insert(key.clone(), w);
         }
@@ -417,8 +428,21 @@ impl Runner {
         // On a CPU device no build runs while the variant is measured (see `pool`).
         let gate = self.pool.as_ref().and_then(|p| p.measuring());
         let w = self.workers.get_mut(&key).expect("worker started above");
+        tracing::debug!(
+            id,
+            device = v.device,
+            prebuilt = prebuilt.is_some(),
+            "measure"
+        );
         let result = w.run(&req, timeout);
         drop(gate);
+        tracing::debug!(
+            id,
+            device = v.device,
+            seconds = format!("{:.3}", start.elapsed().as_secs_f64()),
+            ok = result.as_ref().is_ok_and(|r| r.status == "ok"),
+            "measured"
+        );
         match result {
             // The worker cannot load the pool's CUBINs at all (a driver older than the NVRTC
             // that built them, another GPU): this variant and the rest are compiled by the

@@ -1,12 +1,13 @@
 #!/usr/bin/env bash
-# Scaling with the GPUs of one node (issue 14 step 3, docs/BENCHMARKS.md "Every GPU of a node"):
-# each case tuned exhaustively with one device (`--device 0`) and with `--devices 0,1` (or DEVICES),
-# a fresh database each time, the kernel-binary cache warmed first so builds do not hide the
-# measuring workers' scaling. Prints configurations, wall time, configurations/s and the speed-up.
+# Scaling with the GPUs of one node (issue 14 step 3, issue 24, docs/BENCHMARKS.md "Every GPU of a
+# node"): each case tuned with one device (`--device 0`) and with each device list of DEVICES
+# (`--devices 0,1`, `--devices 0,1,2,3`), a fresh database each time, the kernel-binary cache warmed
+# first so builds do not hide the measuring workers' scaling. Prints configurations, wall time,
+# configurations/s, the speed-up and where the time went (the run's `stage_seconds` metadata).
 #
 # Run on a machine with >= 2 identical GPUs from the repository root, orcl built:
 #   bash bench/multigpu.sh OUT_DIR
-# Env: DEVICES (default 0,1), CASES (default: all below), ORCL, JOBS (default 16), EXTRA (more tune args).
+# Env: DEVICES (device lists separated by spaces, default "0,1"), CASES (default: all below), ORCL, JOBS (default 16), EXTRA (more tune args).
 # Smoke test on PoCL: POCL_DEVICES="pthread pthread" CASES=fig2 JOBS=0 EXTRA="--total-runs 20" bash bench/multigpu.sh
 set -uo pipefail
 out=${1:-${OUT:-/tmp/orcl-multigpu}}
@@ -22,7 +23,8 @@ d = json.load(sys.stdin)
 d = d.get("devices", d) if isinstance(d, dict) else d
 print(next((x["platform_index"] for x in d if x.get("backend") == "opencl" and "NVIDIA" in x.get("platform", "")), 0))')
 python3 "$here/gemm/make_case.py" s NN 2048 2048 2048 full >"$out/sgemm2048.c"
-printf 'case\tbackend\tdevices\tconfigurations\twall_s\tconfigs_per_s\n' >"$out/scaling.tsv"
+python3 "$here/gemm/make_case.py" s NN 4096 4096 4096 big >"$out/sgemm4096.c"
+printf 'case\tbackend\tdevices\tconfigurations\twall_s\tconfigs_per_s\tstage_seconds\n' >"$out/scaling.tsv"
 
 # one NAME BACKEND FILE SIZE DEVICE-ARGS...
 one() {
@@ -32,15 +34,17 @@ one() {
   rm -f "$db" "$db"-*
   local t0 t1
   t0=$(date +%s.%N)
-  ORCL_CACHE_DIR="$out/cache" timeout 280 "$orcl" tune "$file" --backend "$backend" --platform "$platform" \
+  ORCL_CACHE_DIR="$out/cache" timeout -k 5 ${LIMIT:-280} "$orcl" tune "$file" --backend "$backend" --platform "$platform" \
     --size "$size" --db "$db" -o "$out/_$name.c" --jobs ${JOBS:-16} ${EXTRA:-} "$@" >"$out/$name.log" 2>&1 || echo "$name: exit $? (see $name.log)"
   t1=$(date +%s.%N)
   python3 - "$name" "$backend" "$*" "$db" "$t0" "$t1" <<'PY' | tee -a "$out/scaling.tsv"
 import sqlite3, sys
 name, backend, devs, db, t0, t1 = sys.argv[1:7]
-n = sqlite3.connect(db).execute("select count(*) from evaluation").fetchone()[0]
+c = sqlite3.connect(db)
+n = c.execute("select count(*) from evaluation").fetchone()[0]
+st = c.execute("select value from experiment_metadata where key = 'stage_seconds'").fetchone()
 w = float(t1) - float(t0)
-print(f"{name}\t{backend}\t{devs}\t{n}\t{w:.1f}\t{n / w:.1f}")
+print(f"{name}\t{backend}\t{devs}\t{n}\t{w:.1f}\t{n / w:.1f}\t{st[0] if st else '-'}")
 PY
 }
 
@@ -50,11 +54,15 @@ for c in ${CASES:-fig2 axpy2p26 sgemm-opencl sgemm-cuda}; do
     axpy2p26) b=opencl f=bench/vecAXPY_2p26.c s=N=67108864 x=(--total-runs 60) ;;
     sgemm-opencl) b=opencl f=$out/sgemm2048.c s=M=2048 x=() ;;
     sgemm-cuda) b=cuda f=$out/sgemm2048.c s=M=2048 x=() ;;
+    sgemm4096-cuda) b=cuda f=$out/sgemm4096.c s=M=4096 x=(--search Random --seed 3 --total-runs ${RUNS4096:-160}) ;;
   esac
   # warm the kernel-binary cache (not for the 2^26 case: its 60 configurations are few kernels)
-  [ "$c" = axpy2p26 ] || one "$c-warmup" "$b" "$f" "$s" --device 0 >/dev/null
+  # (the warm-up's wall time is the cold run: every kernel built, CUDA_CACHE_DISABLE=1)
+  [ "$c" = axpy2p26 ] || CUDA_CACHE_DISABLE=1 one "$c-warmup" "$b" "$f" "$s" --device 0 "${x[@]}"
   one "$c-1dev" "$b" "$f" "$s" --device 0 "${x[@]}"
-  one "$c-${devs//,/_}" "$b" "$f" "$s" --devices "$devs" "${x[@]}"
+  for d in $devs; do
+    one "$c-${d//,/_}" "$b" "$f" "$s" --devices "$d" "${x[@]}"
+  done
 done
 python3 - "$out/scaling.tsv" <<'PY'
 import csv, sys
@@ -65,7 +73,7 @@ for r in rows:
         continue
     by.setdefault(r["case"].rsplit("-", 1)[0], []).append(r)
 for case, rs in by.items():
-    if len(rs) == 2:
-        a, b = rs
-        print(f"{case}: {a['configs_per_s']} -> {b['configs_per_s']} configs/s, x{float(b['configs_per_s']) / max(float(a['configs_per_s']), 1e-9):.2f}")
+    a = rs[0]
+    for b in rs[1:]:
+        print(f"{case} {b['devices']}: {a['configs_per_s']} -> {b['configs_per_s']} configs/s, x{float(b['configs_per_s']) / max(float(a['configs_per_s']), 1e-9):.2f}")
 PY

@@ -2,7 +2,10 @@
 //! steps (`orcl worker`), on PoCL's CPU devices (`POCL_DEVICES="pthread pthread"`).
 //!
 //! Needs a running Slurm whose node is up: `scripts/slurm-local.sh` (as root) installs and starts
-//! a single-node one, and `.ci/run` calls it. Without `sinfo` the Slurm tests print why and pass,
+//! a two-node one on this host (nodes n1 and n2, two slurmd: Slurm's multiple-slurmd mode), and
+//! `.ci/run` calls it. The multi-node tests (node-local storage, the shared cache directory, a node
+//! that cannot see the skeleton, a worker restarted on the other node) need two nodes: skipped
+//! with a message on one, a failure under `CI`. Without `sinfo` the Slurm tests print why and pass,
 //! unless `CI` is set: under CI a missing Slurm fails. The option and `orcl worker` checks, the
 //! Orio-argument warnings and the local counterpart of the kill test need no Slurm.
 
@@ -694,16 +697,17 @@ fn sigterm_while_a_worker_is_queued_revokes_its_job() {
     if !slurm_up() {
         return;
     }
+    // Every CPU of every node (two nodes in CI: scripts/slurm-local.sh).
     let cpus: usize = String::from_utf8_lossy(
         &Command::new("sinfo")
-            .args(["-h", "-o", "%c"])
+            .args(["-h", "-N", "-o", "%c"])
             .output()
             .unwrap()
             .stdout,
     )
-    .trim()
-    .parse()
-    .expect("sinfo CPUs");
+    .lines()
+    .map(|l| l.trim().parse::<usize>().expect("sinfo CPUs"))
+    .sum();
     let hold = format!("orcl-test-hold.{}", std::process::id());
     let _cancel = CancelOnDrop(hold.clone());
     // A batch job holding every CPU of the node (no local process: scancel ends it).
@@ -986,4 +990,167 @@ fn orio_batch_arguments_warn_and_point_to_slurm() {
             r.dump()
         );
     }
+}
+
+/// The up nodes' names (`sinfo`), sorted; with fewer than two the multi-node tests are skipped
+/// with a message (a failure under `CI`, whose Slurm has two: scripts/slurm-local.sh).
+fn two_nodes() -> Option<(String, String)> {
+    if !slurm_up() {
+        return None;
+    }
+    let out = Command::new("sinfo")
+        .args(["-h", "-N", "-t", "idle,mixed,allocated", "-o", "%N"])
+        .output()
+        .unwrap();
+    let mut names: Vec<String> = String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .map(|l| l.trim().to_string())
+        .filter(|l| !l.is_empty())
+        .collect();
+    names.sort();
+    names.dedup();
+    if names.len() < 2 {
+        let ci = std::env::var("CI").is_ok_and(|v| !v.is_empty() && v != "false" && v != "0");
+        assert!(
+            !ci,
+            "CI's Slurm has one node up ({names:?}); scripts/slurm-local.sh starts two"
+        );
+        let test = std::thread::current().name().unwrap_or("?").to_string();
+        common::skip(
+            &format!("tests/slurm.rs: {test}"),
+            "one Slurm node up; `sudo scripts/slurm-local.sh` starts two on this host",
+        );
+        return None;
+    }
+    Some((names[0].clone(), names[1].clone()))
+}
+
+/// An srun wrapper placing its K-th call on `nodes[K mod 2]` (`--nodelist`), one call after the
+/// other (`flock`); on `hide_on`, the step's view of `hidden` is an empty tmpfs (a mount
+/// namespace of its own), as a node whose `/tmp` is its own disk sees a path of the controller's
+/// `/tmp`. Needs root (CI runs as root) for the mount namespace.
+fn node_wrapper(dir: &Path, nodes: &(String, String), hide_on: Option<(&str, &Path)>) -> PathBuf {
+    let count = dir.join("srun-calls");
+    let hide = match hide_on {
+        Some((node, path)) => format!(
+            "if [ \"$node\" = '{node}' ]; then\n\
+             exec srun $opts --nodelist=\"$node\" unshare -m sh -c 'mount -t tmpfs tmpfs \"$0\" && exec \"$@\"' '{}' \"$@\"\n\
+             fi\n",
+            path.display()
+        ),
+        None => String::new(),
+    };
+    srun_wrapper(
+        dir,
+        "srun-nodes",
+        &format!(
+            "exec 9>'{c}.lock'; flock 9\n\
+             n=$(cat '{c}' 2>/dev/null || echo 0); echo $((n+1)) > '{c}'\n\
+             if [ $((n % 2)) = 0 ]; then node='{a}'; else node='{b}'; fi\n\
+             flock -u 9\n\
+             opts=''\n\
+             while [ $# -gt 0 ]; do case \"$1\" in --*) opts=\"$opts $1\"; shift;; *) break;; esac; done\n\
+             {hide}exec srun $opts --nodelist=\"$node\" \"$@\"\n",
+            c = count.display(),
+            a = nodes.0,
+            b = nodes.1,
+        ),
+    )
+}
+
+/// Two nodes and a cache directory both see (`ORCL_CACHE_DIR`, the shared filesystem): worker 0
+/// on the first node, worker 1 on the second, every configuration measured once, the steps named
+/// by their node.
+#[test]
+fn two_nodes_share_the_cache_directory() {
+    let Some(nodes) = two_nodes() else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let file = input(dir.path(), "axpy_resume.c");
+    let db = dir.path().join("nodes.db");
+    let srun = node_wrapper(dir.path(), &nodes, None);
+    let mut c = tune_cmd(&file, &db, &["--ntasks", "2", "--srun"]);
+    c.arg(&srun);
+    let r = run(c, Duration::from_secs(240));
+    r.assert_code(0);
+    let rs = rows(&db);
+    assert_each_once(&rs);
+    assert!(rs.iter().all(|r| r.1 == "ok"), "{rs:#?}");
+    let workers = slurm_workers(&db);
+    assert_eq!(workers.len(), 2, "{workers:?}");
+    let on = |node: &str| {
+        workers
+            .iter()
+            .any(|w| w.2.iter().any(|s| s.ends_with(&format!(" on {node}"))))
+    };
+    assert!(
+        on(&nodes.0) && on(&nodes.1),
+        "not one worker per node: {workers:?}"
+    );
+    assert!(
+        workers.iter().all(|w| w.1 > 0),
+        "a node measured nothing: {workers:?}"
+    );
+}
+
+/// A node whose view of the cache directory is its own (node-local `/tmp`): the worker there
+/// cannot see the skeleton; the tune stops (exit 3) naming the node, the missing skeleton and
+/// `ORCL_CACHE_DIR`, and leaves no worker job behind.
+#[test]
+fn a_node_that_cannot_see_the_skeleton_is_named() {
+    let Some(nodes) = two_nodes() else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let file = input(dir.path(), "axpy_resume.c");
+    let db = dir.path().join("hidden.db");
+    let srun = node_wrapper(dir.path(), &nodes, Some((&nodes.1, &cache(&db))));
+    let mut c = tune_cmd(&file, &db, &["--ntasks", "2", "--srun"]);
+    c.arg(&srun);
+    let r = run(c, Duration::from_secs(240));
+    r.assert_code(3);
+    assert!(
+        r.stderr.contains("does not exist on node ")
+            && r.stderr.contains(&format!("on node {}", nodes.1))
+            && r.stderr.contains("ORCL_CACHE_DIR"),
+        "{}",
+        r.dump()
+    );
+    assert_eq!(evaluations(&db), 0, "{}", r.dump());
+}
+
+/// A worker that crashes on the first node is restarted on the other one (the srun wrapper puts
+/// the second step there) and the run goes on: every configuration once, the crash recorded
+/// against the first node's step, the worker's steps on both nodes.
+#[test]
+fn a_worker_restarted_on_the_other_node() {
+    let Some(nodes) = two_nodes() else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let file = input(dir.path(), "axpy_resume.c");
+    let db = dir.path().join("moved.db");
+    let srun = node_wrapper(dir.path(), &nodes, None);
+    let mut c = tune_cmd(&file, &db, &["--ntasks", "1", "--srun"]);
+    c.arg(&srun)
+        .env("ORCL_TEST_FAULT", "crash:WI=8,CB=True,UI=1");
+    let r = run(c, Duration::from_secs(240));
+    r.assert_code(0);
+    let rs = rows(&db);
+    assert_each_once(&rs);
+    let crashed: Vec<_> = rs.iter().filter(|r| r.1 != "ok").collect();
+    assert_eq!(crashed.len(), 1, "{rs:#?}");
+    assert_eq!(crashed[0].1, "crash", "{rs:#?}");
+    let msg = crashed[0].3.as_deref().unwrap_or_default();
+    assert!(msg.contains(&format!(" on {}", nodes.0)), "{msg}");
+    let workers = slurm_workers(&db);
+    assert_eq!(workers.len(), 1, "{workers:?}");
+    let steps = &workers[0].2;
+    assert!(
+        steps.len() >= 2
+            && steps[0].ends_with(&format!(" on {}", nodes.0))
+            && steps[1].ends_with(&format!(" on {}", nodes.1)),
+        "not restarted on the other node: {steps:?}"
+    );
 }

@@ -15,6 +15,7 @@ mod devices;
 mod emit;
 mod failure;
 mod json;
+mod log;
 mod plot;
 mod replay;
 mod tune;
@@ -41,6 +42,12 @@ refused (the others tuned or checked), 130/143 interrupted (SIGINT/SIGTERM).";
     after_help = EXIT_CODES
 )]
 struct Cli {
+    /// Log each stage with timestamps on stderr (device discovery, skeleton build, worker
+    /// start, each build and measurement, finalists, database writes); `ORCL_LOG=FILTER`
+    /// (e.g. `debug`, `orcl_measure=debug`) chooses the lines. See README "Reading a slow or
+    /// stuck run".
+    #[arg(short, long, global = true)]
+    verbose: bool,
     #[command(subcommand)]
     command: Command,
 }
@@ -109,6 +116,10 @@ pub fn main() -> i32 {
 }
 
 fn run(cli: Cli) -> Result<i32, Failure> {
+    // `orcl worker` and `orcl build-server` write to a pipe their parent reads: no log there.
+    if !matches!(cli.command, Command::Worker(_) | Command::BuildServer(_)) {
+        log::init(cli.verbose);
+    }
     match cli.command {
         Command::Check(a) => check::run(a),
         Command::Compare(a) => compare::run(a),

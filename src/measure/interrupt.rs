@@ -51,8 +51,97 @@ pub fn install() {
         if let Err(e) = signal_hook::flag::register(libc::SIGXFSZ, ignored) {
             orcl_frontend::errln!("warning: cannot catch SIGXFSZ: {e}");
         }
+        start_watchdog();
         flags
     });
+}
+
+/// How long after the first SIGINT/SIGTERM the watchdog waits for the run to stop at a safe
+/// point before it ends the process itself (issue 24: within 2 s at every stage).
+pub const GRACE: std::time::Duration = std::time::Duration::from_millis(1200);
+
+/// The stage the run is in ([`enter_stage`]), named by the watchdog and the stage log.
+static STAGE: std::sync::Mutex<&'static str> = std::sync::Mutex::new("start-up");
+
+/// What the watchdog does before it ends the process: mark the open experiment `interrupted`
+/// (set by the tuning driver once the experiment exists); returns a note for its message.
+type LastWords = Box<dyn Fn(i32) -> Option<String> + Send>;
+static LAST_WORDS: std::sync::Mutex<Option<LastWords>> = std::sync::Mutex::new(None);
+
+/// Sets (or with `None` clears) what the watchdog does before it ends the process (see
+/// [`GRACE`]): typically marking the open experiment `interrupted` through its own database
+/// connection. Called with the signal number; its `Some(note)` ends the watchdog's message.
+pub fn set_last_words(f: Option<LastWords>) {
+    *LAST_WORDS.lock().unwrap_or_else(|e| e.into_inner()) = f;
+}
+
+/// The stage the run is in (`discovery`, `skeleton`, `workers`, `search`, `finalists`,
+/// `database`, ...).
+pub fn stage() -> &'static str {
+    *STAGE.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+/// The run enters `stage`: recorded for the watchdog's message. With `ORCL_TEST_PAUSE=stage`
+/// (tests only: `tests/stages.rs`), prints `orcl: test pause at stage STAGE` on stderr and
+/// blocks there for ever, as a hung stage would (cuInit, NVRTC): only a signal ends it.
+pub fn enter_stage(stage: &'static str) {
+    *STAGE.lock().unwrap_or_else(|e| e.into_inner()) = stage;
+    test_pause(stage);
+}
+
+/// The `ORCL_TEST_PAUSE` hook of [`enter_stage`].
+pub fn test_pause(stage: &str) {
+    static PAUSE: OnceLock<Option<String>> = OnceLock::new();
+    let pause = PAUSE.get_or_init(|| std::env::var("ORCL_TEST_PAUSE").ok());
+    if pause.as_deref() == Some(stage) {
+        orcl_frontend::errln!("orcl: test pause at stage {stage}");
+        loop {
+            std::thread::park();
+        }
+    }
+}
+
+/// Starts the watchdog thread: once SIGINT/SIGTERM has arrived, the run has [`GRACE`] to stop at
+/// a safe point (its experiment marked `interrupted`, exit 128 + signal); a stage that cannot see
+/// the signal (a hung driver call, NVRTC in a build thread, a stuck device discovery) is ended
+/// here: the last words run (the experiment marked `interrupted`), one line on stderr naming the
+/// stage, and `_exit(128 + signal)` (no destructors or atexit handlers, which may themselves hang
+/// in a GPU driver). Children die with orcl (`tie_to_parent`).
+fn start_watchdog() {
+    let spawned = std::thread::Builder::new()
+        .name("orcl-watchdog".into())
+        .spawn(|| {
+            let signal = loop {
+                if let Some(s) = requested() {
+                    break s;
+                }
+                std::thread::sleep(std::time::Duration::from_millis(20));
+            };
+            std::thread::sleep(GRACE);
+            if let Ok(groups) = GROUPS.lock() {
+                groups.iter().for_each(|&g| kill_group(g));
+            }
+            let note = LAST_WORDS
+                .lock()
+                .ok()
+                .and_then(|f| f.as_ref().and_then(|f| f(signal)));
+            let line = format!(
+                "interrupted by {}: stage `{}` did not stop within {:.1} s; ended{}\n",
+                name(signal),
+                stage(),
+                GRACE.as_secs_f64(),
+                note.map(|n| format!("; {n}; run the same command again to resume it"))
+                    .unwrap_or_default()
+            );
+            // SAFETY: write(2) of a valid buffer, then _exit(2): no lock, no destructor.
+            unsafe {
+                libc::write(2, line.as_ptr().cast(), line.len());
+                libc::_exit(128 + signal);
+            }
+        });
+    if let Err(e) = spawned {
+        orcl_frontend::errln!("warning: cannot start the signal watchdog: {e}");
+    }
 }
 
 /// The signal number (2 = SIGINT, 15 = SIGTERM) received since [`install`], if any.
@@ -136,6 +225,20 @@ pub fn spawn_tied(
         .send((cmd, back))
         .map_err(|_| gone())?;
     answer.recv().map_err(|_| gone())?
+}
+
+/// The process groups of running build steps ([`track_group`]): the watchdog kills them before
+/// it ends orcl, since the parent-death signal reaches only their leader, not a grandchild.
+static GROUPS: std::sync::Mutex<Vec<u32>> = std::sync::Mutex::new(Vec::new());
+
+/// Adds (`running`) or removes the process group `pgid` (a child started with
+/// `tie_to_parent(.., true)`) from those the watchdog kills before it ends orcl.
+pub fn track_group(pgid: u32, running: bool) {
+    let mut g = GROUPS.lock().unwrap_or_else(|e| e.into_inner());
+    g.retain(|&p| p != pgid);
+    if running {
+        g.push(pgid);
+    }
 }
 
 /// SIGKILL the process group `pgid` (a child started with `tie_to_parent(.., true)`; its pid).

@@ -224,6 +224,9 @@ pub struct Runner {
     pub launched: Vec<worker::Preamble>,
     /// `--slurm`: the device name every (re)started worker must report (the experiment's).
     expect_device: Option<String>,
+    /// The prefix of the files through which this run's workers share their reference outputs
+    /// (`ORCL_REFERENCE`, one file per skeleton binary; see [`Runner::share_reference`]).
+    reference: Option<PathBuf>,
 }
 
 impl Runner {
@@ -244,7 +247,25 @@ impl Runner {
             launcher: None,
             launched: Vec::new(),
             expect_device: None,
+            reference: None,
         }
+    }
+
+    /// Workers started from now on share their reference outputs through the file `PREFIX-EXE`
+    /// (the skeleton binary's name): the first one of a binary computes the original loop and
+    /// writes it, the others (other devices, restarts after a crash) read it (issue 24: N
+    /// workers computed the same reference N times at once, which made 4 GPUs slower than one).
+    /// The caller removes the files at the end of the run.
+    pub fn share_reference(&mut self, prefix: PathBuf) {
+        self.reference = Some(prefix);
+    }
+
+    /// `ORCL_REFERENCE` of a worker of the current skeleton binary.
+    fn reference_file(&self) -> Option<PathBuf> {
+        let prefix = self.reference.as_ref()?;
+        let exe = self.exe.file_name()?.to_string_lossy();
+        let base = prefix.file_name()?.to_string_lossy();
+        Some(prefix.with_file_name(format!("{base}-{exe}")))
     }
 
     /// The bytes this runner's workers copied between host and device so far.
@@ -331,11 +352,20 @@ impl Runner {
         }
         if !self.workers.contains_key(&key) {
             let startup = Duration::from_secs(300);
+            tracing::info!(platform, device, skeleton = %self.exe.display(), "worker start");
+            let t0 = Instant::now();
+            let reference = self.reference_file();
             let w = match &self.launcher {
-                None => Worker::spawn(&self.exe, platform, device, startup)?,
+                None => {
+                    let mut cmd = std::process::Command::new(&self.exe);
+                    cmd.arg(platform.to_string()).arg(device.to_string());
+                    cmd.envs(reference.map(|r| ("ORCL_REFERENCE", r)));
+                    Worker::spawn_command(cmd, &self.exe.display().to_string(), startup, None)?
+                }
                 Some(s) => {
                     let exe = slurm::absolute(&self.exe);
-                    let cmd = s.command(&exe, platform, device);
+                    let mut cmd = s.command(&exe, platform, device);
+                    cmd.envs(reference.map(|r| ("ORCL_REFERENCE", slurm::absolute(&r))));
                     let what = format!("{} (srun) for {}", s.srun.display(), exe.display());
                     let w = Worker::spawn_command(
                         cmd,
@@ -358,6 +388,15 @@ impl Runner {
                     w
                 }
             };
+            tracing::info!(
+                platform,
+                device,
+                name = %w.hello.device,
+                seconds = format!("{:.3}", t0.elapsed().as_secs_f64()),
+                upload_bytes = w.hello.setup_h2d_bytes,
+                validation = %w.hello.validation,
+                "worker ready (device context, inputs uploaded, reference outputs computed)"
+            );
             self.traffic.started(&w.hello);
             self.workers.insert(key.clone(), w);
         }
@@ -417,8 +456,15 @@ impl Runner {
         // On a CPU device no build runs while the variant is measured (see `pool`).
         let gate = self.pool.as_ref().and_then(|p| p.measuring());
         let w = self.workers.get_mut(&key).expect("worker started above");
+        let pre = prebuilt.is_some();
+        tracing::debug!(id, device = v.device, prebuilt = pre, "measure");
         let result = w.run(&req, timeout);
         drop(gate);
+        let (secs, got) = (
+            start.elapsed().as_secs_f64(),
+            result.as_ref().map(|r| &r.status),
+        );
+        tracing::debug!(id, device = v.device, seconds = secs, status = ?got, "measured");
         match result {
             // The worker cannot load the pool's CUBINs at all (a driver older than the NVRTC
             // that built them, another GPU): this variant and the rest are compiled by the

@@ -399,6 +399,17 @@ fn build_thread(sh: Arc<Shared>, target: Target) {
             }
             Target::Cuda { nvrtc, cc } => build_cuda(nvrtc, *cc, job),
         });
+        tracing::debug!(
+            kernel = %job.key,
+            result = match &built {
+                Built::Binary { build_ms, .. } if !hit => format!("built in {build_ms:.1} ms"),
+                Built::Binary { .. } => "cache hit".to_string(),
+                Built::Failed(_) => "compile error".to_string(),
+                Built::TimedOut(_) => "timed out".to_string(),
+                Built::InWorker(_) => "left to the worker".to_string(),
+            },
+            "kernel build"
+        );
         let mut s = sh.state.lock().unwrap_or_else(|e| e.into_inner());
         s.building -= 1;
         if hit {
@@ -555,6 +566,8 @@ impl Child {
 /// NVRTC to a CUBIN for `sm_<cc>`, with the skeleton's options translated (`nvrtc::pool_options`);
 /// what cannot be expressed, or what this NVRTC refuses as an option, is left to the worker.
 fn build_cuda(nvrtc: &super::nvrtc::Nvrtc, cc: (u32, u32), job: &Job) -> Result<Vec<u8>, Built> {
+    // Tests only: a CUDA build that hangs in NVRTC (tests/stages.rs).
+    crate::interrupt::test_pause("cuda-build");
     use super::nvrtc::CompileFailure;
     let opts = super::nvrtc::pool_options(&job.options, cc).map_err(Built::InWorker)?;
     nvrtc

@@ -560,6 +560,7 @@ pub fn run_bounded(
     crate::interrupt::tie_to_parent(&mut cmd, true);
     let mut child = cmd.spawn()?;
     let pid = child.id();
+    crate::interrupt::track_group(pid, true);
     let reader = |mut r: Box<dyn Read + Send>| {
         std::thread::spawn(move || {
             let mut b = Vec::new();
@@ -596,6 +597,7 @@ pub fn run_bounded(
     };
     // Children of the shell left in the group (a backgrounded `sleep &`) go with it.
     crate::interrupt::kill_group(pid);
+    crate::interrupt::track_group(pid, false);
     let status = status?;
     Ok(std::process::Output {
         status,
@@ -641,6 +643,7 @@ pub fn build(
     let src = dir.join(format!("skeleton-{hash}.c"));
     if exe.exists() {
         if entry_is_valid(&exe, &src, source) {
+            tracing::debug!(skeleton = %exe.display(), "timing skeleton: cached");
             return Ok(exe);
         }
         // Tampered, truncated or foreign: never run it; build it again.
@@ -680,6 +683,7 @@ pub fn build(
         )
     };
     let command = command_with("");
+    tracing::debug!(%command, "timing skeleton: building");
     // A reference loop proven parallel is compiled with OpenMP when the compiler has it; a
     // compiler without (clang without libomp, a loop outside OpenMP's canonical form) falls back
     // to the serial build: the pragma is under `#ifdef _OPENMP`. OMP_NUM_THREADS bounds it.
@@ -712,6 +716,7 @@ pub fn build(
         }
     }
     install_entry(&tmp_src, &src, &tmp, &exe).map_err(io(&exe))?;
+    tracing::debug!(skeleton = %exe.display(), "timing skeleton: built");
     Ok(exe)
 }
 

@@ -174,7 +174,11 @@ fn hostname() -> String {
 /// line with `ready: false` and the reason (no skeleton: no shared filesystem), which the
 /// controller reports.
 pub fn worker_main(skeleton: &Path, platform: usize, device: usize) -> i32 {
-    let host = hostname();
+    // The Slurm node's name (several slurmd of one host have their own, issue 24), else the host.
+    let host = std::env::var("SLURMD_NODENAME")
+        .ok()
+        .filter(|n| !n.is_empty())
+        .unwrap_or_else(hostname);
     let pre = Preamble {
         orcl_worker: env!("CARGO_PKG_VERSION").into(),
         host: host.clone(),

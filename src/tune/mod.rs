@@ -14,6 +14,7 @@ mod pipeline;
 mod progress;
 mod search_loop;
 mod settings;
+mod stages;
 
 pub use pipeline::{device_limit, variant_for};
 pub use settings::{backend_of, objective_is_total};
@@ -342,10 +343,12 @@ fn tune_input(
     let (path, text, p, settings) = (ctx.path, ctx.text, ctx.p, ctx.settings);
     let spec = &p.region.spec;
     let start = Instant::now();
+    let mut stages = stages::Stages::default();
     let space = SearchSpace::new(spec, input);
     let mut strategy = settings.strategy(spec, ctx.opts, text, path)?;
     let first = space.config_at(0);
-    let (backend, target, selection) = choose_target(ctx, &space, &first)?;
+    let (backend, target, selection) =
+        stages.run("discovery", || choose_target(ctx, &space, &first))?;
     let settings::Target {
         device: dev,
         opts,
@@ -364,17 +367,24 @@ fn tune_input(
         backend,
         opts,
     };
-    let (plan0, exe) = first_skeleton(ctx, &mut skeletons, &first_build, memory_checked)?;
-    let exp = open_experiment(
-        ctx,
-        input,
-        &first_build,
-        device_id,
-        &device_list,
-        selection,
-        (&plan0, &exe),
-    )?;
-    let mut workers = start_workers(ctx, exe, &first_build, &device_list, exp.id)?;
+    let (plan0, exe) = stages.run("skeleton", || {
+        first_skeleton(ctx, &mut skeletons, &first_build, memory_checked)
+    })?;
+    let exp = stages.run("experiment", || {
+        open_experiment(
+            ctx,
+            input,
+            &first_build,
+            device_id,
+            &device_list,
+            selection,
+            (&plan0, &exe),
+        )
+    })?;
+    stages::guard_experiment(&ctx.opts.db, exp.id);
+    let mut workers = stages.run("workers", || {
+        start_workers(ctx, exe, &first_build, &device_list, exp.id)
+    })?;
     // On a space too large to enumerate, `--max-idle` proposals in a row that measure nothing
     // new end the search (issue 15 F8).
     let max_idle = (space.size() > crate::prepare::FEASIBILITY_LIMIT)
@@ -396,28 +406,30 @@ fn tune_input(
         path,
     };
     let batch_size = batch_size(settings, &workers);
-    let st = search_loop::run(
-        &env,
-        strategy.as_mut(),
-        &mut skeletons,
-        &mut workers,
-        &bar,
-        start,
-        batch_size,
-    )?;
+    let st = stages.run("search", || {
+        search_loop::run(
+            &env,
+            strategy.as_mut(),
+            &mut skeletons,
+            &mut workers,
+            &bar,
+            start,
+            batch_size,
+        )
+    })?;
     bar.finish_and_clear();
-    if let Some(why) = &st.stopped {
-        ctx.db.set_metadata(exp.id, "stopped", why)?;
-    }
+    stages.add("search_db_writes", st.db_time);
     let stopped = st.stopped.clone().or_else(|| {
         st.evaluations
             .is_empty()
             .then(|| nothing_feasible(strategy.name(), space.size(), st.proposals))
     });
-    let confirmed = confirm_winner(&env, &skeletons, &mut workers, &st)?;
-    let slurm_workers = record_run(ctx.db, exp.id, &workers, &st.per_worker)?;
+    let confirmed = stages.run("finalists", || {
+        confirm_winner(&env, &skeletons, &mut workers, &st)
+    })?;
+    let slurm_workers = stages.run("database", || record_run(ctx.db, exp.id, &workers, &st))?;
     let best = confirmed.as_ref().map(|c| (c.winner, 0.0)).or(st.best);
-    let best = finish(&env, best, &st.evaluations)?;
+    let best = wrap_up(&env, &stages, start, best, &st.evaluations)?;
     Ok(InputResult {
         input: input.clone(),
         experiment_id: exp.id,
@@ -690,9 +702,12 @@ fn record_run(
     db: &Db,
     experiment_id: i64,
     workers: &pipeline::Workers,
-    per_worker: &[usize],
+    st: &search_loop::SearchState,
 ) -> Result<Vec<SlurmWorker>, TuneError> {
-    let slurm_workers = workers.slurm_workers(per_worker);
+    if let Some(why) = &st.stopped {
+        db.set_metadata(experiment_id, "stopped", why)?;
+    }
+    let slurm_workers = workers.slurm_workers(&st.per_worker);
     if !slurm_workers.is_empty() {
         db.set_metadata(
             experiment_id,
@@ -711,6 +726,24 @@ fn record_run(
         &serde_json::to_string(&workers.traffic()).unwrap_or_default(),
     )?;
     Ok(slurm_workers)
+}
+
+/// Stores the run's timing summary (metadata `stage_seconds`), then [`finish`]es the experiment;
+/// from then on the signal watchdog leaves it alone.
+fn wrap_up(
+    env: &search_loop::Env,
+    stages: &stages::Stages,
+    start: Instant,
+    best: Option<(usize, f64)>,
+    evaluations: &[Evaluated],
+) -> Result<Option<(usize, Variant)>, TuneError> {
+    let summary = stages.json(start.elapsed());
+    tracing::info!(stages = %summary, "experiment {} timing", env.experiment_id);
+    env.db
+        .set_metadata(env.experiment_id, "stage_seconds", &summary)?;
+    let best = finish(env, best, evaluations);
+    stages::release();
+    best
 }
 
 /// Marks the experiment `done`, `failed` or (on a signal, returned as the error) `interrupted`;

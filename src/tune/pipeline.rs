@@ -482,6 +482,88 @@ fn start_pool(
     }
 }
 
+/// A runner of the skeleton `exe` with the run's warm-ups, repetitions and timeout policy,
+/// launched by srun under `--slurm` (`opts.slurm`).
+fn new_runner(exe: &std::path::Path, settings: &Settings, opts: &TuneOptions) -> Runner {
+    let mut r = Runner::new(
+        exe.to_path_buf(),
+        settings.warmups,
+        settings.reps,
+        settings.policy,
+    );
+    if let Some(s) = &opts.slurm {
+        r.set_launcher(s.clone());
+    }
+    r
+}
+
+/// Starts `runner`'s worker on `device`, which computes the reference outputs and shares them
+/// (`Runner::share_reference`), then every `extra` worker at once (one thread each), which read
+/// them; returns the device name the first one reports. Errors: the first failure.
+fn start_workers(
+    runner: &mut Runner,
+    extra: &mut [(usize, Runner)],
+    platform: usize,
+    device: usize,
+) -> Result<String, TuneError> {
+    let seen = runner.worker(platform, device)?.device.clone();
+    std::thread::scope(|s| {
+        let started: Vec<_> = extra
+            .iter_mut()
+            .map(|(d, r)| s.spawn(move || r.worker(platform, *d).map(|_| ())))
+            .collect();
+        started
+            .into_iter()
+            .try_for_each(|h| h.join().unwrap_or_else(|p| std::panic::resume_unwind(p)))
+    })?;
+    Ok(seen)
+}
+
+/// The files through which one run's workers share their reference outputs
+/// (`Runner::share_reference`): `CACHE/reference-PID-N-*`, removed when the run's workers are
+/// dropped; those of a process that is gone (killed) are removed when the next run starts.
+pub(super) struct SharedReference {
+    prefix: PathBuf,
+}
+
+impl SharedReference {
+    fn new() -> SharedReference {
+        static RUNS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+        let n = RUNS.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+        let dir = skeleton::cache_dir();
+        for e in std::fs::read_dir(&dir).into_iter().flatten().flatten() {
+            let name = e.file_name().to_string_lossy().into_owned();
+            let pid = name
+                .strip_prefix("reference-")
+                .and_then(|r| r.split('-').next());
+            // SAFETY: kill(pid, 0) only checks that the process exists.
+            if pid
+                .and_then(|p| p.parse::<i32>().ok())
+                .is_some_and(|p| p > 0 && unsafe { libc::kill(p, 0) } != 0)
+            {
+                let _ = std::fs::remove_file(e.path());
+            }
+        }
+        SharedReference {
+            prefix: dir.join(format!("reference-{}-{n}", std::process::id())),
+        }
+    }
+}
+
+impl Drop for SharedReference {
+    fn drop(&mut self) {
+        let (Some(dir), Some(base)) = (self.prefix.parent(), self.prefix.file_name()) else {
+            return;
+        };
+        let base = format!("{}-", base.to_string_lossy());
+        for e in std::fs::read_dir(dir).into_iter().flatten().flatten() {
+            if e.file_name().to_string_lossy().starts_with(&base) {
+                let _ = std::fs::remove_file(e.path());
+            }
+        }
+    }
+}
+
 /// The measuring workers of one experiment: the first device's runner (which owns the build
 /// pool) and, under `--devices`, one more runner per device sharing that pool; under
 /// `--slurm`, one runner per srun worker.
@@ -498,6 +580,9 @@ pub(super) struct Workers {
     pub devices: Vec<usize>,
     /// `--slurm`.
     pub slurm: bool,
+    /// The reference-output files of this run's workers, removed after them (fields drop in
+    /// declaration order).
+    _reference: SharedReference,
 }
 
 impl Workers {
@@ -513,20 +598,14 @@ impl Workers {
         opts: &TuneOptions,
         device_list: &[usize],
     ) -> Result<Workers, TuneError> {
-        let mut runner = Runner::new(
-            exe.clone(),
-            settings.warmups,
-            settings.reps,
-            settings.policy,
-        );
+        let mut runner = new_runner(&exe, settings, opts);
         // The device of each measuring worker: `--devices`' list, or under `--slurm` one srun
         // worker per task, worker k on the (k mod N)-th device.
         let devices: Vec<usize> = match &opts.slurm {
             Some(s) => s.task_devices(device_list, v0.device),
             None => device_list.to_vec(),
         };
-        if let Some(s) = &opts.slurm {
-            runner.set_launcher(s.clone());
+        if opts.slurm.is_some() {
             let unused: Vec<String> = device_list
                 .iter()
                 .filter(|d| !devices.contains(d))
@@ -540,10 +619,33 @@ impl Workers {
                 );
             }
         }
-        let seen = runner.worker(v0.platform, v0.device)?.device.clone();
+        // `--devices`: one more runner (worker process) per device, sharing the build pool
+        // (identical devices load the same binaries). `--slurm`: one more per srun worker.
+        // The first worker computes the reference outputs and shares them; the others then
+        // start side by side and read them (issue 24: every worker computed them, at once, on
+        // the same cores: 15 s for one GPU, 52 s for four at 4096^3); a Slurm worker may wait
+        // in the queue.
+        let reference = SharedReference::new();
+        runner.share_reference(reference.prefix.clone());
+        let mut extra: Vec<(usize, Runner)> = devices
+            .iter()
+            .skip(1)
+            .map(|&d| {
+                let mut r = new_runner(&exe, settings, opts);
+                r.share_reference(reference.prefix.clone());
+                (d, r)
+            })
+            .collect();
+        let seen = start_workers(&mut runner, &mut extra, v0.platform, v0.device)?;
         if opts.slurm.is_some() {
             same_device_kind(&runner, &seen, v0.device, dev)?;
             runner.expect_device(&dev.name);
+            // Each step may land on another node (a partition of mixed GPUs).
+            for (d, r) in &mut extra {
+                let seen = r.worker(v0.platform, *d)?.device.clone();
+                same_device_kind(r, &seen, v0.device, dev)?;
+                r.expect_device(&dev.name);
+            }
         }
         let backend = v0.backend;
         let jobs = opts.jobs.unwrap_or_else(|| {
@@ -555,45 +657,11 @@ impl Workers {
         });
         let cache = (!opts.no_kernel_cache).then(skeleton::cache_dir);
         let pool_note = start_pool(&mut runner, jobs, v0, dev, cache);
-        // `--devices`: one more runner (worker process) per device, sharing the build pool
-        // (identical devices load the same binaries). `--slurm`: one more per srun worker.
-        // Started side by side: a Slurm worker may wait in the queue, and each skeleton
-        // initialises its device and uploads the inputs before its hello.
-        let mut extra: Vec<(usize, Runner)> = devices
-            .iter()
-            .skip(1)
-            .map(|&d| {
-                let mut r = Runner::new(
-                    exe.clone(),
-                    settings.warmups,
-                    settings.reps,
-                    settings.policy,
-                );
-                if let Some(s) = &opts.slurm {
-                    r.set_launcher(s.clone());
-                }
-                r.share_pool(runner.pool());
-                (d, r)
-            })
-            .collect();
-        std::thread::scope(|s| {
-            let started: Vec<_> = extra
-                .iter_mut()
-                .map(|(d, r)| s.spawn(move || r.worker(v0.platform, *d).map(|_| ())))
-                .collect();
-            started
-                .into_iter()
-                .try_for_each(|h| h.join().unwrap_or_else(|p| std::panic::resume_unwind(p)))
-        })?;
-        if opts.slurm.is_some() {
-            // Each step may land on another node (a partition of mixed GPUs).
-            for (d, r) in &mut extra {
-                let seen = r.worker(v0.platform, *d)?.device.clone();
-                same_device_kind(r, &seen, v0.device, dev)?;
-                r.expect_device(&dev.name);
-            }
+        for (_, r) in &mut extra {
+            r.share_pool(runner.pool());
         }
         Ok(Workers {
+            _reference: reference,
             runner,
             extra,
             jobs,

@@ -63,6 +63,8 @@ pub(super) struct SearchState {
     /// `--devices`/`--slurm`: configurations each worker slot measured in this run (slot k
     /// measures on `Workers::devices[k]`).
     pub per_worker: Vec<usize>,
+    /// Wall time spent writing evaluation rows (the `search_db_writes` stage).
+    pub db_time: std::time::Duration,
 }
 
 impl SearchState {
@@ -133,11 +135,22 @@ impl SearchState {
         if was_stored {
             st.reused += 1;
         } else {
-            match env.db.insert_evaluation_on(
+            let t0 = Instant::now();
+            let inserted = env.db.insert_evaluation_on(
                 env.experiment_id,
                 &row_from_outcome(&cfg, &outcome, kernel_hash),
                 measured_on.map(|s| workers.devices[s]),
-            ) {
+            );
+            st.db_time += t0.elapsed();
+            tracing::debug!(
+                config = %cfg.key(),
+                status = outcome.status.as_str(),
+                median_ms = ?outcome.median_ms(),
+                build_ms = ?outcome.build_ms,
+                device = ?measured_on.map(|s| workers.devices[s]),
+                "evaluation recorded"
+            );
+            match inserted {
                 // Another orcl process tuning the same experiment stored it first: keep its
                 // row (one evaluation per configuration), use ours here.
                 Err(crate::db::DbError::Duplicate { .. }) => {}

@@ -97,6 +97,34 @@ static void orcl_reference(void) {
 #undef y
 #undef N
 
+/* The reference outputs once per tune, not once per worker (issue 24): with ORCL_REFERENCE=PATH
+ * (set by orcl for the workers of one skeleton binary in one run), read from PATH when a worker
+ * already wrote it (exactly the outputs' size), else computed here and written there (under a
+ * temporary name, renamed into place). */
+static void orcl_reference_once(void) {
+    const char *path = getenv("ORCL_REFERENCE");
+    long want = 0 + (long)sizeof(orcl_v_s);
+    FILE *f = (path && *path) ? fopen(path, "rb") : NULL;
+    if (f && fseek(f, 0, SEEK_END) == 0 && ftell(f) == want && fseek(f, 0, SEEK_SET) == 0) {
+        int ok = 1;
+        ok = ok && fread(&orcl_v_s, sizeof(orcl_v_s), 1, f) == 1;
+        fclose(f);
+        if (!ok) { printf("{\"ready\":false,\"error\":\"cannot read the reference outputs\"}\n"); exit(3); }
+        return;
+    }
+    if (f) fclose(f);
+    orcl_reference();
+    if (!path || !*path) return;
+    char tmp[4096];
+    snprintf(tmp, sizeof tmp, "%s.tmp%ld", path, (long)getpid());
+    FILE *w = fopen(tmp, "wb");
+    if (!w) return;
+    int ok = 1;
+    ok = ok && fwrite(&orcl_v_s, sizeof(orcl_v_s), 1, w) == 1;
+    ok = (fclose(w) == 0) && ok;
+    if (!ok || rename(tmp, path) != 0) remove(tmp);
+}
+
 static long orcl_trip_count(void) {
     const int n = orcl_v_n;
     (void)n;
@@ -576,7 +604,7 @@ int main(int argc, char **argv) {
     (void)argc;
 
     orcl_init();
-    orcl_reference();
+    orcl_reference_once();
     orcl_ref_s = orcl_v_s;
     orcl_v_s = orcl_init_s;
     validation_setup();

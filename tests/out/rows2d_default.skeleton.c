@@ -26,6 +26,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 /* ---- input variables (orcl_v_NAME; the reference loop sees them under their own names) ---- */
 static int orcl_v_m;
@@ -119,6 +120,36 @@ static void orcl_reference(void) {
 #undef orcl_B_dim1
 #undef M
 #undef N
+
+/* The reference outputs once per tune, not once per worker (issue 24): with ORCL_REFERENCE=PATH
+ * (set by orcl for the workers of one skeleton binary in one run), read from PATH when a worker
+ * already wrote it (exactly the outputs' size), else computed here and written there (under a
+ * temporary name, renamed into place). */
+static void orcl_reference_once(void) {
+    const char *path = getenv("ORCL_REFERENCE");
+    long want = 0 + (long)((size_t)850 * sizeof(double)) + (long)((size_t)1150 * sizeof(double));
+    FILE *f = (path && *path) ? fopen(path, "rb") : NULL;
+    if (f && fseek(f, 0, SEEK_END) == 0 && ftell(f) == want && fseek(f, 0, SEEK_SET) == 0) {
+        int ok = 1;
+        ok = ok && fread(orcl_v_C, sizeof(double), (size_t)850, f) == (size_t)850;
+        ok = ok && fread(orcl_v_B, sizeof(double), (size_t)1150, f) == (size_t)1150;
+        fclose(f);
+        if (!ok) { printf("{\"ready\":false,\"error\":\"cannot read the reference outputs\"}\n"); exit(3); }
+        return;
+    }
+    if (f) fclose(f);
+    orcl_reference();
+    if (!path || !*path) return;
+    char tmp[4096];
+    snprintf(tmp, sizeof tmp, "%s.tmp%ld", path, (long)getpid());
+    FILE *w = fopen(tmp, "wb");
+    if (!w) return;
+    int ok = 1;
+    ok = ok && fwrite(orcl_v_C, sizeof(double), (size_t)850, w) == (size_t)850;
+    ok = ok && fwrite(orcl_v_B, sizeof(double), (size_t)1150, w) == (size_t)1150;
+    ok = (fclose(w) == 0) && ok;
+    if (!ok || rename(tmp, path) != 0) remove(tmp);
+}
 
 static long orcl_trip_count(void) {
     const int m = orcl_v_m;
@@ -620,7 +651,7 @@ int main(int argc, char **argv) {
     char name[256] = "", pname[256] = "";
 
     orcl_init();
-    orcl_reference();
+    orcl_reference_once();
     memcpy(orcl_ref_C, orcl_v_C, (size_t)850 * sizeof(double));
     memcpy(orcl_ref_B, orcl_v_B, (size_t)1150 * sizeof(double));
     validation_setup();

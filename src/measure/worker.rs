@@ -280,6 +280,35 @@ impl Worker {
 
     /// Run one variant. On a crash or a timeout the process is dead afterwards (drop it).
     pub fn run(&mut self, req: &Request, timeout: Duration) -> Result<Reply, WorkerFailure> {
+        self.run_with(req, timeout, None)
+    }
+
+    /// Run one variant with an energy window (an `NRG` line before the request): `counter` is
+    /// read when the worker says its timed repetitions begin and when they end, before it goes on
+    /// (docs/ENERGY.md). Returns the reply and the counter's difference (mJ) and the wall time
+    /// between the two readings (ms); `None` when the worker sent no window (a failed variant).
+    /// `req.warmups` must be at least 1 (the window then never holds the validation run).
+    pub fn run_energy(
+        &mut self,
+        req: &Request,
+        timeout: Duration,
+        counter: &mut dyn crate::energy::EnergyCounter,
+    ) -> Result<(Reply, Option<Result<(f64, f64), String>>), WorkerFailure> {
+        let mut probe = Probe {
+            counter,
+            begin: None,
+            result: None,
+        };
+        let r = self.run_with(req, timeout, Some(&mut probe))?;
+        Ok((r, probe.result))
+    }
+
+    fn run_with(
+        &mut self,
+        req: &Request,
+        timeout: Duration,
+        probe: Option<&mut Probe>,
+    ) -> Result<Reply, WorkerFailure> {
         let grid = req
             .grid
             .map(|g| g.iter().map(|x| format!(" {x}")).collect::<String>())
@@ -313,7 +342,11 @@ impl Worker {
                 [key.as_bytes(), bin, req.options.as_bytes()],
             ),
         };
-        let mut header = header;
+        let mut header = if probe.is_some() {
+            format!("NRG\n{header}")
+        } else {
+            header
+        };
         for (global, local, g) in &req.parts {
             header.push_str(&format!("PART {global} {local}"));
             g.iter().for_each(|x| header.push_str(&format!(" {x}")));
@@ -347,7 +380,7 @@ impl Worker {
         let result = if sent.is_err() {
             Err(self.crashed())
         } else {
-            self.reply(req, timeout)
+            self.reply(req, timeout, probe)
         };
         if let Some(f) = &file {
             // `orcl worker` removes it once read; this covers a worker that died first.
@@ -357,7 +390,12 @@ impl Worker {
     }
 
     /// Wait for the reply to `req`, up to `timeout`.
-    fn reply(&mut self, req: &Request, timeout: Duration) -> Result<Reply, WorkerFailure> {
+    fn reply(
+        &mut self,
+        req: &Request,
+        timeout: Duration,
+        mut probe: Option<&mut Probe>,
+    ) -> Result<Reply, WorkerFailure> {
         let deadline = std::time::Instant::now() + timeout;
         loop {
             // Waited in slices so that SIGINT/SIGTERM stops a hung variant at once.
@@ -372,6 +410,22 @@ impl Worker {
             {
                 Err(RecvTimeoutError::Timeout) if !left.is_zero() => continue,
                 Ok(line) => {
+                    if let Some(p) = probe.as_deref_mut() {
+                        if let Ok(m) = serde_json::from_str::<Mark>(&line) {
+                            if m.id == req.id {
+                                p.mark(&m.energy);
+                                if self
+                                    .stdin
+                                    .write_all(b"GO\n")
+                                    .and_then(|_| self.stdin.flush())
+                                    .is_err()
+                                {
+                                    return Err(self.crashed());
+                                }
+                            }
+                            continue;
+                        }
+                    }
                     let Ok(r) = serde_json::from_str::<Reply>(&line) else {
                         continue;
                     };
@@ -459,6 +513,38 @@ impl Drop for Worker {
             std::thread::sleep(Duration::from_millis(10));
         }
         self.kill();
+    }
+}
+
+/// A worker's energy-window line: `{"energy":"begin"|"end","id":N}`; it then waits for `GO`.
+#[derive(Deserialize)]
+struct Mark {
+    energy: String,
+    id: i64,
+}
+
+/// The counter of an energy window and its readings so far.
+struct Probe<'a> {
+    counter: &'a mut dyn crate::energy::EnergyCounter,
+    begin: Option<(std::time::Instant, f64)>,
+    result: Option<Result<(f64, f64), String>>,
+}
+
+impl Probe<'_> {
+    fn mark(&mut self, what: &str) {
+        let read = self.counter.millijoules();
+        let now = std::time::Instant::now();
+        match (what, read) {
+            ("begin", Ok(mj)) => self.begin = Some((now, mj)),
+            ("end", Ok(mj)) => {
+                if let Some((t, b)) = self.begin {
+                    let ms = now.duration_since(t).as_secs_f64() * 1e3;
+                    self.result = Some(Ok((mj - b, ms)));
+                }
+            }
+            (_, Err(e)) => self.result = Some(Err(e)),
+            _ => {}
+        }
     }
 }
 

@@ -498,6 +498,8 @@ pub(super) struct Workers {
     pub devices: Vec<usize>,
     /// `--slurm`.
     pub slurm: bool,
+    /// The energy counter of an energy objective (`tune::energy`); `None` for a time objective.
+    pub energy: Option<super::energy::Meter>,
 }
 
 impl Workers {
@@ -600,6 +602,7 @@ impl Workers {
             pool_note,
             devices,
             slurm: opts.slurm.is_some(),
+            energy: None,
         })
     }
 

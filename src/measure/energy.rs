@@ -28,6 +28,36 @@ pub fn calls_for_window(median_ms: f64, window: Duration, min_calls: u32) -> u32
 /// it could not be read, one line.
 pub trait EnergyCounter {
     fn millijoules(&mut self) -> Result<f64, String>;
+
+    /// The counter read just after its next update (a counter updated in steps, as NVML's every
+    /// ~100 ms on an H100, is exact there): polled until it changes, at most [`TICK_WAIT`];
+    /// a counter that changes continuously returns at once.
+    fn tick(&mut self) -> Result<f64, String> {
+        let first = self.millijoules()?;
+        let start = std::time::Instant::now();
+        while start.elapsed() < TICK_WAIT {
+            std::thread::sleep(Duration::from_micros(500));
+            let now = self.millijoules()?;
+            if now != first {
+                return Ok(now);
+            }
+        }
+        Ok(first)
+    }
+}
+
+/// The longest wait for an energy counter's next update ([`EnergyCounter::tick`]).
+pub const TICK_WAIT: Duration = Duration::from_millis(500);
+
+/// CLOCK_MONOTONIC in ms, the clock of the skeleton's `now_ms()` (its energy-window times).
+pub fn monotonic_ms() -> f64 {
+    let mut t = libc::timespec {
+        tv_sec: 0,
+        tv_nsec: 0,
+    };
+    // SAFETY: clock_gettime writes the timespec it is given.
+    unsafe { libc::clock_gettime(libc::CLOCK_MONOTONIC, &mut t) };
+    t.tv_sec as f64 * 1e3 + t.tv_nsec as f64 * 1e-6
 }
 
 /// The energy of one variant, measured over one window.
@@ -39,15 +69,15 @@ pub struct EnergyReading {
     pub watts: f64,
     /// The window's wall time between the two counter readings (ms).
     pub window_ms: f64,
-    /// Calls of the variant in the window.
-    pub calls: u32,
+    /// Calls of the variant in the window (the last one in part).
+    pub calls: f64,
 }
 
 impl EnergyReading {
     /// The reading of `delta_mj` millijoules over `window_ms` (ms) and `calls` calls.
-    pub fn of(delta_mj: f64, window_ms: f64, calls: u32) -> EnergyReading {
+    pub fn of(delta_mj: f64, window_ms: f64, calls: f64) -> EnergyReading {
         EnergyReading {
-            joules_per_call: delta_mj * 1e-3 / f64::from(calls.max(1)),
+            joules_per_call: delta_mj * 1e-3 / calls.max(1.0),
             watts: if window_ms > 0.0 {
                 delta_mj / window_ms
             } else {
@@ -86,10 +116,11 @@ impl Nvml {
     pub fn open(pci_bus_id: &str) -> Result<Nvml, String> {
         let nvml = nvml_wrapper::Nvml::init()
             .map_err(|e| format!("NVML could not be loaded (libnvidia-ml.so.1): {e}"))?;
+        let bus_id = find_bus_id(&nvml, pci_bus_id)?;
         let method = {
             let d = nvml
-                .device_by_pci_bus_id(pci_bus_id)
-                .map_err(|e| format!("NVML has no device at PCI bus id {pci_bus_id}: {e}"))?;
+                .device_by_pci_bus_id(bus_id.as_str())
+                .map_err(|e| format!("NVML has no device at PCI bus id {bus_id}: {e}"))?;
             if d.total_energy_consumption().is_ok() {
                 NvmlMethod::TotalEnergy
             } else if d.power_usage().is_ok() {
@@ -102,11 +133,38 @@ impl Nvml {
         };
         Ok(Nvml {
             nvml,
-            bus_id: pci_bus_id.to_string(),
+            bus_id,
             method,
             last: None,
             integral_mj: 0.0,
         })
+    }
+}
+
+/// NVML's own bus id of the GPU at `pci_bus_id` (`domain:bus:device.function`): the device
+/// found by it, else the one GPU on the same bus number (OpenCL gives no domain, and its slot
+/// may be written otherwise). Errors: no NVML device matches.
+fn find_bus_id(nvml: &nvml_wrapper::Nvml, pci_bus_id: &str) -> Result<String, String> {
+    if let Ok(d) = nvml.device_by_pci_bus_id(pci_bus_id) {
+        if let Ok(p) = d.pci_info() {
+            return Ok(p.bus_id);
+        }
+    }
+    let bus = pci_bus_id
+        .split(':')
+        .nth(1)
+        .and_then(|b| u32::from_str_radix(b, 16).ok());
+    let count = nvml.device_count().unwrap_or(0);
+    let same_bus: Vec<String> = (0..count)
+        .filter_map(|i| nvml.device_by_index(i).ok()?.pci_info().ok())
+        .filter(|p| Some(p.bus) == bus)
+        .map(|p| p.bus_id)
+        .collect();
+    match same_bus.as_slice() {
+        [one] => Ok(one.clone()),
+        _ => Err(format!(
+            "NVML has no device at PCI bus id {pci_bus_id} ({count} NVML device(s))"
+        )),
     }
 }
 
@@ -150,6 +208,10 @@ impl EnergyCounter for Steps {
         self.next += self.step;
         Ok(v)
     }
+
+    fn tick(&mut self) -> Result<f64, String> {
+        self.millijoules()
+    }
 }
 
 #[cfg(test)]
@@ -166,7 +228,7 @@ mod tests {
 
     #[test]
     fn reading_divides_by_calls_and_window() {
-        let r = EnergyReading::of(30_000.0, 100.0, 1000);
+        let r = EnergyReading::of(30_000.0, 100.0, 1000.0);
         assert!((r.joules_per_call - 0.03).abs() < 1e-12);
         assert!((r.watts - 300.0).abs() < 1e-9);
     }

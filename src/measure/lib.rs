@@ -373,8 +373,8 @@ impl Runner {
     }
 
     /// Measure the energy of `v` (measured before with [`Runner::measure`]): one request of one
-    /// warm-up and `calls` timed repetitions as an energy window, `counter` read at its ends
-    /// ([`worker::Worker::run_energy`], docs/ENERGY.md). Errors: one line (the variant failed this
+    /// warm-up and at least `calls` timed repetitions as an energy window, `counter` read at its
+    /// updates around them ([`worker::Worker::run_energy`], docs/ENERGY.md). Errors: one line (the variant failed this
     /// time, its worker died, the counter could not be read).
     pub fn measure_energy(
         &mut self,
@@ -397,7 +397,7 @@ impl Runner {
         let w = self.workers.get_mut(&key).expect("worker started above");
         match w.run_energy(&req, timeout, counter) {
             Ok((r, _)) if r.status != "ok" => Err(format!("{}: {}", r.status, r.message)),
-            Ok((_, Some(Ok((mj, ms))))) => Ok(energy::EnergyReading::of(mj, ms, calls.max(1))),
+            Ok((_, Some(Ok((mj, ms, n))))) => Ok(energy::EnergyReading::of(mj, ms, n)),
             Ok((_, Some(Err(e)))) => Err(e),
             Ok((_, None)) => Err("the worker sent no energy window".into()),
             Err(f) => {

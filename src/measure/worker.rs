@@ -283,20 +283,24 @@ impl Worker {
         self.run_with(req, timeout, None)
     }
 
-    /// Run one variant with an energy window (an `NRG` line before the request): `counter` is
-    /// read when the worker says its timed repetitions begin and when they end, before it goes on
-    /// (docs/ENERGY.md). Returns the reply and the counter's difference (mJ) and the wall time
-    /// between the two readings (ms); `None` when the worker sent no window (a failed variant).
-    /// `req.warmups` must be at least 1 (the window then never holds the validation run).
+    /// Run one variant with an energy window (an `NRG` line before the request; docs/ENERGY.md):
+    /// when the worker says its timed calls begin, `counter` is read at its next update
+    /// ([`EnergyCounter::tick`](crate::energy::EnergyCounter::tick)) and the worker told `GO`;
+    /// when it has made `req.repetitions` calls it says so and goes on calling until the counter's
+    /// next update, read then, and `STOP`. Returns the reply and (the counter's difference, mJ;
+    /// the wall time between the two readings, ms; the calls in that time, the last one counted
+    /// in part); `None` when the worker sent no window (a failed variant). `req.warmups` must be
+    /// at least 1 (the window then never holds the validation run).
     pub fn run_energy(
         &mut self,
         req: &Request,
         timeout: Duration,
         counter: &mut dyn crate::energy::EnergyCounter,
-    ) -> Result<(Reply, Option<Result<(f64, f64), String>>), WorkerFailure> {
+    ) -> Result<(Reply, Option<Result<(f64, f64, f64), String>>), WorkerFailure> {
         let mut probe = Probe {
             counter,
             begin: None,
+            min: None,
             result: None,
         };
         let r = self.run_with(req, timeout, Some(&mut probe))?;
@@ -413,10 +417,10 @@ impl Worker {
                     if let Some(p) = probe.as_deref_mut() {
                         if let Ok(m) = serde_json::from_str::<Mark>(&line) {
                             if m.id == req.id {
-                                p.mark(&m.energy);
+                                let answer = p.mark(&m);
                                 if self
                                     .stdin
-                                    .write_all(b"GO\n")
+                                    .write_all(answer)
                                     .and_then(|_| self.stdin.flush())
                                     .is_err()
                                 {
@@ -516,34 +520,70 @@ impl Drop for Worker {
     }
 }
 
-/// A worker's energy-window line: `{"energy":"begin"|"end","id":N}`; it then waits for `GO`.
+/// A worker's energy-window line (skeleton_reply.c.tera): `begin` (then it waits for `GO`),
+/// `min` (the minimum calls made; it goes on calling until `STOP`), `end` (after `STOP`, with the
+/// calls made: `calls` + `extra` after the minimum, the last one ending at `t_end`; `t_min`: when
+/// the minimum was reached; monotonic ms; then it waits for `GO`).
 #[derive(Deserialize)]
 struct Mark {
     energy: String,
     id: i64,
+    #[serde(default)]
+    calls: f64,
+    #[serde(default)]
+    extra: f64,
+    #[serde(default)]
+    t_min: f64,
+    #[serde(default)]
+    t_end: f64,
 }
 
-/// The counter of an energy window and its readings so far.
+/// The counter of an energy window and its readings so far: (monotonic ms, mJ) at the begin
+/// and at the counter's update after the minimum.
 struct Probe<'a> {
     counter: &'a mut dyn crate::energy::EnergyCounter,
-    begin: Option<(std::time::Instant, f64)>,
-    result: Option<Result<(f64, f64), String>>,
+    begin: Option<(f64, f64)>,
+    min: Option<(f64, f64)>,
+    result: Option<Result<(f64, f64, f64), String>>,
 }
 
 impl Probe<'_> {
-    fn mark(&mut self, what: &str) {
-        let read = self.counter.millijoules();
-        let now = std::time::Instant::now();
-        match (what, read) {
-            ("begin", Ok(mj)) => self.begin = Some((now, mj)),
-            ("end", Ok(mj)) => {
-                if let Some((t, b)) = self.begin {
-                    let ms = now.duration_since(t).as_secs_f64() * 1e3;
-                    self.result = Some(Ok((mj - b, ms)));
-                }
+    fn read(&mut self) -> Option<(f64, f64)> {
+        match self.counter.tick() {
+            Ok(mj) => Some((crate::energy::monotonic_ms(), mj)),
+            Err(e) => {
+                self.result = Some(Err(e));
+                None
             }
-            (_, Err(e)) => self.result = Some(Err(e)),
-            _ => {}
+        }
+    }
+
+    /// Reads the counter at a mark; returns the line to answer.
+    fn mark(&mut self, m: &Mark) -> &'static [u8] {
+        match m.energy.as_str() {
+            "begin" => {
+                self.begin = self.read();
+                b"GO\n"
+            }
+            "min" => {
+                self.min = self.read();
+                b"STOP\n"
+            }
+            _ => {
+                if let (Some((t0, e0)), Some((t1, e1)), None) = (self.begin, self.min, &self.result)
+                {
+                    // The calls after the minimum, as many as ended by the reading (the one
+                    // running then in part, calls taken as equally long).
+                    let span = m.t_end - m.t_min;
+                    let part = if m.extra > 0.0 && span > 0.0 {
+                        (m.extra * (t1 - m.t_min) / span).clamp(0.0, m.extra)
+                    } else {
+                        0.0
+                    };
+                    self.result = Some(Ok((e1 - e0, t1 - t0, m.calls + part)));
+                }
+                b"GO\n"
+            }
         }
     }
 }

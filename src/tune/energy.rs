@@ -179,7 +179,15 @@ impl Meter {
                     next: 0.0,
                     step: per_call_mj * f64::from(calls),
                 };
-                runner.measure_energy(v, calls, &mut steps as &mut dyn EnergyCounter)
+                // Through the worker's window as NVML's counter, then exactly the formula (the
+                // window's call count has a part-call of its own).
+                runner
+                    .measure_energy(v, calls, &mut steps as &mut dyn EnergyCounter)
+                    .map(|r| energy::EnergyReading {
+                        joules_per_call: per_call_mj * 1e-3,
+                        watts: per_call_mj * r.calls / r.window_ms.max(1e-9),
+                        ..r
+                    })
             }
         };
         match reading {

@@ -296,7 +296,7 @@ impl Worker {
         req: &Request,
         timeout: Duration,
         counter: &mut dyn crate::energy::EnergyCounter,
-    ) -> Result<(Reply, Option<Result<(f64, f64, f64), String>>), WorkerFailure> {
+    ) -> Result<(Reply, Option<Window>), WorkerFailure> {
         let mut probe = Probe {
             counter,
             begin: None,
@@ -520,6 +520,10 @@ impl Drop for Worker {
     }
 }
 
+/// An energy window as read: (the counter's difference, mJ; the wall time between the two
+/// readings, ms; the calls in that time), or why the counter could not be read.
+pub type Window = Result<(f64, f64, f64), String>;
+
 /// A worker's energy-window line (skeleton_reply.c.tera): `begin` (then it waits for `GO`),
 /// `min` (the minimum calls made; it goes on calling until `STOP`), `end` (after `STOP`, with the
 /// calls made: `calls` + `extra` after the minimum, the last one ending at `t_end`; `t_min`: when
@@ -544,7 +548,7 @@ struct Probe<'a> {
     counter: &'a mut dyn crate::energy::EnergyCounter,
     begin: Option<(f64, f64)>,
     min: Option<(f64, f64)>,
-    result: Option<Result<(f64, f64, f64), String>>,
+    result: Option<Window>,
 }
 
 impl Probe<'_> {

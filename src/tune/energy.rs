@@ -77,7 +77,8 @@ impl Objective {
 
 /// Where energy readings come from: NVML's counter of the experiment's GPU, or the test source.
 pub enum Meter {
-    Nvml(energy::Nvml),
+    /// Boxed: NVML's function table is some 12 KB.
+    Nvml(Box<energy::Nvml>),
     /// [`TEST_ENERGY_ENV`]: the parameter's value list.
     Injected {
         param: String,
@@ -133,7 +134,7 @@ impl Meter {
             )));
         };
         energy::Nvml::open(bus)
-            .map(|m| Some(Meter::Nvml(m)))
+            .map(|m| Some(Meter::Nvml(Box::new(m))))
             .map_err(refuse)
     }
 
@@ -168,7 +169,7 @@ impl Meter {
         };
         let calls = energy::calls_for_window(ms, energy::MIN_WINDOW, runner.repetitions);
         let reading = match self {
-            Meter::Nvml(m) => runner.measure_energy(v, calls, m),
+            Meter::Nvml(m) => runner.measure_energy(v, calls, m.as_mut()),
             Meter::Injected { param, values } => {
                 let i = cfg
                     .get(param)

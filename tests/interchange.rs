@@ -344,7 +344,9 @@ fn csv_export_has_a_header_and_one_row_per_evaluation() {
             "transfer_ms",
             "build_ms",
             "max_error",
-            "message"
+            "message",
+            "energy_j",
+            "power_w"
         ]
     );
     let rows: Vec<csv::StringRecord> = r.records().map(|r| r.unwrap()).collect();

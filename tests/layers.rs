@@ -70,6 +70,7 @@ const PIPELINE: &[(&str, &str, &[&str])] = &[
         &[
             "interrupt",
             "device",
+            "energy",
             "clbuild",
             "nvrtc",
             "build_server",

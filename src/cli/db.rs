@@ -23,8 +23,12 @@ pub(super) enum DbCommand {
         top: usize,
         /// Only the failures: one row per class (compile_error, wrong_result, ...) with its count
         /// and the first message and configuration of that class.
-        #[arg(long)]
+        #[arg(long, conflicts_with = "pareto")]
         failures: bool,
+        /// Only the time/energy Pareto front: the configurations no other beats in both median
+        /// time and energy per call (experiments tuned with `--objective energy` or `edp`).
+        #[arg(long)]
+        pareto: bool,
         /// Print JSON instead of tables.
         /// Print JSON instead of a table.
         #[arg(long)]
@@ -81,10 +85,12 @@ pub(super) fn run(db: &Path, command: DbCommand) -> Result<i32, Failure> {
             id,
             top,
             failures,
+            pareto,
             json,
-        } => match failures {
-            true => crate::dbcli::show_failures(db, id, json),
-            false => crate::dbcli::show(db, id, top, json),
+        } => match (failures, pareto) {
+            (true, _) => crate::dbcli::show_failures(db, id, json),
+            (_, true) => crate::dbcli::show_pareto(db, id, json),
+            _ => crate::dbcli::show(db, id, top, json),
         },
         DbCommand::Best {
             region,

@@ -90,9 +90,15 @@ fn input_result(r: &RegionResult, i: &InputResult, top: usize) -> Json {
         .map(|(k, e)| {
             let o = &e.outcome;
             let min = o.samples_ms.iter().cloned().fold(f64::INFINITY, f64::min);
-            json!({"rank": k + 1, "configuration": e.config.display(), "config_key": e.config.key(),
+            let mut j = json!({"rank": k + 1, "configuration": e.config.display(), "config_key": e.config.key(),
                    "median_ms": o.median_ms(), "min_ms": min.is_finite().then_some(min),
-                   "transfer_ms": o.transfer_ms, "build_ms": o.build_ms, "max_error": o.max_error})
+                   "transfer_ms": o.transfer_ms, "build_ms": o.build_ms, "max_error": o.max_error});
+            // Energy per call (J) and power (W) under an energy objective (docs/ENERGY.md).
+            if o.energy_j.is_some() {
+                j["energy_j"] = json!(o.energy_j);
+                j["power_w"] = json!(o.power_w);
+            }
+            j
         })
         .collect();
     let finalists: Vec<Json> = i.confirmed.iter().flat_map(|c| &c.finalists).map(|(k, m)| {

@@ -36,6 +36,11 @@ pub(super) struct TuneArgs {
     /// Timed repetitions per variant, at least 1 (overrides the spec; default 5).
     #[arg(long, help_heading = "Measurement")]
     repetitions: Option<u32>,
+    /// What the search and the winner minimise: `time` (the spec's kernel or total time),
+    /// `energy` (J per call, NVML's energy counter: NVIDIA GPUs only) or `edp` (energy × time);
+    /// overrides the spec's `objective` (docs/ENERGY.md).
+    #[arg(long, value_parser = ["time", "energy", "edp"], help_heading = "Measurement")]
+    objective: Option<String>,
     /// Time limit of each build step (prebuild, skeleton compile, postbuild), e.g. 10m; the
     /// step's whole process group is killed when it is exceeded (default 10m).
     #[arg(long, help_heading = "Measurement")]
@@ -253,6 +258,7 @@ fn tune_options(
         max_idle: a.max_idle,
         devices,
         slurm,
+        objective: a.objective.clone(),
     })
 }
 
@@ -469,7 +475,7 @@ fn print_result(path: &str, r: &tune::RegionResult, i: &tune::InputResult, top: 
 /// The ranking table: the `top` correct variants by median, fitted to the terminal (transfer,
 /// build, min and error columns go first; a transfer time shared by every row is said once).
 fn print_ranking(i: &tune::InputResult, top: usize) {
-    let header = [
+    let mut header = vec![
         "rank",
         "configuration",
         "median ms",
@@ -479,6 +485,10 @@ fn print_ranking(i: &tune::InputResult, top: usize) {
         "max rel. error",
     ];
     let ranking: Vec<_> = i.ranking().into_iter().take(top).collect();
+    let energy = ranking.iter().any(|e| e.outcome.energy_j.is_some());
+    if energy {
+        header.extend(["energy mJ", "power W"]);
+    }
     let right = |s: String| Cell::new(s).set_alignment(CellAlignment::Right);
     let rows: Vec<Vec<Cell>> = ranking
         .iter()
@@ -495,6 +505,23 @@ fn print_ranking(i: &tune::InputResult, top: usize) {
                 right(o.build_ms.map(|x| format!("{x:.1}")).unwrap_or_default()),
                 right(o.max_error.map(|x| format!("{x:.1e}")).unwrap_or_default()),
             ]
+            .into_iter()
+            .chain(
+                energy
+                    .then(|| {
+                        [
+                            right(
+                                o.energy_j
+                                    .map(|j| format!("{:.4}", j * 1e3))
+                                    .unwrap_or_default(),
+                            ),
+                            right(o.power_w.map(|w| format!("{w:.1}")).unwrap_or_default()),
+                        ]
+                    })
+                    .into_iter()
+                    .flatten(),
+            )
+            .collect()
         })
         .collect();
     let (t, dropped) = super::width::fitted(
@@ -544,16 +571,27 @@ fn print_finalists(i: &tune::InputResult, c: &tune::Confirmed) {
             );
         }
     }
+    let best = match i.objective {
+        tune::Objective::Energy => "most energy-efficient",
+        tune::Objective::Edp => "smallest energy-delay product",
+        _ => "fastest",
+    };
     let why = if c.finalists.len() > 1 {
         format!(
-            " (the fastest of the {} finalists re-measured)",
+            " (the {best} of the {} finalists re-measured)",
             c.finalists.len()
         )
     } else {
         " (re-measured)".to_string()
     };
+    let energy = i.evaluations[c.winner]
+        .outcome
+        .energy_j
+        .filter(|_| i.objective.needs_energy())
+        .map(|j| format!(", {:.4} mJ per call in the search", j * 1e3))
+        .unwrap_or_default();
     orcl_frontend::outln!(
-        "winner: {} — {:.4} ms{why}",
+        "winner: {} — {:.4} ms{energy}{why}",
         i.evaluations[c.winner].config.display(),
         c.winner_ms
     );

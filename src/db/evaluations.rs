@@ -4,7 +4,10 @@ use rusqlite::{params, Row};
 use serde::{Deserialize, Serialize};
 
 use super::schema::{check_json, check_one_of, classify};
-use super::sql::{INSERT_EVALUATION, SELECT_BEST, SELECT_EVALUATIONS, SELECT_EVALUATION_DEVICES};
+use super::sql::{
+    INSERT_EVALUATION, SELECT_BEST, SELECT_BEST_V2, SELECT_EVALUATIONS, SELECT_EVALUATIONS_V2,
+    SELECT_EVALUATION_DEVICES,
+};
 use super::time::now_utc;
 use super::{Db, DbError, Result, EVALUATION_STATUSES};
 
@@ -38,6 +41,13 @@ pub struct EvaluationRow {
     /// ISO-8601 UTC insertion time; `None` before insertion.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub created_at: Option<String>,
+    /// Energy of one call (J), measured over an energy window (docs/ENERGY.md); `None` where not
+    /// measured.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub energy_j: Option<f64>,
+    /// Average device power over that window (W).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub power_w: Option<f64>,
 }
 
 impl Db {
@@ -87,7 +97,9 @@ impl Db {
                 e.max_error,
                 e.message,
                 now_utc(),
-                device_index.and_then(|d| i64::try_from(d).ok())
+                device_index.and_then(|d| i64::try_from(d).ok()),
+                e.energy_j.filter(|x| x.is_finite()),
+                e.power_w.filter(|x| x.is_finite())
             ],
         )
         .map_err(|err| classify(err, experiment_id, Some(&e.config_key)))?;
@@ -98,7 +110,12 @@ impl Db {
 
     /// All evaluations of the experiment, in insertion order.
     pub fn evaluations(&self, experiment_id: i64) -> Result<Vec<EvaluationRow>> {
-        let mut stmt = self.conn.prepare_cached(SELECT_EVALUATIONS)?;
+        let q = if self.has_energy()? {
+            SELECT_EVALUATIONS
+        } else {
+            SELECT_EVALUATIONS_V2
+        };
+        let mut stmt = self.conn.prepare_cached(q)?;
         let rows = stmt.query_map([experiment_id], evaluation_from_row)?;
         Ok(rows.collect::<rusqlite::Result<_>>()?)
     }
@@ -123,9 +140,22 @@ impl Db {
     /// inserted first).
     pub fn best(&self, experiment_id: i64, n: usize) -> Result<Vec<EvaluationRow>> {
         let limit = i64::try_from(n).unwrap_or(i64::MAX);
-        let mut stmt = self.conn.prepare_cached(SELECT_BEST)?;
+        let q = if self.has_energy()? {
+            SELECT_BEST
+        } else {
+            SELECT_BEST_V2
+        };
+        let mut stmt = self.conn.prepare_cached(q)?;
         let rows = stmt.query_map(params![experiment_id, limit], evaluation_from_row)?;
         Ok(rows.collect::<rusqlite::Result<_>>()?)
+    }
+}
+
+impl Db {
+    /// Whether the file has `evaluation.energy_j` and `power_w` (schema 3 or later; an older file
+    /// opened read-only is not migrated).
+    pub(super) fn has_energy(&self) -> Result<bool> {
+        Ok(self.schema_version()? >= 3)
     }
 }
 
@@ -147,6 +177,9 @@ pub(super) fn evaluation_from_row(r: &Row<'_>) -> rusqlite::Result<EvaluationRow
         max_error: r.get(9)?,
         message: r.get(10)?,
         created_at: Some(r.get(11)?),
+        // Absent (not NULL) in the `_V2` statements.
+        energy_j: r.get(12).unwrap_or(None),
+        power_w: r.get(13).unwrap_or(None),
     })
 }
 

@@ -86,7 +86,9 @@ impl Db {
                     ev.max_error,
                     ev.message,
                     created,
-                    None::<i64>
+                    None::<i64>,
+                    ev.energy_j.filter(|x| x.is_finite()),
+                    ev.power_w.filter(|x| x.is_finite())
                 ])
                 .map_err(|err| classify(err, id, Some(&ev.config_key)))?;
             }

@@ -13,7 +13,7 @@
 //!   `identity_key`; re-running the same experiment resumes it ([`Db::open_experiment`]).
 //! - `evaluation`: one configuration of an experiment, keyed by `(experiment_id, config_key)`:
 //!   status (`ok` or a failure class), build ms, kernel ms per repetition, median ms, transfer ms,
-//!   max error.
+//!   max error, energy per call (J) and average power (W) where measured (schema 3).
 //! - `experiment_metadata(experiment_id, key, value)`: free key/value pairs.
 //!
 //! Invariants: the file is in WAL mode with a 30 s busy timeout, so several orcl processes may
@@ -53,9 +53,10 @@ pub use time::{format_utc, now_utc};
 pub const HALF_CREATED_WAIT: Duration = Duration::from_secs(2);
 
 /// The schema version this orcl writes and reads (stored in `meta.schema_version`).
-pub const SCHEMA_VERSION: i64 = 2;
+pub const SCHEMA_VERSION: i64 = 3;
 /// The oldest schema a read-only opening accepts: the migrations after version 1 only add nullable
-/// columns that no reader of an older file needs (`evaluation.device_index`), so `orcl db`,
+/// columns that no reader of an older file needs (`evaluation.device_index`, `energy_j`,
+/// `power_w`: read as NULL there), so `orcl db`,
 /// `plot`, `replay` and `export` read version-1 files (e.g. `bench/data/*.db`) without writing.
 pub const READ_COMPATIBLE_VERSION: i64 = 1;
 const _: () = assert!(sql::MIGRATIONS.len() == SCHEMA_VERSION as usize);

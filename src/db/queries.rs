@@ -9,8 +9,8 @@ use serde::{Deserialize, Serialize};
 use super::evaluations::evaluation_from_row;
 use super::experiments::experiment_from_row;
 use super::sql::{
-    PRAGMA_QUERY_ONLY, SELECT_EVALUATION_BY_KEY, SELECT_EXPERIMENT_SUMMARIES,
-    SELECT_FAILURE_GROUPS, SELECT_STATUS_COUNTS,
+    PRAGMA_QUERY_ONLY, SELECT_EVALUATION_BY_KEY, SELECT_EVALUATION_BY_KEY_V2,
+    SELECT_EXPERIMENT_SUMMARIES, SELECT_FAILURE_GROUPS, SELECT_STATUS_COUNTS,
 };
 use super::{Db, DbError, EvaluationRow, ExperimentRow, Result};
 
@@ -143,7 +143,11 @@ impl Db {
         Ok(self
             .conn
             .query_row(
-                SELECT_EVALUATION_BY_KEY,
+                if self.has_energy()? {
+                    SELECT_EVALUATION_BY_KEY
+                } else {
+                    SELECT_EVALUATION_BY_KEY_V2
+                },
                 params![experiment_id, config_key],
                 evaluation_from_row,
             )

@@ -98,9 +98,18 @@ CREATE TABLE experiment_metadata (
 /// own device (every row of a single-device tune, and rows of older orcl versions and imports).
 pub(super) const MIGRATION_2: &str = "ALTER TABLE evaluation ADD COLUMN device_index INTEGER";
 
+/// Version 2 → 3 (issue 27, energy as an objective): the energy of one call of the variant (J)
+/// and the device's average power (W) over the energy window that measured it (docs/ENERGY.md).
+/// NULL: not measured (objective `kernel`/`total`, no energy counter, older rows, imports
+/// without energy).
+pub(super) const MIGRATION_3: &str = "
+ALTER TABLE evaluation ADD COLUMN energy_j REAL;
+ALTER TABLE evaluation ADD COLUMN power_w REAL;
+";
+
 /// Forward migrations: `MIGRATIONS[i]` takes the schema from version `i` to `i + 1`.
 /// Append, never edit.
-pub(super) const MIGRATIONS: &[&str] = &[MIGRATION_1, MIGRATION_2];
+pub(super) const MIGRATIONS: &[&str] = &[MIGRATION_1, MIGRATION_2, MIGRATION_3];
 
 pub(super) const UPSERT_DEVICE: &str = "
 INSERT INTO device (backend, platform, name, vendor, driver_version, device_version,
@@ -165,16 +174,40 @@ pub(super) const SELECT_METADATA: &str =
 
 pub(super) const INSERT_EVALUATION: &str = "
 INSERT INTO evaluation (experiment_id, config_key, config_json, kernel_hash, status, build_ms,
-    samples_ms_json, median_ms, transfer_ms, max_error, message, created_at, device_index)
-VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13)";
+    samples_ms_json, median_ms, transfer_ms, max_error, message, created_at, device_index,
+    energy_j, power_w)
+VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15)";
 pub(super) const SELECT_EVALUATION_DEVICES: &str =
     "SELECT config_key, device_index FROM evaluation WHERE experiment_id = ?1 ORDER BY id";
-macro_rules! evaluation_columns {
+/// The columns `evaluation_from_row` reads; a schema-1 or -2 file (read-only) has no
+/// `energy_j, power_w` and is read with the `_V2` statements.
+macro_rules! evaluation_columns_v2 {
     () => {
         "id, config_key, config_json, kernel_hash, status, build_ms, samples_ms_json, median_ms, \
          transfer_ms, max_error, message, created_at"
     };
 }
+macro_rules! evaluation_columns {
+    () => {
+        concat!(evaluation_columns_v2!(), ", energy_j, power_w")
+    };
+}
+pub(super) const SELECT_EVALUATIONS_V2: &str = concat!(
+    "SELECT ",
+    evaluation_columns_v2!(),
+    " FROM evaluation WHERE experiment_id = ?1 ORDER BY id"
+);
+pub(super) const SELECT_BEST_V2: &str = concat!(
+    "SELECT ",
+    evaluation_columns_v2!(),
+    " FROM evaluation WHERE experiment_id = ?1 AND status = 'ok' AND median_ms IS NOT NULL
+      ORDER BY median_ms ASC, id ASC LIMIT ?2"
+);
+pub(super) const SELECT_EVALUATION_BY_KEY_V2: &str = concat!(
+    "SELECT ",
+    evaluation_columns_v2!(),
+    " FROM evaluation WHERE experiment_id = ?1 AND config_key = ?2"
+);
 pub(super) const SELECT_EVALUATIONS: &str = concat!(
     "SELECT ",
     evaluation_columns!(),

@@ -13,7 +13,7 @@
 //! - times are milliseconds (4 decimals in tables, full precision in JSON); absent values are
 //!   empty cells in tables and `null` in JSON.
 //!
-//! The module by command: `show`, `best`, `query`; `orcl db list` and the shared formatting
+//! The module by command: `show`, `pareto` (`show --pareto`), `best`, `query`; `orcl db list` and the shared formatting
 //! helpers are here.
 
 use std::path::Path;
@@ -26,12 +26,14 @@ use crate::db::{Db, EvaluationRow, ExperimentSummary};
 use orcl_frontend::space::Configuration;
 
 mod best;
+pub mod pareto;
 mod query;
 mod show;
 #[cfg(test)]
 mod tests;
 
 pub use best::best;
+pub use pareto::show_pareto;
 pub use query::query;
 pub use show::{show, show_failures};
 

@@ -22,7 +22,7 @@ use super::{
 /// configuration), the region (file, line, function, loop hash), the device (every column,
 /// then the properties of `properties_json` not already shown), the `top` fastest `ok`
 /// configurations by median (rank, configuration, median, min, transfer and build ms, max
-/// error), and the number of evaluations of every status of [`EVALUATION_STATUSES`] (`ok`
+/// error; energy mJ per call and power W where measured), and the number of evaluations of every status of [`EVALUATION_STATUSES`] (`ok`
 /// included, so the counts sum to the number of evaluations).
 ///
 /// `--json`: one object with the keys `experiment` (every column; `input_params_json` and
@@ -311,7 +311,7 @@ fn show_device(s: &Shown) {
 /// The top section of `orcl db show`: the fastest `ok` configurations by median.
 fn show_top(best: &[EvaluationRow]) {
     orcl_frontend::outln!("\ntop {} ok configurations by median", best.len());
-    let mut t = table(&[
+    let mut header = vec![
         "rank",
         "configuration",
         "median ms",
@@ -319,9 +319,15 @@ fn show_top(best: &[EvaluationRow]) {
         "transfer ms",
         "build ms",
         "max error",
-    ]);
+    ];
+    // Energy columns only where some row has a reading (`--objective energy`, docs/ENERGY.md).
+    let energy = best.iter().any(|e| e.energy_j.is_some());
+    if energy {
+        header.extend(["energy mJ", "power W"]);
+    }
+    let mut t = table(&header);
     for (k, ev) in best.iter().enumerate() {
-        t.add_row(vec![
+        let mut row = vec![
             right(k + 1),
             Cell::new(config_display(&ev.config_key)),
             right(fmt_ms(ev.median_ms)),
@@ -329,7 +335,18 @@ fn show_top(best: &[EvaluationRow]) {
             right(fmt_ms(ev.transfer_ms)),
             right(ev.build_ms.map(|x| format!("{x:.1}")).unwrap_or_default()),
             right(ev.max_error.map(|x| format!("{x:.1e}")).unwrap_or_default()),
-        ]);
+        ];
+        if energy {
+            row.push(right(
+                ev.energy_j
+                    .map(|j| format!("{:.4}", j * 1e3))
+                    .unwrap_or_default(),
+            ));
+            row.push(right(
+                ev.power_w.map(|w| format!("{w:.1}")).unwrap_or_default(),
+            ));
+        }
+        t.add_row(row);
     }
     orcl_frontend::outln!("{t}");
 }
@@ -363,7 +380,7 @@ impl serde::Serialize for Counts<'_> {
 }
 
 fn top_json(rank: usize, ev: &EvaluationRow) -> Json {
-    json!({
+    let mut j = json!({
         "rank": rank,
         "evaluation_id": ev.id,
         "config_key": ev.config_key,
@@ -376,5 +393,11 @@ fn top_json(rank: usize, ev: &EvaluationRow) -> Json {
         "max_error": num(ev.max_error),
         "samples_ms": ev.samples_ms,
         "kernel_hash": ev.kernel_hash,
-    })
+    });
+    // Energy per call (J) and power (W) where measured (docs/ENERGY.md).
+    if ev.energy_j.is_some() {
+        j["energy_j"] = num(ev.energy_j);
+        j["power_w"] = num(ev.power_w);
+    }
+    j
 }

@@ -57,6 +57,8 @@ pub(super) fn write_csv(l: &Loaded, out: &mut dyn Write) -> Result<()> {
         row.push(fmt_opt(e.build_ms));
         row.push(fmt_opt(e.max_error));
         row.push(e.message.clone().unwrap_or_default());
+        row.push(fmt_opt(e.energy_j));
+        row.push(fmt_opt(e.power_w));
         w.write_record(&row)?;
     }
     w.flush()?;

@@ -40,6 +40,11 @@ pub(super) struct JsonEval<'a> {
     message: Option<&'a str>,
     kernel_hash: Option<&'a str>,
     created_at: Option<&'a str>,
+    /// Energy per call (J) and average power (W), where measured (docs/ENERGY.md).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    energy_j: Option<f64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    power_w: Option<f64>,
 }
 
 pub(super) fn json_doc(l: &Loaded) -> JsonDoc<'_> {
@@ -67,6 +72,8 @@ pub(super) fn json_doc(l: &Loaded) -> JsonDoc<'_> {
                 message: e.message.as_deref(),
                 kernel_hash: e.kernel_hash.as_deref(),
                 created_at: e.created_at.as_deref(),
+                energy_j: e.energy_j,
+                power_w: e.power_w,
             })
             .collect(),
     }
@@ -104,6 +111,10 @@ pub(super) struct JsonEvalIn {
     kernel_hash: Option<String>,
     #[serde(default)]
     created_at: Option<String>,
+    #[serde(default)]
+    energy_j: Option<f64>,
+    #[serde(default)]
+    power_w: Option<f64>,
 }
 
 pub(super) fn from_json(text: &str) -> Result<Imported> {
@@ -129,6 +140,8 @@ pub(super) fn from_json(text: &str) -> Result<Imported> {
                 max_error: e.max_error,
                 message: e.message,
                 created_at: e.created_at.as_deref().and_then(normalize_timestamp),
+                energy_j: e.energy_j,
+                power_w: e.power_w,
             })
         })
         .collect::<Result<Vec<_>>>()?;

@@ -81,8 +81,9 @@ pub const JSON_FORMAT: &str = "orcl-experiment";
 /// `format_version` of orcl's JSON export.
 pub const JSON_FORMAT_VERSION: u32 = 1;
 
-/// The columns of the CSV export after the tuning parameters.
-pub const CSV_COLUMNS: [&str; 7] = [
+/// The columns of the CSV export after the tuning parameters (`energy_j`: J per call, `power_w`:
+/// W, empty where not measured; docs/ENERGY.md).
+pub const CSV_COLUMNS: [&str; 9] = [
     "status",
     "median_ms",
     "samples_ms",
@@ -90,6 +91,8 @@ pub const CSV_COLUMNS: [&str; 7] = [
     "build_ms",
     "max_error",
     "message",
+    "energy_j",
+    "power_w",
 ];
 
 // ---------------------------------------------------------------------------------------------

@@ -79,6 +79,12 @@ pub(super) struct T4OrclMetadata<'a> {
 }
 
 pub(super) fn t4_doc(l: &Loaded) -> T4Doc<'_> {
+    // The experiment's objective (metadata `objective` of an energy tune), else time.
+    let objective = match l.metadata.get("objective").map(String::as_str) {
+        Some("energy") => "energy",
+        Some("edp") => "edp",
+        _ => "time",
+    };
     let results = l
         .evaluations
         .iter()
@@ -105,10 +111,25 @@ pub(super) fn t4_doc(l: &Loaded) -> T4Doc<'_> {
                     unit: "",
                 });
             }
+            // Energy per call and average power over the energy window (docs/ENERGY.md).
+            if let Some(j) = e.energy_j {
+                measurements.push(T4Measurement {
+                    name: "energy",
+                    value: j,
+                    unit: "J",
+                });
+            }
+            if let Some(w) = e.power_w {
+                measurements.push(T4Measurement {
+                    name: "power",
+                    value: w,
+                    unit: "W",
+                });
+            }
             T4Result {
                 timestamp: e.created_at.as_deref(),
                 configuration: OrderedConfig(cfg),
-                objectives: ["time"],
+                objectives: [objective],
                 times: T4Times {
                     compilation_time: e.build_ms,
                     runtimes: &e.samples_ms,
@@ -248,6 +269,23 @@ pub(super) fn from_t4(text: &str) -> Result<Imported> {
     Ok(imp)
 }
 
+/// The measurement `name` (`energy`: J per call, `power`: W) in J or W: units `J`/`W` (or none),
+/// `mJ`/`mW`, `kJ`/`kW`; another unit is not read.
+fn energy_of(ms: &[T4MeasurementIn], name: &str) -> Option<f64> {
+    ms.iter()
+        .filter(|m| m.name.as_deref() == Some(name))
+        .find_map(|m| {
+            let v = m.value.as_ref()?.as_f64()?;
+            let scale = match m.unit.as_deref().unwrap_or("") {
+                "" | "J" | "W" => 1.0,
+                "mJ" | "mW" => 1e-3,
+                "kJ" | "kW" => 1e3,
+                _ => return None,
+            };
+            Some(v * scale).filter(|x| x.is_finite())
+        })
+}
+
 /// Result `i` as an evaluation: the objective measurement (in ms) is the median, else the median
 /// of the runtimes; status from the `orcl` object when it names one, else from the invalidity.
 fn evaluation(i: usize, r: &T4ResultIn) -> Result<EvaluationRow> {
@@ -316,6 +354,8 @@ fn evaluation(i: usize, r: &T4ResultIn) -> Result<EvaluationRow> {
         median_ms,
         transfer_ms: measurement("transfer_time", true),
         max_error: measurement("max_error", false),
+        energy_j: energy_of(&r.measurements, "energy"),
+        power_w: energy_of(&r.measurements, "power"),
         message,
         created_at: r
             .timestamp

@@ -69,7 +69,9 @@ pub struct DeviceInfo {
     pub registers_per_block: Option<u64>,
     /// CUDA: `..._MAX_THREADS_PER_MULTIPROCESSOR`. OpenCL: none.
     pub max_threads_per_compute_unit: Option<u64>,
-    /// CUDA: PCI address `domain:bus:device.0` (hex). OpenCL: none.
+    /// PCI address `domain:bus:device.0` (hex): CUDA's attributes; OpenCL: NVIDIA's
+    /// `CL_DEVICE_PCI_BUS_ID_NV` / `_SLOT_ID_NV` (cl_nv_device_attribute_query; domain 0), none
+    /// on other platforms. How NVML finds the device's energy counter (`energy`).
     pub pci_bus_id: Option<String>,
     /// CUDA: the NVRTC version (`nvrtcVersion`), none if libnvrtc was not found. OpenCL: none
     /// (the compiler is part of the OpenCL driver).
@@ -171,6 +173,21 @@ fn opencl_preferred_multiple(d: &opencl3::device::Device) -> Option<u64> {
         .filter(|&m| m > 0)
 }
 
+/// An NVIDIA OpenCL device's PCI address `0000:bus:slot.0` (cl_nv_device_attribute_query, which
+/// has no domain); `None` elsewhere.
+fn opencl_pci_bus_id(d: &opencl3::device::Device) -> Option<String> {
+    if !d
+        .extensions()
+        .unwrap_or_default()
+        .contains("cl_nv_device_attribute_query")
+    {
+        return None;
+    }
+    let bus = d.pci_bus_id_nv().ok()?;
+    let slot = d.pci_slot_id_nv().ok()?;
+    Some(format!("0000:{bus:02x}:{slot:02x}.0"))
+}
+
 fn opencl_info(pi: usize, pname: &str, di: usize, id: opencl3::types::cl_device_id) -> DeviceInfo {
     let d = opencl3::device::Device::new(id);
     DeviceInfo {
@@ -198,7 +215,7 @@ fn opencl_info(pi: usize, pname: &str, di: usize, id: opencl3::types::cl_device_
         preferred_work_group_multiple: opencl_preferred_multiple(&d),
         registers_per_block: None,
         max_threads_per_compute_unit: None,
-        pci_bus_id: None,
+        pci_bus_id: opencl_pci_bus_id(&d),
         nvrtc_version: None,
         fp64: d.extensions().unwrap_or_default().contains("cl_khr_fp64"),
     }

@@ -3,6 +3,7 @@
 
 pub mod interrupt;
 pub mod device;
+pub mod energy;
 pub mod clbuild;
 pub mod nvrtc;
 pub mod build_server;
@@ -81,6 +82,11 @@ pub struct Outcome {
     /// Largest relative error against the original loop.
     pub max_error: Option<f64>,
     pub message: Option<String>,
+    /// Energy per call (J) over an energy window ([`Runner::measure_energy`]); `None` when the
+    /// objective needs no energy or it could not be measured.
+    pub energy_j: Option<f64>,
+    /// Average device power over that window (W).
+    pub power_w: Option<f64>,
 }
 
 impl Outcome {
@@ -92,6 +98,8 @@ impl Outcome {
             transfer_ms: None,
             max_error: None,
             message: Some(message.into()),
+            energy_j: None,
+            power_w: None,
         }
     }
     /// The objective: median kernel time (ms) over the timed repetitions; `None` unless `Ok`.
@@ -403,6 +411,41 @@ impl Runner {
         Ok(&self.workers[&key].hello)
     }
 
+    /// Measure the energy of `v` (measured before with [`Runner::measure`]): one request of one
+    /// warm-up and at least `calls` timed repetitions as an energy window, `counter` read at its
+    /// updates around them ([`worker::Worker::run_energy`], docs/ENERGY.md). Errors: one line (the variant failed this
+    /// time, its worker died, the counter could not be read).
+    pub fn measure_energy(
+        &mut self,
+        v: &OpenClVariant,
+        calls: u32,
+        counter: &mut dyn energy::EnergyCounter,
+    ) -> Result<energy::EnergyReading, String> {
+        let key = (self.exe.clone(), v.platform, v.device);
+        self.worker(v.platform, v.device)
+            .map_err(|e| e.to_string())?;
+        let prebuilt = match self.pool_for(v).map(|p| p.get(&v.source, &v.build_options)) {
+            Some((k, Built::Binary { bytes, .. })) => Some((k, bytes)),
+            _ => None,
+        };
+        let id = self.next_id;
+        self.next_id += 1;
+        let binary = prebuilt.as_ref().map(|(k, b)| (k.as_str(), b.as_slice()));
+        let req = request(v, id, binary, 1, calls.max(1));
+        let timeout = self.timeout().max(Duration::from_secs(30));
+        let w = self.workers.get_mut(&key).expect("worker started above");
+        match w.run_energy(&req, timeout, counter) {
+            Ok((r, _)) if r.status != "ok" => Err(format!("{}: {}", r.status, r.message)),
+            Ok((_, Some(Ok((mj, ms, n))))) => Ok(energy::EnergyReading::of(mj, ms, n)),
+            Ok((_, Some(Err(e)))) => Err(e),
+            Ok((_, None)) => Err("the worker sent no energy window".into()),
+            Err(f) => {
+                self.workers.remove(&key);
+                Err(format!("{f:?}"))
+            }
+        }
+    }
+
     /// Measure one variant: build, W warm-ups, R timed repetitions, validation of the first run.
     pub fn measure(&mut self, v: &OpenClVariant) -> Outcome {
         let key = (self.exe.clone(), v.platform, v.device);
@@ -434,23 +477,10 @@ impl Runner {
         }
         let id = self.next_id;
         self.next_id += 1;
-        let req = Request {
-            id,
-            source: &v.source,
-            options: &v.build_options,
-            global: match v.global_size {
-                GlobalSize::Fixed(g) => g,
-                GlobalSize::CoverLoop => 0,
-            },
-            local: v.local_size,
-            grid: v.grid.as_ref().map(orcl_codegen::Grid::numbers),
-            parts: part_launches(v),
-            warmups: self.warmups,
-            repetitions: self.repetitions,
-            binary: prebuilt
-                .as_ref()
-                .map(|(k, b, _)| (k.as_str(), b.as_slice())),
-        };
+        let binary = prebuilt
+            .as_ref()
+            .map(|(k, b, _)| (k.as_str(), b.as_slice()));
+        let req = request(v, id, binary, self.warmups, self.repetitions);
         let timeout = self.timeout();
         let start = Instant::now();
         // On a CPU device no build runs while the variant is measured (see `pool`).
@@ -499,6 +529,8 @@ impl Runner {
                         .then_some(r.transfer_ms),
                     max_error: r.max_error,
                     message: (!r.message.is_empty()).then_some(r.message),
+                    energy_j: None,
+                    power_w: None,
                 }
             }
             Err(f) => {
@@ -520,6 +552,31 @@ impl Runner {
                 }
             }
         }
+    }
+}
+
+/// The worker request of variant `v` (`binary`: the pool's program, sent instead of the source).
+fn request<'a>(
+    v: &'a OpenClVariant,
+    id: i64,
+    binary: Option<(&'a str, &'a [u8])>,
+    warmups: u32,
+    repetitions: u32,
+) -> Request<'a> {
+    Request {
+        id,
+        source: &v.source,
+        options: &v.build_options,
+        global: match v.global_size {
+            GlobalSize::Fixed(g) => g,
+            GlobalSize::CoverLoop => 0,
+        },
+        local: v.local_size,
+        grid: v.grid.as_ref().map(orcl_codegen::Grid::numbers),
+        parts: part_launches(v),
+        warmups,
+        repetitions,
+        binary,
     }
 }
 

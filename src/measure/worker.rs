@@ -280,6 +280,39 @@ impl Worker {
 
     /// Run one variant. On a crash or a timeout the process is dead afterwards (drop it).
     pub fn run(&mut self, req: &Request, timeout: Duration) -> Result<Reply, WorkerFailure> {
+        self.run_with(req, timeout, None)
+    }
+
+    /// Run one variant with an energy window (an `NRG` line before the request; docs/ENERGY.md):
+    /// when the worker says its timed calls begin, `counter` is read at its next update
+    /// ([`EnergyCounter::tick`](crate::energy::EnergyCounter::tick)) and the worker told `GO`;
+    /// when it has made `req.repetitions` calls it says so and goes on calling until the counter's
+    /// next update, read then, and `STOP`. Returns the reply and (the counter's difference, mJ;
+    /// the wall time between the two readings, ms; the calls in that time, the last one counted
+    /// in part); `None` when the worker sent no window (a failed variant). `req.warmups` must be
+    /// at least 1 (the window then never holds the validation run).
+    pub fn run_energy(
+        &mut self,
+        req: &Request,
+        timeout: Duration,
+        counter: &mut dyn crate::energy::EnergyCounter,
+    ) -> Result<(Reply, Option<Window>), WorkerFailure> {
+        let mut probe = Probe {
+            counter,
+            begin: None,
+            min: None,
+            result: None,
+        };
+        let r = self.run_with(req, timeout, Some(&mut probe))?;
+        Ok((r, probe.result))
+    }
+
+    fn run_with(
+        &mut self,
+        req: &Request,
+        timeout: Duration,
+        probe: Option<&mut Probe>,
+    ) -> Result<Reply, WorkerFailure> {
         let grid = req
             .grid
             .map(|g| g.iter().map(|x| format!(" {x}")).collect::<String>())
@@ -313,7 +346,11 @@ impl Worker {
                 [key.as_bytes(), bin, req.options.as_bytes()],
             ),
         };
-        let mut header = header;
+        let mut header = if probe.is_some() {
+            format!("NRG\n{header}")
+        } else {
+            header
+        };
         for (global, local, g) in &req.parts {
             header.push_str(&format!("PART {global} {local}"));
             g.iter().for_each(|x| header.push_str(&format!(" {x}")));
@@ -347,7 +384,7 @@ impl Worker {
         let result = if sent.is_err() {
             Err(self.crashed())
         } else {
-            self.reply(req, timeout)
+            self.reply(req, timeout, probe)
         };
         if let Some(f) = &file {
             // `orcl worker` removes it once read; this covers a worker that died first.
@@ -357,7 +394,12 @@ impl Worker {
     }
 
     /// Wait for the reply to `req`, up to `timeout`.
-    fn reply(&mut self, req: &Request, timeout: Duration) -> Result<Reply, WorkerFailure> {
+    fn reply(
+        &mut self,
+        req: &Request,
+        timeout: Duration,
+        mut probe: Option<&mut Probe>,
+    ) -> Result<Reply, WorkerFailure> {
         let deadline = std::time::Instant::now() + timeout;
         loop {
             // Waited in slices so that SIGINT/SIGTERM stops a hung variant at once.
@@ -372,6 +414,22 @@ impl Worker {
             {
                 Err(RecvTimeoutError::Timeout) if !left.is_zero() => continue,
                 Ok(line) => {
+                    if let Some(p) = probe.as_deref_mut() {
+                        if let Ok(m) = serde_json::from_str::<Mark>(&line) {
+                            if m.id == req.id {
+                                let answer = p.mark(&m);
+                                if self
+                                    .stdin
+                                    .write_all(answer)
+                                    .and_then(|_| self.stdin.flush())
+                                    .is_err()
+                                {
+                                    return Err(self.crashed());
+                                }
+                            }
+                            continue;
+                        }
+                    }
                     let Ok(r) = serde_json::from_str::<Reply>(&line) else {
                         continue;
                     };
@@ -459,6 +517,78 @@ impl Drop for Worker {
             std::thread::sleep(Duration::from_millis(10));
         }
         self.kill();
+    }
+}
+
+/// An energy window as read: (the counter's difference, mJ; the wall time between the two
+/// readings, ms; the calls in that time), or why the counter could not be read.
+pub type Window = Result<(f64, f64, f64), String>;
+
+/// A worker's energy-window line (skeleton_reply.c.tera): `begin` (then it waits for `GO`),
+/// `min` (the minimum calls made; it goes on calling until `STOP`), `end` (after `STOP`, with the
+/// calls made: `calls` + `extra` after the minimum, the last one ending at `t_end`; `t_min`: when
+/// the minimum was reached; monotonic ms; then it waits for `GO`).
+#[derive(Deserialize)]
+struct Mark {
+    energy: String,
+    id: i64,
+    #[serde(default)]
+    calls: f64,
+    #[serde(default)]
+    extra: f64,
+    #[serde(default)]
+    t_min: f64,
+    #[serde(default)]
+    t_end: f64,
+}
+
+/// The counter of an energy window and its readings so far: (monotonic ms, mJ) at the begin
+/// and at the counter's update after the minimum.
+struct Probe<'a> {
+    counter: &'a mut dyn crate::energy::EnergyCounter,
+    begin: Option<(f64, f64)>,
+    min: Option<(f64, f64)>,
+    result: Option<Window>,
+}
+
+impl Probe<'_> {
+    fn read(&mut self) -> Option<(f64, f64)> {
+        match self.counter.tick() {
+            Ok(mj) => Some((crate::energy::monotonic_ms(), mj)),
+            Err(e) => {
+                self.result = Some(Err(e));
+                None
+            }
+        }
+    }
+
+    /// Reads the counter at a mark; returns the line to answer.
+    fn mark(&mut self, m: &Mark) -> &'static [u8] {
+        match m.energy.as_str() {
+            "begin" => {
+                self.begin = self.read();
+                b"GO\n"
+            }
+            "min" => {
+                self.min = self.read();
+                b"STOP\n"
+            }
+            _ => {
+                if let (Some((t0, e0)), Some((t1, e1)), None) = (self.begin, self.min, &self.result)
+                {
+                    // The calls after the minimum, as many as ended by the reading (the one
+                    // running then in part, calls taken as equally long).
+                    let span = m.t_end - m.t_min;
+                    let part = if m.extra > 0.0 && span > 0.0 {
+                        (m.extra * (t1 - m.t_min) / span).clamp(0.0, m.extra)
+                    } else {
+                        0.0
+                    };
+                    self.result = Some(Ok((e1 - e0, t1 - t0, m.calls + part)));
+                }
+                b"GO\n"
+            }
+        }
     }
 }
 

@@ -48,8 +48,61 @@ impl Ordered {
 #[derive(Debug, Clone)]
 pub(super) struct Eval {
     pub(super) config: Ordered,
-    /// Median kernel time (ms) of an `ok` evaluation; `None` for failures.
+    /// The plotted value ([`Metric`]) of an `ok` evaluation; `None` for failures.
     pub(super) ms: Option<f64>,
+    /// Median kernel time (ms) and energy per call (mJ) of an `ok` evaluation, where measured.
+    pub(super) time_ms: Option<f64>,
+    pub(super) energy_mj: Option<f64>,
+}
+
+/// What a chart plots of each correct variant (`orcl plot --metric`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Metric {
+    /// Median kernel time (ms).
+    #[default]
+    Time,
+    /// Energy per call (mJ), measured under `--objective energy` (docs/ENERGY.md).
+    Energy,
+    /// Average device power over the energy window (W).
+    Power,
+}
+
+impl Metric {
+    /// Parses `time`, `energy` or `power`.
+    pub fn parse(s: &str) -> Option<Metric> {
+        match s {
+            "time" => Some(Metric::Time),
+            "energy" => Some(Metric::Energy),
+            "power" => Some(Metric::Power),
+            _ => None,
+        }
+    }
+
+    /// The axis text of the metric.
+    pub(super) fn label(self) -> &'static str {
+        match self {
+            Metric::Time => super::Y_LABEL,
+            Metric::Energy => "energy per call (mJ)",
+            Metric::Power => "average power (W)",
+        }
+    }
+
+    /// The title's words for the metric.
+    pub(super) fn what(self) -> &'static str {
+        match self {
+            Metric::Time => "median kernel time",
+            Metric::Energy => "energy per call",
+            Metric::Power => "average power",
+        }
+    }
+
+    fn of(self, row: &crate::db::EvaluationRow) -> Option<f64> {
+        match self {
+            Metric::Time => row.median_ms,
+            Metric::Energy => row.energy_j.map(|j| j * 1e3),
+            Metric::Power => row.power_w,
+        }
+    }
 }
 
 /// One experiment, ready to plot.
@@ -67,7 +120,7 @@ pub(super) struct Series {
 }
 
 impl Series {
-    pub(super) fn load(db: &Db, path: &Path, id: i64) -> anyhow::Result<Series> {
+    pub(super) fn load(db: &Db, path: &Path, id: i64, metric: Metric) -> anyhow::Result<Series> {
         let Some(e) = db.experiment(id)? else {
             let ids: Vec<String> = db
                 .list_experiments()?
@@ -106,7 +159,7 @@ impl Series {
             if row.status == "constraint" {
                 continue;
             }
-            let ms = match (row.status.as_str(), row.median_ms) {
+            let ms = match (row.status.as_str(), metric.of(&row)) {
                 ("ok", Some(ms)) if ms.is_finite() => Some(ms),
                 ("ok", _) => continue, // no objective: nothing to rank
                 _ => {
@@ -114,9 +167,21 @@ impl Series {
                     None
                 }
             };
-            evals.push(Eval { config, ms });
+            let ok = row.status == "ok";
+            evals.push(Eval {
+                config,
+                ms,
+                time_ms: row.median_ms.filter(|_| ok),
+                energy_mj: row.energy_j.filter(|_| ok).map(|j| j * 1e3),
+            });
         }
         let ok = evals.iter().filter(|e| e.ms.is_some()).count();
+        if ok == 0 && metric != Metric::Time {
+            bail!(
+                "experiment {id} has no {} readings to plot: tune with `--objective energy` on an NVIDIA GPU to measure them",
+                metric.what()
+            );
+        }
         if ok == 0 {
             let what = if statuses.is_empty() {
                 "it has no evaluations".to_string()

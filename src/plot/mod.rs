@@ -32,11 +32,13 @@ use plotters::style::RGBColor;
 mod axis;
 mod chart;
 mod data;
+mod pareto;
 mod render;
 #[cfg(test)]
 mod tests;
 
 use chart::Chart;
+pub use data::Metric;
 use data::Series;
 pub(crate) use render::register_font;
 use render::{render, Format};
@@ -71,8 +73,31 @@ const GREY: RGBColor = RGBColor(0x77, 0x77, 0x77);
 
 const Y_LABEL: &str = "median kernel time (ms)";
 
-/// Draw `experiments` into `output` (.svg or .png).
+/// Draw `experiments` into `output` (.svg or .png): median kernel time, sorted or `by` a parameter.
 pub fn plot(db: &Path, experiments: &[i64], by: Option<&str>, output: &Path) -> anyhow::Result<()> {
+    let view = match by {
+        Some(p) => View::By(p, Metric::Time),
+        None => View::Sorted(Metric::Time),
+    };
+    plot_view(db, experiments, view, output)
+}
+
+/// What `orcl plot` draws.
+#[derive(Debug, Clone, Copy)]
+pub enum View<'a> {
+    /// Every correct variant's metric, sorted (the default).
+    Sorted(Metric),
+    /// The metric per value of a tuning parameter (`--by PARAM`).
+    By(&'a str, Metric),
+    /// Energy per call (mJ) against median time (ms) of every variant with an energy reading,
+    /// its time/energy Pareto front drawn as a line (`--pareto`; docs/ENERGY.md).
+    Pareto,
+}
+
+/// Draw `experiments` into `output` (.svg or .png) as `view`. Errors: an unwritable output, no
+/// or a repeated experiment, an experiment without `ok` evaluations (or, for energy and power,
+/// without readings), a `--by` parameter the experiment does not have.
+pub fn plot_view(db: &Path, experiments: &[i64], view: View, output: &Path) -> anyhow::Result<()> {
     let format = Format::of(output)?;
     if let Some(dir) = output.parent().filter(|d| !d.as_os_str().is_empty()) {
         if !dir.is_dir() {
@@ -91,13 +116,22 @@ pub fn plot(db: &Path, experiments: &[i64], by: Option<&str>, output: &Path) -> 
         bail!("experiment {dup} is given more than once");
     }
     let conn = crate::db::open_for_reading(db)?;
+    let metric = match view {
+        View::Sorted(m) | View::By(_, m) => m,
+        View::Pareto => Metric::Energy,
+    };
     let series = experiments
         .iter()
-        .map(|&id| Series::load(&conn, db, id))
+        .map(|&id| Series::load(&conn, db, id, metric))
         .collect::<anyhow::Result<Vec<_>>>()?;
-    let chart = match by {
-        None => Chart::sorted(&series),
-        Some(param) => Chart::by_param(&series, param)?,
+    let mut chart = match view {
+        View::Sorted(_) => Chart::sorted(&series),
+        View::By(param, _) => Chart::by_param(&series, param)?,
+        View::Pareto => Chart::pareto(&series),
     };
+    if metric != Metric::Time && !matches!(view, View::Pareto) {
+        chart.y.desc = chart.y.desc.replace(Y_LABEL, metric.label());
+        chart.title = chart.title.replace(Metric::Time.what(), metric.what());
+    }
     render(&chart, format, output)
 }

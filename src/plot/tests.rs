@@ -17,6 +17,9 @@ fn series(id: i64, evals: Vec<Row<'_>>) -> Series {
         .map(|(c, ms)| Eval {
             config: Ordered(c.into_iter().map(|(k, v)| (k.to_string(), v)).collect()),
             ms,
+            time_ms: ms,
+            // A made-up energy falling with time (mJ), for the Pareto chart.
+            energy_mj: ms.map(|t| 10.0 / t + (t * 7.0) % 3.0),
         })
         .collect();
     let params = evals[0].config.0.iter().map(|(k, _)| k.clone()).collect();
@@ -252,4 +255,40 @@ fn degenerate_charts_draw() {
         )
         .unwrap();
     }
+}
+
+/// The Pareto chart: one point per variant with energy, and a line through exactly the
+/// non-dominated ones (checked against the definition), fastest first.
+#[test]
+fn pareto_chart_joins_the_non_dominated_points() {
+    let rows: Vec<Row> = (1..=12)
+        .map(|i| (vec![("A", Value::from(i))], Some(i as f64 * 0.37)))
+        .collect();
+    let s = series(1, rows);
+    let c = Chart::pareto(std::slice::from_ref(&s));
+    let pts: Vec<(f64, f64)> = s
+        .evals
+        .iter()
+        .map(|e| (e.time_ms.unwrap(), e.energy_mj.unwrap()))
+        .collect();
+    let LayerKind::Boxes { points, .. } = &c.layers[0].kind else {
+        panic!("points first");
+    };
+    assert_eq!(points.len(), pts.len());
+    let LayerKind::Line(front) = &c.layers[1].kind else {
+        panic!("then the front");
+    };
+    let dominated = |p: &(f64, f64)| {
+        pts.iter()
+            .any(|q| q.0 <= p.0 && q.1 <= p.1 && (q.0 < p.0 || q.1 < p.1))
+    };
+    let want: Vec<(f64, f64)> = pts.iter().filter(|p| !dominated(p)).copied().collect();
+    assert!(want.len() >= 2 && want.len() < pts.len(), "{want:?}");
+    assert_eq!(front.len(), want.len());
+    assert!(front.windows(2).all(|w| w[0].0 < w[1].0 && w[0].1 > w[1].1));
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("p.svg");
+    render(&c, Format::Svg, &out).unwrap();
+    let svg = std::fs::read_to_string(&out).unwrap();
+    assert!(svg.contains("energy per call (mJ)") && svg.contains("Pareto front"));
 }

@@ -121,19 +121,29 @@ pub(super) fn open(
 ) -> Result<Experiment, TuneError> {
     let spec = &p.region.spec;
     let input_json = serde_json::to_string(id.input).unwrap_or_default();
-    let identity = sha(&[
-        &id.region.id.to_string(),
-        &id.region.loop_hash,
-        &input_json,
-        &id.device.fingerprint(),
+    let objective = energy_identity(p, id.opts);
+    let region_id = id.region.id.to_string();
+    let fingerprint = id.device.fingerprint();
+    let selection = if id.device_list.is_empty() {
+        format!("{:?}/{:?}", id.opts.platform, id.opts.device)
+    } else {
+        id.selection.clone()
+    };
+    let fault = std::env::var("ORCL_TEST_FAULT").unwrap_or_default();
+    let mut parts = vec![
+        region_id.as_str(),
+        id.region.loop_hash.as_str(),
+        input_json.as_str(),
+        fingerprint.as_str(),
         id.backend.as_str(),
-        &if id.device_list.is_empty() {
-            format!("{:?}/{:?}", id.opts.platform, id.opts.device)
-        } else {
-            id.selection.clone()
-        },
-        &std::env::var("ORCL_TEST_FAULT").unwrap_or_default(),
-    ]);
+        selection.as_str(),
+        fault.as_str(),
+    ];
+    // Only an energy objective adds a part: time experiments keep their keys.
+    if !objective.is_empty() {
+        parts.push(&objective);
+    }
+    let identity = sha(&parts);
     let options_json = serde_json::to_string(
         &spec
             .search
@@ -170,6 +180,18 @@ pub(super) fn open(
         resumed,
         stored,
     })
+}
+
+/// The objective's part of the identity key: empty for a time objective (keys as before energy
+/// existed), else its name and the test energy source, so that an energy tune never resumes a
+/// time tune's rows (they have no energy).
+fn energy_identity(p: &Prepared, opts: &TuneOptions) -> String {
+    let o = super::energy::Objective::of(p, opts);
+    if !o.needs_energy() {
+        return String::new();
+    }
+    let test = std::env::var(super::energy::TEST_ENERGY_ENV).unwrap_or_default();
+    format!("objective={}|{test}", o.name())
 }
 
 /// The winner recorded by a finished run of this experiment, with its re-measured median (ms).
@@ -223,6 +245,8 @@ pub(super) fn outcome_from_row(r: &EvaluationRow) -> Outcome {
         transfer_ms: r.transfer_ms,
         max_error: r.max_error,
         message: r.message.clone(),
+        energy_j: r.energy_j,
+        power_w: r.power_w,
     }
 }
 
@@ -245,5 +269,7 @@ pub(super) fn row_from_outcome(
         max_error: o.max_error.filter(|e| e.is_finite()),
         message: o.message.clone(),
         created_at: None,
+        energy_j: o.energy_j,
+        power_w: o.power_w,
     }
 }

@@ -8,6 +8,8 @@
 //! rows), `finalists` (re-measurement of the fastest), `progress` (the bar). This file holds the
 //! public types and the order in which the stages meet.
 
+mod energy;
+pub use energy::Objective;
 mod experiment;
 mod finalists;
 mod pipeline;
@@ -86,6 +88,8 @@ pub struct TuneOptions {
     /// `--slurm`: start the measuring workers as srun steps (`measure::slurm`), worker k on the
     /// (k mod N)-th device of `devices` (or on the one device); `None`: local workers.
     pub slurm: Option<orcl_measure::slurm::Slurm>,
+    /// `--objective time | energy | edp` (over the spec's `arg objective`; docs/ENERGY.md).
+    pub objective: Option<String>,
 }
 
 /// The devices of `--devices`: OpenCL device indices within the platform, or CUDA ordinals.
@@ -179,6 +183,8 @@ pub struct InputResult {
     pub experiment_id: i64,
     pub device: DeviceInfo,
     pub evaluations: Vec<Evaluated>,
+    /// What the search and the winner minimised.
+    pub objective: Objective,
     /// Index into `evaluations` of the fastest correct variant, and its generated code.
     pub best: Option<(usize, Variant)>,
     /// Median (ms) of the winner when re-measured with more repetitions at the end.
@@ -215,19 +221,16 @@ pub struct SlurmWorker {
 }
 
 impl InputResult {
-    /// Correct variants sorted by median time (ms), fastest first.
+    /// Correct variants sorted by the objective (median time, ms, fastest first; energy per
+    /// call or EDP under those objectives, variants without a reading last).
     pub fn ranking(&self) -> Vec<&Evaluated> {
         let mut v: Vec<&Evaluated> = self
             .evaluations
             .iter()
             .filter(|e| e.outcome.status == Status::Ok)
             .collect();
-        v.sort_by(|a, b| {
-            a.outcome
-                .median_ms()
-                .unwrap_or(f64::MAX)
-                .total_cmp(&b.outcome.median_ms().unwrap_or(f64::MAX))
-        });
+        let key = |e: &Evaluated| self.objective.value(&e.outcome).unwrap_or(f64::MAX);
+        v.sort_by(|a, b| key(a).total_cmp(&key(b)));
         v
     }
     /// Number of evaluations per failure class.
@@ -355,6 +358,8 @@ fn tune_input(
         device_list,
     } = target;
     let opts = &opts;
+    let objective = energy::Objective::of(p, opts);
+    let meter = energy::Meter::open(objective, p, opts, &dev)?;
     let space = within_device_limits(space, p, opts, &dev);
     let device_id = experiment::upsert_device(ctx.db, backend, &dev)?;
     let label = region_label(ctx);
@@ -385,6 +390,12 @@ fn tune_input(
     let mut workers = stages.run("workers", || {
         start_workers(ctx, exe, &first_build, &device_list, exp.id)
     })?;
+    if let Some(m) = &meter {
+        ctx.db.set_metadata(exp.id, "objective", objective.name())?;
+        ctx.db
+            .set_metadata(exp.id, "energy_method", &m.describe())?;
+    }
+    workers.energy = meter;
     // On a space too large to enumerate, `--max-idle` proposals in a row that measure nothing
     // new end the search (issue 15 F8).
     let max_idle = (space.size() > crate::prepare::FEASIBILITY_LIMIT)
@@ -401,6 +412,7 @@ fn tune_input(
         experiment_id: exp.id,
         stored: &exp.stored,
         total: objective_is_total(p),
+        objective,
         max_idle,
         text,
         path,
@@ -446,6 +458,7 @@ fn tune_input(
         per_device: workers.per_device(&st.per_worker),
         slurm_workers,
         evaluations: st.evaluations,
+        objective,
     })
 }
 
@@ -690,6 +703,7 @@ fn confirm_winner(
             workers,
             env.settings.reps,
             &st.evaluations,
+            env.objective,
         )?;
     }
     Ok(confirmed)

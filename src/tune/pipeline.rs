@@ -583,6 +583,8 @@ pub(super) struct Workers {
     /// The reference-output files of this run's workers, removed after them (fields drop in
     /// declaration order).
     _reference: SharedReference,
+    /// The energy counter of an energy objective (`tune::energy`); `None` for a time objective.
+    pub energy: Option<super::energy::Meter>,
 }
 
 impl Workers {
@@ -668,6 +670,7 @@ impl Workers {
             pool_note,
             devices,
             slurm: opts.slurm.is_some(),
+            energy: None,
         })
     }
 

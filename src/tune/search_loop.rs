@@ -34,6 +34,8 @@ pub(super) struct Env<'a> {
     pub stored: &'a HashMap<String, EvaluationRow>,
     /// Whether the objective is kernel + transfers.
     pub total: bool,
+    /// What the search observes and the winner minimises.
+    pub objective: super::energy::Objective,
     /// `--max-idle` when the space is too large to enumerate.
     pub max_idle: Option<u64>,
     pub text: &'a str,
@@ -58,7 +60,7 @@ pub(super) struct SearchState {
     idle: u64,
     /// Why the search stopped early (the idle-proposal limit), when it did.
     pub stopped: Option<String>,
-    /// Index into `evaluations` and median (ms) of the fastest so far.
+    /// Index into `evaluations` and objective value (ms, J or J·ms) of the best so far.
     pub best: Option<(usize, f64)>,
     /// `--devices`/`--slurm`: configurations each worker slot measured in this run (slot k
     /// measures on `Workers::devices[k]`).
@@ -159,7 +161,7 @@ impl SearchState {
                 }
             }
         }
-        let obj = outcome.median_ms();
+        let obj = env.objective.value(&outcome);
         if cand.violated.is_none() {
             strategy.observe(&cfg, obj);
         }
@@ -436,7 +438,10 @@ fn evaluate(
                 // variant's: stop (resumable) rather than record it.
                 workers.runner.worker(v.platform, v.device)?;
             }
-            let o = measure_objective(&mut workers.runner, &v, env.total);
+            let mut o = measure_objective(&mut workers.runner, &v, env.total);
+            if let Some(m) = workers.energy.as_mut() {
+                m.measure(&mut workers.runner, &v, cfg, &mut o);
+            }
             (o, (!workers.devices.is_empty()).then_some(0))
         }
     };

@@ -310,6 +310,7 @@ static double event_ms(cl_event e) {
     return b > a ? (double)(b - a) * 1e-6 : 0.0;
 }
 
+#include <poll.h>
 static double now_ms(void) {
     struct timespec t;
     clock_gettime(CLOCK_MONOTONIC, &t);
@@ -342,6 +343,47 @@ static void reply(long id, const char *status, double build_ms, const double *ms
     json_str(msg, 4000);
     printf("}\n");
     fflush(stdout);
+}
+
+/* An energy window (an NRG line before the request): set by NRG, taken by the next request. */
+static int orcl_energy_next;
+/* The energy window's timed calls after the minimum, and the monotonic times (ms) at the minimum
+ * and at the end of the last call. */
+static long orcl_energy_extra;
+static double orcl_energy_t_min, orcl_energy_t_end;
+
+/* Says that the energy window begins (after the warm-ups, device idle) or ends (after STOP),
+ * then waits for orcl's GO: orcl reads the device's energy counter at its next update in between
+ * (docs/ENERGY.md). `calls`: the timed calls made (the end). */
+static void orcl_energy_mark(long id, const char *what, long calls) {
+    char go[16];
+    printf("{\"energy\":\"%s\",\"id\":%ld,\"calls\":%ld,\"extra\":%ld,\"t_min\":%.6f,\"t_end\":%.6f}\n",
+           what, id, calls, orcl_energy_extra, orcl_energy_t_min, orcl_energy_t_end);
+    fflush(stdout);
+    if (!fgets(go, sizeof go, stdin)) exit(0);
+}
+
+/* The timed calls of an energy window to make, `done` made: the minimum `min` first; then it
+ * says `min` (with the time) and goes on until orcl's STOP (sent at the energy counter's next
+ * update), so that the device is busy up to that update. */
+static long orcl_energy_reps(long id, long done, long min, long reps) {
+    if (done < min) return reps;
+    orcl_energy_t_end = now_ms();
+    if (done == min) {
+        orcl_energy_extra = 0;
+        orcl_energy_t_min = orcl_energy_t_end;
+        printf("{\"energy\":\"min\",\"id\":%ld,\"calls\":%ld}\n", id, done);
+        fflush(stdout);
+        return done + 1;
+    }
+    orcl_energy_extra = done - min;
+    struct pollfd p = {0, POLLIN, 0};
+    if (poll(&p, 1, 0) > 0) {
+        char stop[16];
+        if (!fgets(stop, sizeof stop, stdin)) exit(0);
+        return done;
+    }
+    return done + 1;
 }
 
 static uint64_t fnv1a(const char *a, const char *b) {
@@ -1018,6 +1060,12 @@ int main(int argc, char **argv) {
         long id = 0, gx = 0, lx = 0, srclen = 0, binlen = 0, optlen = 0, warmups = 0, reps = 0;
         long nd = 0, g[9] = {0, 1, 1, 0, 1, 1, 0, 1, 1};
         if (!strncmp(line, "QUIT", 4)) break;
+        /* NRG: the next request's timed repetitions are an energy window (orcl reads the device's energy counter at its ends) */
+        if (!strncmp(line, "NRG", 3)) { orcl_energy_next = 1; continue; }
+        /* an energy window's STOP or GO that came after its variant failed */
+        if (!strncmp(line, "STOP", 4) || !strncmp(line, "GO", 2)) continue;
+        int orcl_energy = orcl_energy_next;
+        orcl_energy_next = 0;
         orcl_h2d_bytes = orcl_d2h_bytes = 0;
         /* BIN: a program binary from orcl's build pool (key, binary, options) instead of the source;
            both may end with a multi-dimensional NDRange: dimensions, then (nest loop, iterations, work-items) per dimension */
@@ -1105,8 +1153,10 @@ int main(int argc, char **argv) {
         double res_err[3 + 1] = {0};
         long res_idx[3 + 1] = {0};
         int nms = 0, failed = 0, retried = 0;
+        long orcl_reps0 = reps; /* an energy window may make more timed calls; the first reps are timed */
         for (long r = 0; r < warmups + reps && !failed; r++) {
             cl_event ev_k = NULL;
+            if (orcl_energy && r == warmups) orcl_energy_mark(id, "begin", 0);
             int host_check = !cmp_ok;
             /* reset the written arrays: device-to-device from the pristine copies (from the host where none fitted) */
             if (orcl_pristine_ey) err = clEnqueueCopyBuffer(queue, orcl_pristine_ey, orcl_buf_ey, 0, 0, (size_t)273 * sizeof(double), 0, NULL, NULL);
@@ -1230,7 +1280,7 @@ int main(int argc, char **argv) {
                 clGetEventInfo(ev_k, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof st, &st, NULL);
                 if (st < 0) { failed = 1; snprintf(log, sizeof log, "kernel failed: %s (%d)", cl_error_name(st), st); }
             }
-            if (!failed && r >= warmups) ms[nms++] = orcl_span_ms(ev_first, ev_k);
+            if (!failed && r >= warmups && nms < orcl_reps0) ms[nms++] = orcl_span_ms(ev_first, ev_k);
             if (ev_first) clReleaseEvent(ev_first);
             if (ev_k) clReleaseEvent(ev_k);
             if (!failed && r == 0) {
@@ -1250,7 +1300,9 @@ int main(int argc, char **argv) {
                     failed = 2;
                 }
             }
+            if (orcl_energy && !failed && r >= warmups) reps = orcl_energy_reps(id, r + 1 - warmups, orcl_reps0, reps);
         }
+        if (orcl_energy && !failed) orcl_energy_mark(id, "end", reps);
         if (failed == 1) reply(id, "launch_error", build_ms, NULL, 0, 0.0, NAN, log);
         else if (!failed) reply(id, "ok", build_ms, ms, nms, setup_transfer_ms, max_error, "");
         free(ms);

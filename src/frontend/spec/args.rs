@@ -126,12 +126,13 @@ pub(super) fn apply_arg(spec: &mut TuningSpec, ra: &RawArg, v: Value) -> PResult
         }
         (Sec::Counter, "objective") => {
             let o = want_str(name, v, vs)?;
-            if o != "kernel" && o != "total" {
+            const OBJECTIVES: [&str; 5] = ["kernel", "total", "time", "energy", "edp"];
+            if !OBJECTIVES.contains(&o.as_str()) {
                 let mut d = Diagnostic::new(
                     vs,
-                    format!("`objective` must be 'kernel' or 'total', found '{o}'"),
+                    format!("`objective` must be 'kernel' (or 'time'), 'total', 'energy' or 'edp', found '{o}'"),
                 );
-                if let Some(h) = did_you_mean(&o, ["kernel", "total"]) {
+                if let Some(h) = did_you_mean(&o, OBJECTIVES) {
                     d = d.with_help(h);
                 }
                 return Err(d);

@@ -241,7 +241,7 @@ pub const VAR_TYPES: &[&str] = &["int", "long", "float", "double"];
 /// | `input_params`          | `param` `constraint`| —                                                       |
 /// | `input_vars`            | `decl` `arg`        | `decl_file`, `init_file` (strings)                      |
 /// | `build`                 | `arg`               | `build_command`, `libs`, `prebuild_command`, `postbuild_command` (strings); Orio's `batch_command`, `status_command`, `num_procs` (accepted, not used: a warning) |
-/// | `performance_counter`   | `arg`               | `repetitions` (int > 0), `method` (string), `warmups` (int >= 0), `timeout` (duration, bare number = seconds), `objective` (`'kernel'` or `'total'`) |
+/// | `performance_counter`   | `arg`               | `repetitions` (int > 0), `method` (string), `warmups` (int >= 0), `timeout` (duration, bare number = seconds), `objective` (`'kernel'` = `'time'`, `'total'`, `'energy'`, `'edp'`) |
 /// | `performance_test_code` | `arg`               | `skeleton_code_file` (string)                           |
 /// | `search`                | `arg`               | `algorithm` (string), `total_runs` (int > 0), `time_limit` (duration, bare number = minutes), `seed` (int >= 0), any `<algorithm>_<option>` (kept for the strategy) |
 /// | `validation`            | `arg`               | `tolerance` (number > 0), `validation_file` (string)    |

@@ -110,6 +110,15 @@ fn tf32_layouts_nn_nt_tn_tt() {
         ("tt", "A[l*m+i]", "B[j*k+l]", "doubleBuffer=True", true),
         ("nn_stages3", "A[i*k+l]", "B[l*n+j]", "stages=3", false),
         ("tn_stages2", "A[l*m+i]", "B[l*n+j]", "stages=2", true),
+        ("nn_frag4", "A[i*k+l]", "B[l*n+j]", "fragLoad=4", true),
+        ("nt_frag2", "A[i*k+l]", "B[j*k+l]", "fragLoad=2", false),
+        (
+            "tt_frag4",
+            "A[l*m+i]",
+            "B[j*k+l]",
+            "fragLoad=4, stages=2",
+            true,
+        ),
     ] {
         let mut space = vec![
             ("param TJ[] = [16, 32];", "param TJ[] = [32];"),
@@ -131,6 +140,10 @@ fn tf32_layouts_nn_nt_tn_tt() {
                 ("param N[] = [17];", "param N[] = [48];"),
                 ("param K[] = [9];", "param K[] = [132];"),
             ]);
+        }
+        if extra.starts_with("fragLoad=4") {
+            // Two mma k-steps per group of reads: k-slabs of 16 and 32 (32: A's tile swizzled).
+            space[1] = ("param TK[] = [8, 16];", "param TK[] = [16, 32];");
         }
         let file = format!("tf32_{name}.c");
         let (tmp, rows) = tune(&file, &variant_of(a, b, &space, extra), None);
@@ -173,6 +186,22 @@ fn tf32_layouts_nn_nt_tn_tt() {
                     assert!(e.stdout.contains(want), "{backend}: {want}");
                 }
             }
+            if extra.starts_with("fragLoad") {
+                // One vector read per k-contiguous operand's fragment group (A's rows g and
+                // g + 8, or B's column g), k-major tiles XOR-swizzled.
+                let v = &extra[9..10];
+                let q = if backend == "opencl" {
+                    "__local const "
+                } else {
+                    "const "
+                };
+                let tile = if a.ends_with("+l]") { 0 } else { 1 };
+                let want = format!("float{v} orcl_v = *({q}float{v} *)&orcl_tile{tile}");
+                assert!(e.stdout.contains(&want), "{backend}: {want}\n{}", e.stdout);
+                if !a.ends_with("+l]") || !b.ends_with("+l]") {
+                    assert!(e.stdout.contains(") & 3) << 3)]"), "{}", e.stdout);
+                }
+            }
             // 2 warps of 16 x 16 outputs: 2 mma per k-step of 8, 2 k-steps per slab.
             assert!(
                 e.stdout.contains("float orcl_acc[1][2][4];"),
@@ -198,16 +227,28 @@ fn wrong_fragment_mapping_is_caught() {
         ("param N[] = [17];", "param N[] = [45];"),
         ("param K[] = [9];", "param K[] = [130];"),
     ];
-    let text = variant_of("A[i*k+l]", "B[l*n+j]", &space, "");
-    let (_tmp, rows) = tune("wrong.c", &text, Some("wrong:WI=32"));
-    assert_eq!(rows.len(), 2, "{rows:?}");
-    for (key, status) in &rows {
-        let want = if key.contains("\"WI\":32") {
-            "wrong_result"
-        } else {
-            "ok"
-        };
-        assert_eq!(status, want, "{key}");
+    // fragLoad=4: the same mapping through the permuted k order and A's swizzled tile (TK 32).
+    for (extra, tk) in [("", "[16]"), ("fragLoad=4", "[32]")] {
+        let mut space = space.to_vec();
+        space[1] = (
+            "param TK[] = [8, 16];",
+            if tk == "[16]" {
+                "param TK[] = [16];"
+            } else {
+                "param TK[] = [32];"
+            },
+        );
+        let text = variant_of("A[i*k+l]", "B[l*n+j]", &space, extra);
+        let (_tmp, rows) = tune("wrong.c", &text, Some("wrong:WI=32"));
+        assert_eq!(rows.len(), 2, "{rows:?}");
+        for (key, status) in &rows {
+            let want = if key.contains("\"WI\":32") {
+                "wrong_result"
+            } else {
+                "ok"
+            };
+            assert_eq!(status, want, "{extra}: {key}");
+        }
     }
 }
 

@@ -315,6 +315,26 @@ pub struct Operand {
     /// tile stored as it lies in memory, `[per_group][TK + pad]` with this pad (`None`: k-major,
     /// `[TK][per_group + padLocal]`, a row-major A transposed on the way).
     pub k_inner_pad: Option<u64>,
+    /// The tensor-core form's XOR swizzle of its local tile (`fragLoad` 2 or 4; see [`Swizzle`]).
+    pub swizzle: Swizzle,
+}
+
+/// A permuted ("swizzled") local-tile layout of the tensor-core form with `fragLoad` V > 1: the
+/// element at (`kk` along the slab, `t` along the tile) is stored at a column XOR-ed with a
+/// function of its row, so the fragment reads of a warp (lane (groupID g, threadID_in_group q)
+/// reads k = V·q + ... of row g) hit distinct banks without padding (CUTLASS's
+/// `TensorOpMultiplicand` layouts XOR 16-byte chunks the same way). Groups of up to 4 elements
+/// aligned to 4 stay contiguous, so vector stores and reads are whole.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Swizzle {
+    /// As laid out: `[kk][t]` or `[t][kk]`.
+    None,
+    /// A k-major tile `[kk][t]` read by rows V·q + j: stored at column `t ^ (8·((kk / v) % 4))`
+    /// (needs a tile extent that is a multiple of 32).
+    KMajor { v: u64 },
+    /// A k-contiguous tile `[t][kk]` read as 16-byte chunks: stored at `kk ^ (4·(t % 2))` (needs
+    /// a k-slab that is a multiple of 32).
+    KInner,
 }
 
 impl Operand {
@@ -395,6 +415,12 @@ pub struct MmaTiles {
     /// Test only (`ORCL_TEST_FAULT=wrong:...`): A's fragment registers a1 and a2 swapped, a
     /// wrong fragment mapping that validation must catch.
     pub wrong_fragments: bool,
+    /// `fragLoad` V: fragment registers per local read of a k-contiguous tile (1, 2 or 4). With
+    /// V > 1 the k order within each mma is permuted (register h of threadID_in_group q at
+    /// k = V·q + 2·s + h of the s-th 8-step of a 4V-wide group) so that a lane's registers of
+    /// consecutive mma steps are adjacent in memory; A and B take the same permutation, so the
+    /// sums are those of the loop.
+    pub frag: u64,
 }
 
 impl Schedule {

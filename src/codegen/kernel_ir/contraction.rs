@@ -320,10 +320,17 @@ impl Cx<'_> {
 
     /// The subscripts of element (`kk` along the reduction loop, `t` along the tile) of staged
     /// operand `o`'s local tile: `[kk][t]`, or `[t][kk]` for a k-inner tile.
+    /// With a swizzle (`fragLoad` > 1, [`crate::schedule::Swizzle`]) the column is XOR-ed with a
+    /// function of the row; loads, stores and fragment reads all go through here.
     fn cell(o: &crate::schedule::Operand, kk: &str, t: &str) -> String {
-        match o.k_inner_pad {
-            Some(_) => format!("[{t}][{kk}]"),
-            None => format!("[{kk}][{t}]"),
+        use crate::schedule::Swizzle;
+        match (o.k_inner_pad, o.swizzle) {
+            (Some(_), Swizzle::KInner) => format!("[{t}][({kk}) ^ ((({t}) & 1) << 2)]"),
+            (Some(_), _) => format!("[{t}][{kk}]"),
+            (None, Swizzle::KMajor { v }) => {
+                format!("[{kk}][({t}) ^ (((({kk}) / {v}) & 3) << 3)]")
+            }
+            (None, _) => format!("[{kk}][{t}]"),
         }
     }
 
@@ -833,7 +840,11 @@ fn local_tiles(s: &Schedule, c: &ContractionSchedule) -> Vec<KStmt> {
                     b => vec![b, rows, len],
                 }
             },
-            align: match c.vec.max(c.load_vec) {
+            align: match c
+                .vec
+                .max(c.load_vec)
+                .max(c.mma.as_ref().map_or(1, |m| m.frag))
+            {
                 1 => 0,
                 v => v * o.ty.size_bytes() as u64,
             },

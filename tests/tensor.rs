@@ -326,3 +326,50 @@ fn invalid_tf32_configurations_are_pruned() {
     );
     assert!(c.stderr.contains("bad.c:"), "{}", c.dump());
 }
+
+/// Tiles past 48 KiB (64 x 64 x 32, `stages=4`, 68 KiB): CUDA places them in dynamic shared
+/// memory (views of `extern __shared__ orcl_dsmem` at 16-byte-aligned offsets) and the launch
+/// raises the kernel's limit (`-orcl-smem=` for the skeleton, `cudaFuncSetAttribute` and the
+/// third launch argument in `_file.cu`); OpenCL declares the same tiles statically, and PoCL
+/// (512 KiB of local memory) runs them: correct at 70 x 45 x 130.
+#[test]
+fn tiles_past_48k_use_dynamic_shared_memory() {
+    let space = [
+        ("param TJ[] = [16, 32];", "param TJ[] = [64];"),
+        ("param TI[] = [32];", "param TI[] = [64];"),
+        ("param TK[] = [8, 16];", "param TK[] = [32];"),
+        ("param WI[] = [16, 32];", "param WI[] = [32];"),
+        ("param WJ[] = [8, 16];", "param WJ[] = [32];"),
+        ("param VL[] = [1, 4];", "param VL[] = [4];"),
+        ("param M[] = [33];", "param M[] = [70];"),
+        ("param N[] = [17];", "param N[] = [45];"),
+        ("param K[] = [9];", "param K[] = [130];"),
+    ];
+    let text = variant_of("A[i*k+l]", "B[l*n+j]", &space, "fragLoad=4, stages=4");
+    let (tmp, rows) = tune("dyn.c", &text, None);
+    assert_eq!(rows.len(), 1, "{rows:?}");
+    assert_eq!(rows[0].1, "ok", "{rows:?}");
+    let dir = tmp.path();
+    let cu = orcl(dir, &["emit", "dyn.c", "--backend", "cuda"], None);
+    cu.assert_code(0);
+    for want in [
+        "extern __shared__ __align__(16) unsigned char orcl_dsmem[];",
+        "float (*orcl_tile0)[64][32] = (float (*)[64][32])(orcl_dsmem + 0);",
+        "float (*orcl_tile1)[32][72] = (float (*)[32][72])(orcl_dsmem + 32768);",
+        "-orcl-smem=69664",
+        "cudaFuncAttributeMaxDynamicSharedMemorySize, 69664)",
+        "<<<orcl_gdim, orcl_bdim, 69664>>>",
+    ] {
+        assert!(cu.stdout.contains(want), "{want}\n{}", cu.stdout);
+    }
+    let cl = orcl(dir, &["emit", "dyn.c", "--backend", "opencl"], None);
+    cl.assert_code(0);
+    assert!(
+        cl.stdout
+            .contains("__local float orcl_tile0[4][64][32] __attribute__((aligned(16)));"),
+        "{}",
+        cl.stdout
+    );
+    assert!(!cl.stdout.contains("orcl_dsmem"), "{}", cl.stdout);
+    check_tuned(dir, "dyn.c");
+}

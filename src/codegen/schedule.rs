@@ -387,6 +387,11 @@ impl ContractionSchedule {
     }
 }
 
+/// Bytes of `__shared__` memory a CUDA kernel may declare statically (CUDA C++ Programming
+/// Guide, "Shared Memory": allocations above 48 KB per block must be dynamic and opted in with
+/// `cudaFuncSetAttribute`).
+pub const STATIC_LOCAL_LIMIT: u64 = 48 * 1024;
+
 /// Lanes of a warp: NVIDIA's, and the 32 consecutive work-items the emulated tensor-core form
 /// takes as one.
 pub const WARP: u64 = 32;
@@ -448,6 +453,12 @@ impl Schedule {
     /// Work-items per work-group.
     pub fn local_size(&self) -> u64 {
         self.dims.iter().map(|d| d.items).product()
+    }
+    /// Whether the staged tiles exceed [`STATIC_LOCAL_LIMIT`]: CUDA then places them in dynamic
+    /// shared memory (the launch raises the kernel's limit; OpenCL has no such memory, and the
+    /// device's 48 KiB prunes the variant as a device limit).
+    pub fn dynamic_local(&self) -> bool {
+        self.contraction().is_some() && self.local_mem_bytes() > STATIC_LOCAL_LIMIT
     }
     /// Bytes of local memory of the staged tiles.
     pub fn local_mem_bytes(&self) -> u64 {

@@ -11,6 +11,8 @@ usage: make_case.py FORM M N K SPACE > file.c
         local tiles within 48 KiB)
         | frag (128x128 tiles, 64x64 / 64x32 warps, k-slab 16/32, fragLoad 1/2/4 x doubleBuffer or
         stages 2/3/4; CUDA tiles past 48 KiB in dynamic shared memory; 48 configurations)
+        | wide (256x128 tiles of 8 warps of 64x64, k-slab 16/32, fragLoad 1/2, stages 2/3: CUDA
+        only, 100-200 KiB of tiles; 8 configurations)
         | deep (starter's 128x128 tiles x k-slab 16/32/64 x loadItems of A 1/4/8 x doubleBuffer)
         | "TI=128 TJ=128 TK=32 WI=64 WJ=32 PAD=8 VL=4" (one configuration; LA (loadItems of A),
         DB (doubleBuffer), ST (stages, cp.async), FL (fragLoad), SH (sizeHint / launchBounds) optional)
@@ -29,6 +31,11 @@ elif space == "frag":
     params = {"TI": [128], "TJ": [128], "TK": [16, 32], "WI": [64], "WJ": [32, 64],
               "PAD": [8], "VL": [4], "FL": [1, 2, 4], "DB": [False, True], "ST": [1, 2, 3, 4],
               "SH": [True]}
+elif space == "wide":
+    # 256x128 tiles of 8 warps of 64x64 with k-slabs of 16/32 and 2-3 stages: 100-200 KiB of
+    # tiles, possible in CUDA only (dynamic shared memory).
+    params = {"TI": [256], "TJ": [128], "TK": [16, 32], "WI": [64], "WJ": [64],
+              "PAD": [8], "VL": [4], "FL": [1, 2], "DB": [False], "ST": [2, 3], "SH": [True]}
 elif space == "deep":
     params = {"TI": [128], "TJ": [128], "TK": [16, 32, 64], "WI": [64], "WJ": [32, 64],
               "PAD": [8], "VL": [4], "LA": [1, 4, 8], "DB": [False, True], "SH": [True]}
@@ -41,13 +48,13 @@ constraints = ["warps = ((TI / WI) * (TJ / WJ) >= 4 and (TI / WI) * (TJ / WJ) <=
                "blocks = (TI >= TJ)",
                "lmem = ((TI * (TK + 4) + TK * (TJ + PAD)) * 4 * "
                + ("(2 if DB else ST)" if "ST" in params else "(2 if DB else 1)" if "DB" in params else "1")
-               + (" <= 232448)" if space == "frag" else " <= 49152)")]
-if space == "frag":
+               + (" <= 232448)" if space in ("frag", "wide") else " <= 49152)")]
+if space in ("frag", "wide"):
     # doubleBuffer or stages 2-4, not both, not neither.
     constraints.append("staged = ((DB and ST == 1) or (not DB and ST > 1))")
 if "ST" in params:
     constraints.append("staging = (not (DB and ST > 1))")
-if space not in ("starter", "deep", "frag"):
+if space not in ("starter", "deep", "frag", "wide"):
     constraints = []
 loop = """    for (i=0; i<=m-1; i++)
         for (j=0; j<=n-1; j++) {

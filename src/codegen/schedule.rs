@@ -332,7 +332,7 @@ pub enum Swizzle {
     /// A k-major tile `[kk][t]` read by rows V·q + j: stored at column `t ^ (8·((kk / v) % 4))`
     /// (needs a tile extent that is a multiple of 32).
     KMajor { v: u64 },
-    /// A k-contiguous tile `[t][kk]` read as 16-byte chunks: stored at `kk ^ (4·(t % 2))` (needs
+    /// A k-contiguous tile `[t][kk]` read as 16-byte chunks: stored at `kk ^ (16·(t % 2))`, chunk index XOR 4 (needs
     /// a k-slab that is a multiple of 32).
     KInner,
 }

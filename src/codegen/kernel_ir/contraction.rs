@@ -325,7 +325,7 @@ impl Cx<'_> {
     fn cell(o: &crate::schedule::Operand, kk: &str, t: &str) -> String {
         use crate::schedule::Swizzle;
         match (o.k_inner_pad, o.swizzle) {
-            (Some(_), Swizzle::KInner) => format!("[{t}][({kk}) ^ ((({t}) & 1) << 2)]"),
+            (Some(_), Swizzle::KInner) => format!("[{t}][({kk}) ^ ((({t}) & 1) << 4)]"),
             (Some(_), _) => format!("[{t}][{kk}]"),
             (None, Swizzle::KMajor { v }) => {
                 format!("[{kk}][({t}) ^ (((({kk}) / {v}) & 3) << 3)]")

@@ -20,7 +20,7 @@ const K_INNER_PAD: u64 = 4;
 /// - V = 1: rows padded by 4 floats: bank (TK + 4)·g + q, 32 distinct;
 /// - V = 2: row stride S ≡ 8 (mod 16) (pad 0 or 8): 2·q + S·g, 16 lanes on 32 distinct banks;
 /// - V = 4: S ≡ 16 (mod 32) (TK ≡ 16: pad 0), else (TK ≡ 0 mod 32) no pad and 16-byte chunks
-///   XOR-ed with 4·(row % 2) ([`Swizzle::KInner`]): rows 2j and 2j + 1 of a quarter-warp take
+///   XOR-ed with 4·(row % 2) (k XOR 16·(row % 2), [`Swizzle::KInner`]): rows 2j and 2j + 1 of a quarter-warp take
 ///   disjoint halves of the banks.
 ///
 /// A k-major tile `[kk][t]` is read at rows V·q + j, column g (+ 8·block): for V > 1, columns

@@ -783,6 +783,38 @@ fn write_local_array(
     };
 }
 
+/// [`KStmt::DynamicShared`] and [`KStmt::SharedView`]: CUDA's `extern __shared__` memory and
+/// pointer-to-rows views into it; OpenCL's static `__local` arrays.
+fn write_shared_view(out: &mut String, pad: &str, w: &Words, s: &KStmt) {
+    match s {
+        KStmt::DynamicShared if !w.opencl => {
+            let _ = writeln!(
+                out,
+                "{pad}extern __shared__ __align__(16) unsigned char orcl_dsmem[];"
+            );
+        }
+        KStmt::SharedView {
+            ty,
+            name,
+            dims,
+            offset,
+        } => {
+            let ext: String = dims.iter().map(|d| format!("[{d}]")).collect();
+            if w.opencl {
+                write_local_array(out, pad, w, *ty, name, &ext, 16);
+            } else {
+                let rows: String = dims[1..].iter().map(|d| format!("[{d}]")).collect();
+                let t = ty.c_name();
+                let _ = writeln!(
+                    out,
+                    "{pad}{t} (*{name}){rows} = ({t} (*){rows})(orcl_dsmem + {offset});"
+                );
+            }
+        }
+        _ => {}
+    }
+}
+
 fn write_vec_load(out: &mut String, pad: &str, w: &Words, s: &KStmt) {
     let KStmt::VecLoad {
         ty,
@@ -838,32 +870,7 @@ fn write_stmt(out: &mut String, s: &KStmt, depth: usize, w: &Words) {
             let ext: String = dims.iter().map(|d| format!("[{d}]")).collect();
             write_local_array(out, &pad, w, *ty, name, &ext, *align);
         }
-        KStmt::DynamicShared => {
-            if !w.opencl {
-                let _ = writeln!(
-                    out,
-                    "{pad}extern __shared__ __align__(16) unsigned char orcl_dsmem[];"
-                );
-            }
-        }
-        KStmt::SharedView {
-            ty,
-            name,
-            dims,
-            offset,
-        } => {
-            let ext: String = dims.iter().map(|d| format!("[{d}]")).collect();
-            if w.opencl {
-                write_local_array(out, &pad, w, *ty, name, &ext, 16);
-            } else {
-                let rows: String = dims[1..].iter().map(|d| format!("[{d}]")).collect();
-                let t = ty.c_name();
-                let _ = writeln!(
-                    out,
-                    "{pad}{t} (*{name}){rows} = ({t} (*){rows})(orcl_dsmem + {offset});"
-                );
-            }
-        }
+        KStmt::DynamicShared | KStmt::SharedView { .. } => write_shared_view(out, &pad, w, s),
         KStmt::LocalBuffer { ty, name, size } => {
             write_local_array(out, &pad, w, *ty, name, &format!("[{size}]"), 0);
         }

@@ -10,7 +10,8 @@
 # Run on the GPU machine from the repository root, orcl built (cargo build --release):
 #   bash bench/tensor.sh OUT_DIR [CASE...]        default case: NN:4096:4096:4096:starter
 # Env: BACKENDS="opencl cuda", ORCL=path, TUNE_TIMEOUT (seconds per tune, default 900),
-#      TIME_LIMIT (orcl's --time-limit per tune, e.g. 8m).
+#      TIME_LIMIT (orcl's --time-limit per tune, e.g. 8m), VARIANT_TIMEOUT (orcl's --timeout per
+#      variant, e.g. 60s).
 # Writes OUT_DIR/tensor.tsv (one row per case and backend, appended as each tune ends), and one
 # database, log and tuned file per tune; OUT_DIR/cublas-*.json the reference figures.
 set -u -o pipefail
@@ -59,6 +60,7 @@ for c in "${cases[@]}"; do
     extra=()
     [ "$b" = opencl ] && extra=(--platform "$platform")
     [ -n "${TIME_LIMIT:-}" ] && extra+=(--time-limit "$TIME_LIMIT")
+    [ -n "${VARIANT_TIMEOUT:-}" ] && extra+=(--timeout "$VARIANT_TIMEOUT")
     say "$name $b: tuning (log $out/$name-$b.log)"
     t0=$(date +%s.%N)
     timeout "${TUNE_TIMEOUT:-900}" "$orcl" tune "$out/$name.c" --backend "$b" "${extra[@]}" --db "$db" \

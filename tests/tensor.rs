@@ -110,6 +110,15 @@ fn tf32_layouts_nn_nt_tn_tt() {
         ("tt", "A[l*m+i]", "B[j*k+l]", "doubleBuffer=True", true),
         ("nn_stages3", "A[i*k+l]", "B[l*n+j]", "stages=3", false),
         ("tn_stages2", "A[l*m+i]", "B[l*n+j]", "stages=2", true),
+        ("nn_frag4", "A[i*k+l]", "B[l*n+j]", "fragLoad=4", true),
+        ("nt_frag2", "A[i*k+l]", "B[j*k+l]", "fragLoad=2", false),
+        (
+            "tt_frag4",
+            "A[l*m+i]",
+            "B[j*k+l]",
+            "fragLoad=4, stages=2",
+            true,
+        ),
     ] {
         let mut space = vec![
             ("param TJ[] = [16, 32];", "param TJ[] = [32];"),
@@ -131,6 +140,10 @@ fn tf32_layouts_nn_nt_tn_tt() {
                 ("param N[] = [17];", "param N[] = [48];"),
                 ("param K[] = [9];", "param K[] = [132];"),
             ]);
+        }
+        if extra.starts_with("fragLoad=4") {
+            // Two mma k-steps per group of reads: k-slabs of 16 and 32 (32: A's tile swizzled).
+            space[1] = ("param TK[] = [8, 16];", "param TK[] = [16, 32];");
         }
         let file = format!("tf32_{name}.c");
         let (tmp, rows) = tune(&file, &variant_of(a, b, &space, extra), None);
@@ -173,6 +186,22 @@ fn tf32_layouts_nn_nt_tn_tt() {
                     assert!(e.stdout.contains(want), "{backend}: {want}");
                 }
             }
+            if extra.starts_with("fragLoad") {
+                // One vector read per k-contiguous operand's fragment group (A's rows g and
+                // g + 8, or B's column g), k-major tiles XOR-swizzled.
+                let v = &extra[9..10];
+                let q = if backend == "opencl" {
+                    "__local const "
+                } else {
+                    "const "
+                };
+                let tile = if a.ends_with("+l]") { 0 } else { 1 };
+                let want = format!("float{v} orcl_v = *({q}float{v} *)&orcl_tile{tile}");
+                assert!(e.stdout.contains(&want), "{backend}: {want}\n{}", e.stdout);
+                if !a.ends_with("+l]") || !b.ends_with("+l]") {
+                    assert!(e.stdout.contains(") & 3) << 3)]"), "{}", e.stdout);
+                }
+            }
             // 2 warps of 16 x 16 outputs: 2 mma per k-step of 8, 2 k-steps per slab.
             assert!(
                 e.stdout.contains("float orcl_acc[1][2][4];"),
@@ -198,16 +227,28 @@ fn wrong_fragment_mapping_is_caught() {
         ("param N[] = [17];", "param N[] = [45];"),
         ("param K[] = [9];", "param K[] = [130];"),
     ];
-    let text = variant_of("A[i*k+l]", "B[l*n+j]", &space, "");
-    let (_tmp, rows) = tune("wrong.c", &text, Some("wrong:WI=32"));
-    assert_eq!(rows.len(), 2, "{rows:?}");
-    for (key, status) in &rows {
-        let want = if key.contains("\"WI\":32") {
-            "wrong_result"
-        } else {
-            "ok"
-        };
-        assert_eq!(status, want, "{key}");
+    // fragLoad=4: the same mapping through the permuted k order and A's swizzled tile (TK 32).
+    for (extra, tk) in [("", "[16]"), ("fragLoad=4", "[32]")] {
+        let mut space = space.to_vec();
+        space[1] = (
+            "param TK[] = [8, 16];",
+            if tk == "[16]" {
+                "param TK[] = [16];"
+            } else {
+                "param TK[] = [32];"
+            },
+        );
+        let text = variant_of("A[i*k+l]", "B[l*n+j]", &space, extra);
+        let (_tmp, rows) = tune("wrong.c", &text, Some("wrong:WI=32"));
+        assert_eq!(rows.len(), 2, "{rows:?}");
+        for (key, status) in &rows {
+            let want = if key.contains("\"WI\":32") {
+                "wrong_result"
+            } else {
+                "ok"
+            };
+            assert_eq!(status, want, "{extra}: {key}");
+        }
     }
 }
 
@@ -284,4 +325,51 @@ fn invalid_tf32_configurations_are_pruned() {
         c.dump()
     );
     assert!(c.stderr.contains("bad.c:"), "{}", c.dump());
+}
+
+/// Tiles past 48 KiB (64 x 64 x 32, `stages=4`, 68 KiB): CUDA places them in dynamic shared
+/// memory (views of `extern __shared__ orcl_dsmem` at 16-byte-aligned offsets) and the launch
+/// raises the kernel's limit (`-orcl-smem=` for the skeleton, `cudaFuncSetAttribute` and the
+/// third launch argument in `_file.cu`); OpenCL declares the same tiles statically, and PoCL
+/// (512 KiB of local memory) runs them: correct at 70 x 45 x 130.
+#[test]
+fn tiles_past_48k_use_dynamic_shared_memory() {
+    let space = [
+        ("param TJ[] = [16, 32];", "param TJ[] = [64];"),
+        ("param TI[] = [32];", "param TI[] = [64];"),
+        ("param TK[] = [8, 16];", "param TK[] = [32];"),
+        ("param WI[] = [16, 32];", "param WI[] = [32];"),
+        ("param WJ[] = [8, 16];", "param WJ[] = [32];"),
+        ("param VL[] = [1, 4];", "param VL[] = [4];"),
+        ("param M[] = [33];", "param M[] = [70];"),
+        ("param N[] = [17];", "param N[] = [45];"),
+        ("param K[] = [9];", "param K[] = [130];"),
+    ];
+    let text = variant_of("A[i*k+l]", "B[l*n+j]", &space, "fragLoad=4, stages=4");
+    let (tmp, rows) = tune("dyn.c", &text, None);
+    assert_eq!(rows.len(), 1, "{rows:?}");
+    assert_eq!(rows[0].1, "ok", "{rows:?}");
+    let dir = tmp.path();
+    let cu = orcl(dir, &["emit", "dyn.c", "--backend", "cuda"], None);
+    cu.assert_code(0);
+    for want in [
+        "extern __shared__ __align__(16) unsigned char orcl_dsmem[];",
+        "float (*orcl_tile0)[64][32] = (float (*)[64][32])(orcl_dsmem + 0);",
+        "float (*orcl_tile1)[32][72] = (float (*)[32][72])(orcl_dsmem + 32768);",
+        "-orcl-smem=69664",
+        "cudaFuncAttributeMaxDynamicSharedMemorySize, 69664)",
+        "<<<orcl_gdim, orcl_bdim, 69664>>>",
+    ] {
+        assert!(cu.stdout.contains(want), "{want}\n{}", cu.stdout);
+    }
+    let cl = orcl(dir, &["emit", "dyn.c", "--backend", "opencl"], None);
+    cl.assert_code(0);
+    assert!(
+        cl.stdout
+            .contains("__local float orcl_tile0[4][64][32] __attribute__((aligned(16)));"),
+        "{}",
+        cl.stdout
+    );
+    assert!(!cl.stdout.contains("orcl_dsmem"), "{}", cl.stdout);
+    check_tuned(dir, "dyn.c");
 }

@@ -30,6 +30,7 @@ pub enum Key {
     WarpTile,
     MathMode,
     Stages,
+    FragLoad,
     Device,
     Platform,
     PreferL1,
@@ -203,6 +204,9 @@ pub const ARGS: &[Arg] = &[
     arg(Key::Stages, Kind::OneOf { min: 1, values: &[1, 2, 3, 4], unit: "", help: None }, "1",
         &[n("stages", 16, "with mathMode='tf32': shared buffers per staged operand filled by asynchronous copies (cp.async on NVIDIA OpenCL; plain loads elsewhere), up to STAGES-1 k-slabs in flight while one is computed, one barrier per slab (CUTLASS's Stages); 1 (default) = none; not with doubleBuffer")],
         &[n("stages", 16, "with mathMode='tf32': shared buffers per staged operand filled by asynchronous copies (cp.async, sm_80+; plain loads below), up to STAGES-1 k-slabs in flight while one is computed, one barrier per slab (CUTLASS's Stages); 1 (default) = none; not with doubleBuffer")], true),
+    arg(Key::FragLoad, Kind::OneOf { min: 1, values: &[1, 2, 4], unit: "", help: None }, "1",
+        &[n("fragLoad", 16, "with mathMode='tf32': fragment registers each local-memory read fills (1 = one 32-bit read per register, the default; 2 or 4 = one 64/128-bit read of a k-contiguous tile, the k order within the mma permuted to match and the local tiles padded or XOR-swizzled so the reads stay conflict-free; 4 needs a k-slab multiple of 16); see docs/GEMM.md")],
+        &[n("fragLoad", 16, "with mathMode='tf32': fragment registers each shared-memory read fills (1 = one 32-bit ld.shared per register, the default; 2 or 4 = one ld.shared.v2/v4 of a k-contiguous tile, the k order within the mma permuted to match and the shared tiles padded or XOR-swizzled so the reads stay conflict-free; 4 needs a k-slab multiple of 16); see docs/GEMM.md")], true),
     arg(Key::Device, INT0, "0",
         &[n("device", 17, "device index within the platform")],
         &[n("device", 18, "CUDA device ordinal")], true),
@@ -292,6 +296,9 @@ pub struct NestArgs {
     /// `stages`: shared buffers per staged operand of the tensor-core form, filled by
     /// asynchronous copies (`cp.async`) up to `stages - 1` k-slabs ahead (0 or 1: none).
     pub stages: u32,
+    /// `fragLoad`: fragment registers of the tensor-core form filled by one local-memory read of
+    /// a k-contiguous tile (1, 2 or 4; 0 or 1: one 32-bit read per register).
+    pub frag_load: u32,
 }
 
 /// A transform's arguments with their names checked, each with its row of [`ARGS`]: parsed once
@@ -546,6 +553,7 @@ impl Options {
             (Key::DoubleBuffer, r) => self.nest.double_buffer = flag(&r),
             (Key::VecLoad, r) => self.nest.vec_load = int(&r) as u32,
             (Key::Stages, r) => self.nest.stages = int(&r) as u32,
+            (Key::FragLoad, r) => self.nest.frag_load = int(&r) as u32,
             (Key::Device, r) => self.device = int(&r) as usize,
             (Key::Platform, r) => self.platform = int(&r) as usize,
             (Key::PreferL1, r) => self.prefer_l1_kb = int(&r) as u32,
@@ -821,7 +829,7 @@ mod tests {
         let cu: Vec<&str> = names(Backend::Cuda).into_iter().map(|x| x.0).collect();
         assert_eq!(cu[..3], ["threadCount", "blockCount", "cacheBlocks"]);
         assert_eq!(cu[cu.len() - 3..], ["pinHostMem", "dataOnDevice", "domain"]);
-        assert_eq!((cl.len(), cu.len()), (24, 24));
+        assert_eq!((cl.len(), cu.len()), (25, 25));
     }
 
     /// Names are checked once, at parse time; values bind per configuration.

@@ -40,6 +40,9 @@ pub struct HostKernel {
     pub wg: bool,
     /// `cudaFuncCachePrefer...` for `preferL1Size`, if any.
     pub cache_config: Option<&'static str>,
+    /// Bytes of dynamic shared memory the launch gives (its `-orcl-smem=` skeleton option;
+    /// 0: none): set as the kernel's `cudaFuncAttributeMaxDynamicSharedMemorySize` first.
+    pub smem: u64,
     /// Threads per block; total threads (0 = one per iteration); device ordinal.
     pub local: u64,
     pub global: u64,
@@ -59,6 +62,14 @@ pub fn cache_config(build_options: &str) -> Option<&'static str> {
         "-orcl-cache=l1" => Some("cudaFuncCachePreferL1"),
         _ => None,
     })
+}
+
+/// The bytes of dynamic shared memory a variant's `-orcl-smem=` skeleton option asks for (0: none).
+pub fn dynamic_smem(build_options: &str) -> u64 {
+    build_options
+        .split_whitespace()
+        .find_map(|w| w.strip_prefix("-orcl-smem=")?.parse().ok())
+        .unwrap_or(0)
 }
 
 /// The CUDA host variants of host function `name` (`variants`: (label, configuration, variant)).
@@ -81,6 +92,7 @@ pub fn host_kernels(
                 tile: v.source.contains("#define ORCL_TILE"),
                 wg: v.source.contains("#define ORCL_WG"),
                 cache_config,
+                smem: dynamic_smem(&v.build_options),
                 local: v.local_size,
                 global: match v.global_size {
                     GlobalSize::Fixed(g) => g,
@@ -127,6 +139,16 @@ mod tests {
             .unwrap_err()
             .contains("needs a value"));
         assert_eq!(nvrtc_flags("").unwrap(), (vec![], None));
+    }
+
+    #[test]
+    fn dynamic_shared_memory_is_a_launch_token() {
+        assert_eq!(
+            dynamic_smem("--use_fast_math -orcl-smem=69664 -orcl-total"),
+            69664
+        );
+        assert_eq!(dynamic_smem("-orcl-cache=l1"), 0);
+        assert_eq!(dynamic_smem(""), 0);
     }
 
     #[test]

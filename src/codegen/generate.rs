@@ -69,6 +69,15 @@ pub fn variant(
         v.local_size = s.local_size();
         v.local_mem_bytes = s.local_mem_bytes();
         v.grid = Some(s.grid());
+        if o.backend == Backend::Cuda && s.dynamic_local() {
+            // Dynamic shared memory: its size (the tiles, each view's offset rounded up to 16
+            // bytes) is a launch token of the skeleton and of `_file.cu`'s launch.
+            let views = s.contraction().map_or(0, |c| c.operands.len() as u64);
+            let bytes = v.local_mem_bytes + 16 * views;
+            v.build_options = format!("{} -orcl-smem={bytes}", v.build_options)
+                .trim()
+                .to_string();
+        }
     }
     Ok(v)
 }

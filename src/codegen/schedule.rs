@@ -337,6 +337,26 @@ pub struct Operand {
     /// tile stored as it lies in memory, `[per_group][TK + pad]` with this pad (`None`: k-major,
     /// `[TK][per_group + padLocal]`, a row-major A transposed on the way).
     pub k_inner_pad: Option<u64>,
+    /// The tensor-core form's XOR swizzle of its local tile (`fragLoad` 2 or 4; see [`Swizzle`]).
+    pub swizzle: Swizzle,
+}
+
+/// A permuted ("swizzled") local-tile layout of the tensor-core form with `fragLoad` V > 1: the
+/// element at (`kk` along the slab, `t` along the tile) is stored at a column XOR-ed with a
+/// function of its row, so the fragment reads of a warp (lane (groupID g, threadID_in_group q)
+/// reads k = V·q + ... of row g) hit distinct banks without padding (CUTLASS's
+/// `TensorOpMultiplicand` layouts XOR 16-byte chunks the same way). Groups of up to 4 elements
+/// aligned to 4 stay contiguous, so vector stores and reads are whole.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Swizzle {
+    /// As laid out: `[kk][t]` or `[t][kk]`.
+    None,
+    /// A k-major tile `[kk][t]` read by rows V·q + j: stored at column `t ^ (8·((kk / v) % 4))`
+    /// (needs a tile extent that is a multiple of 32).
+    KMajor { v: u64 },
+    /// A k-contiguous tile `[t][kk]` read as 16-byte chunks: stored at `kk ^ (16·(t % 2))`, chunk index XOR 4 (needs
+    /// a k-slab that is a multiple of 32).
+    KInner,
 }
 
 impl Operand {
@@ -389,6 +409,11 @@ impl ContractionSchedule {
     }
 }
 
+/// Bytes of `__shared__` memory a CUDA kernel may declare statically (CUDA C++ Programming
+/// Guide, "Shared Memory": allocations above 48 KB per block must be dynamic and opted in with
+/// `cudaFuncSetAttribute`).
+pub const STATIC_LOCAL_LIMIT: u64 = 48 * 1024;
+
 /// Lanes of a warp: NVIDIA's, and the 32 consecutive work-items the emulated tensor-core form
 /// takes as one.
 pub const WARP: u64 = 32;
@@ -417,6 +442,12 @@ pub struct MmaTiles {
     /// Test only (`ORCL_TEST_FAULT=wrong:...`): A's fragment registers a1 and a2 swapped, a
     /// wrong fragment mapping that validation must catch.
     pub wrong_fragments: bool,
+    /// `fragLoad` V: fragment registers per local read of a k-contiguous tile (1, 2 or 4). With
+    /// V > 1 the k order within each mma is permuted (register h of threadID_in_group q at
+    /// k = V·q + 2·s + h of the s-th 8-step of a 4V-wide group) so that a lane's registers of
+    /// consecutive mma steps are adjacent in memory; A and B take the same permutation, so the
+    /// sums are those of the loop.
+    pub frag: u64,
 }
 
 impl Schedule {
@@ -444,6 +475,12 @@ impl Schedule {
     /// Work-items per work-group.
     pub fn local_size(&self) -> u64 {
         self.dims.iter().map(|d| d.items).product()
+    }
+    /// Whether the staged tiles exceed [`STATIC_LOCAL_LIMIT`]: CUDA then places them in dynamic
+    /// shared memory (the launch raises the kernel's limit; OpenCL has no such memory, and the
+    /// device's 48 KiB prunes the variant as a device limit).
+    pub fn dynamic_local(&self) -> bool {
+        self.contraction().is_some() && self.local_mem_bytes() > STATIC_LOCAL_LIMIT
     }
     /// Bytes of local memory of the staged tiles.
     pub fn local_mem_bytes(&self) -> u64 {

@@ -222,7 +222,7 @@ impl Nvrtc {
 /// `--gpu-architecture=sm_<major><minor>` of the device (the skeleton compiles for
 /// `compute_<major><minor>` and JIT-loads the PTX). orcl's launch tokens: `-orcl-dlcm=cg|ca` (the
 /// skeleton's JIT cache mode, nvcc's `-Xptxas -dlcm=`) becomes `--ptxas-options=-dlcm=cg|ca`;
-/// `-orcl-cache=` and `-orcl-total` are left out (the skeleton applies them when it loads and
+/// `-orcl-cache=`, `-orcl-smem=` (dynamic shared memory) and `-orcl-total` are left out (the skeleton applies them when it loads and
 /// launches the kernel: they come with the `BIN` request). Errors: a launch token this function
 /// does not know (the variant is left to the skeleton, which does).
 pub fn pool_options(options: &str, cc: (u32, u32)) -> Result<Vec<String>, String> {
@@ -233,7 +233,7 @@ pub fn pool_options(options: &str, cc: (u32, u32)) -> Result<Vec<String>, String
                 out.push(format!("--ptxas-options=-dlcm={}", &w["-orcl-dlcm=".len()..]))
             }
             "-orcl-total" => {}
-            w if w.starts_with("-orcl-cache=") => {}
+            w if w.starts_with("-orcl-cache=") || w.starts_with("-orcl-smem=") => {}
             w if w.starts_with("-orcl-") => {
                 return Err(format!(
                     "the launch token `{w}` has no NVRTC equivalent; the skeleton compiles this variant"

@@ -216,10 +216,15 @@ pub fn device_limit(v: &Variant, d: &DeviceInfo) -> Option<String> {
             v.local_size
         ));
     }
-    if v.local_mem_bytes > d.local_mem_bytes {
+    // CUDA tiles in dynamic shared memory (`-orcl-smem=`) may use the device's opt-in limit.
+    let limit = match d.local_mem_optin_bytes {
+        Some(optin) if cuda::dynamic_smem(&v.build_options) > 0 => optin,
+        _ => d.local_mem_bytes,
+    };
+    if v.local_mem_bytes > limit {
         return Some(format!(
-            "{} bytes of local memory exceed the device's {} bytes",
-            v.local_mem_bytes, d.local_mem_bytes
+            "{} bytes of local memory exceed the device's {limit} bytes",
+            v.local_mem_bytes
         ));
     }
     if let GlobalSize::Fixed(g) = v.global_size {

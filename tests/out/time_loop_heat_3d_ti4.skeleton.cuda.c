@@ -260,6 +260,7 @@ static struct {
     CUresult (*ModuleGetFunction)(CUfunction *, CUmodule, const char *);
     CUresult (*ModuleUnload)(CUmodule);
     CUresult (*FuncSetCacheConfig)(CUfunction, int);
+    CUresult (*FuncSetAttribute)(CUfunction, int, int);
     CUresult (*LaunchKernel)(CUfunction, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, CUstream, void **, void **);
     CUresult (*EventCreate)(CUevent *, unsigned);
     CUresult (*EventRecord)(CUevent, CUstream);
@@ -318,6 +319,7 @@ static const char *load_cuda(void) {
     ok &= sym(d, &cu.ModuleGetFunction, "cuModuleGetFunction", NULL);
     ok &= sym(d, &cu.ModuleUnload, "cuModuleUnload", NULL);
     ok &= sym(d, &cu.FuncSetCacheConfig, "cuFuncSetCacheConfig", NULL);
+    ok &= sym(d, &cu.FuncSetAttribute, "cuFuncSetAttribute", NULL);
     ok &= sym(d, &cu.LaunchKernel, "cuLaunchKernel", NULL);
     ok &= sym(d, &cu.EventCreate, "cuEventCreate", NULL);
     ok &= sym(d, &cu.EventRecord, "cuEventRecord", NULL);
@@ -373,7 +375,7 @@ static char cmp_why[512];    /* why not, when not */
 static double setup_transfer_ms; /* the copies of one call (every array in, the outputs out), ms, timed at start-up */
 static unsigned long long setup_h2d, setup_d2h; /* bytes copied at start-up */
 #define ORCL_CACHE 256
-static struct { uint64_t hash; char *src; char *opts; CUmodule module; CUfunction fn; CUfunction parts[2]; double build_ms; } cache[ORCL_CACHE];
+static struct { uint64_t hash; char *src; char *opts; CUmodule module; CUfunction fn; unsigned smem; CUfunction parts[2]; double build_ms; } cache[ORCL_CACHE];
 static int ncache;
 
 #include <poll.h>
@@ -512,7 +514,7 @@ static CUresult orcl_run_steps(CUfunction *pk, unsigned (*gdim)[3], unsigned (*b
 }
 
 /* The launch tokens of a request's options (the rest are NVRTC options). */
-struct launch { int dlcm; int cache_config; int total; };
+struct launch { int dlcm; int cache_config; int total; unsigned smem; };
 
 /* Split `opts` into NVRTC options (argv, pointing into `buf`) and launch tokens. Returns argc. */
 static int parse_options(const char *opts, char *buf, size_t bufsize, const char **argv, int maxargs, struct launch *l) {
@@ -528,6 +530,7 @@ static int parse_options(const char *opts, char *buf, size_t bufsize, const char
         else if (!strcmp(t, "-orcl-cache=l1")) l->cache_config = 2;
         else if (!strcmp(t, "-orcl-cache=equal")) l->cache_config = 3;
         else if (!strcmp(t, "-orcl-total")) l->total = 1;
+        else if (!strncmp(t, "-orcl-smem=", 11)) l->smem = (unsigned)strtoul(t + 11, NULL, 10);
         else if (argc < maxargs) argv[argc++] = t;
     }
     return argc;
@@ -579,6 +582,8 @@ static int get_kernel(const char *src, const char *opts, char *log, size_t logsi
     f = parts[0];
     if (e != 0) { snprintf(log, logsize, "cuModuleGetFunction: %s (%d)", cu_err(e), e); cu.ModuleUnload(m); return -1; }
     if (l.cache_config >= 0) for (int q = 0; q < 2; q++) cu.FuncSetCacheConfig(parts[q], l.cache_config);
+    /* CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES: tiles past the 48 KiB of static shared memory */
+    if (l.smem > 0 && (e = cu.FuncSetAttribute(f, 8, (int)l.smem)) != 0) { snprintf(log, logsize, "cuFuncSetAttribute(MAX_DYNAMIC_SHARED_SIZE_BYTES, %u): %s (%d)", l.smem, cu_err(e), e); cu.ModuleUnload(m); return -1; }
     int slot = ncache < ORCL_CACHE ? ncache++ : (int)(h % ORCL_CACHE);
     if (cache[slot].module) {
         cu.ModuleUnload(cache[slot].module);
@@ -590,6 +595,7 @@ static int get_kernel(const char *src, const char *opts, char *log, size_t logsi
     cache[slot].opts = strdup(opts);
     cache[slot].module = m;
     cache[slot].fn = f;
+    cache[slot].smem = l.smem;
     memcpy(cache[slot].parts, parts, sizeof parts);
     cache[slot].build_ms = now_ms() - t0;
     *fresh = 1;
@@ -618,6 +624,8 @@ static int get_kernel_bin(const char *key, const unsigned char *bin, const char 
     f = parts[0];
     if (e != 0) { snprintf(log, logsize, "cuModuleGetFunction: %s (%d)", cu_err(e), e); cu.ModuleUnload(m); return -1; }
     if (l.cache_config >= 0) for (int q = 0; q < 2; q++) cu.FuncSetCacheConfig(parts[q], l.cache_config);
+    /* CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES: tiles past the 48 KiB of static shared memory */
+    if (l.smem > 0 && (e = cu.FuncSetAttribute(f, 8, (int)l.smem)) != 0) { snprintf(log, logsize, "cuFuncSetAttribute(MAX_DYNAMIC_SHARED_SIZE_BYTES, %u): %s (%d)", l.smem, cu_err(e), e); cu.ModuleUnload(m); return -1; }
     int slot = ncache < ORCL_CACHE ? ncache++ : (int)(h % ORCL_CACHE);
     if (cache[slot].module) {
         cu.ModuleUnload(cache[slot].module);
@@ -629,6 +637,7 @@ static int get_kernel_bin(const char *key, const unsigned char *bin, const char 
     cache[slot].opts = strdup(opts);
     cache[slot].module = m;
     cache[slot].fn = f;
+    cache[slot].smem = l.smem;
     memcpy(cache[slot].parts, parts, sizeof parts);
     cache[slot].build_ms = now_ms() - t0;
     *fresh = 1;

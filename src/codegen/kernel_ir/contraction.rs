@@ -11,6 +11,9 @@
 //! n, k); the last, partial slab runs a loop of the remaining length.
 
 mod mma;
+mod tiles;
+
+use tiles::local_tiles;
 
 use super::{KExpr, KStmt, KernelFn, VecDst};
 use crate::schedule::{ContractionSchedule, Schedule};
@@ -320,10 +323,17 @@ impl Cx<'_> {
 
     /// The subscripts of element (`kk` along the reduction loop, `t` along the tile) of staged
     /// operand `o`'s local tile: `[kk][t]`, or `[t][kk]` for a k-inner tile.
+    /// With a swizzle (`fragLoad` > 1, [`crate::schedule::Swizzle`]) the column is XOR-ed with a
+    /// function of the row; loads, stores and fragment reads all go through here.
     fn cell(o: &crate::schedule::Operand, kk: &str, t: &str) -> String {
-        match o.k_inner_pad {
-            Some(_) => format!("[{t}][{kk}]"),
-            None => format!("[{kk}][{t}]"),
+        use crate::schedule::Swizzle;
+        match (o.k_inner_pad, o.swizzle) {
+            (Some(_), Swizzle::KInner) => format!("[{t}][({kk}) ^ ((({t}) & 1) << 4)]"),
+            (Some(_), _) => format!("[{t}][{kk}]"),
+            (None, Swizzle::KMajor { v }) => {
+                format!("[{kk}][({t}) ^ (((({kk}) / {v}) & 3) << 3)]")
+            }
+            (None, _) => format!("[{kk}][{t}]"),
         }
     }
 
@@ -814,31 +824,6 @@ fn work_item_ids(s: &Schedule, c: &ContractionSchedule, nest: &Nest<'_>) -> Vec<
                 });
             }
         }
-    }
-    body
-}
-
-/// The local tiles of the staged operands (two per operand with `doubleBuffer`), aligned for
-/// vector reads.
-fn local_tiles(s: &Schedule, c: &ContractionSchedule) -> Vec<KStmt> {
-    let mut body = Vec::new();
-    for (n, o) in c.operands.iter().enumerate().filter(|(_, o)| o.staged) {
-        let d = o.dim.expect("staged operands have a dimension");
-        body.push(KStmt::LocalArray {
-            ty: o.ty,
-            name: format!("orcl_tile{n}"),
-            dims: {
-                let (rows, len) = o.tile_shape(c.tk, s.dims[d].per_group, c.pad);
-                match c.buffers() {
-                    1 => vec![rows, len],
-                    b => vec![b, rows, len],
-                }
-            },
-            align: match c.vec.max(c.load_vec) {
-                1 => 0,
-                v => v * o.ty.size_bytes() as u64,
-            },
-        });
     }
     body
 }

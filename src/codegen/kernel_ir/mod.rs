@@ -116,6 +116,20 @@ pub enum KStmt {
         name: String,
         value: Option<KExpr>,
     },
+    /// CUDA: the block's dynamic shared memory, `extern __shared__ __align__(16) unsigned char
+    /// orcl_dsmem[];` (its size given at launch: more than the 48 KiB a kernel may declare
+    /// statically, after `cudaFuncSetAttribute(..., MaxDynamicSharedMemorySize, ...)`); OpenCL:
+    /// nothing.
+    DynamicShared,
+    /// A local array `TY NAME[d0][d1]...` that CUDA places at byte `offset` of
+    /// [`KStmt::DynamicShared`]'s memory (a pointer to rows, indexed as the array would be) and
+    /// OpenCL declares as a `__local` array aligned to 16 bytes.
+    SharedView {
+        ty: ScalarType,
+        name: String,
+        dims: Vec<u64>,
+        offset: u64,
+    },
     /// A local-memory array of `size` elements, a name the kernel `#define`s (`ORCL_WG`).
     LocalBuffer {
         ty: ScalarType,
@@ -770,6 +784,38 @@ fn write_local_array(
     };
 }
 
+/// [`KStmt::DynamicShared`] and [`KStmt::SharedView`]: CUDA's `extern __shared__` memory and
+/// pointer-to-rows views into it; OpenCL's static `__local` arrays.
+fn write_shared_view(out: &mut String, pad: &str, w: &Words, s: &KStmt) {
+    match s {
+        KStmt::DynamicShared if !w.opencl => {
+            let _ = writeln!(
+                out,
+                "{pad}extern __shared__ __align__(16) unsigned char orcl_dsmem[];"
+            );
+        }
+        KStmt::SharedView {
+            ty,
+            name,
+            dims,
+            offset,
+        } => {
+            let ext: String = dims.iter().map(|d| format!("[{d}]")).collect();
+            if w.opencl {
+                write_local_array(out, pad, w, *ty, name, &ext, 16);
+            } else {
+                let rows: String = dims[1..].iter().map(|d| format!("[{d}]")).collect();
+                let t = ty.c_name();
+                let _ = writeln!(
+                    out,
+                    "{pad}{t} (*{name}){rows} = ({t} (*){rows})(orcl_dsmem + {offset});"
+                );
+            }
+        }
+        _ => {}
+    }
+}
+
 fn write_vec_load(out: &mut String, pad: &str, w: &Words, s: &KStmt) {
     let KStmt::VecLoad {
         ty,
@@ -825,6 +871,7 @@ fn write_stmt(out: &mut String, s: &KStmt, depth: usize, w: &Words) {
             let ext: String = dims.iter().map(|d| format!("[{d}]")).collect();
             write_local_array(out, &pad, w, *ty, name, &ext, *align);
         }
+        KStmt::DynamicShared | KStmt::SharedView { .. } => write_shared_view(out, &pad, w, s),
         KStmt::LocalBuffer { ty, name, size } => {
             write_local_array(out, &pad, w, *ty, name, &format!("[{size}]"), 0);
         }

@@ -32,6 +32,12 @@ pub(super) fn schedule(
             a.stages
         ));
     }
+    if a.frag_load > 1 {
+        return Err(format!(
+            "fragLoad={} (fragment reads) needs mathMode='tf32' (the tensor-core form)",
+            a.frag_load
+        ));
+    }
     let vec = vector_width(a, &dims)?;
     let mut operands = operands(k, a, c, &vars);
     let load_vec = u64::from(a.vec_load.max(1));
@@ -150,6 +156,7 @@ fn operands(
             red_fast,
             load_items: None,
             k_inner_pad: None,
+            swizzle: super::Swizzle::None,
         });
     }
     operands

@@ -19,7 +19,7 @@
 //! register that hold it in hardware (so the fragment mapping is exercised on any device).
 
 use super::Cx;
-use crate::kernel_ir::{KExpr, KStmt};
+use crate::kernel_ir::{KExpr, KStmt, VecDst};
 use crate::schedule::MmaTiles;
 use orcl_frontend::analysis::{Contraction, ContractionForm, Nest};
 use orcl_frontend::ir::c::c_expr;
@@ -61,17 +61,41 @@ impl Cx<'_> {
         self.c.mma.as_ref().expect("the tensor-core form")
     }
 
+    /// The k-steps of 8 whose fragments one group of reads fills: 2 with `fragLoad=4`, else 1.
+    fn steps(&self) -> u64 {
+        (self.mma().frag / 2).max(1)
+    }
+
+    /// The k index (C text) of register half `h` (C text part, already scaled: `4·h` with
+    /// `fragLoad=1`, else `h`) of the lane with threadID_in_group `t` at step `s` of the group:
+    /// `t + 4·h` with `fragLoad=1` (the PTX layout), else `V·t + 2·s + h` (the permuted k order
+    /// of [`MmaTiles::frag`]).
+    fn frag_k(&self, t: &str, h: Option<String>, s: Reg) -> String {
+        let v = self.mma().frag;
+        if v == 1 {
+            return sum(&[Some("orcl_ks".into()), Some(t.into()), h]);
+        }
+        sum(&[
+            Some("orcl_ks".into()),
+            Some(format!("{v} * ({t})")),
+            s.part(2, 1, false),
+            h,
+        ])
+    }
+
     /// Element of A's fragment register `x` of the lane with groupID `g` and threadID_in_group
-    /// `t` (C text) for the 16-row block `mi` of the warp tile, in local buffer `buf`.
-    fn frag_a(&self, buf: &str, mi: &str, g: &str, t: &str, x: Reg) -> String {
+    /// `t` (C text) for the 16-row block `mi` of the warp tile and k-step `s` of the group, in
+    /// local buffer `buf`.
+    fn frag_a(&self, buf: &str, mi: &str, g: &str, t: &str, x: Reg, s: Reg) -> String {
         let m = self.mma();
         // The wrong mapping (test only) swaps registers 1 and 2: row 8·(x / 2), column 4·(x % 2).
-        let (kx, mx) = if m.wrong_fragments {
-            (x.part(4, 2, true), x.part(8, 2, false))
+        let hs = if m.frag == 1 { 4 } else { 1 };
+        let (h, mx) = if m.wrong_fragments {
+            (x.part(hs, 2, true), x.part(8, 2, false))
         } else {
-            (x.part(4, 2, false), x.part(8, 2, true))
+            (x.part(hs, 2, false), x.part(8, 2, true))
         };
-        let k = sum(&[Some("orcl_ks".into()), Some(t.into()), kx]);
+        let k = self.frag_k(t, h, s);
         let row = sum(&[
             Some("orcl_wm0".into()),
             Some(format!("{mi} * 16")),
@@ -83,9 +107,9 @@ impl Cx<'_> {
     }
 
     /// Element of B's fragment register `x` (as [`Cx::frag_a`]) for the 8-column block `ni`.
-    fn frag_b(&self, buf: &str, ni: &str, g: &str, t: &str, x: Reg) -> String {
+    fn frag_b(&self, buf: &str, ni: &str, g: &str, t: &str, x: Reg, s: Reg) -> String {
         let m = self.mma();
-        let k = sum(&[Some("orcl_ks".into()), Some(t.into()), x.part(4, 1, false)]);
+        let k = self.frag_k(t, x.part(if m.frag == 1 { 4 } else { 1 }, 1, false), s);
         let col = sum(&[
             Some("orcl_wn0".into()),
             Some(format!("{ni} * 8")),
@@ -95,12 +119,24 @@ impl Cx<'_> {
         format!("{}{}", self.tile(m.b, buf), Self::cell(o, &k, &col))
     }
 
-    /// One k-step of 8 with the hardware instruction: fragments converted to TF32
-    /// (`cvt.rna.tf32.f32`), then one `mma.sync` per 16 × 8 block, all unrolled here.
-    fn mma_hardware(&self, buf: &str) -> Vec<KStmt> {
+    /// Whether operand `n`'s fragments are read as vectors of `fragLoad` (a k-contiguous tile).
+    fn frag_vector(&self, n: usize) -> bool {
         let m = self.mma();
-        let (mi_n, ni_n) = (m.wm / 16, m.wn / 8);
+        m.frag > 1 && !m.wrong_fragments && self.c.operands[n].k_inner_pad.is_some()
+    }
+
+    /// The fragment registers of one k-step group as TF32 bits (`cvt.rna.tf32.f32`): A's
+    /// `orcl_a{mi}[_{s}]_{x}`, B's `orcl_b{ni}[_{s}]_{x}` (`_{s}` with `fragLoad=4`). A
+    /// k-contiguous tile with `fragLoad` V > 1 is read V elements at a time (A: rows g and g + 8;
+    /// B: column g), element `2·s + h` being register half h of step s; else one read per register.
+    fn fragments(&self, buf: &str) -> Vec<KStmt> {
+        let m = self.mma();
+        let (v, steps) = (m.frag, self.steps());
         let mut out = Vec::new();
+        let reg = |p: &str, i: u64, s: u64, x: u64| match steps {
+            1 => format!("orcl_{p}{i}_{x}"),
+            _ => format!("orcl_{p}{i}_{s}_{x}"),
+        };
         let cvt = |name: String, src: String, out: &mut Vec<KStmt>| {
             out.push(KStmt::Var {
                 ty: "unsigned int".into(),
@@ -111,38 +147,98 @@ impl Cx<'_> {
                 "asm(\"cvt.rna.tf32.f32 %0, %1;\" : \"=r\"({name}) : \"f\"({src}));"
             )));
         };
-        for mi in 0..mi_n {
-            for x in 0..4 {
-                let src = self.frag_a(buf, &mi.to_string(), "orcl_gid", "orcl_tig", Reg::Const(x));
-                cvt(format!("orcl_a{mi}_{x}"), src, &mut out);
+        let vector = |name: &str, src: String, out: &mut Vec<KStmt>| {
+            let elements: Vec<String> = (0..v).map(|e| format!("{name}_{e}")).collect();
+            for e in &elements {
+                out.push(KStmt::Var {
+                    ty: "float".into(),
+                    name: e.clone(),
+                    value: None,
+                });
+            }
+            out.push(KStmt::VecLoad {
+                ty: orcl_frontend::ir::ScalarType::Float,
+                width: v,
+                src,
+                global: false,
+                dst: VecDst::Elements(elements),
+            });
+        };
+        let (gid, tig) = ("orcl_gid", "orcl_tig");
+        for mi in 0..m.wm / 16 {
+            let i = mi.to_string();
+            if self.frag_vector(m.a) {
+                for rh in 0..2 {
+                    let src = self.frag_a(buf, &i, gid, tig, Reg::Const(rh), Reg::Const(0));
+                    vector(&format!("orcl_fa{mi}_{rh}"), src, &mut out);
+                }
+            }
+            for s in 0..steps {
+                for x in 0..4 {
+                    let src = match self.frag_vector(m.a) {
+                        true => format!("orcl_fa{mi}_{}_{}", x % 2, 2 * s + x / 2),
+                        false => self.frag_a(buf, &i, gid, tig, Reg::Const(x), Reg::Const(s)),
+                    };
+                    cvt(reg("a", mi, s, x), src, &mut out);
+                }
             }
         }
-        for ni in 0..ni_n {
-            for x in 0..2 {
-                let src = self.frag_b(buf, &ni.to_string(), "orcl_gid", "orcl_tig", Reg::Const(x));
-                cvt(format!("orcl_b{ni}_{x}"), src, &mut out);
+        for ni in 0..m.wn / 8 {
+            let i = ni.to_string();
+            if self.frag_vector(m.b) {
+                let src = self.frag_b(buf, &i, gid, tig, Reg::Const(0), Reg::Const(0));
+                vector(&format!("orcl_fb{ni}"), src, &mut out);
             }
-        }
-        for mi in 0..mi_n {
-            for ni in 0..ni_n {
-                let acc: Vec<String> = (0..4)
-                    .map(|q| format!("\"+f\"(orcl_acc[{mi}][{ni}][{q}])"))
-                    .collect();
-                let a: Vec<String> = (0..4).map(|x| format!("\"r\"(orcl_a{mi}_{x})")).collect();
-                let b: Vec<String> = (0..2).map(|x| format!("\"r\"(orcl_b{ni}_{x})")).collect();
-                out.push(KStmt::Lines(format!(
-                    "asm volatile(\"{MMA}\"\n    : {}\n    : {}, {});",
-                    acc.join(", "),
-                    a.join(", "),
-                    b.join(", ")
-                )));
+            for s in 0..steps {
+                for x in 0..2 {
+                    let src = match self.frag_vector(m.b) {
+                        true => format!("orcl_fb{ni}_{}", 2 * s + x),
+                        false => self.frag_b(buf, &i, gid, tig, Reg::Const(x), Reg::Const(s)),
+                    };
+                    cvt(reg("b", ni, s, x), src, &mut out);
+                }
             }
         }
         out
     }
 
-    /// One k-step of 8 emulated: each work-item sums its own accumulators' 8 products of
-    /// TF32-rounded inputs, reading A(r, kk) as register r / 8 + 2·(kk / 4) of lane
+    /// One k-step group (8, or 16 with `fragLoad=4`) with the hardware instruction: the
+    /// fragments ([`Cx::fragments`]), then one `mma.sync` per 16 × 8 block and step, all
+    /// unrolled here.
+    fn mma_hardware(&self, buf: &str) -> Vec<KStmt> {
+        let m = self.mma();
+        let steps = self.steps();
+        let mut out = self.fragments(buf);
+        let reg = |p: &str, i: u64, s: u64, x: u64| match steps {
+            1 => format!("orcl_{p}{i}_{x}"),
+            _ => format!("orcl_{p}{i}_{s}_{x}"),
+        };
+        for s in 0..steps {
+            for mi in 0..m.wm / 16 {
+                for ni in 0..m.wn / 8 {
+                    let acc: Vec<String> = (0..4)
+                        .map(|q| format!("\"+f\"(orcl_acc[{mi}][{ni}][{q}])"))
+                        .collect();
+                    let a: Vec<String> = (0..4)
+                        .map(|x| format!("\"r\"({})", reg("a", mi, s, x)))
+                        .collect();
+                    let b: Vec<String> = (0..2)
+                        .map(|x| format!("\"r\"({})", reg("b", ni, s, x)))
+                        .collect();
+                    out.push(KStmt::Lines(format!(
+                        "asm volatile(\"{MMA}\"\n    : {}\n    : {}, {});",
+                        acc.join(", "),
+                        a.join(", "),
+                        b.join(", ")
+                    )));
+                }
+            }
+        }
+        out
+    }
+
+    /// One k-step group emulated: for each step of 8, each work-item sums its own accumulators'
+    /// 8 products of TF32-rounded inputs, reading A(r, kk) as register r / 8 + 2·(kk / 4) of lane
     /// (r % 8)·4 + kk % 4, and B(kk, c) as register kk / 4 of lane c·4 + kk % 4 (the inverse of
     /// the fragment layouts), through the fragment address functions.
     fn mma_emulated(&self, buf: &str) -> Vec<KStmt> {
@@ -152,12 +248,17 @@ impl Cx<'_> {
             name: name.into(),
             value: KExpr::Text(value.into()),
         };
+        let s = match self.steps() {
+            1 => Reg::Const(0),
+            _ => Reg::Text("orcl_s"),
+        };
         let a = self.frag_a(
             buf,
             "orcl_mi",
             "orcl_la / 4",
             "orcl_la % 4",
             Reg::Text("orcl_xa"),
+            s,
         );
         let b = self.frag_b(
             buf,
@@ -165,6 +266,7 @@ impl Cx<'_> {
             "orcl_lb / 4",
             "orcl_lb % 4",
             Reg::Text("orcl_xb"),
+            s,
         );
         let step = vec![
             long("orcl_la", "(orcl_r % 8) * 4 + orcl_kk % 4"),
@@ -176,6 +278,10 @@ impl Cx<'_> {
                 value: format!("orcl_d + orcl_tf32({a}) * orcl_tf32({b})").into(),
             },
         ];
+        let mut k_loop = Self::each("orcl_kk", 8, step);
+        if self.steps() > 1 {
+            k_loop = Self::each("orcl_s", self.steps(), vec![k_loop]);
+        }
         let body = vec![
             long("orcl_r", "orcl_gid + 8 * (orcl_q / 2)"),
             long("orcl_c", "2 * orcl_tig + orcl_q % 2"),
@@ -184,7 +290,7 @@ impl Cx<'_> {
                 name: "orcl_d".into(),
                 value: Some("orcl_acc[orcl_mi][orcl_ni][orcl_q]".into()),
             },
-            Self::each("orcl_kk", 8, step),
+            k_loop,
             KStmt::Store {
                 target: "orcl_acc[orcl_mi][orcl_ni][orcl_q]".into(),
                 value: "orcl_d".into(),
@@ -208,7 +314,7 @@ impl Cx<'_> {
             var: "orcl_ks".into(),
             start: "0".into(),
             end: self.c.tk.to_string().into(),
-            step: "8".into(),
+            step: (8 * self.steps()).to_string().into(),
             unroll: Some(0),
             body: vec![KStmt::Mma {
                 hardware: self.mma_hardware(buf),

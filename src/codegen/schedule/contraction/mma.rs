@@ -4,12 +4,40 @@
 //! (`tune` records it as a device-limit outcome, never built).
 
 use super::{assign_load_items, check_vec_load, operands};
-use crate::schedule::{ContractionSchedule, Dim, Form, MmaTiles, NestArgs, Schedule, WARP};
+use crate::schedule::{
+    ContractionSchedule, Dim, Form, MmaTiles, NestArgs, Schedule, Swizzle, WARP,
+};
 use orcl_frontend::analysis::{Contraction, ContractionForm};
 use orcl_frontend::ir::{BinaryOp, ExprKind, Kernel, ScalarType};
 
-/// Padding of a k-contiguous operand's local tile rows (floats).
+/// Padding of a k-contiguous operand's local tile rows (floats) with `fragLoad=1`.
 const K_INNER_PAD: u64 = 4;
+
+/// The local-tile layout of a staged operand with `fragLoad` `frag` (V), k-slab `tk` and tile
+/// extent `p`: (`k_inner_pad`, swizzle). Bank arithmetic (32 banks of 4 bytes; a 64-bit read is
+/// served per half-warp, a 128-bit read per quarter-warp): lane (g, q) reads row g of a
+/// k-contiguous tile at k = V·q, so
+/// - V = 1: rows padded by 4 floats: bank (TK + 4)·g + q, 32 distinct;
+/// - V = 2: row stride S ≡ 8 (mod 16) (pad 0 or 8): 2·q + S·g, 16 lanes on 32 distinct banks;
+/// - V = 4: S ≡ 16 (mod 32) (TK ≡ 16: pad 0), else (TK ≡ 0 mod 32) no pad and 16-byte chunks
+///   XOR-ed with 4·(row % 2) (k XOR 16·(row % 2), [`Swizzle::KInner`]): rows 2j and 2j + 1 of a quarter-warp take
+///   disjoint halves of the banks.
+///
+/// A k-major tile `[kk][t]` is read at rows V·q + j, column g (+ 8·block): for V > 1, columns
+/// XOR-ed with 8·((kk / V) % 4) ([`Swizzle::KMajor`]) spread the four q over the banks (tile
+/// extent a multiple of 32; `padLocal` 0 or 8 keeps it conflict-free); V = 1 keeps `padLocal`
+/// (8: bank 8·q + g).
+fn layout(red_fast: bool, frag: u64, tk: u64, p: u64) -> (Option<u64>, Swizzle) {
+    match (red_fast, frag) {
+        (true, 1) => (Some(K_INNER_PAD), Swizzle::None),
+        (true, 2) => (Some(if tk % 16 == 8 { 0 } else { 8 }), Swizzle::None),
+        (true, _) if tk % 32 == 16 => (Some(0), Swizzle::None),
+        (true, _) => (Some(0), Swizzle::KInner),
+        (false, 1) => (None, Swizzle::None),
+        (false, v) if p % 32 == 0 => (None, Swizzle::KMajor { v }),
+        (false, _) => (None, Swizzle::None),
+    }
+}
 
 /// The tensor-core schedule of contraction `c` over NDRange dimensions `dims` (dimension 0 the
 /// columns, N; dimension 1 the rows, M) with k-slabs of `tk`.
@@ -36,17 +64,22 @@ pub(super) fn schedule(
     };
     let mut ops = operands(k, &forced, c, &vars);
     let (ia, ib) = roles(k, c, &ops)?;
-    // An operand contiguous along k keeps its memory layout in local memory, rows padded by 4
-    // floats: vector loads store whole (no transposed stores), and the fragment reads (row
-    // groupID, column threadID_in_group) hit 32 distinct banks for any k-slab multiple of 8.
-    for o in ops.iter_mut().filter(|o| o.red_fast) {
-        o.k_inner_pad = Some(K_INNER_PAD);
-    }
     if tk % 8 != 0 {
         return Err(format!(
             "mathMode='tf32' needs a k-slab that is a multiple of 8 (mma.sync m16n8k8), found {tk} along `{}`",
             c.red.var
         ));
+    }
+    let frag = u64::from(a.frag_load.max(1));
+    if frag == 4 && tk % 16 != 0 {
+        return Err(format!(
+            "fragLoad=4 reads the fragments of two mma k-steps at once: it needs a k-slab that is a multiple of 16, found {tk} along `{}`",
+            c.red.var
+        ));
+    }
+    for o in ops.iter_mut() {
+        let d = o.dim.map_or(0, |d| dims[d].per_group);
+        (o.k_inner_pad, o.swizzle) = layout(o.red_fast, frag, tk, d);
     }
     let warp_of = |d: usize| {
         a.warp_tile
@@ -113,6 +146,7 @@ pub(super) fn schedule(
                 a: ia,
                 b: ib,
                 wrong_fragments: false,
+                frag,
             }),
         }),
     })

@@ -50,6 +50,8 @@ for f in "${caches[@]}"; do
   for b in ${budgets//,/ }; do
     "$orcl" replay --db "$db" --experiment "$id" --algorithm "$algorithms" --budget "$b" \
       --seeds "$seeds" --json >"$out/orcl/${name//\//-}@$b.json" 2>/dev/null
+    "$orcl" replay --db "$db" --experiment "$id" --algorithm default --budget "$b" \
+      --seeds "$seeds" --json >"$out/orcl/${name//\//-}@$b~default.json" 2>/dev/null
   done
   echo "orcl: $name (experiment $id) replayed" >&2
 done

@@ -29,12 +29,13 @@ def main():
     for s in spaces:
         stem = s.replace("/", "-")
         for b in budgets:
-            p = os.path.join(out, "orcl", f"{stem}@{b}.json")
-            if os.path.exists(p) and os.path.getsize(p):
-                rows = json.load(open(p))
-                for r in rows if isinstance(rows, list) else [rows]:
-                    f = r["fraction_of_optimum"]
-                    res["orcl"][s][b][r["algorithm"]] = (f["median"], f["p10"])
+            for suffix in ("", "~default"):
+                p = os.path.join(out, "orcl", f"{stem}@{b}{suffix}.json")
+                if os.path.exists(p) and os.path.getsize(p):
+                    rows = json.load(open(p))
+                    for r in rows if isinstance(rows, list) else [rows]:
+                        f = r["fraction_of_optimum"]
+                        res["orcl"][s][b][r["algorithm"]] = (f["median"], f["p10"])
         p = os.path.join(out, "kt", f"{stem}.json")
         if os.path.exists(p):
             per = defaultdict(list)
@@ -60,7 +61,10 @@ def main():
                   + (f"{d[0]} {fmt(d[1])}" if d else "–") + " | "
                   + (f"{kb[0]} {fmt(kb[1])}" if kb else "–") + " |")
     print()
-    print("Mean over spaces of the median / p10 (each strategy at its default options):")
+    common = [s for s in spaces if res["kt"][s]] if have_kt else spaces
+    print(f"Mean over the {len(common)} spaces"
+          + (" replayed by both tools" if have_kt else "")
+          + " of the median / p10 (each strategy at its default options):")
     print()
     print("| tool | strategy | " + " | ".join(budgets) + " |")
     print("|---|---|" + "---|" * len(budgets))
@@ -70,13 +74,14 @@ def main():
         for st in names:
             cells = []
             for b in budgets:
-                xs = [res[tool][s][b][st] for s in spaces if st in res[tool][s][b]]
+                xs = [res[tool][s][b][st] for s in common if st in res[tool][s][b]]
                 cells.append((sum(x[0] for x in xs) / len(xs), sum(x[1] for x in xs) / len(xs)) if xs else None)
             rows.append((st, cells))
         for label, pick in (("best per space", None),):
             cells = []
             for b in budgets:
-                xs = [best(res[tool][s][b])[1] for s in spaces if res[tool][s][b]]
+                xs = [best({k: v for k, v in res[tool][s][b].items() if not k.startswith("default")})[1]
+                      for s in common if res[tool][s][b]]
                 cells.append((sum(x[0] for x in xs) / len(xs), sum(x[1] for x in xs) / len(xs)) if xs else None)
             rows.append((label, cells))
         name = "orcl" if tool == "orcl" else "Kernel Tuner"

@@ -61,6 +61,7 @@ const PIPELINE: &[(&str, &str, &[&str])] = &[
             "nelder_mead",
             "annealing",
             "genetic",
+            "bayes",
             "invariants",
         ],
     ),

@@ -162,7 +162,14 @@ fn same_seeds_same_output() {
     assert_eq!(stdout(&a), stdout(&b));
 }
 
-const ALGORITHMS: [&str; 5] = ["Exhaustive", "Random", "NelderMead", "Annealing", "Genetic"];
+const ALGORITHMS: [&str; 6] = [
+    "Exhaustive",
+    "Random",
+    "NelderMead",
+    "Annealing",
+    "Genetic",
+    "Bayes",
+];
 
 #[test]
 fn all_algorithms_json_and_table() {
@@ -475,5 +482,65 @@ fn recorded_gemm_space_meets_the_search_goals() {
     assert!(
         best(325, "p10") > random_p10 + 0.05,
         "the adaptive strategies are no better than Random\n{v:#}"
+    );
+}
+
+/// `--warm-from` (issue 27): the H100 recordings of the OrCL paper's Figure 2 space at N = 10^5
+/// (experiment 2) and 10^6 (experiment 3) of bench/data/h100-nvidia-opencl-vecaxpy.db. Seeded
+/// with N = 10^5's five fastest configurations, Bayes comes within 0.95 of N = 10^6's optimum in
+/// fewer evaluations (median over 20 seeds) than cold, and `--algorithm default` replays the
+/// default strategy of each budget.
+#[test]
+fn warm_start_from_another_size_needs_fewer_evaluations() {
+    let db = Path::new(env!("CARGO_MANIFEST_DIR")).join("bench/data/h100-nvidia-opencl-vecaxpy.db");
+    let run = |extra: &[&str]| {
+        let mut args = vec![
+            "--algorithm",
+            "Bayes",
+            "--budget",
+            "5%",
+            "--seeds",
+            "20",
+            "--json",
+        ];
+        args.extend_from_slice(extra);
+        json(&replay_on(&db, 3, &args))
+    };
+    let cold = run(&[]);
+    let warm = run(&["--warm-from", "2"]);
+    assert_eq!(warm["warm_seeds"], 5, "{warm}");
+    assert_eq!(cold["warm_seeds"], 0, "{cold}");
+    let evals = |v: &serde_json::Value| v["evaluations_to_0_95"].as_f64().unwrap_or(f64::INFINITY);
+    assert!(
+        evals(&warm) < evals(&cold),
+        "warm {} vs cold {}\n{warm}\n{cold}",
+        evals(&warm),
+        evals(&cold)
+    );
+    let d = json(&replay_on(
+        &db,
+        3,
+        &["--algorithm", "default", "--budget", "5%,100%", "--json"],
+    ));
+    let names: Vec<&str> = d
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["algorithm"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        names,
+        [
+            format!("default ({})", orcl::search::DEFAULT_ADAPTIVE),
+            "default (Exhaustive)".to_string()
+        ],
+        "{d}"
+    );
+    let e = replay_on(&db, 3, &["--warm-from", "99"]);
+    assert_eq!(e.status.code(), Some(2), "{}", stderr(&e));
+    assert!(
+        stderr(&e).contains("no experiment with id 99"),
+        "{}",
+        stderr(&e)
     );
 }

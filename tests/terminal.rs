@@ -118,13 +118,14 @@ fn piped_output_keeps_every_column() {
 }
 
 /// axpy_faults.c names `Exhaustive` in its spec; a copy without it, tuned with `--total-runs 2`
-/// (of 4), samples at random and says so; naming `--search Exhaustive` keeps index order.
+/// (of 4), runs the default adaptive strategy and says so (issue 27); naming `--search
+/// Exhaustive` keeps index order.
 #[test]
 fn a_small_budget_without_an_algorithm_samples_and_says_so() {
     let dir = tempfile::tempdir().unwrap();
     let r = tune_with(dir.path(), None, &["--total-runs", "2"]);
     assert!(
-        !r.stdout.contains("sampling them at random"),
+        !r.stdout.contains("no search algorithm named"),
         "{}",
         r.dump()
     );
@@ -145,8 +146,10 @@ fn a_small_budget_without_an_algorithm_samples_and_says_so() {
     let r = run(c, Duration::from_secs(300));
     r.assert_code(0);
     assert!(
-        r.stdout
-            .contains("a budget of 2 of 4 configurations: sampling them at random"),
+        r.stdout.contains(&format!(
+            "a budget of 2 of 4 configurations: running {}",
+            orcl_search::DEFAULT_ADAPTIVE
+        )),
         "{}",
         r.dump()
     );
@@ -154,7 +157,7 @@ fn a_small_budget_without_an_algorithm_samples_and_says_so() {
     let algorithm: String = db
         .query_row("SELECT algorithm FROM experiment", [], |r| r.get(0))
         .unwrap();
-    assert_eq!(algorithm, "Random");
+    assert_eq!(algorithm, orcl_search::DEFAULT_ADAPTIVE);
 }
 
 /// `orcl check --json` and `orcl tune --json`: standard output is one JSON document with the

@@ -24,9 +24,27 @@ pub(super) struct ReplayArgs {
     /// Print JSON instead of a table.
     #[arg(long)]
     json: bool,
+    /// A strategy option, as `arg NAME = VALUE;` in a spec's `def search`
+    /// (`--option bayes_trees=20`); repeatable. Options of other strategies are ignored.
+    #[arg(long = "option", value_name = "NAME=VALUE")]
+    options: Vec<String>,
+    /// Warm-start every run with the best configurations of this experiment of the same database
+    /// (e.g. the same kernel on another device), as `orcl tune --warm-start` does from the
+    /// database; compare the `evals to 0.95` column with a cold replay.
+    #[arg(long, value_name = "EXPERIMENT")]
+    warm_from: Option<i64>,
+    /// How many of the best configurations `--warm-from` seeds with.
+    #[arg(long, default_value_t = crate::replay::WARM_COUNT)]
+    warm_count: usize,
 }
 
 pub(super) fn run(a: ReplayArgs) -> Result<i32, Failure> {
+    let settings = crate::replay::Settings {
+        options: crate::replay::parse_options(&a.options)
+            .map_err(|e| Failure::Usage(format!("{e:#}")))?,
+        warm_from: a.warm_from,
+        warm_count: a.warm_count,
+    };
     crate::replay::run(
         &a.db,
         a.experiment,
@@ -34,6 +52,7 @@ pub(super) fn run(a: ReplayArgs) -> Result<i32, Failure> {
         &a.budget,
         a.seeds,
         a.json,
+        &settings,
     )
     .map(|_| 0)
     .map_err(|e| Failure::Usage(format!("{e:#}")))

@@ -17,13 +17,18 @@ pub(super) struct TuneArgs {
     /// Output file (default: `_FILE` beside FILE).
     #[arg(short, long)]
     output: Option<PathBuf>,
-    /// Search algorithm: Exhaustive, Random, NelderMead (Simplex), Annealing, Genetic (overrides the spec).
+    /// Search algorithm: Exhaustive, Random, NelderMead (Simplex), Annealing, Genetic, Bayes (overrides the spec).
     #[arg(long = "search", help_heading = "Search and budget")]
     search: Option<String>,
     /// Seed of the randomised strategies (Random, Annealing, Genetic): the same seed and
     /// measurements give the same proposals (overrides the spec's `seed`; default 0).
     #[arg(long, help_heading = "Search and budget")]
     seed: Option<u64>,
+    /// Seed the search with the best configurations the database holds for the same loop at
+    /// other input sizes or on other devices (same device first, then the same device model,
+    /// then others; nearest size first); says in one line what was seeded from where.
+    #[arg(long, help_heading = "Search and budget")]
+    warm_start: bool,
     /// Budget: number of configurations to measure (database hits are free).
     #[arg(long, help_heading = "Search and budget")]
     total_runs: Option<u64>,
@@ -248,6 +253,7 @@ fn tune_options(
             .transpose()?,
         repetitions: a.repetitions,
         warmups: None,
+        warm_start: a.warm_start,
         backend,
         platform: a.platform,
         device: a.device,

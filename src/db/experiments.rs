@@ -8,7 +8,7 @@ use serde::{Deserialize, Serialize};
 use super::schema::{check_json, check_one_of, classify};
 use super::sql::{
     FIND_EXPERIMENT, FINISH_EXPERIMENT, INSERT_EXPERIMENT, RESUME_EXPERIMENT, SELECT_EXPERIMENT,
-    SELECT_EXPERIMENTS, SELECT_METADATA, SET_METADATA,
+    SELECT_EXPERIMENTS, SELECT_EXPERIMENTS_OF_LOOP, SELECT_METADATA, SET_METADATA,
 };
 use super::time::now_utc;
 use super::{Db, DbError, Result, BACKENDS, EXPERIMENT_STATUSES};
@@ -128,6 +128,14 @@ impl Db {
             .conn
             .query_row(SELECT_EXPERIMENT, [id], experiment_from_row)
             .optional()?)
+    }
+
+    /// The experiments of every region whose loop hash is `loop_hash` (the same loop and
+    /// measurement settings, in any file), oldest first: where `orcl tune --warm-start` looks.
+    pub fn experiments_of_loop(&self, loop_hash: &str) -> Result<Vec<ExperimentRow>> {
+        let mut stmt = self.conn.prepare_cached(SELECT_EXPERIMENTS_OF_LOOP)?;
+        let rows = stmt.query_map([loop_hash], experiment_from_row)?;
+        Ok(rows.collect::<rusqlite::Result<_>>()?)
     }
 
     /// All experiments, oldest first.

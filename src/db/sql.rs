@@ -160,6 +160,11 @@ pub(super) const SELECT_EXPERIMENT: &str = concat!(
     experiment_columns!(),
     " FROM experiment WHERE id = ?1"
 );
+pub(super) const SELECT_EXPERIMENTS_OF_LOOP: &str = concat!(
+    "SELECT ",
+    experiment_columns!(),
+    " FROM experiment WHERE region_id IN (SELECT id FROM region WHERE loop_hash = ?1) ORDER BY id"
+);
 pub(super) const SELECT_EXPERIMENTS: &str = concat!(
     "SELECT ",
     experiment_columns!(),

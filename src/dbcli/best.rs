@@ -54,7 +54,8 @@ struct Winner<'a> {
 ///
 /// Filters (all must hold): `region` is a substring of `file`, `function` or `file:line`;
 /// `device` a case-insensitive substring of the device name; each `NAME=VALUE` of `sizes` must
-/// equal the experiment's input param `NAME` (numerically when both parse as numbers).
+/// equal the experiment's input param `NAME` (numerically when both parse as numbers) — or, when
+/// no experiment was recorded at those sizes, the nearest recorded ones ([`nearest_recorded`]).
 ///
 /// Columns: region, device, input sizes, configuration, median ms, experiment id. `--json`: an
 /// array of objects with `file`, `line`, `function`, `region`, `device`, `input_sizes`,
@@ -75,6 +76,7 @@ pub fn best(
     let conn = open(db)?;
     let ctx = || format!("cannot read the experiments of {}", db.display());
     let summaries = conn.experiment_summaries().with_context(ctx)?;
+    let sizes = nearest_recorded(&summaries, region, device_lc.as_deref(), sizes);
 
     // (file, line, function, device, canonical input params) → winner.
     let mut groups: BTreeMap<(String, u32, String, String, String), Winner> = BTreeMap::new();
@@ -201,6 +203,73 @@ fn winner_of(
 
 fn region_display(s: &ExperimentSummary) -> String {
     format!("{}:{} {}()", s.file, s.line, s.function)
+}
+
+/// The `--size` values to show: `sizes` when an experiment (of the regions and devices
+/// selected) was recorded at them; otherwise, for a size that was never tuned, the recorded size
+/// nearest to them — the least Σ |ln(recorded / asked)| over the sizes asked for (numbers only;
+/// a size that is not a number must match) — with a note on stderr. This is how a program picks
+/// the tuned configuration for an input size it was not tuned at.
+fn nearest_recorded(
+    summaries: &[ExperimentSummary],
+    region: Option<&str>,
+    device: Option<&str>,
+    sizes: Vec<(String, String)>,
+) -> Vec<(String, String)> {
+    if sizes.is_empty() {
+        return sizes;
+    }
+    let mut best: Option<(f64, Map<String, Json>)> = None;
+    for s in summaries {
+        if !region.is_none_or(|r| region_matches(s, r))
+            || !device.is_none_or(|d| s.device_name.to_lowercase().contains(d))
+        {
+            continue;
+        }
+        let Json::Object(params) = parse_json(&s.experiment.input_params_json) else {
+            continue;
+        };
+        let mut d = 0.0;
+        for (n, v) in &sizes {
+            if size_matches(&params, n, v) {
+                continue;
+            }
+            match (params.get(n).and_then(Json::as_f64), v.parse::<f64>()) {
+                (Some(a), Ok(b)) if a > 0.0 && b > 0.0 => d += (a / b).ln().abs(),
+                _ => d = f64::INFINITY,
+            }
+        }
+        if d == 0.0 {
+            return sizes;
+        }
+        if d.is_finite() && best.as_ref().is_none_or(|(b, _)| d < *b) {
+            best = Some((d, params));
+        }
+    }
+    let Some((_, params)) = best else {
+        return sizes;
+    };
+    let nearest: Vec<(String, String)> = sizes
+        .iter()
+        .map(|(n, _)| {
+            (
+                n.clone(),
+                params.get(n).map(Json::to_string).unwrap_or_default(),
+            )
+        })
+        .collect();
+    let show = |v: &[(String, String)]| {
+        v.iter()
+            .map(|(n, x)| format!("{n}={x}"))
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    orcl_frontend::errln!(
+        "note: no experiment at {}: the nearest recorded size is {}",
+        show(&sizes),
+        show(&nearest)
+    );
+    nearest
 }
 
 fn region_matches(s: &ExperimentSummary, pattern: &str) -> bool {

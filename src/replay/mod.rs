@@ -37,7 +37,10 @@
 use std::path::Path;
 
 use anyhow::{anyhow, bail, Result};
-use orcl_search::{algorithm_names, make_strategy};
+use orcl_frontend::expr::Value;
+use orcl_frontend::space::Configuration;
+use orcl_frontend::spec::Located;
+use orcl_search::{algorithm_names, default_algorithm, make_strategy};
 
 mod budget;
 mod output;
@@ -61,8 +64,9 @@ pub fn run(
     budget: &str,
     seeds: u64,
     json: bool,
+    settings: &Settings,
 ) -> Result<()> {
-    let (recorded, summaries) = replay(db, experiment, algorithm, budget, seeds)?;
+    let (recorded, summaries) = replay_with(db, experiment, algorithm, budget, seeds, settings)?;
     if let Some(note) = recorded.note() {
         orcl_frontend::errln!("note: {note}");
     }
@@ -85,21 +89,142 @@ pub fn replay(
     budget: &str,
     seeds: u64,
 ) -> Result<(Recorded, Vec<Summary>)> {
+    replay_with(
+        db,
+        experiment,
+        algorithm,
+        budget,
+        seeds,
+        &Settings::default(),
+    )
+}
+
+/// What `orcl replay` can change beyond the algorithm, budget and seeds.
+#[derive(Debug, Clone, Default)]
+pub struct Settings {
+    /// Strategy options (`arg NAME = VALUE;` of a spec's `def search`), for every algorithm
+    /// replayed (options of other algorithms are ignored, as in a spec).
+    pub options: Vec<(String, Located<Value>)>,
+    /// `--warm-from`: an experiment of the same database whose best configurations seed every
+    /// run (as `orcl tune --warm-start` seeds a tune with the database's records).
+    pub warm_from: Option<i64>,
+    /// How many of its best configurations (`--warm-count`, default [`WARM_COUNT`]).
+    pub warm_count: usize,
+}
+
+/// Configurations a warm start seeds the search with, by default (`orcl tune --warm-start`,
+/// `orcl replay --warm-from`).
+pub const WARM_COUNT: usize = 5;
+
+/// The `count` fastest `ok` configurations of experiment `experiment` of `db`, fastest first.
+///
+/// Errors: no such experiment, or none of its evaluations succeeded.
+pub fn best_configurations(db: &Path, experiment: i64, count: usize) -> Result<Vec<Configuration>> {
+    let conn = crate::db::open_for_reading(db)?;
+    conn.experiment(experiment)?.ok_or_else(|| {
+        anyhow!(
+            "--warm-from: no experiment with id {experiment} in {}",
+            db.display()
+        )
+    })?;
+    let mut rows: Vec<(f64, String)> = conn
+        .evaluations(experiment)?
+        .into_iter()
+        .filter(|r| r.status == "ok")
+        .filter_map(|r| {
+            r.median_ms
+                .filter(|m| m.is_finite())
+                .map(|m| (m, r.config_key))
+        })
+        .collect();
+    if rows.is_empty() {
+        bail!("--warm-from: experiment {experiment} has no successful evaluation to start from");
+    }
+    rows.sort_by(|a, b| a.0.total_cmp(&b.0));
+    rows.iter()
+        .take(count)
+        .map(|(_, k)| {
+            Configuration::from_key(k).map_err(|e| anyhow!("experiment {experiment}: {e}"))
+        })
+        .collect()
+}
+
+/// `NAME=VALUE` strings as spec-style search options: an integer, a number, `True`/`False`, or a
+/// string (quotes optional). Errors: no `=`, an empty name.
+pub fn parse_options(list: &[String]) -> Result<Vec<(String, Located<Value>)>> {
+    list.iter()
+        .map(|s| {
+            let (name, value) = s
+                .split_once('=')
+                .ok_or_else(|| anyhow!("--option `{s}`: write NAME=VALUE, e.g. bayes_trees=20"))?;
+            let name = name.trim();
+            if name.is_empty() {
+                bail!("--option `{s}`: the option name is empty");
+            }
+            let v = value.trim();
+            let value = if let Ok(i) = v.parse::<i64>() {
+                Value::Int(i)
+            } else if let Ok(f) = v.parse::<f64>() {
+                Value::Float(f)
+            } else if v == "True" || v == "False" {
+                Value::Bool(v == "True")
+            } else {
+                Value::Str(v.trim_matches(|c| c == '\'' || c == '"').to_string())
+            };
+            Ok((
+                name.to_string(),
+                Located {
+                    value,
+                    span: Default::default(),
+                },
+            ))
+        })
+        .collect()
+}
+
+/// [`replay`] with [`Settings`].
+pub fn replay_with(
+    db: &Path,
+    experiment: i64,
+    algorithm: &str,
+    budget: &str,
+    seeds: u64,
+    settings: &Settings,
+) -> Result<(Recorded, Vec<Summary>)> {
     let algorithms = resolve_algorithms(algorithm)?;
     let budgets = Budget::parse_list(budget)?;
     if seeds == 0 {
         bail!("--seeds must be at least 1");
     }
     let recorded = Recorded::load(db, experiment)?;
+    let warm = match settings.warm_from {
+        Some(from) => best_configurations(db, from, settings.warm_count.max(1))?,
+        None => Vec::new(),
+    };
     let mut summaries = Vec::with_capacity(budgets.len() * algorithms.len());
     for b in budgets {
         let budget = b.evaluations(recorded.space_size);
         for a in &algorithms {
-            summaries.push(recorded.summarize(a, budget, seeds)?);
+            let (name, default) = match *a {
+                DEFAULT => (
+                    default_algorithm(recorded.space_size, Some(budget), false).name,
+                    true,
+                ),
+                a => (a, false),
+            };
+            let mut s = recorded.summarize_warm(name, &settings.options, &warm, budget, seeds)?;
+            if default {
+                s.algorithm = format!("default ({name})");
+            }
+            summaries.push(s);
         }
     }
     Ok((recorded, summaries))
 }
+
+/// `--algorithm default`: what `orcl tune` runs when no algorithm is named, for each budget
+/// ([`orcl_search::default_algorithm`]).
+const DEFAULT: &str = "default";
 
 fn is_all(algorithm: &str) -> bool {
     algorithm.trim().eq_ignore_ascii_case("all")
@@ -111,6 +236,9 @@ fn is_all(algorithm: &str) -> bool {
 pub fn resolve_algorithms(arg: &str) -> Result<Vec<&'static str>> {
     if is_all(arg) {
         return Ok(algorithm_names());
+    }
+    if arg.trim().eq_ignore_ascii_case(DEFAULT) {
+        return Ok(vec![DEFAULT]);
     }
     match make_strategy(arg, &[], 0) {
         Ok(s) => Ok(vec![s.name()]),

@@ -27,6 +27,7 @@ pub fn render_table(summaries: &[Summary]) -> String {
         "fraction p10",
         "fraction mean",
         "hit optimum",
+        "evals to 0.95",
     ]);
     let right = |s: String| Cell::new(s).set_alignment(CellAlignment::Right);
     for s in summaries {
@@ -40,6 +41,10 @@ pub fn render_table(summaries: &[Summary]) -> String {
             right(format!("{:.3}", f.p10)),
             right(format!("{:.3}", f.mean)),
             right(format!("{:.0}%", s.hit_optimum * 100.0)),
+            right(
+                s.evaluations_to_0_95
+                    .map_or_else(|| "–".to_string(), |n| format!("{n:.1}")),
+            ),
         ]);
     }
     t.to_string()

@@ -2,6 +2,7 @@
 
 use anyhow::{anyhow, Result};
 use orcl_frontend::expr::Value as SpecValue;
+use orcl_frontend::space::Configuration;
 use orcl_frontend::spec::Located;
 use orcl_search::{make_strategy, Strategy};
 use serde::Serialize;
@@ -20,7 +21,14 @@ pub struct SeedRun {
     pub spent: u64,
     /// Configurations proposed, infeasible and unrecorded ones included.
     pub proposed: u64,
+    /// Evaluations spent when the best time found first came within [`NEAR_OPTIMUM`] of the
+    /// optimum (`None`: never within the budget).
+    pub to_near_optimum: Option<u64>,
 }
+
+/// The share of the optimum at which a run counts as having found a near-optimal configuration
+/// (`evaluations_to_0_95`).
+pub const NEAR_OPTIMUM: f64 = 0.95;
 
 /// Statistics of the per-seed `best_ms / best time found`.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -41,6 +49,11 @@ pub struct Summary {
     pub fraction_of_optimum: FractionStats,
     /// Share of the seeds whose run found an optimal configuration.
     pub hit_optimum: f64,
+    /// Median over the seeds of the evaluations spent to come within 0.95 of the optimum (a run
+    /// that never did counts as more than the budget); `None` when half the runs or more never did.
+    pub evaluations_to_0_95: Option<f64>,
+    /// Warm-start configurations given to the strategy (`--warm-from`), 0 without.
+    pub warm_seeds: usize,
 }
 
 impl Recorded {
@@ -59,8 +72,24 @@ impl Recorded {
         seed: u64,
         budget: u64,
     ) -> Result<SeedRun> {
+        self.run_seed_warm(algorithm, options, &[], seed, budget)
+    }
+
+    /// [`Recorded::run_seed_with`], the strategy warm-started with `warm` (see
+    /// [`Strategy::warm_start`]).
+    pub fn run_seed_warm(
+        &self,
+        algorithm: &str,
+        options: &[(String, Located<SpecValue>)],
+        warm: &[Configuration],
+        seed: u64,
+        budget: u64,
+    ) -> Result<SeedRun> {
         let mut strategy =
             make_strategy(algorithm, options, seed).map_err(|d| anyhow!("{}", d.message))?;
+        if !warm.is_empty() {
+            strategy.warm_start(warm);
+        }
         self.run_strategy(strategy.as_mut(), budget)
     }
 
@@ -71,6 +100,7 @@ impl Recorded {
             best_ms: None,
             spent: 0,
             proposed: 0,
+            to_near_optimum: None,
         };
         while run.spent < budget {
             let max = (budget - run.spent).min(BATCH) as usize;
@@ -100,6 +130,11 @@ impl Recorded {
                         if let Some(ms) = ms {
                             if run.best_ms.is_none_or(|b| ms < b) {
                                 run.best_ms = Some(ms);
+                            }
+                            if run.to_near_optimum.is_none()
+                                && self.fraction(Some(ms)) >= NEAR_OPTIMUM
+                            {
+                                run.to_near_optimum = Some(run.spent);
                             }
                         }
                         strategy.observe(&cand.config, ms);
@@ -132,14 +167,28 @@ impl Recorded {
         budget: u64,
         seeds: u64,
     ) -> Result<Summary> {
+        self.summarize_warm(algorithm, options, &[], budget, seeds)
+    }
+
+    /// [`Recorded::summarize_with`], every run warm-started with `warm`.
+    pub fn summarize_warm(
+        &self,
+        algorithm: &str,
+        options: &[(String, Located<SpecValue>)],
+        warm: &[Configuration],
+        budget: u64,
+        seeds: u64,
+    ) -> Result<Summary> {
         let name = make_strategy(algorithm, options, 0)
             .map_err(|d| anyhow!("{}", d.message))?
             .name()
             .to_string();
         let mut fractions = Vec::with_capacity(seeds as usize);
         let mut hits = 0u64;
+        let mut to_near = Vec::with_capacity(seeds as usize);
         for seed in 0..seeds {
-            let run = self.run_seed_with(algorithm, options, seed, budget)?;
+            let run = self.run_seed_warm(algorithm, options, warm, seed, budget)?;
+            to_near.push(run.to_near_optimum.map_or(f64::INFINITY, |n| n as f64));
             if run.best_ms.is_some_and(|b| b <= self.best_ms) {
                 hits += 1;
             }
@@ -156,6 +205,8 @@ impl Recorded {
             } else {
                 hits as f64 / seeds as f64
             },
+            evaluations_to_0_95: Some(stats(&to_near).median).filter(|m| m.is_finite()),
+            warm_seeds: warm.len(),
         })
     }
 }

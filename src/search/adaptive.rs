@@ -20,6 +20,8 @@ pub trait Planner {
 pub struct Adaptive<P> {
     planner: P,
     book: Option<grid::Book>,
+    /// Warm-start configurations, planned first when the book is created.
+    seeds: Vec<Configuration>,
 }
 
 impl<P> Adaptive<P> {
@@ -27,6 +29,7 @@ impl<P> Adaptive<P> {
         Adaptive {
             planner,
             book: None,
+            seeds: Vec::new(),
         }
     }
 }
@@ -37,7 +40,19 @@ impl<P: Planner> Strategy for Adaptive<P> {
     }
 
     fn propose(&mut self, space: &SearchSpace, max: usize) -> Result<Vec<Candidate>, Diagnostic> {
-        let book = self.book.get_or_insert_with(|| grid::Book::new(space));
+        if self.book.is_none() {
+            let mut book = grid::Book::new(space);
+            for c in std::mem::take(&mut self.seeds) {
+                if let Some(i) = space.index_of(&c) {
+                    let p = space.coords(i);
+                    if book.is_new_feasible(space, &p)? {
+                        book.plan(p);
+                    }
+                }
+            }
+            self.book = Some(book);
+        }
+        let book = self.book.as_mut().expect("created above");
         let dims: Vec<usize> = space.params.iter().map(|p| p.values.len()).collect();
         if dims != book.dims {
             return Err(Diagnostic::new(
@@ -61,5 +76,12 @@ impl<P: Planner> Strategy for Adaptive<P> {
         if let Some(book) = self.book.as_mut() {
             book.observe(config, objective_ms);
         }
+    }
+
+    fn warm_start(&mut self, configs: &[Configuration]) -> bool {
+        if self.book.is_none() {
+            self.seeds = configs.to_vec();
+        }
+        true
     }
 }

@@ -9,8 +9,15 @@ use orcl_frontend::spec::ConstraintDecl;
 use std::collections::{BTreeMap, HashSet};
 use std::time::Instant;
 
-const ALL: [&str; 5] = ["Exhaustive", "Random", "NelderMead", "Annealing", "Genetic"];
-const ADAPTIVE: [&str; 3] = ["NelderMead", "Annealing", "Genetic"];
+const ALL: [&str; 6] = [
+    "Exhaustive",
+    "Random",
+    "NelderMead",
+    "Annealing",
+    "Genetic",
+    "Bayes",
+];
+const ADAPTIVE: [&str; 4] = ["NelderMead", "Annealing", "Genetic", "Bayes"];
 
 fn ints(v: impl IntoIterator<Item = i64>) -> Vec<Value> {
     v.into_iter().map(Value::Int).collect()

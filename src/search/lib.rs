@@ -28,6 +28,7 @@ pub mod random;
 pub mod nelder_mead;
 pub mod annealing;
 pub mod genetic;
+pub mod bayes;
 #[cfg(test)]
 mod invariants;
 
@@ -37,6 +38,7 @@ use orcl_frontend::spec::Located;
 
 pub use adaptive::{Adaptive, Planner};
 pub use annealing::Annealing;
+pub use bayes::Bayes;
 pub use exhaustive::Exhaustive;
 pub use genetic::Genetic;
 pub use nelder_mead::NelderMead;
@@ -46,6 +48,56 @@ pub use strategy::{candidate_at, Candidate, Strategy};
 /// Names of the implemented algorithms (canonical spelling).
 pub fn algorithm_names() -> Vec<&'static str> {
     options::ALGORITHMS.iter().map(|a| a.name).collect()
+}
+
+/// The strategy orcl runs when none is named, and why (one line for the user).
+#[derive(Debug, Clone, PartialEq)]
+pub struct DefaultChoice {
+    /// Canonical algorithm name.
+    pub name: &'static str,
+    /// Why, in words (`docs/SEARCH.md`, "The default strategy").
+    pub reason: String,
+}
+
+/// The adaptive strategy orcl runs by default when the budget does not cover the space: the
+/// best by leave-one-space-out replay over every recorded space (`docs/SEARCH.md`, "The default
+/// strategy", which gives the method and the held-out figures).
+pub const DEFAULT_ADAPTIVE: &str = "Bayes";
+
+/// The default strategy for a space of `space_size` configurations with a `budget` of
+/// measurements (`None`: unbounded) and, when `time_limited`, a wall-time limit.
+///
+/// Exhaustive only when the whole space fits the budget (a budget of at least `space_size`, or no
+/// budget and no time limit); otherwise [`DEFAULT_ADAPTIVE`]: exhaustive order would measure only
+/// a corner of the space, and an adaptive strategy that is given time enough still measures every
+/// feasible configuration.
+pub fn default_algorithm(
+    space_size: u64,
+    budget: Option<u64>,
+    time_limited: bool,
+) -> DefaultChoice {
+    let fits = match budget {
+        Some(b) => b >= space_size,
+        None => !time_limited,
+    };
+    if fits {
+        return DefaultChoice {
+            name: "Exhaustive",
+            reason: format!(
+                "the budget covers the {space_size} configurations: measuring them all"
+            ),
+        };
+    }
+    let limit = match budget {
+        Some(b) => format!("a budget of {b} of {space_size} configurations"),
+        None => format!("a time limit on {space_size} configurations"),
+    };
+    DefaultChoice {
+        name: DEFAULT_ADAPTIVE,
+        reason: format!(
+            "{limit}: running {DEFAULT_ADAPTIVE}, the best strategy held out over the recorded spaces (docs/SEARCH.md)"
+        ),
+    }
 }
 
 /// Build the strategy named `algorithm` (case-insensitive: `Exhaustive`, `Random` alias
@@ -102,6 +154,7 @@ pub fn make_strategy(
             genetic::GeneticOptions::from_values(&values),
             seed,
         )),
+        "Bayes" => Box::new(Bayes::new(bayes::BayesOptions::from_values(&values), seed)),
         other => unreachable!("algorithm {other} is registered but not built"),
     })
 }
@@ -276,7 +329,7 @@ mod tests {
         let e = make_strategy("bogus", &[], 0).err().unwrap();
         assert_eq!(
             e.help.as_deref(),
-            Some("the search algorithms are Exhaustive, Random, NelderMead, Annealing, Genetic")
+            Some("the search algorithms are Exhaustive, Random, NelderMead, Annealing, Genetic, Bayes")
         );
 
         let opt = |n: &str| {

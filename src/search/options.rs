@@ -286,6 +286,63 @@ pub const ALGORITHMS: &[AlgorithmInfo] = &[
             ),
         ],
     },
+    AlgorithmInfo {
+        name: "Bayes",
+        aliases: &["bayes", "bayesian", "bayes_opt", "smbo"],
+        options: &[
+            int(
+                "initial_samples",
+                2,
+                NO_LIMIT,
+                10,
+                "random configurations measured before the first model is fitted",
+            ),
+            int(
+                "trees",
+                1,
+                NO_LIMIT,
+                10,
+                "regression trees of the random-forest surrogate, each fitted on a bootstrap sample",
+            ),
+            int(
+                "candidates",
+                1,
+                NO_LIMIT,
+                500,
+                "random feasible unmeasured configurations scored per model fit, besides the neighbours of the fastest",
+            ),
+            int(
+                "batch",
+                1,
+                NO_LIMIT,
+                1,
+                "configurations (the best by expected improvement) measured per model fit",
+            ),
+            positive(
+                "failure_penalty",
+                1.0,
+                "a failed configuration is learned as the worst observed ln(time) plus this",
+            ),
+            OptionInfo {
+                name: "exploration",
+                kind: Kind::Float {
+                    min: 0.0,
+                    min_inclusive: true,
+                    max: f64::INFINITY,
+                    max_inclusive: false,
+                },
+                default: 0.0,
+                doc: "margin xi of the expected improvement, in ln(time): larger explores more",
+            },
+            int(
+                "local",
+                0,
+                NO_LIMIT,
+                5,
+                "fastest configurations whose neighbourhoods (one or two values along one parameter, its first and last value) are candidates too",
+            ),
+        ],
+    },
 ];
 
 /// Option prefixes of algorithms orcl knows of (Orio's and DESIGN.md §6) but that are not the

@@ -30,6 +30,15 @@ pub trait Strategy {
     /// The outcome of a proposed feasible configuration: its objective in ms, or `None` when the
     /// variant failed (compile error, crash, wrong result, device limit, ...).
     fn observe(&mut self, config: &Configuration, objective_ms: Option<f64>);
+    /// Seed the search with `configs` (best first; e.g. the best configurations recorded for the
+    /// same region at another input size or on another device): the strategy proposes those that
+    /// are in its space, feasible and new before anything else, and learns from their outcomes.
+    /// Call before the first proposal. Returns whether the strategy takes seeds (the adaptive
+    /// ones do; Exhaustive and Random, whose order is fixed, do not).
+    fn warm_start(&mut self, configs: &[Configuration]) -> bool {
+        let _ = configs;
+        false
+    }
 }
 
 /// The candidate at `index` of `space`, checked against the constraints.

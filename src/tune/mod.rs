@@ -17,6 +17,7 @@ mod progress;
 mod search_loop;
 mod settings;
 mod stages;
+mod warm;
 
 pub use pipeline::{device_limit, variant_for};
 pub use settings::{backend_of, objective_is_total};
@@ -63,6 +64,9 @@ pub struct TuneOptions {
     pub timeout: Option<Duration>,
     pub repetitions: Option<u32>,
     pub warmups: Option<u32>,
+    /// `--warm-start`: seed the search with the best configurations recorded for the same loop
+    /// at other input sizes or on other devices ([`warm`]).
+    pub warm_start: bool,
     /// The backend to tune (default: the annotation's first transform).
     pub backend: Option<Backend>,
     /// Run every variant on this OpenCL platform / device (CUDA device ordinal) instead of the
@@ -294,7 +298,7 @@ pub fn tune(
         let mut settings = settings::Settings::resolve(&p.region.spec, opts);
         if let Some(first) = p.inputs.first() {
             let size = SearchSpace::new(&p.region.spec, first).size();
-            if let Some(note) = settings.sample_a_small_budget(size) {
+            if let Some(note) = settings.choose_default(size) {
                 orcl_frontend::outln!("{note}");
             }
         }
@@ -320,6 +324,34 @@ pub fn tune(
         });
     }
     Ok(results)
+}
+
+/// `--warm-start`: seed `strategy` with the best configurations recorded for the same loop at
+/// another size or on another device, and say so in one line ([`warm`]).
+fn warm_start(
+    ctx: &InputContext,
+    strategy: &mut dyn orcl_search::Strategy,
+    experiment: i64,
+    device_id: i64,
+) -> Result<(), TuneError> {
+    let found = warm::seeds(
+        ctx.db,
+        &ctx.region.loop_hash,
+        experiment,
+        device_id,
+        crate::replay::WARM_COUNT,
+    )?;
+    match found {
+        Some(s) if strategy.warm_start(&s.configs) => orcl_frontend::outln!("{}", s.line),
+        Some(_) => orcl_frontend::outln!(
+            "warm start: {} does not take seeds (its order is fixed); name an adaptive strategy with --search",
+            strategy.name()
+        ),
+        None => orcl_frontend::outln!(
+            "warm start: the database has no other measurement of this loop (other sizes or devices); starting cold"
+        ),
+    }
+    Ok(())
 }
 
 /// What every input size of one region shares.
@@ -387,6 +419,9 @@ fn tune_input(
         )
     })?;
     stages::guard_experiment(&ctx.opts.db, exp.id);
+    if opts.warm_start {
+        warm_start(ctx, strategy.as_mut(), exp.id, device_id)?;
+    }
     let mut workers = stages.run("workers", || {
         start_workers(ctx, exe, &first_build, &device_list, exp.id)
     })?;

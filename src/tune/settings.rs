@@ -18,7 +18,7 @@ use std::time::Duration;
 /// `def performance_counter`.
 #[derive(Debug, Clone)]
 pub(super) struct Settings {
-    /// Search algorithm name (default `Exhaustive`; see [`Settings::sample_a_small_budget`]).
+    /// Search algorithm name (default: [`Settings::choose_default`]).
     pub algorithm: String,
     /// Whether `--search` or the spec named the algorithm.
     pub algorithm_given: bool,
@@ -71,23 +71,24 @@ impl Settings {
         }
     }
 
-    /// With no algorithm named and a `total_runs` budget smaller than the search space
-    /// (`space_size` configurations), exhaustive search would measure only the first
-    /// configurations in index order — a corner of the space (issue 26; replays: 0.013 of the
-    /// optimum at 5%). Random sampling is used instead; returns the one line that says so, `None`
-    /// when nothing changes.
-    pub fn sample_a_small_budget(&mut self, space_size: u64) -> Option<String> {
-        let budget = self.total_runs.filter(|&b| b < space_size)?;
+    /// With no algorithm named, the default for a space of `space_size` configurations
+    /// ([`orcl_search::default_algorithm`]: Exhaustive only when the space fits the budget;
+    /// otherwise the best strategy held out over the recorded spaces, as exhaustive order would
+    /// measure only a corner of the space — issue 26: 0.013 of the optimum at 5%; issue 27).
+    /// Returns the one line that says so when it is not Exhaustive, `None` otherwise.
+    pub fn choose_default(&mut self, space_size: u64) -> Option<String> {
         if self.algorithm_given {
             return None;
         }
-        self.algorithm = "Random".into();
-        Some(format!(
-            "no search algorithm named and a budget of {budget} of {space_size} configurations: \
-             sampling them at random (seed {}) rather than measuring the first {budget} in order; \
-             name one with `--search` or `arg algorithm` in `def search`",
-            self.seed
-        ))
+        let choice =
+            orcl_search::default_algorithm(space_size, self.total_runs, self.time_limit.is_some());
+        self.algorithm = choice.name.to_string();
+        (choice.name != "Exhaustive").then(|| {
+            format!(
+                "no search algorithm named and {} (seed {}); name one with `--search` or `arg algorithm` in `def search`",
+                choice.reason, self.seed
+            )
+        })
     }
 
     /// A fresh strategy of the chosen algorithm. Errors: an unknown `--search` name (usage), or

@@ -1,0 +1,72 @@
+#!/usr/bin/env bash
+# orcl's search strategies, and Kernel Tuner's, on the brute-forced spaces of the Auto-Tuning
+# Association's benchmark_hub (issue 27): `cachefiles/<kernel>_milo/<GPU>.json.gz`, Kernel Tuner
+# cache files (convolution on 7 GPUs, dedispersion on 6; Willemsen et al., FGCS 2024).
+#
+# Usage (repository root): bash bench/search_hub.sh BENCHMARK_HUB_DIR [OUT_DIR]
+#   BENCHMARK_HUB_DIR: a checkout of github.com/AutoTuningAssociation/benchmark_hub (MIT licence),
+#   or any directory with cachefiles/*_milo/*.json.gz (the `_T4` twins are skipped).
+# Environment:
+#   ORCL        the orcl binary (default target/release/orcl)
+#   BUDGETS     comma-separated budgets (default 1%,3%,100: shares of the valid configurations, or
+#               evaluations)
+#   SEEDS       seeds per strategy and budget (default 20)
+#   ALGORITHMS  orcl strategies (default all)
+#   KT          1 (default): also replay Kernel Tuner's strategies in its simulation mode, in a venv
+#               (KT_VENV, default OUT_DIR/venv; made with `pip install kernel_tuner` when missing);
+#               0: orcl only
+#   KT_SEEDS    seeds per Kernel Tuner strategy (default SEEDS); KT_STRATEGIES (default: its 15
+#               single-objective strategies). Kernel Tuner is slow here (about 0.5 s of CPU per run
+#               of 131 evaluations): 13 spaces × 15 strategies × 3 budgets × 20 seeds is about 2 h.
+#   KERNELS     kernel directories to use (default: convolution_milo dedispersion_milo)
+# Prints one table: per space and budget the best orcl strategy, orcl's default strategy and the
+# best Kernel Tuner strategy (median / p10 of the fraction of the optimum over the seeds), then the
+# mean over spaces per strategy and budget. Raw results: OUT_DIR/orcl/*.json, OUT_DIR/kt/*.json.
+set -euo pipefail
+hub=${1:?usage: search_hub.sh BENCHMARK_HUB_DIR [OUT_DIR]}
+out=${2:-$(mktemp -d /tmp/search_hub.XXXXXX)}
+orcl=${ORCL:-$PWD/target/release/orcl}
+budgets=${BUDGETS:-1%,3%,100}
+seeds=${SEEDS:-20}
+algorithms=${ALGORITHMS:-all}
+kernels=${KERNELS:-convolution_milo dedispersion_milo}
+here=$(cd "$(dirname "$0")" && pwd)
+mkdir -p "$out/orcl" "$out/kt"
+db="$out/hub.db"
+rm -f "$db" "$db"-*
+caches=()
+for k in $kernels; do
+  for f in "$hub"/cachefiles/"$k"/*.json.gz; do
+    case $f in *_T4.json.gz) continue ;; esac
+    [ -e "$f" ] && caches+=("$f")
+  done
+done
+[ ${#caches[@]} -gt 0 ] || { echo "search_hub.sh: no cachefiles/{${kernels// /,}}/*.json.gz under $hub" >&2; exit 2; }
+: >"$out/spaces.tsv"
+for f in "${caches[@]}"; do
+  name="$(basename "$(dirname "$f")" _milo)/$(basename "$f" .json.gz)"
+  id=$("$orcl" db import "$f" --db "$db" | sed -n 's/.*experiment \([0-9]*\).*/\1/p')
+  printf '%s\t%s\t%s\n' "$name" "$id" "$f" >>"$out/spaces.tsv"
+  for b in ${budgets//,/ }; do
+    "$orcl" replay --db "$db" --experiment "$id" --algorithm "$algorithms" --budget "$b" \
+      --seeds "$seeds" --json >"$out/orcl/${name//\//-}@$b.json" 2>/dev/null
+    "$orcl" replay --db "$db" --experiment "$id" --algorithm default --budget "$b" \
+      --seeds "$seeds" --json >"$out/orcl/${name//\//-}@$b~default.json" 2>/dev/null
+  done
+  echo "orcl: $name (experiment $id) replayed" >&2
+done
+if [ "${KT:-1}" = 1 ]; then
+  venv=${KT_VENV:-$out/venv}
+  if [ ! -x "$venv/bin/python" ] || ! "$venv/bin/python" -c 'import kernel_tuner' 2>/dev/null; then
+    python3 -m venv "$venv" && "$venv/bin/pip" install -q kernel_tuner \
+      || { echo "search_hub.sh: could not install kernel_tuner; set KT=0 for orcl alone" >&2; exit 1; }
+  fi
+  kt_strategies=${KT_STRATEGIES:-basinhopping,bayes_opt,diff_evo,dual_annealing,firefly_algorithm,genetic_algorithm,greedy_ils,greedy_mls,minimize,mls,ordered_greedy_mls,pso,random_sample,simulated_annealing,adaptive_tabu_greywolf}
+  while IFS=$'\t' read -r name id f; do
+    "$venv/bin/python" "$here/search_hub/kt_replay.py" "$f" "$budgets" "${KT_SEEDS:-$seeds}" \
+      "$kt_strategies" "$out/kt/${name//\//-}.json" 2>"$out/kt/${name//\//-}.err"
+    echo "kernel_tuner: $name replayed" >&2
+  done <"$out/spaces.tsv"
+fi
+python3 "$here/search_hub/table.py" "$out" "$budgets"
+echo "raw results: $out" >&2

@@ -138,6 +138,19 @@ impl Meter {
             .map_err(refuse)
     }
 
+    /// Records `objective` and [`Meter::describe`] in experiment `id`'s metadata
+    /// (`objective`, `energy_method`). Errors: the database's.
+    pub fn record(
+        &self,
+        db: &crate::db::Db,
+        id: i64,
+        objective: Objective,
+    ) -> Result<(), TuneError> {
+        db.set_metadata(id, "objective", objective.name())?;
+        db.set_metadata(id, "energy_method", &self.describe())?;
+        Ok(())
+    }
+
     /// One line saying how energy is read, for metadata `energy_method`.
     pub fn describe(&self) -> String {
         match self {

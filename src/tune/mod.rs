@@ -326,7 +326,7 @@ pub fn tune(
     Ok(results)
 }
 
-/// `--warm-start`: seed `strategy` with the best configurations recorded for the same loop at
+/// `--warm-start` (nothing without it): seed `strategy` with the best configurations recorded for the same loop at
 /// another size or on another device, and say so in one line ([`warm`]).
 fn warm_start(
     ctx: &InputContext,
@@ -334,6 +334,9 @@ fn warm_start(
     experiment: i64,
     device_id: i64,
 ) -> Result<(), TuneError> {
+    if !ctx.opts.warm_start {
+        return Ok(());
+    }
     let found = warm::seeds(
         ctx.db,
         &ctx.region.loop_hash,
@@ -370,6 +373,13 @@ struct InputContext<'a> {
 /// Tunes one region at one input size: device, skeleton, experiment, workers, search, finalists.
 /// `memory_checked`: whether every selected size's arrays were already checked against the
 /// device (done once, at the first size, so that no size is tuned before a later one is refused).
+/// On a space too large to enumerate, `--max-idle` proposals in a row that measure nothing
+/// new end the search (issue 15 F8): that count, or `None` on an enumerable space.
+fn max_idle(space: &SearchSpace, opts: &TuneOptions) -> Option<u64> {
+    (space.size() > crate::prepare::FEASIBILITY_LIMIT)
+        .then(|| opts.max_idle.unwrap_or(MAX_IDLE_PROPOSALS))
+}
+
 fn tune_input(
     ctx: &InputContext,
     input: &BTreeMap<String, Value>,
@@ -419,22 +429,16 @@ fn tune_input(
         )
     })?;
     stages::guard_experiment(&ctx.opts.db, exp.id);
-    if opts.warm_start {
-        warm_start(ctx, strategy.as_mut(), exp.id, device_id)?;
-    }
+    warm_start(ctx, strategy.as_mut(), exp.id, device_id)?;
     let mut workers = stages.run("workers", || {
         start_workers(ctx, exe, &first_build, &device_list, exp.id)
     })?;
-    if let Some(m) = &meter {
-        ctx.db.set_metadata(exp.id, "objective", objective.name())?;
-        ctx.db
-            .set_metadata(exp.id, "energy_method", &m.describe())?;
-    }
+    meter
+        .as_ref()
+        .map(|m| m.record(ctx.db, exp.id, objective))
+        .transpose()?;
     workers.energy = meter;
-    // On a space too large to enumerate, `--max-idle` proposals in a row that measure nothing
-    // new end the search (issue 15 F8).
-    let max_idle = (space.size() > crate::prepare::FEASIBILITY_LIMIT)
-        .then(|| opts.max_idle.unwrap_or(MAX_IDLE_PROPOSALS));
+    let max_idle = max_idle(&space, opts);
     let bar = search_progress(ctx, opts, &space, &label, input, &exp);
     let env = search_loop::Env {
         p,

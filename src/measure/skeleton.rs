@@ -10,6 +10,8 @@ use sha2::{Digest, Sha256};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
+pub mod commands;
+
 /// Default host compiler command (the spec's `build_command` overrides it).
 pub const DEFAULT_BUILD_COMMAND: &str = "cc -O2";
 
@@ -222,13 +224,18 @@ pub fn build_plan(
         Some(c) => {
             let (l, _, _) = site_adjust(&format!("cc {}", c.value));
             let l = l.strip_prefix("cc").unwrap_or(&l).trim().to_string();
-            sub(
+            let l = sub(
                 "libs",
                 &Located {
                     value: l,
                     span: c.span,
                 },
-            )?
+            )?;
+            // Words for the compiler, never a shell's to run (issue 25 G9).
+            commands::libs_words(&l).map_err(|e| {
+                Diagnostic::new(c.span, format!("`libs` has {e}"))
+                    .with_help("`libs` is split into words as the shell would split them; `$NAME` is replaced by the environment variable, nothing else is expanded")
+            })?
         }
         None => String::new(),
     };
@@ -658,6 +665,7 @@ pub fn build(
     let _scratch = Scratch(vec![tmp_src.clone(), tmp.clone()]);
     std::fs::write(&tmp_src, source).map_err(io(&tmp_src))?;
     if let Some(pre) = prebuild {
+        commands::announce("prebuild_command", pre);
         let o = sh(pre).map_err(run_err("prebuild_command"))?;
         if !o.status.success() {
             return Err(BuildError::Hook {
@@ -680,17 +688,26 @@ pub fn build(
         )
     };
     let command = command_with("");
+    // The command as printed: the scratch names vary per process; the cache key does not.
+    let shown = |flags: &str| {
+        format!("{build_command}{flags} -o SKELETON SKELETON.c {libs} -lOpenCL -lm")
+            .replace("  ", " ")
+    };
     // A reference loop proven parallel is compiled with OpenMP when the compiler has it; a
     // compiler without (clang without libomp, a loop outside OpenMP's canonical form) falls back
     // to the serial build: the pragma is under `#ifdef _OPENMP`. OMP_NUM_THREADS bounds it.
     let mut built = None;
     if source.contains(OMP_MARKER) {
+        commands::announce("build_command", &shown(" -fopenmp"));
         built = Some(sh(&command_with(" -fopenmp")).map_err(run_err("build_command"))?)
             .filter(|o| o.status.success());
     }
     let o = match built {
         Some(o) => o,
-        None => sh(&command).map_err(run_err("build_command"))?,
+        None => {
+            commands::announce("build_command", &shown(""));
+            sh(&command).map_err(run_err("build_command"))?
+        }
     };
     if !o.status.success() {
         let mut output = String::from_utf8_lossy(&o.stderr).into_owned();
@@ -700,6 +717,7 @@ pub fn build(
     // The post-build command runs before the binary is put in place: when it fails, nothing is
     // cached and the next run fails the same way (issue 15 F20).
     if let Some(post) = postbuild {
+        commands::announce("postbuild_command", post);
         let o = sh(post).map_err(run_err("postbuild_command"))?;
         if !o.status.success() {
             let _ = std::fs::remove_file(&tmp);

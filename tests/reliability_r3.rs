@@ -1,0 +1,122 @@
+//! Issue 25, round three (docs/RELIABILITY.md, "Issue 25, round three: security and faults"):
+//! the commands a file runs are listed and announced and `libs` never reaches a shell (G9),
+//! another program's SQLite file is refused untouched (G10), hook grandchildren die with orcl
+//! (G4), SIGTERM always marks the experiment interrupted (G12), a file-size limit is an
+//! environment error (G11), one table of exit codes (G17), read-only databases (G15) and
+//! escaped build options (G14).
+//!
+//! Every tune runs `tests/inputs/ok/axpy_faults.c` (4 configurations, N = 1000) on the local
+//! OpenCL device (PoCL in CI), in its own temp dir with its own database and cache.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::time::Duration;
+
+use tempfile::TempDir;
+
+mod common;
+use common::{run, Run};
+
+const ORCL: &str = env!("CARGO_BIN_EXE_orcl");
+
+/// A temp dir holding `axpy.c`: tests/inputs/ok/axpy_faults.c with `build` replacing the
+/// build section's `arg build_command = 'cc -O2';`.
+struct Case {
+    dir: TempDir,
+}
+
+impl Case {
+    fn new(build: &str) -> Case {
+        let dir = tempfile::Builder::new()
+            .prefix("orcl-r3-")
+            .tempdir()
+            .unwrap();
+        let src = std::fs::read_to_string(
+            Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/inputs/ok/axpy_faults.c"),
+        )
+        .unwrap();
+        let old = "arg build_command = 'cc -O2';";
+        assert!(src.contains(old));
+        std::fs::write(dir.path().join("axpy.c"), src.replace(old, build)).unwrap();
+        Case { dir }
+    }
+
+    fn path(&self, name: &str) -> PathBuf {
+        self.dir.path().join(name)
+    }
+
+    fn orcl(&self, args: &[&str]) -> Command {
+        let mut c = Command::new(ORCL);
+        c.args(args)
+            .current_dir(self.dir.path())
+            .env("ORCL_CACHE_DIR", self.path("cache"))
+            .env_remove("ORCL_TEST_FAULT");
+        c
+    }
+
+    fn run(&self, args: &[&str]) -> Run {
+        run(self.orcl(args), Duration::from_secs(180))
+    }
+}
+
+/// G9: `check` lists every command the file makes `tune` run, `tune` prints each before it
+/// first runs it, and `libs` is split into words that never reach a shell (`$(..)` and
+/// backquotes used to run).
+#[test]
+fn commands_are_listed_announced_and_libs_never_reach_a_shell() {
+    let probe = tempfile::tempdir().unwrap();
+    let planted = |n: &str| probe.path().join(n);
+    let build = format!(
+        "arg build_command = 'cc -O2'; arg prebuild_command = 'echo pre > {}'; arg postbuild_command = 'true'; arg libs = '-lm $(touch {}) `touch {}`';",
+        planted("pre").display(),
+        planted("dollar").display(),
+        planted("backquote").display()
+    );
+    let c = Case::new(&build);
+    let check = c.run(&["check", "axpy.c"]);
+    check.assert_code(0);
+    for what in [
+        "prebuild_command (sh -c): echo pre > ",
+        "build_command (sh -c): cc -O2 -o SKELETON SKELETON.c -lm '$(touch'",
+        "postbuild_command (sh -c): true",
+        "libs (words for the compiler, no shell): -lm '$(touch'",
+    ] {
+        assert!(
+            check.stdout.contains(what),
+            "no `{what}`:\n{}",
+            check.dump()
+        );
+    }
+    assert!(!planted("pre").exists(), "check ran the prebuild command");
+    let tune = c.run(&["tune", "axpy.c", "--db", "t.db"]);
+    // `$(touch` is no file the linker knows: the skeleton does not build.
+    tune.assert_code(3);
+    // Each command once (the compile may be tried with `-fopenmp` first); the post-build
+    // command never runs after a failed compile.
+    let announced: Vec<&str> = tune
+        .stderr
+        .lines()
+        .filter(|l| l.starts_with("running "))
+        .collect();
+    let distinct: std::collections::HashSet<&&str> = announced.iter().collect();
+    assert_eq!(distinct.len(), announced.len(), "{}", tune.dump());
+    for (which, want) in [("prebuild", 1..=1), ("build", 1..=2), ("postbuild", 0..=0)] {
+        let n = announced
+            .iter()
+            .filter(|l| l.starts_with(&format!("running {which}_command: ")))
+            .count();
+        assert!(
+            want.contains(&n),
+            "`running {which}_command`:\n{}",
+            tune.dump()
+        );
+    }
+    assert!(planted("pre").exists(), "the prebuild command did not run");
+    for n in ["dollar", "backquote"] {
+        assert!(
+            !planted(n).exists(),
+            "`libs` ran a command through a shell ({n})\n{}",
+            tune.dump()
+        );
+    }
+}

@@ -120,3 +120,50 @@ fn commands_are_listed_announced_and_libs_never_reach_a_shell() {
         );
     }
 }
+
+/// G10: `--db` on another program's SQLite file (tables, no orcl `meta` table) is refused with
+/// exit 2 by `tune`, `db list` and `db import`, and the file stays byte-identical (orcl used to
+/// add its tables and switch it to WAL for good). An empty file is still a new database.
+#[test]
+fn another_programs_sqlite_file_is_refused_untouched() {
+    let c = Case::new("arg build_command = 'cc -O2';");
+    let foreign = c.path("places.sqlite");
+    {
+        let conn = rusqlite::Connection::open(&foreign).unwrap();
+        conn.execute_batch(
+            "CREATE TABLE moz_places(id INTEGER PRIMARY KEY, url TEXT);
+             INSERT INTO moz_places(url) VALUES ('https://example.org/');",
+        )
+        .unwrap();
+    }
+    let before = std::fs::read(&foreign).unwrap();
+    let export = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures/formats/kernel-tuner-cache-example.json")
+        .display()
+        .to_string();
+    for args in [
+        &["tune", "axpy.c", "--db", "places.sqlite"][..],
+        &["db", "list", "--db", "places.sqlite"],
+        &["db", "import", &export, "--db", "places.sqlite"],
+    ] {
+        let r = c.run(args);
+        r.assert_code(2);
+        assert!(
+            r.stderr
+                .contains("places.sqlite is an SQLite database of another program"),
+            "{args:?}\n{}",
+            r.dump()
+        );
+        assert!(
+            std::fs::read(&foreign).unwrap() == before,
+            "{args:?} changed the file"
+        );
+        for side in ["places.sqlite-wal", "places.sqlite-shm", "_axpy.c"] {
+            assert!(!c.path(side).exists(), "{args:?} left {side}");
+        }
+    }
+    // An empty file is a new database.
+    std::fs::write(c.path("empty.db"), "").unwrap();
+    c.run(&["tune", "axpy.c", "--db", "empty.db"])
+        .assert_code(0);
+}

@@ -115,6 +115,10 @@ pub enum DbError {
     /// No file at the database path; `hint` names the nearest database, if any.
     #[error("no tuning database at {path}{hint}")]
     Missing { path: String, hint: String },
+    /// An SQLite database of another program (tables, no orcl `meta` table): refused, never
+    /// written to (issue 25 G10).
+    #[error("{0} is an SQLite database of another program (it has tables but no orcl `meta` table); orcl leaves it as it is: give --db a new file or an orcl database")]
+    Foreign(String),
     /// The database path is a directory.
     #[error("{0} is a directory, not a tuning database")]
     NotAFile(String),

@@ -8,7 +8,7 @@ use rusqlite::{Connection, OpenFlags, OptionalExtension, Transaction, Transactio
 
 use super::sql::{
     CREATE_META, META_TABLE_EXISTS, MIGRATIONS, PRAGMA_FOREIGN_KEYS, PRAGMA_JOURNAL_WAL,
-    SELECT_SCHEMA_VERSION, SET_SCHEMA_VERSION,
+    SCHEMA_OBJECTS, SELECT_SCHEMA_VERSION, SET_SCHEMA_VERSION,
 };
 use super::{
     Db, DbError, Result, BUSY_TIMEOUT, HALF_CREATED_WAIT, READ_COMPATIBLE_VERSION, SCHEMA_VERSION,
@@ -18,10 +18,24 @@ impl Db {
     /// Opens (creating if missing) the database at `path` for reading and writing, migrating an
     /// older schema forward. The parent directory must exist.
     ///
-    /// Errors: [`DbError::NewerSchema`] for a file written by a newer orcl,
+    /// Another program's SQLite database (schema objects but no `meta` table) is refused before
+    /// anything is written to it, through a read-only connection (issue 25 G10): orcl used to
+    /// add its tables and switch the file to WAL for good.
+    ///
+    /// Errors: [`DbError::Foreign`], [`DbError::NewerSchema`] for a file written by a newer orcl,
     /// [`DbError::BadSchemaVersion`], or [`DbError::Sqlite`] (not a database, I/O, locked for
     /// longer than [`BUSY_TIMEOUT`]).
     pub fn open(path: &Path) -> Result<Db> {
+        if std::fs::metadata(path).is_ok_and(|m| m.len() > 0) {
+            let flags = OpenFlags::SQLITE_OPEN_READ_ONLY | OpenFlags::SQLITE_OPEN_NO_MUTEX;
+            // A probe that cannot read the file leaves the error to the read-write opening.
+            if let Ok(probe) = Connection::open_with_flags(path, flags) {
+                probe.busy_timeout(BUSY_TIMEOUT)?;
+                if is_foreign(&probe).unwrap_or(false) {
+                    return Err(DbError::Foreign(path.display().to_string()));
+                }
+            }
+        }
         let conn = Connection::open(path)?;
         conn.busy_timeout(BUSY_TIMEOUT)?;
         set_wal(&conn)?;
@@ -81,6 +95,9 @@ impl Db {
         let conn = Connection::open_with_flags(path, flags)?;
         conn.busy_timeout(BUSY_TIMEOUT)?;
         let start = std::time::Instant::now();
+        if is_foreign(&conn)? {
+            return Err(DbError::Foreign(path.display().to_string()));
+        }
         let found = loop {
             match stored_version(&conn) {
                 Ok(v) if v >= READ_COMPATIBLE_VERSION || start.elapsed() >= HALF_CREATED_WAIT => {
@@ -166,6 +183,15 @@ fn gunzip_if_gzip(path: &Path) -> Result<Option<tempfile::TempPath>> {
         .map_err(unzip_error)?;
     std::io::copy(&mut flate2::read::MultiGzDecoder::new(file), &mut out).map_err(unzip_error)?;
     Ok(Some(out.into_temp_path()))
+}
+
+/// Whether the file is another program's SQLite database: schema objects, no `meta` table
+/// (orcl creates `meta` in the same transaction as its tables, so no orcl database is ever
+/// seen half-made that way).
+fn is_foreign(conn: &Connection) -> Result<bool> {
+    let objects: i64 = conn.query_row(SCHEMA_OBJECTS, [], |r| r.get(0))?;
+    let has_meta: i64 = conn.query_row(META_TABLE_EXISTS, [], |r| r.get(0))?;
+    Ok(objects > 0 && has_meta == 0)
 }
 
 /// The schema version in `meta`, 0 if there is no `meta` table or no version row.

@@ -167,3 +167,74 @@ fn another_programs_sqlite_file_is_refused_untouched() {
     c.run(&["tune", "axpy.c", "--db", "empty.db"])
         .assert_code(0);
 }
+
+/// Wait (bounded) until `path` exists; false past `limit`.
+fn wait_for_file(path: &Path, limit: Duration) -> bool {
+    let start = std::time::Instant::now();
+    while !path.exists() {
+        if start.elapsed() > limit {
+            return false;
+        }
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    true
+}
+
+/// Whether process `pid` is gone (no /proc entry, or a zombie), polled up to `limit`.
+fn gone_within(pid: u32, limit: Duration) -> bool {
+    let start = std::time::Instant::now();
+    loop {
+        let stat = std::fs::read_to_string(format!("/proc/{pid}/stat"));
+        // The state follows the command name in parentheses: `pid (comm) S ...`.
+        let dead = stat.map_or(true, |s| {
+            s.rsplit_once(')')
+                .is_some_and(|(_, rest)| rest.trim_start().starts_with(['Z', 'X']))
+        });
+        if dead {
+            return true;
+        }
+        if start.elapsed() > limit {
+            return false;
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+/// G4: a pre-build hook's backgrounded grandchild dies with orcl, even after `kill -9` of orcl
+/// mid-hook (it used to keep running under PID 1). Synchronised on the hook writing the
+/// grandchild's pid; the grandchild's end is polled in /proc, bounded.
+#[test]
+fn hook_grandchildren_die_with_orcl() {
+    for signal in [libc::SIGKILL, libc::SIGTERM] {
+        let probe = tempfile::tempdir().unwrap();
+        let pidfile = probe.path().join("grandchild");
+        let build = format!(
+            "arg build_command = 'cc -O2'; arg prebuild_command = 'sleep 1000 & echo $! > {p}.tmp && mv {p}.tmp {p}; wait';",
+            p = pidfile.display()
+        );
+        let c = Case::new(&build);
+        let mut orcl = c
+            .orcl(&["tune", "axpy.c", "--db", "t.db"])
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null())
+            .spawn()
+            .unwrap();
+        let started = wait_for_file(&pidfile, Duration::from_secs(120));
+        let grandchild: u32 = std::fs::read_to_string(&pidfile)
+            .unwrap_or_default()
+            .trim()
+            .parse()
+            .unwrap_or(0);
+        unsafe { libc::kill(orcl.id() as i32, signal) };
+        let status = orcl.wait().unwrap();
+        assert!(started && grandchild > 1, "the hook never wrote its pid");
+        let ok = gone_within(grandchild, Duration::from_secs(10));
+        if !ok {
+            unsafe { libc::kill(grandchild as i32, libc::SIGKILL) };
+        }
+        assert!(
+            ok,
+            "signal {signal}: the hook's grandchild {grandchild} outlived orcl ({status:?})"
+        );
+    }
+}

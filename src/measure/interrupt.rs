@@ -100,6 +100,108 @@ pub fn tie_to_parent(cmd: &mut std::process::Command, own_group: bool) {
     }
 }
 
+/// Run `cmd` under a supervisor (issue 25 G4): the process orcl starts (the group leader of
+/// [`tie_to_parent`]`(cmd, true)`, which must be called first) forks; the child runs the
+/// command, the parent stays behind as a subreaper (`PR_SET_CHILD_SUBREAPER`, so the command's
+/// orphaned children are reparented to it, not to init) that reaps them and exits with the
+/// command's status. When orcl dies, even by `kill -9`, the supervisor's parent-death signal
+/// (SIGUSR1, blocked and taken with sigwaitinfo(2)) makes it SIGKILL its whole process group:
+/// the command and every descendant still in the group (a hook's backgrounded `sleep`), which
+/// used to outlive orcl under PID 1. A descendant that leaves the group (setsid(1)) escapes
+/// this; one that only loses its parent is still reaped by the supervisor.
+pub fn supervise(cmd: &mut std::process::Command) {
+    use std::os::unix::process::CommandExt;
+    let parent = unsafe { libc::getpid() };
+    // SAFETY: only async-signal-safe calls (prctl, sigprocmask, fork, sigwaitinfo, waitpid,
+    // kill, _exit) between fork and exec; nothing allocates.
+    unsafe {
+        cmd.pre_exec(move || {
+            let mut set: libc::sigset_t = std::mem::zeroed();
+            libc::sigemptyset(&mut set);
+            libc::sigaddset(&mut set, libc::SIGCHLD);
+            libc::sigaddset(&mut set, libc::SIGUSR1);
+            libc::sigprocmask(libc::SIG_BLOCK, &set, std::ptr::null_mut());
+            libc::prctl(libc::PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0);
+            libc::prctl(
+                libc::PR_SET_PDEATHSIG,
+                libc::SIGUSR1 as libc::c_ulong,
+                0,
+                0,
+                0,
+            );
+            if libc::getppid() != parent {
+                libc::kill(0, libc::SIGKILL);
+                libc::_exit(137);
+            }
+            let me = libc::getpid();
+            let child = libc::fork();
+            if child < 0 {
+                return Err(std::io::Error::last_os_error());
+            }
+            if child == 0 {
+                // The command: dies with the supervisor, starts with no signal blocked.
+                libc::prctl(
+                    libc::PR_SET_PDEATHSIG,
+                    libc::SIGKILL as libc::c_ulong,
+                    0,
+                    0,
+                    0,
+                );
+                if libc::getppid() != me {
+                    libc::_exit(137);
+                }
+                libc::sigprocmask(libc::SIG_UNBLOCK, &set, std::ptr::null_mut());
+                return Ok(());
+            }
+            // The supervisor never execs: close its copies of every descriptor above stderr,
+            // among them the pipe through which the standard library learns that the exec
+            // succeeded (it would wait for the supervisor's end otherwise).
+            if libc::syscall(libc::SYS_close_range, 3u32, u32::MAX, 0u32) != 0 {
+                for fd in 3..libc::sysconf(libc::_SC_OPEN_MAX).clamp(0, 1 << 16) as i32 {
+                    libc::close(fd);
+                }
+            }
+            supervisor_loop(&set, child)
+        });
+    }
+}
+
+/// The supervisor of [`supervise`]: reap children until `child` ends, then exit as it did;
+/// SIGKILL the whole process group when orcl dies (SIGUSR1). Never returns.
+///
+/// # Safety
+/// Only in a forked child, with `set`'s signals blocked.
+unsafe fn supervisor_loop(set: &libc::sigset_t, child: libc::pid_t) -> ! {
+    loop {
+        let sig = libc::sigwaitinfo(set, std::ptr::null_mut());
+        if sig == libc::SIGUSR1 {
+            libc::kill(0, libc::SIGKILL);
+            libc::_exit(137);
+        }
+        loop {
+            let mut status = 0;
+            let pid = libc::waitpid(-1, &mut status, libc::WNOHANG);
+            if pid <= 0 {
+                break;
+            }
+            if pid != child {
+                continue;
+            }
+            if libc::WIFSIGNALED(status) {
+                let s = libc::WTERMSIG(status);
+                libc::signal(s, libc::SIG_DFL);
+                let mut one: libc::sigset_t = std::mem::zeroed();
+                libc::sigemptyset(&mut one);
+                libc::sigaddset(&mut one, s);
+                libc::sigprocmask(libc::SIG_UNBLOCK, &one, std::ptr::null_mut());
+                libc::kill(libc::getpid(), s);
+                libc::_exit(128 + s);
+            }
+            libc::_exit(libc::WEXITSTATUS(status));
+        }
+    }
+}
+
 /// Spawn `cmd` tied to orcl ([`tie_to_parent`]) from one thread that lives as long as orcl.
 /// `PR_SET_PDEATHSIG` fires when the *thread* that forked the child exits, not the process: a
 /// worker started on a short-lived thread (the `--devices`/`--slurm` batch threads restart a

@@ -565,6 +565,8 @@ pub fn run_bounded(
         .stdout(Stdio::piped())
         .stderr(Stdio::piped());
     crate::interrupt::tie_to_parent(&mut cmd, true);
+    // Descendants of the command die with orcl too (issue 25 G4).
+    crate::interrupt::supervise(&mut cmd);
     let mut child = cmd.spawn()?;
     let pid = child.id();
     let reader = |mut r: Box<dyn Read + Send>| {

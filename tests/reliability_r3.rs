@@ -238,3 +238,95 @@ fn hook_grandchildren_die_with_orcl() {
         );
     }
 }
+
+/// Wait (bounded) until `sql` on the database `db` counts at least one row.
+fn wait_for_row(db: &Path, sql: &str, orcl: &mut std::process::Child) -> bool {
+    let start = std::time::Instant::now();
+    while start.elapsed() < Duration::from_secs(120) {
+        if orcl.try_wait().unwrap().is_some() {
+            return false;
+        }
+        let n =
+            rusqlite::Connection::open_with_flags(db, rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY)
+                .and_then(|c| c.query_row(sql, [], |r| r.get::<_, i64>(0)));
+        if n.is_ok_and(|n| n > 0) {
+            return true;
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    false
+}
+
+/// G12: SIGTERM as `timeout(1)` sends it — to orcl, then to its whole process group (orcl, its
+/// timing worker, its build shells), so orcl may see two — always ends with exit 143, a message
+/// naming SIGTERM, and the experiment (where one exists) marked `interrupted` with no crash or
+/// timeout recorded for the variant in flight. The signal lands at three points, each reached
+/// by an event: a pre-build hook running, a variant hanging in the worker, after the first row.
+#[test]
+fn sigterm_to_orcl_and_its_group_always_interrupts_cleanly() {
+    let probe = tempfile::tempdir().unwrap();
+    let marker = probe.path().join("prebuild-running");
+    let hook = format!(
+        "arg build_command = 'cc -O2'; arg prebuild_command = 'touch {}; sleep 30';",
+        marker.display()
+    );
+    for round in 0..3 {
+        for point in ["prebuild", "hang", "first row"] {
+            let build = if point == "prebuild" {
+                hook.as_str()
+            } else {
+                "arg build_command = 'cc -O2';"
+            };
+            let _ = std::fs::remove_file(&marker);
+            let c = Case::new(build);
+            let log = c.path("stderr.txt");
+            let fault = if point == "hang" {
+                "hang:WI=16"
+            } else {
+                "hang:WI=64"
+            };
+            let mut cmd = c.orcl(&["tune", "axpy.c", "--db", "t.db", "--timeout", "60s"]);
+            {
+                use std::os::unix::process::CommandExt;
+                cmd.process_group(0);
+            }
+            let mut orcl = cmd
+                .env("ORCL_TEST_FAULT", fault)
+                .stdout(std::process::Stdio::null())
+                .stderr(std::fs::File::create(&log).unwrap())
+                .spawn()
+                .unwrap();
+            let db = c.path("t.db");
+            let reached = match point {
+                "prebuild" => wait_for_file(&marker, Duration::from_secs(120)),
+                "hang" => wait_for_row(&db, "SELECT COUNT(*) FROM experiment", &mut orcl),
+                _ => wait_for_row(&db, "SELECT COUNT(*) FROM evaluation", &mut orcl),
+            };
+            let pid = orcl.id() as i32;
+            unsafe {
+                libc::kill(pid, libc::SIGTERM);
+                libc::kill(-pid, libc::SIGTERM);
+            }
+            let status = orcl.wait().unwrap();
+            let err = std::fs::read_to_string(&log).unwrap_or_default();
+            let at = format!("round {round}, {point}: {status:?}\n{err}");
+            assert!(reached, "never reached: {at}");
+            assert_eq!(status.code(), Some(143), "{at}");
+            assert!(err.contains("SIGTERM"), "no message: {at}");
+            if point != "prebuild" {
+                let conn = rusqlite::Connection::open(&db).unwrap();
+                let count = |sql: &str| conn.query_row(sql, [], |r| r.get::<_, i64>(0)).unwrap();
+                assert_eq!(
+                    count("SELECT COUNT(*) FROM experiment WHERE status = 'interrupted'"),
+                    1,
+                    "{at}"
+                );
+                assert_eq!(
+                    count("SELECT COUNT(*) FROM evaluation WHERE status IN ('crash', 'timeout')"),
+                    0,
+                    "{at}"
+                );
+            }
+        }
+    }
+}

@@ -3,7 +3,7 @@
 //! Child processes (timing workers, build shells) are started with a parent-death signal so that
 //! they never outlive orcl, even after `kill -9` (issue 15 F6, F7, F18).
 
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, OnceLock};
 
 /// The signal received (0: none), and whether one was: set by the handlers [`install`] registers.
@@ -14,11 +14,35 @@ struct Flags {
 
 static FLAGS: OnceLock<Flags> = OnceLock::new();
 
+/// A signal within this time of the first is the same request delivered twice, not a second
+/// one: `timeout(1)` sends SIGTERM to orcl and then to its whole process group, orcl included
+/// (issue 25 G12: 2 runs in 10 exited at once, with no message and the experiment `running`).
+pub const DUPLICATE_WINDOW: std::time::Duration = std::time::Duration::from_millis(500);
+
+/// When the first signal arrived (CLOCK_MONOTONIC, ns), for [`DUPLICATE_WINDOW`].
+static FIRST_AT_NS: AtomicU64 = AtomicU64::new(0);
+
+/// CLOCK_MONOTONIC in nanoseconds (clock_gettime(2) is async-signal-safe).
+fn monotonic_ns() -> u64 {
+    let mut t = libc::timespec {
+        tv_sec: 0,
+        tv_nsec: 0,
+    };
+    // SAFETY: `t` is a valid timespec.
+    unsafe { libc::clock_gettime(libc::CLOCK_MONOTONIC, &mut t) };
+    (t.tv_sec as u64)
+        .saturating_mul(1_000_000_000)
+        .saturating_add(t.tv_nsec as u64)
+        .max(1)
+}
+
 /// Install the SIGINT and SIGTERM handlers (idempotent), and ignore SIGXFSZ. Called by
-/// `orcl tune` and `orcl compare`. The handlers are signal-hook's: the first signal is recorded
-/// ([`requested`]); a second one exits at once with 128 + signal
-/// (`signal_hook::flag::register_conditional_shutdown`, registered before the flag so that it
-/// sees the first signal's flag only from the second signal on).
+/// `orcl tune` and `orcl compare`. The first signal is recorded ([`requested`]); the tune stops
+/// at its next safe point with a message and the experiment marked `interrupted`. A second
+/// signal more than [`DUPLICATE_WINDOW`] after the first exits at once with 128 + signal and a
+/// one-line message; one within the window is the first one again (`timeout(1)` signals the
+/// process and its group) and is ignored. The handler only uses atomics, clock_gettime(2),
+/// write(2) and _exit(2), all async-signal-safe.
 ///
 /// SIGXFSZ is what the kernel sends a process that writes past its file-size limit
 /// (`ulimit -f`); its default action kills orcl mid-write, with no message. Caught by a handler
@@ -32,18 +56,27 @@ pub fn install() {
             any: Arc::new(AtomicBool::new(false)),
         };
         for sig in [libc::SIGINT, libc::SIGTERM] {
-            let code = 128 + sig;
-            let registered =
-                signal_hook::flag::register_conditional_shutdown(sig, code, Arc::clone(&flags.any))
-                    .and_then(|_| signal_hook::flag::register(sig, Arc::clone(&flags.any)))
-                    .and_then(|_| {
-                        signal_hook::flag::register_usize(
-                            sig,
-                            Arc::clone(&flags.signal),
-                            sig as usize,
-                        )
-                    });
-            if let Err(e) = registered {
+            let (any, signal) = (Arc::clone(&flags.any), Arc::clone(&flags.signal));
+            let handler = move || {
+                let now = monotonic_ns();
+                if !any.swap(true, Ordering::SeqCst) {
+                    FIRST_AT_NS.store(now, Ordering::SeqCst);
+                    signal.store(sig as usize, Ordering::SeqCst);
+                    return;
+                }
+                let first = FIRST_AT_NS.load(Ordering::SeqCst);
+                if now.saturating_sub(first) < DUPLICATE_WINDOW.as_nanos() as u64 {
+                    return;
+                }
+                let msg: &[u8] = b"orcl: second signal: exiting at once (the experiment stays `running`; the next run resumes it)\n";
+                // SAFETY: write(2) and _exit(2) are async-signal-safe.
+                unsafe {
+                    libc::write(2, msg.as_ptr().cast(), msg.len());
+                    libc::_exit(128 + sig);
+                }
+            };
+            // SAFETY: the handler is async-signal-safe (see above).
+            if let Err(e) = unsafe { signal_hook::low_level::register(sig, handler) } {
                 orcl_frontend::errln!("warning: cannot handle signal {sig}: {e}");
             }
         }

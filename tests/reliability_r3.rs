@@ -330,3 +330,47 @@ fn sigterm_to_orcl_and_its_group_always_interrupts_cleanly() {
         }
     }
 }
+
+/// G11: under a file-size limit (`ulimit -f`), `orcl devices` and `orcl tune` exit 3 with a
+/// message naming the limit, whichever write hits it first (the database: SQLite's I/O error;
+/// PoCL's kernel cache: LLVM calls exit(1) inside orcl). They used to die of SIGXFSZ
+/// (`devices`) or exit 1, the code of "no correct variant", with nothing said. Each limit runs
+/// with an empty PoCL cache, so the OpenCL compiler writes.
+#[test]
+fn a_file_size_limit_is_an_environment_failure_naming_the_limit() {
+    for blocks in [16u64, 256] {
+        let c = Case::new("arg build_command = 'cc -O2';");
+        let pocl = c.path("pocl-cache");
+        std::fs::create_dir(&pocl).unwrap();
+        for args in [&["devices"][..], &["tune", "axpy.c", "--db", "t.db"]] {
+            let mut cmd = c.orcl(args);
+            cmd.env("POCL_CACHE_DIR", &pocl);
+            {
+                use std::os::unix::process::CommandExt;
+                let bytes = blocks * 1024;
+                // SAFETY: setrlimit is async-signal-safe.
+                unsafe {
+                    cmd.pre_exec(move || {
+                        let r = libc::rlimit {
+                            rlim_cur: bytes,
+                            rlim_max: bytes,
+                        };
+                        libc::setrlimit(libc::RLIMIT_FSIZE, &r);
+                        Ok(())
+                    });
+                }
+            }
+            let r = run(cmd, Duration::from_secs(180));
+            if args[0] == "devices" && r.code() == Some(0) {
+                continue; // PoCL wrote nothing past the limit.
+            }
+            r.assert_code(3);
+            assert!(
+                r.stderr
+                    .contains(&format!("the file-size limit is {} bytes", blocks * 1024)),
+                "{args:?} under ulimit -f {blocks}\n{}",
+                r.dump()
+            );
+        }
+    }
+}

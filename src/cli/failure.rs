@@ -39,6 +39,14 @@ impl Failure {
             }
             Failure::Env(m) => {
                 orcl_frontend::errln!("error: {}", orcl_frontend::diag::escape_controls(&m));
+                // Under `ulimit -f` a write fails with EFBIG, which SQLite reports as an I/O
+                // error or a full disk: say which limit it was (issue 25 G11).
+                let io = ["I/O error", "full", "File too large"];
+                if let Some(b) = orcl_measure::interrupt::file_size_limit()
+                    .filter(|_| io.iter().any(|w| m.contains(w)))
+                {
+                    orcl_frontend::errln!("note: {}", orcl_measure::interrupt::file_size_note(b));
+                }
                 EXIT_ENVIRONMENT
             }
             Failure::Interrupted(signal, m) => {

@@ -36,7 +36,7 @@ fn monotonic_ns() -> u64 {
         .max(1)
 }
 
-/// Install the SIGINT and SIGTERM handlers (idempotent), and ignore SIGXFSZ. Called by
+/// Install the SIGINT and SIGTERM handlers (idempotent). Called by
 /// `orcl tune` and `orcl compare`. The first signal is recorded ([`requested`]); the tune stops
 /// at its next safe point with a message and the experiment marked `interrupted`. A second
 /// signal more than [`DUPLICATE_WINDOW`] after the first exits at once with 128 + signal and a
@@ -44,11 +44,7 @@ fn monotonic_ns() -> u64 {
 /// process and its group) and is ignored. The handler only uses atomics, clock_gettime(2),
 /// write(2) and _exit(2), all async-signal-safe.
 ///
-/// SIGXFSZ is what the kernel sends a process that writes past its file-size limit
-/// (`ulimit -f`); its default action kills orcl mid-write, with no message. Caught by a handler
-/// that does nothing, the write fails with `EFBIG` instead, which SQLite reports as a full disk,
-/// so the tune stops with exit 3 naming the database, as on a full file system (`ENOSPC`);
-/// `tests/faults.sh` checks it.
+/// SIGXFSZ is caught for every command by [`guard_process_exit`].
 pub fn install() {
     FLAGS.get_or_init(|| {
         let flags = Flags {
@@ -80,12 +76,73 @@ pub fn install() {
                 orcl_frontend::errln!("warning: cannot handle signal {sig}: {e}");
             }
         }
+        flags
+    });
+}
+
+/// Set when orcl's `main` returns its exit code (or a panic ends it): an `exit()` before that
+/// was called by a library inside orcl (see [`guard_process_exit`]).
+static EXITING_NORMALLY: AtomicBool = AtomicBool::new(false);
+
+/// For every command, once at start (issue 25 G11):
+///
+/// - SIGXFSZ, which the kernel sends a process writing past its file-size limit (`ulimit -f`),
+///   is caught by a handler that does nothing (a handler, unlike `SIG_IGN`, is not inherited by
+///   the compilers orcl runs), so such a write fails with `EFBIG` and is reported like a full
+///   disk (exit 3) instead of killing orcl with no message (`orcl devices` did);
+/// - an atexit(3) handler catches an `exit()` that a library calls inside orcl before orcl's
+///   own `main` returns — PoCL's LLVM does on "File too large" — and turns it into exit 3 with
+///   a message, naming the file-size limit when there is one (it used to exit 1, the code of
+///   "no correct variant", with nothing said). Call [`exiting_normally`] before orcl's own exit.
+pub fn guard_process_exit() {
+    static ONCE: std::sync::Once = std::sync::Once::new();
+    ONCE.call_once(|| {
         let ignored = Arc::new(AtomicBool::new(false));
         if let Err(e) = signal_hook::flag::register(libc::SIGXFSZ, ignored) {
             orcl_frontend::errln!("warning: cannot catch SIGXFSZ: {e}");
         }
-        flags
+        // SAFETY: registers a plain extern "C" function.
+        unsafe { libc::atexit(exit_from_a_library) };
     });
+}
+
+/// Mark orcl's own exit (see [`guard_process_exit`]).
+pub fn exiting_normally() {
+    EXITING_NORMALLY.store(true, Ordering::SeqCst);
+}
+
+/// The soft file-size limit (`ulimit -f`) in bytes, `None` when unlimited.
+pub fn file_size_limit() -> Option<u64> {
+    let mut r = libc::rlimit {
+        rlim_cur: 0,
+        rlim_max: 0,
+    };
+    // SAFETY: `r` is a valid rlimit.
+    let ok = unsafe { libc::getrlimit(libc::RLIMIT_FSIZE, &mut r) } == 0;
+    (ok && r.rlim_cur != libc::RLIM_INFINITY).then_some(r.rlim_cur)
+}
+
+/// What a file-size limit of `bytes` does, for messages.
+pub fn file_size_note(bytes: u64) -> String {
+    format!(
+        "the file-size limit is {bytes} bytes (`ulimit -f {}`): a write past it fails with \"File too large\" (EFBIG), as the OpenCL compiler's cache files and the database do; raise it (`ulimit -f unlimited`)",
+        bytes / 1024
+    )
+}
+
+extern "C" fn exit_from_a_library() {
+    if EXITING_NORMALLY.load(Ordering::SeqCst) {
+        return;
+    }
+    let limit = match file_size_limit() {
+        Some(b) => format!("; {}", file_size_note(b)),
+        None => String::new(),
+    };
+    orcl_frontend::errln!(
+        "error: a library inside orcl (the OpenCL runtime or its compiler; its message is above) ended the process{limit}"
+    );
+    // SAFETY: _exit(2) ends the process without running the remaining exit handlers.
+    unsafe { libc::_exit(3) };
 }
 
 /// The signal number (2 = SIGINT, 15 = SIGTERM) received since [`install`], if any.

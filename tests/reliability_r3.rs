@@ -374,3 +374,129 @@ fn a_file_size_limit_is_an_environment_failure_naming_the_limit() {
         }
     }
 }
+
+/// G17: one table of causes → exit codes (docs/RELIABILITY.md, "Exit codes"), each row run:
+/// a `--db` file that is not an orcl database is a wrong argument (2) whether it is garbage,
+/// another program's SQLite file or a newer orcl's; standard output that cannot be written
+/// (`> /dev/full`) is a file-system failure (3) for `emit` (was 1) and `check` (was 0); a build
+/// command that writes no binary is a failed build (3, said so; was "cannot write the skeleton").
+#[test]
+fn exit_codes_follow_the_table() {
+    let c = Case::new("arg build_command = 'cc -O2';");
+    std::fs::write(c.path("garbage.db"), vec![b'x'; 4096]).unwrap();
+    {
+        let conn = rusqlite::Connection::open(c.path("future.db")).unwrap();
+        conn.execute_batch(
+            "CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT);
+             INSERT INTO meta VALUES ('schema_version', '99');",
+        )
+        .unwrap();
+        let conn = rusqlite::Connection::open(c.path("other.db")).unwrap();
+        conn.execute_batch("CREATE TABLE t(x);").unwrap();
+    }
+    let src = std::fs::read_to_string(c.path("axpy.c")).unwrap();
+    std::fs::write(
+        c.path("true.c"),
+        src.replace(
+            "arg build_command = 'cc -O2';",
+            "arg build_command = 'true';",
+        ),
+    )
+    .unwrap();
+    let full = || std::fs::OpenOptions::new().write(true).open("/dev/full");
+    // (cause, arguments, standard output to /dev/full, exit code, in the message)
+    let table: &[(&str, &[&str], bool, i32, &str)] = &[
+        (
+            "garbage --db",
+            &["db", "list", "--db", "garbage.db"],
+            false,
+            2,
+            "not a database",
+        ),
+        (
+            "garbage --db (tune)",
+            &["tune", "axpy.c", "--db", "garbage.db"],
+            false,
+            2,
+            "not a database",
+        ),
+        (
+            "newer schema",
+            &["db", "list", "--db", "future.db"],
+            false,
+            2,
+            "newer",
+        ),
+        (
+            "newer schema (tune)",
+            &["tune", "axpy.c", "--db", "future.db"],
+            false,
+            2,
+            "newer",
+        ),
+        (
+            "another program's SQLite",
+            &["db", "list", "--db", "other.db"],
+            false,
+            2,
+            "another program",
+        ),
+        (
+            "missing database directory",
+            &["tune", "axpy.c", "--db", "no/such/t.db"],
+            false,
+            3,
+            "database",
+        ),
+        (
+            "emit > /dev/full",
+            &["emit", "axpy.c"],
+            true,
+            3,
+            "standard output",
+        ),
+        (
+            "check > /dev/full",
+            &["check", "axpy.c"],
+            true,
+            3,
+            "standard output",
+        ),
+        (
+            "build_command = 'true'",
+            &["tune", "true.c", "--db", "t.db"],
+            false,
+            3,
+            "wrote no binary",
+        ),
+    ];
+    for (cause, args, to_full, code, says) in table {
+        let mut cmd = c.orcl(args);
+        if *to_full {
+            match full() {
+                Ok(f) => {
+                    cmd.stdout(f);
+                }
+                Err(_) => continue, // no /dev/full here
+            }
+        }
+        let r = if *to_full {
+            let out = cmd.stderr(std::process::Stdio::piped()).output().unwrap();
+            Run {
+                stdout: String::new(),
+                stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
+                output: out,
+                elapsed: Duration::ZERO,
+            }
+        } else {
+            run(cmd, Duration::from_secs(180))
+        };
+        assert_eq!(r.code(), Some(*code), "{cause}\n{}", r.dump());
+        assert!(
+            r.stderr.contains(says),
+            "{cause}: no `{says}`\n{}",
+            r.dump()
+        );
+        assert!(!r.stderr.contains("panicked"), "{cause}\n{}", r.dump());
+    }
+}

@@ -716,6 +716,14 @@ pub fn build(
         output.push_str(&String::from_utf8_lossy(&o.stdout));
         return Err(BuildError::Compile { command, output });
     }
+    // A command that succeeds without writing the binary (`build_command = 'true'`) is a
+    // failed build, not a file-system error (issue 25 G17).
+    if !tmp.is_file() {
+        return Err(BuildError::Compile {
+            command,
+            output: "it exited 0 but wrote no binary at the path after -o; the build command must compile the skeleton source it is given (`-o BINARY SOURCE` are appended)".into(),
+        });
+    }
     // The post-build command runs before the binary is put in place: when it fails, nothing is
     // cached and the next run fails the same way (issue 15 F20).
     if let Some(post) = postbuild {

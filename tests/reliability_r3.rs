@@ -500,3 +500,30 @@ fn exit_codes_follow_the_table() {
         assert!(!r.stderr.contains("panicked"), "{cause}\n{}", r.dump());
     }
 }
+
+/// G14: a `clFlags` value with a terminal escape and a bell is escaped in `emit`'s
+/// `build options:` comment (ESC/BEL went raw to the terminal).
+#[test]
+fn build_options_are_escaped_in_emit() {
+    let c = Case::new("arg build_command = 'cc -O2';");
+    let value = "-DX=1 \u{1b}]0;PWNED\u{7} -DY";
+    let src = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/inputs/ok/axpy_clflags.c"),
+    )
+    .unwrap()
+    .replace("'-cl-no-such-flag'", &format!("'{value}'"));
+    std::fs::write(c.path("flags.c"), src).unwrap();
+    let set = format!("CL={value}");
+    let r = c.run(&["emit", "flags.c", "--set", "WI=16", "--set", &set]);
+    r.assert_code(0);
+    let line = r
+        .stdout
+        .lines()
+        .find(|l| l.contains("build options:"))
+        .unwrap_or_else(|| panic!("no build options line\n{}", r.dump()));
+    assert!(line.contains("-DX=1 \\u{1b}]0;PWNED\\u{7} -DY"), "{line}");
+    assert!(
+        !r.stdout.contains('\u{1b}') && !r.stdout.contains('\u{7}'),
+        "{line:?}"
+    );
+}

@@ -527,3 +527,60 @@ fn build_options_are_escaped_in_emit() {
         "{line:?}"
     );
 }
+
+/// G15: `db list` on a database whose write-ahead log was left beside it (a killed writer),
+/// in a read-only directory, reads it — log included — where SQLite alone could not open it
+/// ("unable to open database file"). As root the directory is a read-only bind mount in a
+/// mount namespace (`unshare -m`); otherwise it is made 0555. Skipped with a message when
+/// neither is possible.
+#[test]
+fn a_wal_database_in_a_read_only_directory_is_read() {
+    let c = Case::new("arg build_command = 'cc -O2';");
+    c.run(&["tune", "axpy.c", "--db", "t.db"]).assert_code(0);
+    let ro = c.path("ro");
+    std::fs::create_dir(&ro).unwrap();
+    // A writer that ends without closing: its last change is only in the -wal file.
+    let conn = rusqlite::Connection::open(c.path("t.db")).unwrap();
+    conn.execute_batch("PRAGMA journal_mode = WAL; PRAGMA wal_autocheckpoint = 0;")
+        .unwrap();
+    conn.execute("UPDATE experiment SET status = 'failed'", [])
+        .unwrap();
+    std::fs::copy(c.path("t.db"), ro.join("t.db")).unwrap();
+    std::fs::copy(c.path("t.db-wal"), ro.join("t.db-wal")).unwrap();
+    drop(conn);
+    let root = unsafe { libc::geteuid() } == 0;
+    let r = if root {
+        let script = format!(
+            "mount --bind {d} {d} && mount -o remount,bind,ro {d} || exit 99; exec {ORCL} db list --db {d}/t.db",
+            d = ro.display()
+        );
+        let mut cmd = Command::new("unshare");
+        cmd.args(["-m", "sh", "-c", &script])
+            .current_dir(c.path("."))
+            .env("ORCL_CACHE_DIR", c.path("cache"));
+        run(cmd, Duration::from_secs(60))
+    } else {
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(&ro, std::fs::Permissions::from_mode(0o555)).unwrap();
+        let r = c.run(&["db", "list", "--db", "ro/t.db"]);
+        std::fs::set_permissions(&ro, std::fs::Permissions::from_mode(0o755)).unwrap();
+        r
+    };
+    if r.code() == Some(99) || (root && r.stderr.contains("unshare")) {
+        eprintln!(
+            "skipped: cannot make a read-only directory here\n{}",
+            r.dump()
+        );
+        return;
+    }
+    r.assert_code(0);
+    assert!(
+        r.stdout.contains("failed"),
+        "the -wal's change was not read\n{}",
+        r.dump()
+    );
+    assert!(
+        !ro.join("t.db-shm").exists(),
+        "orcl wrote into the read-only directory"
+    );
+}

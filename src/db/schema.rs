@@ -88,7 +88,28 @@ impl Db {
     /// A gzip'd database (`orcl.db.gz`, as shared or archived; recognised by its magic bytes,
     /// RFC 1952 §2.3.1) is decompressed into a temporary file, read from there and deleted when
     /// the `Db` is dropped.
+    ///
+    /// A database SQLite cannot open in a read-only directory (a write-ahead log whose index,
+    /// `-shm`, is missing: SQLite must create it beside the file) is read from a copy of the
+    /// file and its log in a temporary directory, deleted when the `Db` is dropped (issue 25
+    /// G15); [`DbError::ReadOnlyDir`] when that fails too.
     pub fn open_read_only(path: &Path) -> Result<Db> {
+        match Db::open_read_only_in_place(path) {
+            Err(DbError::Sqlite(e))
+                if e.sqlite_error_code() == Some(rusqlite::ErrorCode::CannotOpen)
+                    && !dir_writable(path) =>
+            {
+                let copy = copy_with_log(path)
+                    .map_err(|c| DbError::ReadOnlyDir(path.display().to_string(), c.to_string()))?;
+                let mut db = Db::open_read_only_in_place(&copy.path().join("copy.db"))?;
+                db._copy = Some(copy);
+                Ok(db)
+            }
+            other => other,
+        }
+    }
+
+    fn open_read_only_in_place(path: &Path) -> Result<Db> {
         let unzipped = gunzip_if_gzip(path)?;
         let path = unzipped.as_deref().unwrap_or(path);
         let flags = OpenFlags::SQLITE_OPEN_READ_ONLY | OpenFlags::SQLITE_OPEN_NO_MUTEX;
@@ -127,6 +148,7 @@ impl Db {
             conn,
             file: None,
             _unzipped: unzipped,
+            _copy: None,
         })
     }
 
@@ -142,6 +164,7 @@ impl Db {
             conn,
             file: None,
             _unzipped: None,
+            _copy: None,
         })
     }
 
@@ -155,6 +178,34 @@ impl Db {
     pub(super) fn write_tx(&self) -> rusqlite::Result<Transaction<'_>> {
         Transaction::new_unchecked(&self.conn, TransactionBehavior::Immediate)
     }
+}
+
+/// Whether this process may create files in `path`'s directory (access(2) with W_OK: a
+/// read-only mount or a directory without write permission answers no).
+fn dir_writable(path: &Path) -> bool {
+    use std::os::unix::ffi::OsStrExt;
+    let dir = match path.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d,
+        _ => Path::new("."),
+    };
+    let Ok(c) = std::ffi::CString::new(dir.as_os_str().as_bytes()) else {
+        return false;
+    };
+    // SAFETY: `c` is a NUL-terminated path.
+    unsafe { libc::access(c.as_ptr(), libc::W_OK) == 0 }
+}
+
+/// `path` and its write-ahead log (`-wal`, when there is one) copied into a new temporary
+/// directory as `copy.db` and `copy.db-wal`.
+fn copy_with_log(path: &Path) -> std::io::Result<tempfile::TempDir> {
+    let dir = tempfile::Builder::new().prefix("orcl-db-copy-").tempdir()?;
+    std::fs::copy(path, dir.path().join("copy.db"))?;
+    let mut wal = path.as_os_str().to_owned();
+    wal.push("-wal");
+    if Path::new(&wal).exists() {
+        std::fs::copy(&wal, dir.path().join("copy.db-wal"))?;
+    }
+    Ok(dir)
 }
 
 /// The first two bytes of every gzip stream (RFC 1952 §2.3.1): how a gzip'd database or

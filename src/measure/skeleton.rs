@@ -613,6 +613,66 @@ pub fn run_bounded(
     })
 }
 
+/// Compile the skeleton source `tmp_src` into `tmp` with `build_command` and `libs` (with
+/// `-fopenmp` first where the reference loop is parallel), announcing each command before its
+/// first run (issue 25 G9). Errors: [`BuildError::Compile`] when it fails or writes no binary.
+fn compile(
+    source: &str,
+    build_command: &str,
+    libs: &str,
+    tmp: &Path,
+    tmp_src: &Path,
+) -> Result<(), BuildError> {
+    let q = |p: &Path| {
+        shlex::try_quote(&p.display().to_string())
+            .map(|c| c.into_owned())
+            .unwrap_or_default()
+    };
+    let command_with = |flags: &str| {
+        format!(
+            "{build_command}{flags} -o {} {} {libs} -lOpenCL -lm",
+            q(tmp),
+            q(tmp_src)
+        )
+    };
+    let command = command_with("");
+    // The command as printed: the scratch names vary per process; the cache key does not.
+    let shown = |flags: &str| {
+        format!("{build_command}{flags} -o SKELETON SKELETON.c {libs} -lOpenCL -lm")
+            .replace("  ", " ")
+    };
+    // A reference loop proven parallel is compiled with OpenMP when the compiler has it; a
+    // compiler without (clang without libomp, a loop outside OpenMP's canonical form) falls back
+    // to the serial build: the pragma is under `#ifdef _OPENMP`. OMP_NUM_THREADS bounds it.
+    let mut built = None;
+    if source.contains(OMP_MARKER) {
+        commands::announce("build_command", &shown(" -fopenmp"));
+        built = Some(sh(&command_with(" -fopenmp")).map_err(run_err("build_command"))?)
+            .filter(|o| o.status.success());
+    }
+    let o = match built {
+        Some(o) => o,
+        None => {
+            commands::announce("build_command", &shown(""));
+            sh(&command).map_err(run_err("build_command"))?
+        }
+    };
+    if !o.status.success() {
+        let mut output = String::from_utf8_lossy(&o.stderr).into_owned();
+        output.push_str(&String::from_utf8_lossy(&o.stdout));
+        return Err(BuildError::Compile { command, output });
+    }
+    // A command that succeeds without writing the binary (`build_command = 'true'`) is a
+    // failed build, not a file-system error (issue 25 G17).
+    if !tmp.is_file() {
+        return Err(BuildError::Compile {
+            command,
+            output: "it exited 0 but wrote no binary at the path after -o; the build command must compile the skeleton source it is given (`-o BINARY SOURCE` are appended)".into(),
+        });
+    }
+    Ok(())
+}
+
 /// Compile a rendered skeleton with `build_command` (already substituted) and `libs`, running the
 /// optional pre/post-build commands. Returns the path of the (cached) binary.
 pub fn build(
@@ -677,53 +737,7 @@ pub fn build(
             });
         }
     }
-    let q = |p: &Path| {
-        shlex::try_quote(&p.display().to_string())
-            .map(|c| c.into_owned())
-            .unwrap_or_default()
-    };
-    let command_with = |flags: &str| {
-        format!(
-            "{build_command}{flags} -o {} {} {libs} -lOpenCL -lm",
-            q(&tmp),
-            q(&tmp_src)
-        )
-    };
-    let command = command_with("");
-    // The command as printed: the scratch names vary per process; the cache key does not.
-    let shown = |flags: &str| {
-        format!("{build_command}{flags} -o SKELETON SKELETON.c {libs} -lOpenCL -lm")
-            .replace("  ", " ")
-    };
-    // A reference loop proven parallel is compiled with OpenMP when the compiler has it; a
-    // compiler without (clang without libomp, a loop outside OpenMP's canonical form) falls back
-    // to the serial build: the pragma is under `#ifdef _OPENMP`. OMP_NUM_THREADS bounds it.
-    let mut built = None;
-    if source.contains(OMP_MARKER) {
-        commands::announce("build_command", &shown(" -fopenmp"));
-        built = Some(sh(&command_with(" -fopenmp")).map_err(run_err("build_command"))?)
-            .filter(|o| o.status.success());
-    }
-    let o = match built {
-        Some(o) => o,
-        None => {
-            commands::announce("build_command", &shown(""));
-            sh(&command).map_err(run_err("build_command"))?
-        }
-    };
-    if !o.status.success() {
-        let mut output = String::from_utf8_lossy(&o.stderr).into_owned();
-        output.push_str(&String::from_utf8_lossy(&o.stdout));
-        return Err(BuildError::Compile { command, output });
-    }
-    // A command that succeeds without writing the binary (`build_command = 'true'`) is a
-    // failed build, not a file-system error (issue 25 G17).
-    if !tmp.is_file() {
-        return Err(BuildError::Compile {
-            command,
-            output: "it exited 0 but wrote no binary at the path after -o; the build command must compile the skeleton source it is given (`-o BINARY SOURCE` are appended)".into(),
-        });
-    }
+    compile(source, build_command, libs, &tmp, &tmp_src)?;
     // The post-build command runs before the binary is put in place: when it fails, nothing is
     // cached and the next run fails the same way (issue 15 F20).
     if let Some(post) = postbuild {

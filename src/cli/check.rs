@@ -44,7 +44,7 @@ pub(super) fn run(a: CheckArgs) -> Result<i32, Failure> {
         print_kernel(p, path, text);
         print_space(p, text);
         // Every command the file would make `orcl tune` run (issue 25 G9).
-        orcl_frontend::outln!("  commands `orcl tune` runs (each printed before its first run; the compile is tried with -fopenmp first where the reference loop is parallel):");
+        orcl_frontend::outln!("  commands `orcl tune` runs (each printed before its first run):");
         for (which, cmd) in orcl_measure::skeleton::commands::listing(&p.region.spec) {
             orcl_frontend::outln!(
                 "    {which}: {}",

@@ -87,6 +87,14 @@ fn commands_are_listed_announced_and_libs_never_reach_a_shell() {
             check.dump()
         );
     }
+    let json = c.run(&["check", "--json", "axpy.c"]);
+    json.assert_code(0);
+    assert!(
+        json.stdout
+            .contains("\"setting\": \"prebuild_command (sh -c)\""),
+        "{}",
+        json.dump()
+    );
     assert!(!planted("pre").exists(), "check ran the prebuild command");
     let tune = c.run(&["tune", "axpy.c", "--db", "t.db"]);
     // `$(touch` is no file the linker knows: the skeleton does not build.

@@ -271,6 +271,117 @@ if ! over_budget; then
     fi
 fi
 
+# --- 6. issue 25, round three (G4, G12, G11, G1) ------------------------------------------
+
+# Polls (bounded, $2 s) until process $1 is gone or a zombie; 1 when it is still running.
+gone_within() {
+    local pid=$1 t=0 st
+    while :; do
+        st=$(sed -n 's/^[0-9]* (.*) \(.\).*/\1/p' "/proc/$pid/stat" 2>/dev/null || true)
+        [[ -z $st || $st == Z || $st == X ]] && return 0
+        (( t >= $2 * 10 )) && return 1
+        sleep 0.1; t=$((t + 1))
+    done
+}
+
+# G4: kill -9 of orcl while a pre-build hook runs; the hook's backgrounded grandchild must go
+# with it (it used to live on under PID 1). Synchronised on the hook writing the pid.
+fault_hook_grandchild() {
+    local c=$WORK/hook.c pidf=$WORK/grandchild.pid orcl_pid gc t=0
+    sed "s|arg build_command = 'cc -O2';|arg build_command = 'cc -O2'; arg prebuild_command = 'sleep 1000 \& echo \$! > $pidf.tmp \&\& mv $pidf.tmp $pidf; wait';|" \
+        "$WORK/k.c" > "$c"
+    rm -f "$pidf"
+    ORCL_CACHE_DIR=$WORK/cache-hook "$ORCL" tune "$c" --db "$WORK/hook.db" -o "$WORK/_hook.c" > "$WORK/hook.log" 2>&1 &
+    orcl_pid=$!; CHILD=$orcl_pid
+    while [[ ! -s $pidf ]] && (( t < 600 )); do sleep 0.1; t=$((t + 1)); done
+    gc=$(cat "$pidf" 2>/dev/null || true)
+    kill -9 "$orcl_pid" 2>/dev/null || true
+    wait "$orcl_pid" 2>/dev/null || true
+    CHILD=
+    if [[ -z $gc ]]; then fail "hook grandchild: the hook never wrote its pid: $(tail -3 "$WORK/hook.log")"; return; fi
+    if gone_within "$gc" 10; then say "hook grandchild: gone with orcl (kill -9)"; else fail "hook grandchild $gc outlived orcl"; kill -9 "$gc" 2>/dev/null || true; fi
+}
+
+# G12: timeout(1) sends SIGTERM to orcl and then to its process group, so orcl may see two:
+# exit 143 with a message and the experiment `interrupted` (or 0 when the tune was done).
+fault_timeout() {
+    local i e db ms st
+    for i in 1 2 3 4; do
+        db=$WORK/timeout$i.db
+        ms=$(( 200 + RANDOM % (T_MS + 1) ))
+        set +e
+        timeout --preserve-status "$(printf '%d.%03d' $((ms / 1000)) $((ms % 1000)))" "$ORCL" tune "$WORK/k.c" --db "$db" -o "$WORK/_t.c" > "$WORK/timeout.log" 2>&1
+        e=$?
+        set -e
+        case $e in
+            0) ;;
+            143) grep -q SIGTERM "$WORK/timeout.log" || fail "timeout(1) at $ms ms: exit 143 with no message"
+                 if [[ -e $db ]]; then
+                     st=$(q "$db" "SELECT status AS v FROM experiment" 2>/dev/null || true)
+                     [[ -z $st || $st == '"interrupted"' ]] || fail "timeout(1) at $ms ms: experiment $st, expected interrupted"
+                 fi ;;
+            *) fail "timeout(1) at $ms ms: exit $e: $(tail -2 "$WORK/timeout.log")" ;;
+        esac
+        assert_none_left 10 "timeout(1)"
+    done
+    say "timeout(1): 4 runs, each 143 with the experiment interrupted, or done"
+}
+
+# G11: under `ulimit -f`, with PoCL's kernel cache empty, `orcl devices` and `orcl tune` end
+# with exit 3 and a message naming the limit (or `devices` with 0 when it wrote nothing).
+fault_ulimit() {
+    local what e
+    for what in devices tune; do
+        rm -rf "$WORK/pocl-empty" "$WORK/ulimit.db"*; mkdir -p "$WORK/pocl-empty"
+        set +e
+        if [[ $what == devices ]]; then
+            ( ulimit -f 64; POCL_CACHE_DIR=$WORK/pocl-empty exec "$ORCL" devices ) > "$WORK/ulimit.log" 2>&1
+        else
+            ( ulimit -f 64; POCL_CACHE_DIR=$WORK/pocl-empty ORCL_CACHE_DIR=$WORK/cache-ulimit exec "$ORCL" tune "$WORK/k.c" --db "$WORK/ulimit.db" -o "$WORK/_u.c" ) > "$WORK/ulimit.log" 2>&1
+        fi
+        e=$?
+        set -e
+        if [[ $what == devices && $e == 0 ]]; then continue; fi
+        [[ $e == 3 ]] || fail "ulimit -f 64, orcl $what: exit $e, expected 3: $(tail -2 "$WORK/ulimit.log")"
+        grep -q "file-size limit is 65536 bytes" "$WORK/ulimit.log" || fail "ulimit -f 64, orcl $what: the message does not name the limit: $(tail -2 "$WORK/ulimit.log")"
+    done
+    assert_none_left 10 "ulimit -f"
+    say "ulimit -f 64: exit 3 naming the limit"
+}
+
+# G1: a cache path through a symbolic link owned by another user is refused (exit 3), while
+# that user keeps switching it between root's cache and one holding a planted skeleton; the
+# planted one never runs. Needs root and a second user (nobody); skipped otherwise.
+fault_cache_symlink() {
+    if [[ $(id -u) != 0 ]] || ! id nobody > /dev/null 2>&1; then
+        say "swapped cache symlink: skipped (needs root and the user nobody)"; return
+    fi
+    local link=$WORK/cachelink i e sw
+    mkdir -p "$WORK/evil"
+    printf '#!/bin/sh\ntouch %s/PWNED\n' "$WORK" > "$WORK/evil/plant"; chmod 755 "$WORK/evil/plant"
+    for f in "$WORK"/cache/skeleton-*; do [[ $f == *.* ]] || cp "$WORK/evil/plant" "$WORK/evil/${f##*/}"; done
+    chown -R nobody "$WORK/evil"
+    ln -sfn "$WORK/cache" "$link"; chown -h nobody "$link"
+    ( while :; do ln -sfn "$WORK/evil" "$link.n" && chown -h nobody "$link.n" && mv -T "$link.n" "$link"
+                  ln -sfn "$WORK/cache" "$link.n" && chown -h nobody "$link.n" && mv -T "$link.n" "$link"; done ) &
+    sw=$!
+    for i in 1 2 3 4 5 6; do
+        set +e
+        ORCL_CACHE_DIR=$link "$ORCL" tune "$WORK/k.c" --db "$WORK/link.db" -o "$WORK/_l.c" > "$WORK/link.log" 2>&1
+        e=$?
+        set -e
+        [[ $e == 3 ]] && grep -q "symbolic link owned by user id" "$WORK/link.log" || fail "swapped cache symlink, try $i: exit $e: $(tail -2 "$WORK/link.log")"
+    done
+    kill "$sw"; wait "$sw" 2>/dev/null || true
+    [[ -e $WORK/PWNED ]] && fail "swapped cache symlink: the planted skeleton ran"
+    say "swapped cache symlink: refused 6/6, nothing planted ran"
+}
+
+if ! over_budget; then fault_hook_grandchild; fi
+if ! over_budget; then fault_timeout; fi
+if ! over_budget; then fault_ulimit; fi
+if ! over_budget; then fault_cache_symlink; fi
+
 over_budget && say "stopped at the ${BUDGET} s budget"
 assert_none_left 10 "the end" || true
 

@@ -470,7 +470,8 @@ fn exit_codes_and_escaped_diagnostics() {
         case.orcl(&["db", "--db", garbage.to_str().unwrap(), "list"]),
         Duration::from_secs(30),
     );
-    r.assert_code(3);
+    // Not an orcl database: a wrong --db, exit 2 (issue 25 G17's table).
+    r.assert_code(2);
     assert_no_panic(&r);
     // An OSC sequence (retitles the terminal) and a bell in a parameter name.
     let evil = case.dir.path().join("evil.c");

@@ -173,7 +173,8 @@ pub(super) fn write_stdout(text: &str) -> i32 {
         Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => 0,
         Err(e) => {
             orcl_frontend::errln!("error: cannot write to standard output: {e}");
-            1
+            // The file system failed, not the input (issue 25 G17).
+            super::EXIT_ENVIRONMENT
         }
     }
 }

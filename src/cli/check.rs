@@ -43,6 +43,14 @@ pub(super) fn run(a: CheckArgs) -> Result<i32, Failure> {
     for p in l.prepared.iter().filter(|_| !a.json) {
         print_kernel(p, path, text);
         print_space(p, text);
+        // Every command the file would make `orcl tune` run (issue 25 G9).
+        orcl_frontend::outln!("  commands `orcl tune` runs (each printed before its first run):");
+        for (which, cmd) in orcl_measure::skeleton::commands::listing(&p.region.spec) {
+            orcl_frontend::outln!(
+                "    {which}: {}",
+                orcl_frontend::diag::escape_controls(&cmd)
+            );
+        }
         for input in &p.inputs {
             print_input(p, input, path, text).map_err(|f| match f {
                 Failure::Input(e) => Failure::Input(l.src.remap(e)),

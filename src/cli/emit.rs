@@ -169,7 +169,7 @@ fn launch_comments(cfg: &Configuration, input: &BTreeMap<String, Value>, v: &Var
                 orcl_codegen::GlobalSize::CoverLoop => "one work-item per iteration".into(),
             },
             v.local_size,
-            v.build_options
+            comment_text(&v.build_options)
         )),
         Backend::Cuda => out.push_str(&format!(
             "/* grid: {}, {} threads per block; NVRTC options and launch tokens: \"{}\" */\n/* ---- CUDA kernel ---- */\n",
@@ -179,10 +179,19 @@ fn launch_comments(cfg: &Configuration, input: &BTreeMap<String, Value>, v: &Var
                 orcl_codegen::GlobalSize::CoverLoop => "one thread per iteration".into(),
             },
             v.local_size,
-            v.build_options
+            comment_text(&v.build_options)
         )),
     }
     out
+}
+
+/// `s` (a value from the input, e.g. `clFlags`) made safe inside a `/* */` comment printed on
+/// a terminal: control characters escaped (`\u{1b}`, `\n`), `*/` broken as `*\/`, so neither a
+/// terminal escape nor the comment's end reaches the output (issue 25 G14).
+fn comment_text(s: &str) -> String {
+    orcl_frontend::diag::escape_controls(s)
+        .replace('\n', "\\n")
+        .replace("*/", "*\\/")
 }
 
 /// `/* 2-D NDRange (grid): dimension 0 ... */` of a tile nest's grid.

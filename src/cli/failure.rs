@@ -39,6 +39,14 @@ impl Failure {
             }
             Failure::Env(m) => {
                 orcl_frontend::errln!("error: {}", orcl_frontend::diag::escape_controls(&m));
+                // Under `ulimit -f` a write fails with EFBIG, which SQLite reports as an I/O
+                // error or a full disk: say which limit it was (issue 25 G11).
+                let io = ["I/O error", "full", "File too large"];
+                if let Some(b) = orcl_measure::interrupt::file_size_limit()
+                    .filter(|_| io.iter().any(|w| m.contains(w)))
+                {
+                    orcl_frontend::errln!("note: {}", orcl_measure::interrupt::file_size_note(b));
+                }
                 EXIT_ENVIRONMENT
             }
             Failure::Interrupted(signal, m) => {
@@ -65,8 +73,22 @@ impl From<InputError> for Failure {
     }
 }
 
+/// Whether `e` says that the `--db` file is not a tuning database this orcl can use: not an
+/// SQLite file, another program's database, a newer orcl's schema. That is a wrong argument
+/// (exit 2), like a missing input file; a database that fails (corrupt pages, I/O, locked, full)
+/// is an environment failure (exit 3). The table is in docs/RELIABILITY.md (issue 25 G17).
+pub(crate) fn wrong_database_file(e: &crate::db::DbError) -> bool {
+    use crate::db::DbError as D;
+    match e {
+        D::Foreign(_) | D::NewerSchema { .. } | D::BadSchemaVersion(_) => true,
+        D::Sqlite(s) => s.sqlite_error_code() == Some(rusqlite::ErrorCode::NotADatabase),
+        _ => false,
+    }
+}
+
 /// The exit class of a `db`/`plot` error: the database or the file system failing is an
-/// environment failure ([`EXIT_ENVIRONMENT`]), anything else a usage error.
+/// environment failure ([`EXIT_ENVIRONMENT`]), anything else (a file that is not an orcl
+/// database included, [`wrong_database_file`]) a usage error.
 pub(crate) fn classify(e: anyhow::Error) -> Failure {
     use crate::outfile::OutputError;
     use rusqlite::ErrorCode as C;
@@ -78,7 +100,6 @@ pub(crate) fn classify(e: anyhow::Error) -> Failure {
                 matches!(
                     code,
                     C::CannotOpen
-                        | C::NotADatabase
                         | C::DatabaseCorrupt
                         | C::DiskFull
                         | C::SystemIoFailure

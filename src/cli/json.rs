@@ -74,6 +74,10 @@ pub(super) fn check(path: &str, text: &str, regions: &[Prepared], limit: u64) ->
                 "values": prm.values.iter().map(|v| v.to_string()).collect::<Vec<_>>()})).collect::<Vec<_>>(),
             "constraints": spec.constraints.iter().map(|c| text.get(c.expr.span.start..c.expr.span.end).unwrap_or("?").trim()).collect::<Vec<_>>(),
             "inputs": inputs,
+            // Every command `orcl tune` would run for this region (issue 25 G9).
+            "commands": orcl_measure::skeleton::commands::listing(spec).into_iter()
+                .map(|(setting, command)| json!({"setting": setting, "command": command}))
+                .collect::<Vec<_>>(),
         })
     };
     json!({"file": path, "regions": regions.iter().map(region).collect::<Vec<_>>()})

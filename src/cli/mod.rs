@@ -112,7 +112,16 @@ pub fn main() -> i32 {
             return code;
         }
     };
-    run(cli).unwrap_or_else(Failure::report)
+    let code = run(cli).unwrap_or_else(Failure::report);
+    // Output that could not be written (`> /dev/full`) is a file-system failure: exit 3, not a
+    // silent success (issue 25 G17). A reader that closed the pipe (`| head`) is not.
+    match orcl_frontend::stdout_error() {
+        Some(e) if code == 0 || code == failure::EXIT_REFUSED => {
+            orcl_frontend::errln!("error: cannot write to standard output: {e}");
+            EXIT_ENVIRONMENT
+        }
+        _ => code,
+    }
 }
 
 fn run(cli: Cli) -> Result<i32, Failure> {

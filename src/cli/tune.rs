@@ -276,6 +276,11 @@ fn failure(e: TuneError) -> Failure {
         TuneError::Interrupted { signal, .. } | TuneError::InterruptedEarly { signal, .. } => {
             Failure::Interrupted(signal, e.to_string())
         }
+        // `--db` names a file that is not a database this orcl may write (another program's,
+        // a newer orcl's): the argument is wrong, as for `db list` (issue 25 G10, G17).
+        TuneError::Db(ref d) if super::failure::wrong_database_file(d) => {
+            Failure::Usage(e.to_string())
+        }
         // The database, the device, the compiler or the worker process failed: not the
         // input, and not "no correct variant" (issue 15 F12).
         other @ (TuneError::Device(_)

@@ -116,6 +116,14 @@ pub enum DbError {
     /// No file at the database path; `hint` names the nearest database, if any.
     #[error("no tuning database at {path}{hint}")]
     Missing { path: String, hint: String },
+    /// An SQLite database of another program (tables, no orcl `meta` table): refused, never
+    /// written to (issue 25 G10).
+    #[error("{0} is an SQLite database of another program (it has tables but no orcl `meta` table); orcl leaves it as it is: give --db a new file or an orcl database")]
+    Foreign(String),
+    /// A database in a directory orcl may not write to, which SQLite cannot read in place (a
+    /// write-ahead log without its index) and orcl could not copy (path, reason).
+    #[error("cannot read the database {0}: its directory is read-only and its write-ahead log (-wal) needs an index SQLite must create beside it; copying it elsewhere failed too ({1}). Copy the database with its -wal file to a writable directory")]
+    ReadOnlyDir(String, String),
     /// The database path is a directory.
     #[error("{0} is a directory, not a tuning database")]
     NotAFile(String),
@@ -140,4 +148,7 @@ pub struct Db {
     /// A gzip'd database's decompressed copy, read through `conn` and deleted on drop (declared
     /// after `conn`, so the connection closes first).
     _unzipped: Option<tempfile::TempPath>,
+    /// A database read from a copy (a write-ahead log in a read-only directory): the copy's
+    /// directory, deleted on drop.
+    _copy: Option<tempfile::TempDir>,
 }

@@ -8,7 +8,7 @@ use rusqlite::{Connection, OpenFlags, OptionalExtension, Transaction, Transactio
 
 use super::sql::{
     CREATE_META, META_TABLE_EXISTS, MIGRATIONS, PRAGMA_FOREIGN_KEYS, PRAGMA_JOURNAL_WAL,
-    SELECT_SCHEMA_VERSION, SET_SCHEMA_VERSION,
+    SCHEMA_OBJECTS, SELECT_SCHEMA_VERSION, SET_SCHEMA_VERSION,
 };
 use super::{
     Db, DbError, Result, BUSY_TIMEOUT, HALF_CREATED_WAIT, READ_COMPATIBLE_VERSION, SCHEMA_VERSION,
@@ -18,10 +18,24 @@ impl Db {
     /// Opens (creating if missing) the database at `path` for reading and writing, migrating an
     /// older schema forward. The parent directory must exist.
     ///
-    /// Errors: [`DbError::NewerSchema`] for a file written by a newer orcl,
+    /// Another program's SQLite database (schema objects but no `meta` table) is refused before
+    /// anything is written to it, through a read-only connection (issue 25 G10): orcl used to
+    /// add its tables and switch the file to WAL for good.
+    ///
+    /// Errors: [`DbError::Foreign`], [`DbError::NewerSchema`] for a file written by a newer orcl,
     /// [`DbError::BadSchemaVersion`], or [`DbError::Sqlite`] (not a database, I/O, locked for
     /// longer than [`BUSY_TIMEOUT`]).
     pub fn open(path: &Path) -> Result<Db> {
+        if std::fs::metadata(path).is_ok_and(|m| m.len() > 0) {
+            let flags = OpenFlags::SQLITE_OPEN_READ_ONLY | OpenFlags::SQLITE_OPEN_NO_MUTEX;
+            // A probe that cannot read the file leaves the error to the read-write opening.
+            if let Ok(probe) = Connection::open_with_flags(path, flags) {
+                probe.busy_timeout(BUSY_TIMEOUT)?;
+                if is_foreign(&probe).unwrap_or(false) {
+                    return Err(DbError::Foreign(path.display().to_string()));
+                }
+            }
+        }
         let conn = Connection::open(path)?;
         conn.busy_timeout(BUSY_TIMEOUT)?;
         set_wal(&conn)?;
@@ -74,13 +88,37 @@ impl Db {
     /// A gzip'd database (`orcl.db.gz`, as shared or archived; recognised by its magic bytes,
     /// RFC 1952 §2.3.1) is decompressed into a temporary file, read from there and deleted when
     /// the `Db` is dropped.
+    ///
+    /// A database SQLite cannot open in a read-only directory (a write-ahead log whose index,
+    /// `-shm`, is missing: SQLite must create it beside the file) is read from a copy of the
+    /// file and its log in a temporary directory, deleted when the `Db` is dropped (issue 25
+    /// G15); [`DbError::ReadOnlyDir`] when that fails too.
     pub fn open_read_only(path: &Path) -> Result<Db> {
+        match Db::open_read_only_in_place(path) {
+            Err(DbError::Sqlite(e))
+                if e.sqlite_error_code() == Some(rusqlite::ErrorCode::CannotOpen)
+                    && !dir_writable(path) =>
+            {
+                let copy = copy_with_log(path)
+                    .map_err(|c| DbError::ReadOnlyDir(path.display().to_string(), c.to_string()))?;
+                let mut db = Db::open_read_only_in_place(&copy.path().join("copy.db"))?;
+                db._copy = Some(copy);
+                Ok(db)
+            }
+            other => other,
+        }
+    }
+
+    fn open_read_only_in_place(path: &Path) -> Result<Db> {
         let unzipped = gunzip_if_gzip(path)?;
         let path = unzipped.as_deref().unwrap_or(path);
         let flags = OpenFlags::SQLITE_OPEN_READ_ONLY | OpenFlags::SQLITE_OPEN_NO_MUTEX;
         let conn = Connection::open_with_flags(path, flags)?;
         conn.busy_timeout(BUSY_TIMEOUT)?;
         let start = std::time::Instant::now();
+        if is_foreign(&conn)? {
+            return Err(DbError::Foreign(path.display().to_string()));
+        }
         let found = loop {
             match stored_version(&conn) {
                 Ok(v) if v >= READ_COMPATIBLE_VERSION || start.elapsed() >= HALF_CREATED_WAIT => {
@@ -110,6 +148,7 @@ impl Db {
             conn,
             file: None,
             _unzipped: unzipped,
+            _copy: None,
         })
     }
 
@@ -125,6 +164,7 @@ impl Db {
             conn,
             file: None,
             _unzipped: None,
+            _copy: None,
         })
     }
 
@@ -138,6 +178,34 @@ impl Db {
     pub(super) fn write_tx(&self) -> rusqlite::Result<Transaction<'_>> {
         Transaction::new_unchecked(&self.conn, TransactionBehavior::Immediate)
     }
+}
+
+/// Whether this process may create files in `path`'s directory (access(2) with W_OK: a
+/// read-only mount or a directory without write permission answers no).
+fn dir_writable(path: &Path) -> bool {
+    use std::os::unix::ffi::OsStrExt;
+    let dir = match path.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d,
+        _ => Path::new("."),
+    };
+    let Ok(c) = std::ffi::CString::new(dir.as_os_str().as_bytes()) else {
+        return false;
+    };
+    // SAFETY: `c` is a NUL-terminated path.
+    unsafe { libc::access(c.as_ptr(), libc::W_OK) == 0 }
+}
+
+/// `path` and its write-ahead log (`-wal`, when there is one) copied into a new temporary
+/// directory as `copy.db` and `copy.db-wal`.
+fn copy_with_log(path: &Path) -> std::io::Result<tempfile::TempDir> {
+    let dir = tempfile::Builder::new().prefix("orcl-db-copy-").tempdir()?;
+    std::fs::copy(path, dir.path().join("copy.db"))?;
+    let mut wal = path.as_os_str().to_owned();
+    wal.push("-wal");
+    if Path::new(&wal).exists() {
+        std::fs::copy(&wal, dir.path().join("copy.db-wal"))?;
+    }
+    Ok(dir)
 }
 
 /// The first two bytes of every gzip stream (RFC 1952 §2.3.1): how a gzip'd database or
@@ -166,6 +234,15 @@ fn gunzip_if_gzip(path: &Path) -> Result<Option<tempfile::TempPath>> {
         .map_err(unzip_error)?;
     std::io::copy(&mut flate2::read::MultiGzDecoder::new(file), &mut out).map_err(unzip_error)?;
     Ok(Some(out.into_temp_path()))
+}
+
+/// Whether the file is another program's SQLite database: schema objects, no `meta` table
+/// (orcl creates `meta` in the same transaction as its tables, so no orcl database is ever
+/// seen half-made that way).
+fn is_foreign(conn: &Connection) -> Result<bool> {
+    let objects: i64 = conn.query_row(SCHEMA_OBJECTS, [], |r| r.get(0))?;
+    let has_meta: i64 = conn.query_row(META_TABLE_EXISTS, [], |r| r.get(0))?;
+    Ok(objects > 0 && has_meta == 0)
 }
 
 /// The schema version in `meta`, 0 if there is no `meta` table or no version row.

@@ -8,6 +8,9 @@ pub(super) const CREATE_META: &str =
     "CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT)";
 pub(super) const META_TABLE_EXISTS: &str =
     "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'meta'";
+/// How many schema objects (tables, indexes, views, triggers) the file holds: 0 for a new or
+/// empty database.
+pub(super) const SCHEMA_OBJECTS: &str = "SELECT count(*) FROM sqlite_master";
 pub(super) const SELECT_SCHEMA_VERSION: &str =
     "SELECT value FROM meta WHERE key = 'schema_version'";
 pub(super) const SET_SCHEMA_VERSION: &str =

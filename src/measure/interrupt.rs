@@ -3,7 +3,7 @@
 //! Child processes (timing workers, build shells) are started with a parent-death signal so that
 //! they never outlive orcl, even after `kill -9` (issue 15 F6, F7, F18).
 
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, OnceLock};
 
 /// The signal received (0: none), and whether one was: set by the handlers [`install`] registers.
@@ -14,17 +14,37 @@ struct Flags {
 
 static FLAGS: OnceLock<Flags> = OnceLock::new();
 
-/// Install the SIGINT and SIGTERM handlers (idempotent), and ignore SIGXFSZ. Called by
-/// `orcl tune` and `orcl compare`. The handlers are signal-hook's: the first signal is recorded
-/// ([`requested`]); a second one exits at once with 128 + signal
-/// (`signal_hook::flag::register_conditional_shutdown`, registered before the flag so that it
-/// sees the first signal's flag only from the second signal on).
+/// A signal within this time of the first is the same request delivered twice, not a second
+/// one: `timeout(1)` sends SIGTERM to orcl and then to its whole process group, orcl included
+/// (issue 25 G12: 2 runs in 10 exited at once, with no message and the experiment `running`).
+pub const DUPLICATE_WINDOW: std::time::Duration = std::time::Duration::from_millis(500);
+
+/// When the first signal arrived (CLOCK_MONOTONIC, ns), for [`DUPLICATE_WINDOW`].
+static FIRST_AT_NS: AtomicU64 = AtomicU64::new(0);
+
+/// CLOCK_MONOTONIC in nanoseconds (clock_gettime(2) is async-signal-safe).
+fn monotonic_ns() -> u64 {
+    let mut t = libc::timespec {
+        tv_sec: 0,
+        tv_nsec: 0,
+    };
+    // SAFETY: `t` is a valid timespec.
+    unsafe { libc::clock_gettime(libc::CLOCK_MONOTONIC, &mut t) };
+    (t.tv_sec as u64)
+        .saturating_mul(1_000_000_000)
+        .saturating_add(t.tv_nsec as u64)
+        .max(1)
+}
+
+/// Install the SIGINT and SIGTERM handlers (idempotent). Called by
+/// `orcl tune` and `orcl compare`. The first signal is recorded ([`requested`]); the tune stops
+/// at its next safe point with a message and the experiment marked `interrupted`. A second
+/// signal more than [`DUPLICATE_WINDOW`] after the first exits at once with 128 + signal and a
+/// one-line message; one within the window is the first one again (`timeout(1)` signals the
+/// process and its group) and is ignored. The handler only uses atomics, clock_gettime(2),
+/// write(2) and _exit(2), all async-signal-safe.
 ///
-/// SIGXFSZ is what the kernel sends a process that writes past its file-size limit
-/// (`ulimit -f`); its default action kills orcl mid-write, with no message. Caught by a handler
-/// that does nothing, the write fails with `EFBIG` instead, which SQLite reports as a full disk,
-/// so the tune stops with exit 3 naming the database, as on a full file system (`ENOSPC`);
-/// `tests/faults.sh` checks it.
+/// SIGXFSZ is caught for every command by [`guard_process_exit`].
 pub fn install() {
     FLAGS.get_or_init(|| {
         let flags = Flags {
@@ -32,28 +52,98 @@ pub fn install() {
             any: Arc::new(AtomicBool::new(false)),
         };
         for sig in [libc::SIGINT, libc::SIGTERM] {
-            let code = 128 + sig;
-            let registered =
-                signal_hook::flag::register_conditional_shutdown(sig, code, Arc::clone(&flags.any))
-                    .and_then(|_| signal_hook::flag::register(sig, Arc::clone(&flags.any)))
-                    .and_then(|_| {
-                        signal_hook::flag::register_usize(
-                            sig,
-                            Arc::clone(&flags.signal),
-                            sig as usize,
-                        )
-                    });
-            if let Err(e) = registered {
+            let (any, signal) = (Arc::clone(&flags.any), Arc::clone(&flags.signal));
+            let handler = move || {
+                let now = monotonic_ns();
+                if !any.swap(true, Ordering::SeqCst) {
+                    FIRST_AT_NS.store(now, Ordering::SeqCst);
+                    signal.store(sig as usize, Ordering::SeqCst);
+                    return;
+                }
+                let first = FIRST_AT_NS.load(Ordering::SeqCst);
+                if now.saturating_sub(first) < DUPLICATE_WINDOW.as_nanos() as u64 {
+                    return;
+                }
+                let msg: &[u8] = b"orcl: second signal: exiting at once (the experiment stays `running`; the next run resumes it)\n";
+                // SAFETY: write(2) and _exit(2) are async-signal-safe.
+                unsafe {
+                    libc::write(2, msg.as_ptr().cast(), msg.len());
+                    libc::_exit(128 + sig);
+                }
+            };
+            // SAFETY: the handler is async-signal-safe (see above).
+            if let Err(e) = unsafe { signal_hook::low_level::register(sig, handler) } {
                 orcl_frontend::errln!("warning: cannot handle signal {sig}: {e}");
             }
-        }
-        let ignored = Arc::new(AtomicBool::new(false));
-        if let Err(e) = signal_hook::flag::register(libc::SIGXFSZ, ignored) {
-            orcl_frontend::errln!("warning: cannot catch SIGXFSZ: {e}");
         }
         start_watchdog();
         flags
     });
+}
+
+/// Set when orcl's `main` returns its exit code (or a panic ends it): an `exit()` before that
+/// was called by a library inside orcl (see [`guard_process_exit`]).
+static EXITING_NORMALLY: AtomicBool = AtomicBool::new(false);
+
+/// For every command, once at start (issue 25 G11):
+///
+/// - SIGXFSZ, which the kernel sends a process writing past its file-size limit (`ulimit -f`),
+///   is caught by a handler that does nothing (a handler, unlike `SIG_IGN`, is not inherited by
+///   the compilers orcl runs), so such a write fails with `EFBIG` and is reported like a full
+///   disk (exit 3) instead of killing orcl with no message (`orcl devices` did);
+/// - an atexit(3) handler catches an `exit()` that a library calls inside orcl before orcl's
+///   own `main` returns — PoCL's LLVM does on "File too large" — and turns it into exit 3 with
+///   a message, naming the file-size limit when there is one (it used to exit 1, the code of
+///   "no correct variant", with nothing said). Call [`exiting_normally`] before orcl's own exit.
+pub fn guard_process_exit() {
+    static ONCE: std::sync::Once = std::sync::Once::new();
+    ONCE.call_once(|| {
+        let ignored = Arc::new(AtomicBool::new(false));
+        if let Err(e) = signal_hook::flag::register(libc::SIGXFSZ, ignored) {
+            orcl_frontend::errln!("warning: cannot catch SIGXFSZ: {e}");
+        }
+        // SAFETY: registers a plain extern "C" function.
+        unsafe { libc::atexit(exit_from_a_library) };
+    });
+}
+
+/// Mark orcl's own exit (see [`guard_process_exit`]).
+pub fn exiting_normally() {
+    EXITING_NORMALLY.store(true, Ordering::SeqCst);
+}
+
+/// The soft file-size limit (`ulimit -f`) in bytes, `None` when unlimited.
+pub fn file_size_limit() -> Option<u64> {
+    let mut r = libc::rlimit {
+        rlim_cur: 0,
+        rlim_max: 0,
+    };
+    // SAFETY: `r` is a valid rlimit.
+    let ok = unsafe { libc::getrlimit(libc::RLIMIT_FSIZE, &mut r) } == 0;
+    (ok && r.rlim_cur != libc::RLIM_INFINITY).then_some(r.rlim_cur)
+}
+
+/// What a file-size limit of `bytes` does, for messages.
+pub fn file_size_note(bytes: u64) -> String {
+    format!(
+        "the file-size limit is {bytes} bytes (`ulimit -f {}`): a write past it fails with \"File too large\" (EFBIG), as the OpenCL compiler's cache files and the database do; raise it (`ulimit -f unlimited`)",
+        bytes / 1024
+    )
+}
+
+extern "C" fn exit_from_a_library() {
+    if EXITING_NORMALLY.load(Ordering::SeqCst) {
+        return;
+    }
+    let limit = match file_size_limit() {
+        Some(b) => format!("; {}", file_size_note(b)),
+        None => String::new(),
+    };
+    orcl_frontend::errln!(
+        "error: a library inside orcl (the OpenCL runtime or its compiler; its message is above) ended the process{limit}"
+    );
+    // SAFETY: _exit(2) ends the process without running the remaining exit handlers.
+    unsafe { libc::_exit(3) };
 }
 
 /// How long after the first SIGINT/SIGTERM the watchdog waits for the run to stop at a safe
@@ -186,6 +276,108 @@ pub fn tie_to_parent(cmd: &mut std::process::Command, own_group: bool) {
             }
             Ok(())
         });
+    }
+}
+
+/// Run `cmd` under a supervisor (issue 25 G4): the process orcl starts (the group leader of
+/// [`tie_to_parent`]`(cmd, true)`, which must be called first) forks; the child runs the
+/// command, the parent stays behind as a subreaper (`PR_SET_CHILD_SUBREAPER`, so the command's
+/// orphaned children are reparented to it, not to init) that reaps them and exits with the
+/// command's status. When orcl dies, even by `kill -9`, the supervisor's parent-death signal
+/// (SIGUSR1, blocked and taken with sigwaitinfo(2)) makes it SIGKILL its whole process group:
+/// the command and every descendant still in the group (a hook's backgrounded `sleep`), which
+/// used to outlive orcl under PID 1. A descendant that leaves the group (setsid(1)) escapes
+/// this; one that only loses its parent is still reaped by the supervisor.
+pub fn supervise(cmd: &mut std::process::Command) {
+    use std::os::unix::process::CommandExt;
+    let parent = unsafe { libc::getpid() };
+    // SAFETY: only async-signal-safe calls (prctl, sigprocmask, fork, sigwaitinfo, waitpid,
+    // kill, _exit) between fork and exec; nothing allocates.
+    unsafe {
+        cmd.pre_exec(move || {
+            let mut set: libc::sigset_t = std::mem::zeroed();
+            libc::sigemptyset(&mut set);
+            libc::sigaddset(&mut set, libc::SIGCHLD);
+            libc::sigaddset(&mut set, libc::SIGUSR1);
+            libc::sigprocmask(libc::SIG_BLOCK, &set, std::ptr::null_mut());
+            libc::prctl(libc::PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0);
+            libc::prctl(
+                libc::PR_SET_PDEATHSIG,
+                libc::SIGUSR1 as libc::c_ulong,
+                0,
+                0,
+                0,
+            );
+            if libc::getppid() != parent {
+                libc::kill(0, libc::SIGKILL);
+                libc::_exit(137);
+            }
+            let me = libc::getpid();
+            let child = libc::fork();
+            if child < 0 {
+                return Err(std::io::Error::last_os_error());
+            }
+            if child == 0 {
+                // The command: dies with the supervisor, starts with no signal blocked.
+                libc::prctl(
+                    libc::PR_SET_PDEATHSIG,
+                    libc::SIGKILL as libc::c_ulong,
+                    0,
+                    0,
+                    0,
+                );
+                if libc::getppid() != me {
+                    libc::_exit(137);
+                }
+                libc::sigprocmask(libc::SIG_UNBLOCK, &set, std::ptr::null_mut());
+                return Ok(());
+            }
+            // The supervisor never execs: close its copies of every descriptor above stderr,
+            // among them the pipe through which the standard library learns that the exec
+            // succeeded (it would wait for the supervisor's end otherwise).
+            if libc::syscall(libc::SYS_close_range, 3u32, u32::MAX, 0u32) != 0 {
+                for fd in 3..libc::sysconf(libc::_SC_OPEN_MAX).clamp(0, 1 << 16) as i32 {
+                    libc::close(fd);
+                }
+            }
+            supervisor_loop(&set, child)
+        });
+    }
+}
+
+/// The supervisor of [`supervise`]: reap children until `child` ends, then exit as it did;
+/// SIGKILL the whole process group when orcl dies (SIGUSR1). Never returns.
+///
+/// # Safety
+/// Only in a forked child, with `set`'s signals blocked.
+unsafe fn supervisor_loop(set: &libc::sigset_t, child: libc::pid_t) -> ! {
+    loop {
+        let sig = libc::sigwaitinfo(set, std::ptr::null_mut());
+        if sig == libc::SIGUSR1 {
+            libc::kill(0, libc::SIGKILL);
+            libc::_exit(137);
+        }
+        loop {
+            let mut status = 0;
+            let pid = libc::waitpid(-1, &mut status, libc::WNOHANG);
+            if pid <= 0 {
+                break;
+            }
+            if pid != child {
+                continue;
+            }
+            if libc::WIFSIGNALED(status) {
+                let s = libc::WTERMSIG(status);
+                libc::signal(s, libc::SIG_DFL);
+                let mut one: libc::sigset_t = std::mem::zeroed();
+                libc::sigemptyset(&mut one);
+                libc::sigaddset(&mut one, s);
+                libc::sigprocmask(libc::SIG_UNBLOCK, &one, std::ptr::null_mut());
+                libc::kill(libc::getpid(), s);
+                libc::_exit(128 + s);
+            }
+            libc::_exit(libc::WEXITSTATUS(status));
+        }
     }
 }
 

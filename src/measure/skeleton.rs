@@ -10,6 +10,8 @@ use sha2::{Digest, Sha256};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
+pub mod commands;
+
 /// Default host compiler command (the spec's `build_command` overrides it).
 pub const DEFAULT_BUILD_COMMAND: &str = "cc -O2";
 
@@ -222,13 +224,18 @@ pub fn build_plan(
         Some(c) => {
             let (l, _, _) = site_adjust(&format!("cc {}", c.value));
             let l = l.strip_prefix("cc").unwrap_or(&l).trim().to_string();
-            sub(
+            let l = sub(
                 "libs",
                 &Located {
                     value: l,
                     span: c.span,
                 },
-            )?
+            )?;
+            // Words for the compiler, never a shell's to run (issue 25 G9).
+            commands::libs_words(&l).map_err(|e| {
+                Diagnostic::new(c.span, format!("`libs` has {e}"))
+                    .with_help("`libs` is split into words as the shell would split them; `$NAME` is replaced by the environment variable, nothing else is expanded")
+            })?
         }
         None => String::new(),
     };
@@ -558,6 +565,8 @@ pub fn run_bounded(
         .stdout(Stdio::piped())
         .stderr(Stdio::piped());
     crate::interrupt::tie_to_parent(&mut cmd, true);
+    // Descendants of the command die with orcl too (issue 25 G4).
+    crate::interrupt::supervise(&mut cmd);
     let mut child = cmd.spawn()?;
     let pid = child.id();
     crate::interrupt::track_group(pid, true);
@@ -604,6 +613,67 @@ pub fn run_bounded(
         stdout: out.join().unwrap_or_default(),
         stderr: err.join().unwrap_or_default(),
     })
+}
+
+/// Compile the skeleton source `tmp_src` into `tmp` with `build_command` and `libs` (with
+/// `-fopenmp` first where the reference loop is parallel), announcing each command before its
+/// first run (issue 25 G9). Errors: [`BuildError::Compile`] when it fails or writes no binary.
+fn compile(
+    source: &str,
+    build_command: &str,
+    libs: &str,
+    tmp: &Path,
+    tmp_src: &Path,
+) -> Result<(), BuildError> {
+    let q = |p: &Path| {
+        shlex::try_quote(&p.display().to_string())
+            .map(|c| c.into_owned())
+            .unwrap_or_default()
+    };
+    let command_with = |flags: &str| {
+        format!(
+            "{build_command}{flags} -o {} {} {libs} -lOpenCL -lm",
+            q(tmp),
+            q(tmp_src)
+        )
+    };
+    let command = command_with("");
+    tracing::debug!(%command, "timing skeleton: building");
+    // The command as printed: the scratch names vary per process; the cache key does not.
+    let shown = |flags: &str| {
+        format!("{build_command}{flags} -o SKELETON SKELETON.c {libs} -lOpenCL -lm")
+            .replace("  ", " ")
+    };
+    // A reference loop proven parallel is compiled with OpenMP when the compiler has it; a
+    // compiler without (clang without libomp, a loop outside OpenMP's canonical form) falls back
+    // to the serial build: the pragma is under `#ifdef _OPENMP`. OMP_NUM_THREADS bounds it.
+    let mut built = None;
+    if source.contains(OMP_MARKER) {
+        commands::announce("build_command", &shown(" -fopenmp"));
+        built = Some(sh(&command_with(" -fopenmp")).map_err(run_err("build_command"))?)
+            .filter(|o| o.status.success());
+    }
+    let o = match built {
+        Some(o) => o,
+        None => {
+            commands::announce("build_command", &shown(""));
+            sh(&command).map_err(run_err("build_command"))?
+        }
+    };
+    if !o.status.success() {
+        let mut output = String::from_utf8_lossy(&o.stderr).into_owned();
+        output.push_str(&String::from_utf8_lossy(&o.stdout));
+        return Err(BuildError::Compile { command, output });
+    }
+    // A command that succeeds without writing the binary (`build_command = 'true'`) is a
+    // failed build, not a file-system error (issue 25 G17).
+    if !tmp.is_file() {
+        return Err(BuildError::Compile {
+            command,
+            output: "it exited 0 but wrote no binary at the path after -o; the build command must compile the skeleton source it is given (`-o BINARY SOURCE` are appended)".into(),
+        });
+    }
+    Ok(())
 }
 
 /// Compile a rendered skeleton with `build_command` (already substituted) and `libs`, running the
@@ -661,6 +731,7 @@ pub fn build(
     let _scratch = Scratch(vec![tmp_src.clone(), tmp.clone()]);
     std::fs::write(&tmp_src, source).map_err(io(&tmp_src))?;
     if let Some(pre) = prebuild {
+        commands::announce("prebuild_command", pre);
         let o = sh(pre).map_err(run_err("prebuild_command"))?;
         if !o.status.success() {
             return Err(BuildError::Hook {
@@ -670,40 +741,11 @@ pub fn build(
             });
         }
     }
-    let q = |p: &Path| {
-        shlex::try_quote(&p.display().to_string())
-            .map(|c| c.into_owned())
-            .unwrap_or_default()
-    };
-    let command_with = |flags: &str| {
-        format!(
-            "{build_command}{flags} -o {} {} {libs} -lOpenCL -lm",
-            q(&tmp),
-            q(&tmp_src)
-        )
-    };
-    let command = command_with("");
-    tracing::debug!(%command, "timing skeleton: building");
-    // A reference loop proven parallel is compiled with OpenMP when the compiler has it; a
-    // compiler without (clang without libomp, a loop outside OpenMP's canonical form) falls back
-    // to the serial build: the pragma is under `#ifdef _OPENMP`. OMP_NUM_THREADS bounds it.
-    let mut built = None;
-    if source.contains(OMP_MARKER) {
-        built = Some(sh(&command_with(" -fopenmp")).map_err(run_err("build_command"))?)
-            .filter(|o| o.status.success());
-    }
-    let o = match built {
-        Some(o) => o,
-        None => sh(&command).map_err(run_err("build_command"))?,
-    };
-    if !o.status.success() {
-        let mut output = String::from_utf8_lossy(&o.stderr).into_owned();
-        output.push_str(&String::from_utf8_lossy(&o.stdout));
-        return Err(BuildError::Compile { command, output });
-    }
+    compile(source, build_command, libs, &tmp, &tmp_src)?;
     // The post-build command runs before the binary is put in place: when it fails, nothing is
     // cached and the next run fails the same way (issue 15 F20).
     if let Some(post) = postbuild {
+        commands::announce("postbuild_command", post);
         let o = sh(post).map_err(run_err("postbuild_command"))?;
         if !o.status.success() {
             let _ = std::fs::remove_file(&tmp);

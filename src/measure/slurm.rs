@@ -229,6 +229,7 @@ pub fn worker_main(skeleton: &Path, platform: usize, device: usize) -> i32 {
     std::thread::spawn(move || {
         if let Err(e) = relay(std::io::stdin().lock(), to_skeleton) {
             eprintln!("orcl worker on {host}: {e}");
+            crate::interrupt::exiting_normally();
             std::process::exit(3);
         }
     });

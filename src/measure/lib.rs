@@ -417,7 +417,7 @@ impl Runner {
         // On a CPU device no build runs while the variant is measured (see `pool`).
         let gate = self.pool.as_ref().and_then(|p| p.measuring());
         let w = self.workers.get_mut(&key).expect("worker started above");
-        let result = w.run(&req, timeout);
+        let result = w.run(&req, timeout, skeleton::build_timeout());
         drop(gate);
         match result {
             // The worker cannot load the pool's CUBINs at all (a driver older than the NVRTC
@@ -463,6 +463,13 @@ impl Runner {
                     WorkerFailure::Interrupted(sig) => Outcome::failure(
                         Status::Crash,
                         format!("interrupted by {}", crate::interrupt::name(sig)),
+                    ),
+                    WorkerFailure::BuildTimeout(d) => Outcome::failure(
+                        Status::Timeout,
+                        format!(
+                            "the kernel was not built after {:.1} s (--build-timeout plus the timeout); the variant was killed",
+                            d.as_secs_f64()
+                        ),
                     ),
                     WorkerFailure::Timeout(d) => Outcome::failure(
                         Status::Timeout,

@@ -219,3 +219,135 @@ fn absurd_jobs_is_a_usage_error_with_the_limit() {
     let r = case.tune(&["--jobs", "2", "--total-runs", "1"]);
     r.assert_code(0);
 }
+
+/// G13: one validation of input sizes for check, emit and tune. `emit --skeleton --size
+/// N=4294968296` printed `(int)(4294968296L)` (exit 0) where `tune` refuses the value for
+/// `decl int n = N`; `emit` now refuses it with the same located error.
+#[test]
+fn emit_refuses_a_size_tune_refuses() {
+    let case = Case::new("axpy_faults.c");
+    for extra in [&["--skeleton"][..], &[][..]] {
+        let mut c = case.orcl(&["emit"]);
+        c.arg(&case.input)
+            .args(["--set", "WI=16", "--size", "N=4294968296"])
+            .args(extra);
+        let r = run(c, HANG_GUARD);
+        r.assert_code(2);
+        assert!(
+            r.stderr.contains(
+                "error: `n` is declared `int`, but its value 4294968296 at input size N=4294968296"
+            ) && r.stderr.contains("axpy_faults.c:12:26"),
+            "{}",
+            r.dump()
+        );
+        assert!(!r.stdout.contains("4294968296"), "{}", r.dump());
+    }
+    let mut c = case.orcl(&["emit"]);
+    c.arg(&case.input)
+        .args(["--set", "WI=16", "--size", "N=2000", "--skeleton"]);
+    run(c, HANG_GUARD).assert_code(0);
+}
+
+/// G13: `check` refuses arrays whose host copies cannot fit this host's memory, as `tune` does
+/// (it accepted 16 GiB arrays that tune refuses). Two arrays of 2^40 doubles (8 TiB each) fit
+/// no host orcl runs on.
+#[test]
+fn check_refuses_arrays_tune_refuses() {
+    let case = Case::new("axpy_faults.c");
+    let text = std::fs::read_to_string(&case.input)
+        .unwrap()
+        .replace("param N[] = [1000];", "param N[] = [1099511627776];")
+        .replace("decl int n = N;", "decl long n = N;")
+        .replace("void VecAXPY(int n,", "void VecAXPY(long n,")
+        .replace("    int i;", "    long i;");
+    std::fs::write(&case.input, text).unwrap();
+    for args in [&["check"][..], &["tune", "--db", "t.db"][..]] {
+        let mut c = case.orcl(args);
+        c.arg(&case.input);
+        let r = run(c, HANG_GUARD);
+        r.assert_code(2);
+        assert!(
+            r.stderr
+                .contains("the host copies (3 per array) need 49152.0 GiB")
+                && r.stderr.contains("axpy_faults.c:"),
+            "{}",
+            r.dump()
+        );
+    }
+}
+
+/// The file examples/axpy_quick.c with `edit` applied, checked: the run.
+fn check_edited(case: &Case, edit: impl Fn(&str) -> String) -> Run {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/axpy_quick.c");
+    let text = edit(&std::fs::read_to_string(src).unwrap());
+    let file = case.dir.path().join("big.c");
+    std::fs::write(&file, text).unwrap();
+    let mut c = case.orcl(&["check"]);
+    c.arg(&file);
+    run(c, HANG_GUARD)
+}
+
+/// G5: spec evaluation has a work budget per command, not only per evaluation: a constraint of
+/// 2·10^7 elements made `check` evaluate it for every configuration (107 s, over 120 s here);
+/// it now stops with a located error naming the budget (5 s on the loaded 2-core machine).
+#[test]
+fn spec_evaluation_has_a_budget_per_command() {
+    let case = Case::new("axpy_faults.c");
+    let r = check_edited(&case, |t| {
+        t.replace(
+            "constraint c1 = (WI*WG <= 4096);",
+            "constraint c1 = (WI*WG <= 4096);\n            constraint c2 = (len([1]*10**7) > 0);",
+        )
+    });
+    r.assert_code(2);
+    assert!(
+        r.stderr
+            .contains("error: too much work evaluating the spec: its expressions produced more than 30000000 elements in this command")
+            && r.stderr.contains("big.c:"),
+        "{}",
+        r.dump()
+    );
+    // Cheap constraints are free, however many configurations: 10^5 values of a parameter.
+    let r = check_edited(&case, |t| {
+        t.replace(
+            "param UI[] = [1, 4];",
+            "param UI[] = [1, 4];\n            param P[] = range(0, 100000);\n            constraint c3 = (P in [1, 2, 3, 4, 5, 6, 7, 8, 9, 10] or True);",
+        )
+    });
+    r.assert_code(0);
+}
+
+/// G6: 10^7 values of a parameter (42 s, 1.1 GB) and 10^6 input sizes (over 120 s, 750 MB)
+/// are located "too large" errors at once; at most 10^5 values per parameter and 10^4 input
+/// sizes.
+#[test]
+fn huge_parameters_and_input_sizes_are_too_large() {
+    let case = Case::new("axpy_faults.c");
+    let r = check_edited(&case, |t| {
+        t.replace(
+            "param UI[] = [1, 4];",
+            "param UI[] = [1, 4];\n            param P[] = range(0, 10000000);",
+        )
+    });
+    r.assert_code(2);
+    assert!(
+        r.stderr.contains(
+            "error: parameter `P` has 10000000 values: too large, at most 100000 are supported"
+        ) && r.stderr.contains("big.c:"),
+        "{}",
+        r.dump()
+    );
+    let r = check_edited(&case, |t| {
+        t.replace(
+            "param N[] = [100000, 1000000];",
+            "param N[] = range(1000, 11000);\n            param M[] = [1, 2];",
+        )
+    });
+    r.assert_code(2);
+    assert!(
+        r.stderr
+            .contains("20000 input-size combinations; at most 10000 are supported"),
+        "{}",
+        r.dump()
+    );
+}

@@ -289,7 +289,7 @@ fn check_edited(case: &Case, edit: impl Fn(&str) -> String) -> Run {
 
 /// G5: spec evaluation has a work budget per command, not only per evaluation: a constraint of
 /// 2·10^7 elements made `check` evaluate it for every configuration (107 s, over 120 s here);
-/// it now stops with a located error naming the budget (5 s on the loaded 2-core machine).
+/// it now stops with a located error naming the budget (3 s on the loaded 2-core machine).
 #[test]
 fn spec_evaluation_has_a_budget_per_command() {
     let case = Case::new("axpy_faults.c");

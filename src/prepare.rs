@@ -581,6 +581,47 @@ fn input_label(input: &BTreeMap<String, Value>) -> String {
         .join(" ")
 }
 
+/// One validation of an input size for `check`, `emit` and `tune` (issue 25 G13): every
+/// `input_vars` initialiser and every C variable bound to an input parameter holds its value,
+/// every loop variable holds its bounds, and the arrays' host copies fit the host's available
+/// memory ([`check_host_memory`]; `tune` also checks the device). `prepare` applies the first
+/// three to the spec's sizes; `emit --size` gives a size of its own. Errors: a located
+/// diagnostic.
+pub fn check_input_size(p: &Prepared, input: &BTreeMap<String, Value>) -> Result<(), Diagnostic> {
+    let spec = &p.region.spec;
+    let inputs = [input.clone()];
+    check_input_var_ranges(spec, &inputs)?;
+    orcl_frontend::bounds::check(&p.kernel, spec, &inputs)?;
+    check_binding_ranges(&p.region, &p.kernel, &inputs, &p.bindings)?;
+    check_host_memory(p, input)
+}
+
+/// The arrays of input size `input` (three host copies each: inputs, initial values, reference
+/// run) fit the host's available memory (`MemAvailable`); otherwise a diagnostic at the largest
+/// array with the figures. `check` and `emit` apply it without a device; `tune` applies it with
+/// the device's limits (`tune::pipeline::check_memory`).
+pub fn check_host_memory(p: &Prepared, input: &BTreeMap<String, Value>) -> Result<(), Diagnostic> {
+    use orcl_frontend::inputs::human_bytes as h;
+    let need = orcl_frontend::inputs::memory_need(&p.kernel, &p.region.spec, input, false)?;
+    let Some((name, largest, span)) = need.largest else {
+        return Ok(());
+    };
+    match orcl_frontend::inputs::host_available_bytes() {
+        Some(avail) if need.host_bytes > avail => Err(Diagnostic::new(
+            span,
+            format!(
+                "at input size {} the arrays do not fit in this host's memory: the host copies (3 per array) need {} but the host has {} available (`{name}` alone is {})",
+                input_label(input),
+                h(need.host_bytes),
+                h(avail),
+                h(largest)
+            ),
+        )
+        .with_help("tune at smaller input sizes (leave this one out of the input params, or choose others with --size)")),
+        _ => Ok(()),
+    }
+}
+
 /// Every scalar and array-element initialiser of `input_vars`, at every input size, fits the C
 /// type it initialises (located at the initialiser).
 fn check_input_var_ranges(

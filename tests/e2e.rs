@@ -18,6 +18,11 @@ use common::{run, Run};
 
 const ORCL: &str = env!("CARGO_BIN_EXE_orcl");
 
+/// How long a command or a wait may take before the test calls it hung. Only a guard: every wait
+/// ends on an event (a process exits, a row is committed), so a loaded machine makes the tests
+/// slower, not failing (issue 25).
+const HANG_GUARD: Duration = Duration::from_secs(600);
+
 /// One test's sandbox: a temp dir holding a copy of the input, the database and the skeleton cache.
 struct Case {
     dir: TempDir,
@@ -62,6 +67,7 @@ impl Case {
             .args(args);
         c.current_dir(self.dir.path());
         c.env("ORCL_CACHE_DIR", self.dir.path().join("cache"));
+        c.env_remove("ORCL_TEST_STALL_AFTER");
         match fault {
             Some(f) => c.env("ORCL_TEST_FAULT", f),
             None => c.env_remove("ORCL_TEST_FAULT"),
@@ -70,13 +76,14 @@ impl Case {
     }
 
     fn tune(&self, args: &[&str], fault: Option<&str>) -> Run {
-        run(self.tune_command(args, fault), Duration::from_secs(90))
+        // A guard against a hung tune, not a speed requirement: the tests hold on a loaded machine.
+        run(self.tune_command(args, fault), HANG_GUARD)
     }
 
     fn conn(&self) -> Connection {
         let c = Connection::open(&self.db)
             .unwrap_or_else(|e| panic!("open {}: {e}", self.db.display()));
-        c.busy_timeout(Duration::from_secs(10)).unwrap();
+        c.busy_timeout(Duration::from_secs(60)).unwrap();
         c
     }
 
@@ -97,7 +104,7 @@ impl Case {
 fn sh(dir: &Path, program: &str, args: &[&str]) -> Run {
     let mut c = Command::new(program);
     c.args(args).current_dir(dir);
-    let r = run(c, Duration::from_secs(120));
+    let r = run(c, HANG_GUARD);
     assert_eq!(r.code(), Some(0), "{program} {args:?}\n{}", r.dump());
     r
 }
@@ -353,7 +360,21 @@ fn hanging_variant_times_out() {
     let case = Case::new("axpy_faults.c");
     let r = case.tune(&["--timeout", "3s"], Some("hang:WI=16"));
     r.assert_code(0);
-    assert!(r.elapsed < Duration::from_secs(60), "{}", r.dump());
+    // Cut at the run's 3 s (the timeout starts once the kernel is built), not at the build limit.
+    let messages: Vec<String> = {
+        let c = case.conn();
+        let mut st = c
+            .prepare("SELECT message FROM evaluation WHERE status = 'timeout'")
+            .unwrap();
+        st.query_map([], |r| r.get(0))
+            .unwrap()
+            .map(Result::unwrap)
+            .collect()
+    };
+    assert!(!messages.is_empty(), "{}", r.dump());
+    for m in &messages {
+        assert!(m.starts_with("no result after 3.0 s"), "{m}\n{}", r.dump());
+    }
     for (key, status) in case.evaluations() {
         let want = if key.contains(r#""WI":16"#) {
             "timeout"
@@ -371,7 +392,7 @@ fn hanging_variant_times_out() {
         best[0]
     );
     // The killed workers (and their hanging kernels) are gone.
-    assert_no_processes_left(case.dir.path(), Duration::from_secs(5));
+    assert_no_processes_left(case.dir.path(), HANG_GUARD);
 }
 
 /// (d) A crashing variant (the worker dies) is recorded as `crash`; the tune goes on.
@@ -390,7 +411,7 @@ fn crashing_variant_is_recorded() {
     }
     assert!(r.stdout.contains("crash: 1"), "{}", r.dump());
     assert!(case.tuned().exists());
-    assert_no_processes_left(case.dir.path(), Duration::from_secs(5));
+    assert_no_processes_left(case.dir.path(), HANG_GUARD);
 }
 
 /// (e) A variant with wrong outputs is recorded as `wrong_result` and never wins.
@@ -475,8 +496,11 @@ fn assert_no_processes_left(dir: &Path, limit: Duration) {
 fn resume_after_sigkill() {
     const FEASIBLE: i64 = 24;
     let case = Case::new("axpy_resume.c");
+    // The tune stalls once it has committed 3 rows (test-only hook), so the kill always lands
+    // mid-tune, however slow or fast the machine is.
     let mut child: Child = case
         .tune_command(&[], None)
+        .env("ORCL_TEST_STALL_AFTER", "3")
         .stdin(Stdio::null())
         .stdout(Stdio::null())
         .stderr(Stdio::null())
@@ -489,8 +513,8 @@ fn resume_after_sigkill() {
             panic!("orcl tune exited ({s}) before it was killed, after {seen} evaluation(s)");
         }
         assert!(
-            start.elapsed() < Duration::from_secs(60),
-            "no 3 evaluations after 60 s"
+            start.elapsed() < HANG_GUARD,
+            "no 3 evaluations after {HANG_GUARD:?}"
         );
         std::thread::sleep(Duration::from_millis(5));
         if case.db.exists() {
@@ -526,7 +550,7 @@ fn resume_after_sigkill() {
     assert_eq!(first_ids.len(), 1, "{first_ids:?}");
 
     // The worker of the killed tune must not outlive it for long.
-    assert_no_processes_left(case.dir.path(), Duration::from_secs(10));
+    assert_no_processes_left(case.dir.path(), HANG_GUARD);
 
     let r = case.tune(&[], None);
     r.assert_code(0);

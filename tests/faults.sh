@@ -382,6 +382,30 @@ if ! over_budget; then fault_timeout; fi
 if ! over_budget; then fault_ulimit; fi
 if ! over_budget; then fault_cache_symlink; fi
 
+# --- 7. resume budgets (issue 25 G8) -------------------------------------------------------
+# kill -9 at random moments of a tune with --total-runs 8 (of 16), resumed with the same budget:
+# the experiment ends with exactly 8 rows (it used to add 8 per run); a rerun of the done
+# experiment adds none and says so, exit 0; --more 3 adds exactly 3.
+g8_resume_budgets() {
+    local db=$WORK/g8.db n e
+    signal_run "$db" KILL "$window" --total-runs 8
+    signal_run "$db" KILL "$window" --total-runs 8
+    tune "$db" --total-runs 8 > "$WORK/g8.log" 2>&1 || { fail "G8: the resumed tune failed: $(tail -3 "$WORK/g8.log")"; return; }
+    n=$(rows "$db")
+    [[ $n == 8 ]] || fail "G8: $n rows after kill -9 and resume with --total-runs 8, expected 8"
+    set +e; tune "$db" --total-runs 8 > "$WORK/g8.log" 2>&1; e=$?; set -e
+    n=$(rows "$db")
+    [[ $e == 0 && $n == 8 ]] || fail "G8: a rerun of the done experiment: exit $e, $n rows (expected 0, 8)"
+    grep -q "is done (8 evaluation(s) in the database)" "$WORK/g8.log" || fail "G8: the rerun does not say the experiment is done"
+    tune "$db" --more 3 > "$WORK/g8.log" 2>&1 || fail "G8: --more 3 failed: $(tail -3 "$WORK/g8.log")"
+    n=$(rows "$db")
+    [[ $n == 11 ]] || fail "G8: $n rows after --more 3, expected 11"
+    assert_consistent "$db" "$WORK/before.keys" "G8"
+    assert_none_left 10 "G8"
+    say "G8: kill -9 twice, resume, rerun, --more 3: 8, 8, 11 rows"
+}
+over_budget || g8_resume_budgets
+
 over_budget && say "stopped at the ${BUDGET} s budget"
 assert_none_left 10 "the end" || true
 

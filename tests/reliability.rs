@@ -23,6 +23,10 @@ use common::{run, Run};
 
 const ORCL: &str = env!("CARGO_BIN_EXE_orcl");
 
+/// How long a command or a wait may take before the test calls it hung: a guard, not a speed
+/// requirement (every wait ends on an event), so the tests hold on a loaded machine (issue 25).
+const HANG_GUARD: Duration = Duration::from_secs(600);
+
 struct Case {
     dir: TempDir,
     input: PathBuf,
@@ -64,7 +68,7 @@ impl Case {
     }
 
     fn tune(&self, args: &[&str]) -> Run {
-        run(self.tune_command(args), Duration::from_secs(120))
+        run(self.tune_command(args), HANG_GUARD)
     }
 
     fn tuned(&self) -> PathBuf {
@@ -73,7 +77,7 @@ impl Case {
 
     fn count(&self, sql: &str) -> i64 {
         let c = Connection::open(&self.db).unwrap();
-        c.busy_timeout(Duration::from_secs(10)).unwrap();
+        c.busy_timeout(Duration::from_secs(60)).unwrap();
         c.query_row(sql, [], |r| r.get(0)).unwrap()
     }
 
@@ -84,10 +88,7 @@ impl Case {
             if let Some(s) = child.try_wait().unwrap() {
                 panic!("orcl exited ({s}) before `{sql}` held");
             }
-            assert!(
-                start.elapsed() < Duration::from_secs(60),
-                "`{sql}` never held"
-            );
+            assert!(start.elapsed() < HANG_GUARD, "`{sql}` never held");
             if self.db.exists() {
                 if let Ok(c) = Connection::open(&self.db) {
                     if c.query_row(sql, [], |r| r.get::<_, i64>(0))
@@ -226,7 +227,7 @@ fn outputs_never_overwrite_input_or_database() {
                 case.orcl(&[
                     "db", "--db", db, "export", "1", "--format", format, "-o", out,
                 ]),
-                Duration::from_secs(30),
+                HANG_GUARD,
             );
             r.assert_code(2);
             assert!(r.stderr.contains("database"), "{}", r.dump());
@@ -248,7 +249,7 @@ fn outputs_never_overwrite_input_or_database() {
             "-o",
             csv.to_str().unwrap(),
         ]),
-        Duration::from_secs(30),
+        HANG_GUARD,
     );
     r.assert_code(0);
     assert_eq!(std::fs::read_to_string(&csv).unwrap().lines().count(), 5);
@@ -280,7 +281,7 @@ fn database_deleted_mid_tune_stops_the_tune() {
     assert_eq!(out.status.code(), Some(3), "{stderr}");
     assert!(stderr.contains("was deleted or replaced"), "{stderr}");
     assert!(!case.tuned().exists());
-    assert_no_processes_left(case.dir.path(), Duration::from_secs(5));
+    assert_no_processes_left(case.dir.path(), HANG_GUARD);
 }
 
 /// F6, F18: SIGTERM while a variant hangs: exit 143 at once, the experiment is `interrupted`
@@ -291,7 +292,7 @@ fn signals_interrupt_cleanly_and_workers_die_with_orcl() {
     for (sig, code) in [(libc::SIGTERM, 143), (libc::SIGINT, 130)] {
         let case = Case::new("axpy_faults.c");
         let mut child = case
-            .tune_command(&["--timeout", "60s"])
+            .tune_command(&["--timeout", "3600s"])
             .env("ORCL_TEST_FAULT", "hang:WI=16")
             .stdout(Stdio::null())
             .stderr(Stdio::null())
@@ -301,10 +302,11 @@ fn signals_interrupt_cleanly_and_workers_die_with_orcl() {
         std::thread::sleep(Duration::from_millis(500));
         signal(&child, sig);
         let start = Instant::now();
-        let status = wait_exit(&mut child, Duration::from_secs(10));
+        let status = wait_exit(&mut child, HANG_GUARD);
         assert_eq!(status.code(), Some(code));
-        assert!(start.elapsed() < Duration::from_secs(5));
-        assert_no_processes_left(case.dir.path(), Duration::from_secs(5));
+        // Far below the hung variant's 3600 s timeout: the signal stopped the wait.
+        assert!(start.elapsed() < HANG_GUARD);
+        assert_no_processes_left(case.dir.path(), HANG_GUARD);
         assert_eq!(
             case.count("SELECT COUNT(*) FROM experiment WHERE status = 'interrupted'"),
             1
@@ -327,21 +329,22 @@ fn signals_interrupt_cleanly_and_workers_die_with_orcl() {
     }
     let case = Case::new("axpy_faults.c");
     let mut child = case
-        .tune_command(&["--timeout", "60s"])
+        .tune_command(&["--timeout", "3600s"])
         .env("ORCL_TEST_FAULT", "hang:WI=16")
         .stdout(Stdio::null())
         .stderr(Stdio::null())
         .spawn()
         .unwrap();
     case.wait_for(&mut child, "SELECT COUNT(*) FROM experiment");
-    std::thread::sleep(Duration::from_millis(500));
-    assert!(
-        !processes_under(case.dir.path()).is_empty(),
-        "no worker running"
-    );
+    // Wait for the event (a process started from the case's directory), not for a while.
+    let start = Instant::now();
+    while processes_under(case.dir.path()).is_empty() {
+        assert!(start.elapsed() < HANG_GUARD, "no worker running");
+        std::thread::sleep(Duration::from_millis(20));
+    }
     child.kill().unwrap();
     child.wait().unwrap();
-    assert_no_processes_left(case.dir.path(), Duration::from_secs(5));
+    assert_no_processes_left(case.dir.path(), HANG_GUARD);
 }
 
 /// The axpy_faults input with `extra` added to its build section.
@@ -370,8 +373,9 @@ fn build_steps_time_out_and_leave_nothing() {
     let r = case.tune(&["--build-timeout", "2s"]);
     r.assert_code(3);
     assert!(r.stderr.contains("timed out after 2 s"), "{}", r.dump());
-    assert!(r.elapsed < Duration::from_secs(30), "{}", r.dump());
-    assert_no_processes_left(case.dir.path(), Duration::from_secs(5));
+    // Far below the 300 s of the hanging command: it was cut at the build timeout.
+    assert!(r.elapsed < Duration::from_secs(250), "{}", r.dump());
+    assert_no_processes_left(case.dir.path(), HANG_GUARD);
     let left: Vec<String> = std::fs::read_dir(case.cache())
         .unwrap()
         .flatten()
@@ -447,7 +451,7 @@ fn exit_codes_and_escaped_diagnostics() {
     let case = Case::new("axpy_faults.c");
     let r = run(
         case.orcl(&["tune", case.input.to_str().unwrap(), "--repetitions", "0"]),
-        Duration::from_secs(30),
+        HANG_GUARD,
     );
     r.assert_code(2);
     assert!(r.stderr.contains("--repetitions"), "{}", r.dump());
@@ -459,7 +463,7 @@ fn exit_codes_and_escaped_diagnostics() {
             "--db",
             "/nonexistent/dir/t.db",
         ]),
-        Duration::from_secs(60),
+        HANG_GUARD,
     );
     r.assert_code(3);
     assert!(r.stderr.contains("database"), "{}", r.dump());
@@ -468,7 +472,7 @@ fn exit_codes_and_escaped_diagnostics() {
     std::fs::write(&garbage, vec![b'x'; 4096]).unwrap();
     let r = run(
         case.orcl(&["db", "--db", garbage.to_str().unwrap(), "list"]),
-        Duration::from_secs(30),
+        HANG_GUARD,
     );
     // Not an orcl database: a wrong --db, exit 2 (issue 25 G17's table).
     r.assert_code(2);
@@ -479,10 +483,7 @@ fn exit_codes_and_escaped_diagnostics() {
         .unwrap()
         .replace("param UI[]", "param U\u{1b}]0;PWNED\u{7}I[]");
     std::fs::write(&evil, text).unwrap();
-    let r = run(
-        case.orcl(&["check", evil.to_str().unwrap()]),
-        Duration::from_secs(30),
-    );
+    let r = run(case.orcl(&["check", evil.to_str().unwrap()]), HANG_GUARD);
     r.assert_code(2);
     assert!(r.stderr.contains("evil.c:"), "{}", r.dump());
     assert!(
@@ -522,7 +523,7 @@ fn read_only_open_waits_for_a_half_created_database() {
         .unwrap();
     let start = Instant::now();
     assert!(orcl::db::Db::open_read_only(&other).is_err());
-    assert!(start.elapsed() < orcl::db::HALF_CREATED_WAIT + Duration::from_secs(2));
+    assert!(start.elapsed() < orcl::db::HALF_CREATED_WAIT + Duration::from_secs(60));
 }
 
 /// F11 at the library level: a write after the file was replaced fails with `FileGone`.
@@ -550,10 +551,7 @@ fn check_generated(edit: impl Fn(&str) -> String) -> (Run, String) {
     let text = edit(&std::fs::read_to_string(&case.input).unwrap());
     let file = case.dir.path().join("gen.c");
     std::fs::write(&file, &text).unwrap();
-    let r = run(
-        case.orcl(&["check", file.to_str().unwrap()]),
-        Duration::from_secs(60),
-    );
+    let r = run(case.orcl(&["check", file.to_str().unwrap()]), HANG_GUARD);
     (r, text)
 }
 
@@ -725,7 +723,7 @@ fn unsatisfiable_space_stops_with_no_feasible_configuration() {
         "{}",
         t.dump()
     );
-    assert!(t.elapsed < Duration::from_secs(60), "{}", t.dump());
+    // It stopped: `tune` ran within HANG_GUARD (a speed check would fail on a loaded machine).
     assert_eq!(case.count("SELECT count(*) FROM evaluation"), 0);
     assert_eq!(
         metadata(&case, "constraint_rejected").as_deref(),
@@ -739,7 +737,7 @@ fn unsatisfiable_space_stops_with_no_feasible_configuration() {
     // `orcl db list` counts the rejections it did not store.
     let list = run(
         case.orcl(&["db", "--db", case.db.to_str().unwrap(), "list", "--json"]),
-        Duration::from_secs(30),
+        HANG_GUARD,
     );
     list.assert_code(0);
     let rows: serde_json::Value = serde_json::from_str(&list.stdout).unwrap();
@@ -759,7 +757,7 @@ fn unsatisfiable_space_stops_with_no_feasible_configuration() {
     // `check` cannot enumerate 2·10^8 configurations: a located warning, exit 0.
     let c = run(
         case.orcl(&["check", case.input.to_str().unwrap()]),
-        Duration::from_secs(60),
+        HANG_GUARD,
     );
     c.assert_code(0);
     assert!(
@@ -780,7 +778,7 @@ fn unsatisfiable_space_stops_with_no_feasible_configuration() {
     for args in [&["check"][..], &["tune", "--db", "t.db"][..]] {
         let mut cmd = small.orcl(args);
         cmd.arg(&small.input);
-        let r = run(cmd, Duration::from_secs(60));
+        let r = run(cmd, HANG_GUARD);
         r.assert_code(2);
         assert!(
             r.stderr.contains(
@@ -794,9 +792,10 @@ fn unsatisfiable_space_stops_with_no_feasible_configuration() {
 
 /// F8: rejected configurations are counted, not stored, and a search over a huge space whose
 /// proposals are mostly identical kernels is bounded: 2·10^12 configurations where only `WI`
-/// changes the kernel (`P`, `Q`, `R`, `S` change nothing) with --total-runs 5 measures one
-/// variant, then stops after --max-idle identical ones (it used to run through the space) and
-/// still writes the tuned file.
+/// changes the kernel (`P`, `Q`, `R`, `S` change nothing) measures one variant, then stops
+/// after --max-idle identical ones (it used to run through the space) and still writes the
+/// tuned file. (It ran with `--total-runs 5` until issue 25 G8 made the budget count every row,
+/// identical kernels included: 5 rows now end the search first.)
 #[test]
 fn rejections_are_counted_and_idle_proposals_bound_the_search() {
     let case = Case::new("axpy_faults.c");
@@ -831,7 +830,7 @@ fn rejections_are_counted_and_idle_proposals_bound_the_search() {
          param P[] = range(0, 1000);\n            param Q[] = range(0, 1000);\n            \
          param R[] = range(0, 1000);\n            param S[] = range(0, 500);",
     );
-    let t = huge.tune(&["--total-runs", "5", "--max-idle", "2000"]);
+    let t = huge.tune(&["--max-idle", "2000"]);
     assert_no_panic(&t);
     t.assert_code(0);
     assert!(
@@ -862,7 +861,7 @@ fn input_values_fit_their_c_type_and_the_memory() {
     for args in [&["check"][..], &["tune", "--db", "t.db"][..]] {
         let mut cmd = case.orcl(args);
         cmd.arg(&case.input);
-        let r = run(cmd, Duration::from_secs(60));
+        let r = run(cmd, HANG_GUARD);
         assert_no_panic(&r);
         r.assert_code(2);
         assert!(
@@ -899,7 +898,6 @@ fn input_values_fit_their_c_type_and_the_memory() {
         "{}",
         r.dump()
     );
-    assert!(r.elapsed < Duration::from_secs(30), "{}", r.dump());
     assert_eq!(big.count("SELECT count(*) FROM experiment"), 0);
     let built: Vec<_> = std::fs::read_dir(big.cache())
         .map(|d| d.flatten().map(|e| e.file_name()).collect())
@@ -927,34 +925,35 @@ fn input_size_is_capped_and_the_front_end_is_linear() {
         vec!["tune", "/dev/zero", "--max-input-size", "1000"],
         vec!["compare", "/dev/zero", "--max-input-size", "1000"],
     ] {
-        let r = run(case.orcl(&args), Duration::from_secs(30));
+        let r = run(case.orcl(&args), HANG_GUARD);
         assert_no_panic(&r);
         r.assert_code(2);
         assert!(r.stderr.contains("--max-input-size"), "{}", r.dump());
     }
-    let r = run(case.orcl(&["check", "/dev/zero"]), Duration::from_secs(30));
+    let r = run(case.orcl(&["check", "/dev/zero"]), HANG_GUARD);
     assert!(r.stderr.contains("16777216 bytes"), "{}", r.dump());
     let input = case.input.to_str().unwrap();
     let size = std::fs::metadata(&case.input).unwrap().len();
     let small = (size - 1).to_string();
     let r = run(
         case.orcl(&["check", input, "--max-input-size", &small]),
-        Duration::from_secs(30),
+        HANG_GUARD,
     );
     r.assert_code(2);
     assert!(r.stderr.contains(&format!("{small} bytes")), "{}", r.dump());
     let r = run(
         case.orcl(&["check", input, "--max-input-size", &size.to_string()]),
-        Duration::from_secs(30),
+        HANG_GUARD,
     );
     r.assert_code(0);
 
-    // A parameter of 10^6 values: its row of the table is elided, the count is exact.
+    // A parameter of 10^5 values (the most since issue 25 G6): its row of the table is
+    // elided, the count is exact.
     let (r, _) =
-        check_generated(|t| t.replace("param UI[] = [1, 2];", "param UI[] = range(1, 1000001);"));
+        check_generated(|t| t.replace("param UI[] = [1, 2];", "param UI[] = range(1, 100001);"));
     r.assert_code(0);
-    assert!(r.stdout.contains("1000000"), "{}", r.dump());
-    assert!(r.stdout.contains("..., 999999, 1000000"), "{}", r.dump());
+    assert!(r.stdout.contains("100000"), "{}", r.dump());
+    assert!(r.stdout.contains("..., 99999, 100000"), "{}", r.dump());
     // 20,000 `let` bindings.
     let (r, _) = check_generated(|t| {
         let lets: String = (0..20_000).map(|k| format!("let L{k} = {k};\n")).collect();
@@ -1022,14 +1021,14 @@ fn sigterm_during_the_skeleton_build_exits_143() {
         .unwrap();
     let start = Instant::now();
     while !sleeping() {
-        if start.elapsed() > Duration::from_secs(60) {
+        if start.elapsed() > HANG_GUARD {
             let _ = child.kill();
             panic!("no prebuild seen");
         }
         std::thread::sleep(Duration::from_millis(50));
     }
     signal(&child, libc::SIGTERM);
-    let status = wait_exit(&mut child, Duration::from_secs(10));
+    let status = wait_exit(&mut child, HANG_GUARD);
     let mut err = String::new();
     std::io::Read::read_to_string(&mut child.stderr.take().unwrap(), &mut err).unwrap();
     assert_eq!(status.code(), Some(143), "{err}");
@@ -1037,13 +1036,10 @@ fn sigterm_during_the_skeleton_build_exits_143() {
         err.contains("interrupted by SIGTERM before anything was measured (building the timing skeleton); nothing recorded"),
         "{err}"
     );
-    assert_no_processes_left(case.dir.path(), Duration::from_secs(5));
+    assert_no_processes_left(case.dir.path(), HANG_GUARD);
     let start = Instant::now();
     while sleeping() {
-        assert!(
-            start.elapsed() < Duration::from_secs(5),
-            "the prebuild's sleep is left"
-        );
+        assert!(start.elapsed() < HANG_GUARD, "the prebuild's sleep is left");
         std::thread::sleep(Duration::from_millis(50));
     }
 }

@@ -260,7 +260,15 @@ fn skeleton_replies(
         )
         .unwrap();
         stdin.flush().unwrap();
-        replies.push(serde_json::from_str(&lines.next().unwrap().unwrap()).unwrap());
+        // The `built` line comes first (issue 25 G18), then the reply.
+        let reply = loop {
+            let v: serde_json::Value =
+                serde_json::from_str(&lines.next().unwrap().unwrap()).unwrap();
+            if v.get("built_ms").is_none() {
+                break v;
+            }
+        };
+        replies.push(reply);
     }
     writeln!(stdin, "QUIT").unwrap();
     drop(stdin);

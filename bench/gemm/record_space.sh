@@ -12,7 +12,7 @@
 # Env (defaults): BACKEND=opencl (or cuda: the CUDA variants, built by the CUDA build pool), SPACE=big (bench/gemm/make_case.py; big = 10,824 configurations), TYPE=s,
 # FORM=NN, M=N=K=2048, CHUNK=420s (orcl's --time-limit: a chunk ends after the batch in flight,
 # so leave a minute or two of margin under the command limit), RUNS (optional: also stop a chunk
-# after this many new measurements, orcl's --total-runs), JOBS (optional: orcl's --jobs, kernel
+# after this many new rows, orcl's --more), JOBS (optional: orcl's --jobs, kernel
 # builds at a time; default the host's cores: NVIDIA OpenCL takes about 0.5 s per GEMM kernel, in one build process per job, so
 # the builds bound a chunk and a host with more cores records faster), DEVICES=all (orcl --devices:
 # one measuring worker per identical GPU), ORCL=./target/release/orcl, PLATFORM (OpenCL
@@ -54,7 +54,9 @@ case "$backend" in
   *) echo "record_space: BACKEND must be opencl or cuda, not $backend" >&2; exit 2 ;;
 esac
 [ "${DEVICES:-all}" != none ] && extra+=(--devices "${DEVICES:-all}")
-[ -n "${RUNS:-}" ] && extra+=(--total-runs "$RUNS")
+# Every chunk reopens the experiment on purpose (--more): a `done` one is otherwise replayed,
+# not extended (issue 25 G8); RUNS bounds the chunk's new rows.
+if [ -n "${RUNS:-}" ]; then extra+=(--more "$RUNS"); else extra+=(--more 1000000000); fi
 [ -n "${JOBS:-}" ] && extra+=(--jobs "$JOBS")
 logs=("$dir"/chunk-*.log)
 [ -e "${logs[0]}" ] || logs=()

@@ -35,6 +35,18 @@ pub(super) struct CheckArgs {
 pub(super) fn run(a: CheckArgs) -> Result<i32, Failure> {
     let l = load(&a.file, a.max_input_size, &a.cpp)?;
     let (path, text) = (&l.path, &l.src.text);
+    // Arrays `tune` would refuse for the host's memory are refused here too (issue 25 G13).
+    for p in &l.prepared {
+        for input in &p.inputs {
+            crate::prepare::check_host_memory(p, input).map_err(|d| {
+                Failure::Input(l.src.remap(orcl_frontend::diag::InputError {
+                    path: path.clone(),
+                    source: text.clone(),
+                    diagnostics: vec![d],
+                }))
+            })?;
+        }
+    }
     if a.json {
         let mut doc = super::json::check(path, text, &l.prepared, CHECK_ENUMERATION_LIMIT);
         doc["refused"] = super::json::refused(&l.refused);

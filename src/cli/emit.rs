@@ -68,6 +68,8 @@ pub(super) fn run(a: EmitArgs) -> Result<i32, Failure> {
             diagnostics: vec![d],
         }))
     };
+    // The checks `tune` applies to the spec's sizes, for this one (issue 25 G13).
+    crate::prepare::check_input_size(p, &input).map_err(input_error)?;
     if let Some(c) = space.check(&cfg).map_err(input_error)? {
         orcl_frontend::errln!(
             "warning: this configuration breaks constraint `{c}`; orcl tune would never build it"

@@ -29,9 +29,15 @@ pub(super) struct TuneArgs {
     /// then others; nearest size first); says in one line what was seeded from where.
     #[arg(long, help_heading = "Search and budget")]
     warm_start: bool,
-    /// Budget: number of configurations to measure (database hits are free).
+    /// Budget: evaluations of the experiment, across resumes: rows an interrupted run stored
+    /// count, so kill-and-rerun ends where an uninterrupted run does (a `done` experiment is
+    /// replayed, not extended: see --more).
     #[arg(long, help_heading = "Search and budget")]
     total_runs: Option<u64>,
+    /// Reopen the experiment on purpose and add up to N evaluations to it (a rerun of a `done`
+    /// experiment otherwise measures nothing new).
+    #[arg(long, value_name = "N", help_heading = "Search and budget")]
+    more: Option<u64>,
     /// Budget: wall time per region and input size, e.g. 90s, 5m, 3m10s (a bare number is minutes).
     #[arg(long, help_heading = "Search and budget")]
     time_limit: Option<String>,
@@ -88,7 +94,7 @@ pub(super) struct TuneArgs {
     /// (NVRTC to a CUBIN in orcl's process; ORCL_CUDA_POOL=0 or no libnvrtc: the worker)
     /// (default: the machine's cores on a GPU, 0 on a CPU device; 0: the worker builds each
     /// kernel itself, serially).
-    #[arg(long, short = 'j', help_heading = "Measurement")]
+    #[arg(long, short = 'j', help_heading = "Measurement", value_parser = jobs_arg)]
     jobs: Option<usize>,
     /// Neither read nor write the kernel-binary cache (keyed by source, options, device and
     /// driver), so every kernel is built afresh.
@@ -241,6 +247,7 @@ fn tune_options(
         algorithm: a.search.clone(),
         seed: a.seed,
         total_runs: a.total_runs,
+        more: a.more,
         time_limit: a
             .time_limit
             .as_deref()
@@ -266,6 +273,21 @@ fn tune_options(
         slurm,
         objective: a.objective.clone(),
     })
+}
+
+/// The most build threads `--jobs` may ask for: each may run a build process, so a typo such as
+/// `--jobs 100000` would otherwise exhaust the process table and abort (issue 25 G7); 256
+/// exceeds the cores of any host orcl runs on (2 to 128).
+pub const MAX_JOBS: usize = 256;
+
+/// `--jobs N`: 0 to [`MAX_JOBS`]; anything else is a usage error (exit 2) naming the limit.
+fn jobs_arg(s: &str) -> Result<usize, String> {
+    match s.parse::<usize>() {
+        Ok(n) if n <= MAX_JOBS => Ok(n),
+        _ => Err(format!(
+            "expected a number of build threads from 0 to {MAX_JOBS}"
+        )),
+    }
 }
 
 /// The exit class of a tune error.

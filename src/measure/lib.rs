@@ -434,7 +434,7 @@ impl Runner {
         let req = request(v, id, binary, 1, calls.max(1));
         let timeout = self.timeout().max(Duration::from_secs(30));
         let w = self.workers.get_mut(&key).expect("worker started above");
-        match w.run_energy(&req, timeout, counter) {
+        match w.run_energy(&req, (timeout, skeleton::build_timeout()), counter) {
             Ok((r, _)) if r.status != "ok" => Err(format!("{}: {}", r.status, r.message)),
             Ok((_, Some(Ok((mj, ms, n))))) => Ok(energy::EnergyReading::of(mj, ms, n)),
             Ok((_, Some(Err(e)))) => Err(e),
@@ -488,7 +488,7 @@ impl Runner {
         let w = self.workers.get_mut(&key).expect("worker started above");
         let pre = prebuilt.is_some();
         tracing::debug!(id, device = v.device, prebuilt = pre, "measure");
-        let result = w.run(&req, timeout);
+        let result = w.run(&req, timeout, skeleton::build_timeout());
         drop(gate);
         let (secs, got) = (
             start.elapsed().as_secs_f64(),
@@ -541,6 +541,13 @@ impl Runner {
                     WorkerFailure::Interrupted(sig) => Outcome::failure(
                         Status::Crash,
                         format!("interrupted by {}", crate::interrupt::name(sig)),
+                    ),
+                    WorkerFailure::BuildTimeout(d) => Outcome::failure(
+                        Status::Timeout,
+                        format!(
+                            "the kernel was not built after {:.1} s (--build-timeout plus the timeout); the variant was killed",
+                            d.as_secs_f64()
+                        ),
                     ),
                     WorkerFailure::Timeout(d) => Outcome::failure(
                         Status::Timeout,

@@ -70,6 +70,14 @@ pub struct Reply {
     pub d2h_bytes: u64,
 }
 
+/// The skeleton's line between building a variant's kernel and running it.
+#[derive(Debug, Clone, Deserialize)]
+struct Built {
+    id: i64,
+    /// Build (or load) time of the kernel (ms); 0 when it was cached.
+    built_ms: f64,
+}
+
 /// One variant to run.
 #[derive(Debug, Clone)]
 pub struct Request<'a> {
@@ -96,8 +104,11 @@ pub struct Request<'a> {
 pub enum WorkerFailure {
     /// The process died (signal or exit) while running the variant.
     Crash(String),
-    /// No reply within the timeout; the process was killed.
+    /// No reply within the timeout after the kernel was built; the process was killed.
     Timeout(Duration),
+    /// The kernel was not built within this limit (`--build-timeout` plus the timeout); the
+    /// process was killed.
+    BuildTimeout(Duration),
     /// orcl received SIGINT/SIGTERM while waiting; the process was killed.
     Interrupted(i32),
 }
@@ -279,8 +290,17 @@ impl Worker {
     }
 
     /// Run one variant. On a crash or a timeout the process is dead afterwards (drop it).
-    pub fn run(&mut self, req: &Request, timeout: Duration) -> Result<Reply, WorkerFailure> {
-        self.run_with(req, timeout, None)
+    /// `timeout` bounds the run (from the skeleton's `built` line to its reply, plus the build
+    /// time it reports, for the JIT that PoCL does at the first launch); `build_limit` bounds the
+    /// kernel's build (from the request to the `built` line). Under load a build slows down as
+    /// much as the machine is shared, so it no longer eats the variant's timeout (issue 25, G18).
+    pub fn run(
+        &mut self,
+        req: &Request,
+        timeout: Duration,
+        build_limit: Duration,
+    ) -> Result<Reply, WorkerFailure> {
+        self.run_with(req, (timeout, build_limit), None)
     }
 
     /// Run one variant with an energy window (an `NRG` line before the request; docs/ENERGY.md):
@@ -290,11 +310,12 @@ impl Worker {
     /// next update, read then, and `STOP`. Returns the reply and (the counter's difference, mJ;
     /// the wall time between the two readings, ms; the calls in that time, the last one counted
     /// in part); `None` when the worker sent no window (a failed variant). `req.warmups` must be
-    /// at least 1 (the window then never holds the validation run).
+    /// at least 1 (the window then never holds the validation run). `timeout` and `build_limit`
+    /// as for [`Worker::run`].
     pub fn run_energy(
         &mut self,
         req: &Request,
-        timeout: Duration,
+        (timeout, build_limit): (Duration, Duration),
         counter: &mut dyn crate::energy::EnergyCounter,
     ) -> Result<(Reply, Option<Window>), WorkerFailure> {
         let mut probe = Probe {
@@ -303,14 +324,14 @@ impl Worker {
             min: None,
             result: None,
         };
-        let r = self.run_with(req, timeout, Some(&mut probe))?;
+        let r = self.run_with(req, (timeout, build_limit), Some(&mut probe))?;
         Ok((r, probe.result))
     }
 
     fn run_with(
         &mut self,
         req: &Request,
-        timeout: Duration,
+        (timeout, build_limit): (Duration, Duration),
         probe: Option<&mut Probe>,
     ) -> Result<Reply, WorkerFailure> {
         let grid = req
@@ -384,7 +405,7 @@ impl Worker {
         let result = if sent.is_err() {
             Err(self.crashed())
         } else {
-            self.reply(req, timeout, probe)
+            self.reply(req, (timeout, build_limit), probe)
         };
         if let Some(f) = &file {
             // `orcl worker` removes it once read; this covers a worker that died first.
@@ -393,21 +414,25 @@ impl Worker {
         result
     }
 
-    /// Wait for the reply to `req`, up to `timeout`.
+    /// Wait for the reply to `req`: up to `build_limit + timeout` for the `built` line (a
+    /// skeleton that sends none is timed as a whole), then up to `timeout` plus the reported build
+    /// time for the reply.
     fn reply(
         &mut self,
         req: &Request,
-        timeout: Duration,
+        (timeout, build_limit): (Duration, Duration),
         mut probe: Option<&mut Probe>,
     ) -> Result<Reply, WorkerFailure> {
-        let deadline = std::time::Instant::now() + timeout;
+        let now = std::time::Instant::now;
+        let mut deadline = now() + build_limit + timeout;
+        let mut building = true;
         loop {
             // Waited in slices so that SIGINT/SIGTERM stops a hung variant at once.
             if let Some(sig) = crate::interrupt::requested() {
                 self.kill();
                 return Err(WorkerFailure::Interrupted(sig));
             }
-            let left = deadline.saturating_duration_since(std::time::Instant::now());
+            let left = deadline.saturating_duration_since(now());
             match self
                 .lines
                 .recv_timeout(left.min(Duration::from_millis(100)))
@@ -430,16 +455,25 @@ impl Worker {
                             continue;
                         }
                     }
-                    let Ok(r) = serde_json::from_str::<Reply>(&line) else {
-                        continue;
-                    };
-                    if r.id == req.id {
-                        return Ok(r);
+                    if let Ok(r) = serde_json::from_str::<Reply>(&line) {
+                        if r.id == req.id {
+                            return Ok(r);
+                        }
+                    } else if let Ok(b) = serde_json::from_str::<Built>(&line) {
+                        if b.id == req.id && building {
+                            building = false;
+                            let jit = Duration::from_secs_f64(b.built_ms.clamp(0.0, 1e9) / 1e3);
+                            deadline = now() + timeout + jit;
+                        }
                     }
                 }
                 Err(RecvTimeoutError::Timeout) => {
                     self.kill();
-                    return Err(WorkerFailure::Timeout(timeout));
+                    return Err(if building {
+                        WorkerFailure::BuildTimeout(build_limit + timeout)
+                    } else {
+                        WorkerFailure::Timeout(timeout)
+                    });
                 }
                 Err(RecvTimeoutError::Disconnected) => return Err(self.crashed()),
             }
@@ -615,6 +649,83 @@ fn describe_status(s: std::process::ExitStatus) -> String {
 mod tests {
     use super::*;
 
+    /// A stand-in skeleton that takes `build_s` seconds to "build" each kernel, then sends its
+    /// `built` line, then answers (or, `hang`, never answers).
+    fn slow_builder(dir: &Path, build_s: f64, hang: bool) -> std::path::PathBuf {
+        let exe = dir.join("slow.sh");
+        let after = if hang {
+            "exec sleep 1000".to_string()
+        } else {
+            r#"printf '{"id":%s,"status":"ok","build_ms":1,"kernel_ms":[1.5],"transfer_ms":0,"max_error":0,"message":""}\n' "$id""#.to_string()
+        };
+        std::fs::write(
+            &exe,
+            format!(
+                r#"#!/bin/sh
+echo '{{"ready":true,"platform":"p","device":"d"}}'
+while read -r kind id g l a b c d e rest; do
+  [ "$kind" = QUIT ] && exit 0
+  head -c $((a + b)) > /dev/null
+  sleep {build_s}
+  printf '{{"id":%s,"built_ms":1}}\n' "$id"
+  {after}
+done
+"#
+            ),
+        )
+        .unwrap();
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(&exe, std::fs::Permissions::from_mode(0o755)).unwrap();
+        exe
+    }
+
+    fn request(id: i64) -> Request<'static> {
+        Request {
+            id,
+            source: "__kernel void k() {}\n",
+            options: "",
+            global: 0,
+            local: 64,
+            grid: None,
+            parts: Vec::new(),
+            warmups: 0,
+            repetitions: 1,
+            binary: None,
+        }
+    }
+
+    /// G18: a kernel whose build takes longer than the variant's timeout (a JIT build on a loaded
+    /// machine) is not a timeout: the timeout starts at the skeleton's `built` line.
+    #[test]
+    fn a_slow_build_does_not_eat_the_timeout() {
+        let dir = tempfile::tempdir().unwrap();
+        let exe = slow_builder(dir.path(), 1.5, false);
+        let mut w = Worker::spawn(&exe, 0, 0, Duration::from_secs(10)).unwrap();
+        let r = w.run(
+            &request(3),
+            Duration::from_millis(300),
+            Duration::from_secs(120),
+        );
+        assert_eq!(r.map(|r| (r.id, r.status)), Ok((3, "ok".to_string())));
+    }
+
+    /// G18: a kernel that hangs after it was built is cut as a run timeout (not a build one).
+    #[test]
+    fn a_hang_after_the_build_is_a_run_timeout() {
+        let dir = tempfile::tempdir().unwrap();
+        let exe = slow_builder(dir.path(), 0.0, true);
+        let mut w = Worker::spawn(&exe, 0, 0, Duration::from_secs(10)).unwrap();
+        let r = w.run(
+            &request(4),
+            Duration::from_millis(300),
+            Duration::from_secs(120),
+        );
+        assert_eq!(
+            r.map(|r| r.id),
+            Err(WorkerFailure::Timeout(Duration::from_millis(300)))
+        );
+    }
+
     /// The request bytes a skeleton reads (both skeletons parse the same `RUN`/`BIN` headers):
     /// a stand-in skeleton (a shell script, not a mock of a device) keeps the header line and
     /// the body it read, and answers.
@@ -658,12 +769,16 @@ done
             repetitions: 3,
             binary: None,
         };
-        let r = w.run(&req, Duration::from_secs(10)).unwrap();
+        let r = w
+            .run(&req, Duration::from_secs(10), Duration::from_secs(10))
+            .unwrap();
         assert_eq!((r.id, r.kernel_ms.as_slice()), (7, &[1.5][..]));
         req.id = 8;
         req.binary = Some(("k3y", cubin));
         req.grid = Some([2, 0, 64, 16, 1, 32, 8, 0, 0, 0]);
-        let r = w.run(&req, Duration::from_secs(10)).unwrap();
+        let r = w
+            .run(&req, Duration::from_secs(10), Duration::from_secs(10))
+            .unwrap();
         assert_eq!(r.id, 8);
         drop(w);
         let read =

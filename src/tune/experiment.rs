@@ -87,6 +87,8 @@ pub(super) fn upsert_device(db: &Db, backend: Backend, dev: &DeviceInfo) -> Resu
 pub(super) struct Experiment {
     pub id: i64,
     pub resumed: bool,
+    /// Its status was `done` before this run opened it (a rerun replays it, see `--more`).
+    pub was_done: bool,
     pub stored: HashMap<String, EvaluationRow>,
 }
 
@@ -153,6 +155,11 @@ pub(super) fn open(
             .collect::<BTreeMap<_, _>>(),
     )
     .unwrap_or_default();
+    // A `done` experiment is replayed, not extended, unless `--more` asks (issue 25 G8).
+    let was_done = match db.find_experiment_id(&identity)? {
+        Some(old) => db.experiment(old)?.is_some_and(|e| e.status == "done"),
+        None => false,
+    };
     let (experiment_id, resumed) = db.open_experiment(&NewExperiment {
         identity_key: identity,
         region_id: id.region.id,
@@ -178,6 +185,7 @@ pub(super) fn open(
     Ok(Experiment {
         id: experiment_id,
         resumed,
+        was_done,
         stored,
     })
 }

@@ -56,8 +56,12 @@ pub struct TuneOptions {
     /// Search algorithm (overrides the spec's `algorithm`).
     pub algorithm: Option<String>,
     pub seed: Option<u64>,
-    /// Budget: configurations measured (database hits are free).
+    /// Budget: evaluation rows of the experiment, across resumes (rows an earlier, interrupted
+    /// run stored count; constraint rejections are not rows). Issue 25 G8.
     pub total_runs: Option<u64>,
+    /// `--more N`: reopen the experiment on purpose and add up to N rows to it, whatever its
+    /// status and `total_runs` (a `done` experiment is otherwise not extended by a rerun).
+    pub more: Option<u64>,
     /// Budget: wall time per (region, input size).
     pub time_limit: Option<Duration>,
     /// Per-variant timeout (default: adaptive, 10× the slowest good variant, at least 10 s).
@@ -450,6 +454,7 @@ fn tune_input(
         db: ctx.db,
         experiment_id: exp.id,
         stored: &exp.stored,
+        new_rows: new_rows_allowed(settings.total_runs, opts.more, &exp),
         total: objective_is_total(p),
         objective,
         max_idle,
@@ -688,7 +693,14 @@ fn search_progress(
         label,
         input,
     );
-    if exp.resumed {
+    if exp.was_done && opts.more.is_none() {
+        // On stderr, shown whether or not there is a progress bar (stdout may be JSON).
+        orcl_frontend::errln!(
+            "note: experiment {} is done ({} evaluation(s) in the database): nothing new is measured; `--more N` adds up to N evaluations to it",
+            exp.id,
+            exp.stored.len()
+        );
+    } else if exp.resumed {
         bar.println(format!(
             "resuming experiment {}: {} evaluation(s) already in the database",
             exp.id,
@@ -696,6 +708,21 @@ fn search_progress(
         ));
     }
     bar
+}
+
+/// How many rows this run may add to the experiment (`None`: no limit): `--more N` gives N; a
+/// `done` experiment gets none (a plain rerun replays its rows and measures nothing new);
+/// otherwise what `--total-runs` leaves after the rows already stored (issue 25 G8).
+fn new_rows_allowed(
+    total_runs: Option<u64>,
+    more: Option<u64>,
+    exp: &experiment::Experiment,
+) -> Option<u64> {
+    match (more, exp.was_done) {
+        (Some(n), _) => Some(n),
+        (None, true) => Some(0),
+        (None, false) => total_runs.map(|t| t.saturating_sub(exp.stored.len() as u64)),
+    }
 }
 
 /// Why a search that evaluated nothing (and did not stop itself) found nothing.

@@ -32,6 +32,9 @@ pub(super) struct Env<'a> {
     pub db: &'a Db,
     pub experiment_id: i64,
     pub stored: &'a HashMap<String, EvaluationRow>,
+    /// How many rows this run may add to the experiment (`--total-runs` less the stored rows,
+    /// `--more`, 0 for a `done` experiment); `None`: no limit.
+    pub new_rows: Option<u64>,
     /// Whether the objective is kernel + transfers.
     pub total: bool,
     /// What the search observes and the winner minimises.
@@ -51,6 +54,9 @@ pub(super) struct SearchState {
     by_variant: HashMap<String, (Outcome, Option<usize>)>,
     /// New measurements of this run.
     pub measured: usize,
+    /// Rows this run added to the experiment (the budget's unit: a measurement, a failure, a
+    /// device limit or a kernel identical to one measured each add one).
+    pub new_rows: u64,
     /// Evaluations taken from the database (resume).
     pub reused: usize,
     /// Every proposal counts (issue 15 F8): constraint rejections are counted, not stored.
@@ -160,6 +166,8 @@ impl SearchState {
                     other?;
                 }
             }
+            st.new_rows += 1;
+            stall_for_tests();
         }
         let obj = env.objective.value(&outcome);
         if cand.violated.is_none() {
@@ -176,6 +184,25 @@ impl SearchState {
             reused: was_stored,
         });
         Ok(())
+    }
+}
+
+/// Test-only hook `ORCL_TEST_STALL_AFTER=N`: once this process has committed N evaluation rows,
+/// it stops making progress (sleeps until killed), so that a test can kill a tune mid-way on an
+/// event (the Nth row is in the database) rather than racing a wall clock (issue 25).
+fn stall_for_tests() {
+    use std::sync::atomic::{AtomicU64, Ordering};
+    static COMMITTED: AtomicU64 = AtomicU64::new(0);
+    let Some(n) = std::env::var("ORCL_TEST_STALL_AFTER")
+        .ok()
+        .and_then(|v| v.parse::<u64>().ok())
+    else {
+        return;
+    };
+    if COMMITTED.fetch_add(1, Ordering::SeqCst) + 1 >= n {
+        loop {
+            std::thread::sleep(std::time::Duration::from_secs(3600));
+        }
     }
 }
 
@@ -196,11 +223,7 @@ pub(super) fn run(
         per_worker: vec![0; workers.devices.len()],
         ..SearchState::default()
     };
-    let Settings {
-        total_runs,
-        time_limit,
-        ..
-    } = *env.settings;
+    let Settings { time_limit, .. } = *env.settings;
     'search: loop {
         let batch = strategy
             .propose(env.space, batch_size)
@@ -222,7 +245,11 @@ pub(super) fn run(
             if let Some(signal) = orcl_measure::interrupt::requested() {
                 return Err(st.interrupted(env, signal));
             }
-            if total_runs.is_some_and(|t| st.measured as u64 >= t) {
+            // The budget bounds new rows; stored rows are replayed and constraint rejections
+            // (never rows) counted for free.
+            let spent = env.new_rows.is_some_and(|l| st.new_rows >= l);
+            let new_row = cand.violated.is_none() && !env.stored.contains_key(&cand.config.key());
+            if spent && new_row {
                 break 'search;
             }
             if let Some(t) = time_limit.filter(|&t| start.elapsed() >= t) {
@@ -346,10 +373,7 @@ fn premeasure(
     skeletons: &mut Skeletons,
     workers: &mut Workers,
 ) -> HashMap<String, (Outcome, usize)> {
-    let left = env
-        .settings
-        .total_runs
-        .map(|t| t.saturating_sub(st.measured as u64));
+    let left = env.new_rows.map(|t| t.saturating_sub(st.new_rows));
     let mut jobs_q: Vec<(String, orcl_codegen::Variant, PathBuf)> = Vec::new();
     for cand in batch.iter().filter(|c| c.violated.is_none()) {
         if left.is_some_and(|l| jobs_q.len() as u64 >= l) {

@@ -3,7 +3,14 @@
 
 use super::builtins::call;
 use super::value::{num, py_cmp, Num};
-use super::{BinOp, Expr, ExprKind, UnOp, Value, EVAL_BUDGET};
+use super::{BinOp, Expr, ExprKind, UnOp, Value, COMMAND_BUDGET, EVAL_BUDGET, FREE_PER_EVAL};
+use std::cell::Cell;
+
+thread_local! {
+    /// Elements charged to [`COMMAND_BUDGET`] on this thread so far (a command evaluates its
+    /// spec on one thread; each test runs on a thread of its own).
+    static COMMAND_SPENT: Cell<u64> = const { Cell::new(0) };
+}
 use crate::diag::{did_you_mean, Diagnostic, Span};
 
 fn op_str(op: BinOp) -> &'static str {
@@ -32,6 +39,8 @@ pub(super) struct Ctx<'e> {
     names: &'e [&'e str],
     locals: Vec<(String, Value)>,
     budget: u64,
+    /// The budget is the command's remainder, smaller than [`EVAL_BUDGET`].
+    command_bound: bool,
 }
 
 impl Ctx<'_> {
@@ -41,6 +50,11 @@ impl Ctx<'_> {
                 self.budget = b;
                 Ok(())
             }
+            None if self.command_bound => Err(Diagnostic::new(
+                span,
+                format!("too much work evaluating the spec: its expressions produced more than {COMMAND_BUDGET} elements in this command (each evaluation's first {FREE_PER_EVAL} are free)"),
+            )
+            .with_help("a constraint or value that builds a large list is evaluated once per configuration: compute it once in a `let`, or make it smaller")),
             None => Err(Diagnostic::new(
                 span,
                 format!("expression too large to evaluate (more than {EVAL_BUDGET} elements)"),
@@ -66,13 +80,19 @@ impl Expr {
         env: &dyn Fn(&str) -> Option<Value>,
         names: &[&str],
     ) -> Result<Value, Diagnostic> {
+        let left = COMMAND_BUDGET.saturating_sub(COMMAND_SPENT.get());
+        let budget = EVAL_BUDGET.min(FREE_PER_EVAL.saturating_add(left));
         let mut ctx = Ctx {
             env,
             names,
             locals: Vec::new(),
-            budget: EVAL_BUDGET,
+            budget,
+            command_bound: budget < EVAL_BUDGET,
         };
-        self.ev(&mut ctx)
+        let r = self.ev(&mut ctx);
+        let spent = budget - ctx.budget;
+        COMMAND_SPENT.set(COMMAND_SPENT.get() + spent.saturating_sub(FREE_PER_EVAL));
+        r
     }
 
     /// The free names of the expression (names of params, input params and lets it uses), each

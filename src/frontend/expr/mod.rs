@@ -87,6 +87,15 @@ const MAX_NEST: usize = 32;
 const MAX_RANGE: i128 = 10_000_000;
 /// Elements (list items, characters, comprehension iterations) one evaluation may produce.
 pub(crate) const EVAL_BUDGET: u64 = 20_000_000;
+/// Elements all the evaluations of one command (one thread) may produce beyond the first
+/// [`FREE_PER_EVAL`] of each (issue 25 G5): a constraint of 2·10^7 elements costs about 0.75 s
+/// per evaluation, and `check` or `tune` evaluates it once per configuration, so a per-evaluation
+/// limit alone let `check` run for days. At 40 to 75 ns an element this is 1 to 2 s of work.
+pub const COMMAND_BUDGET: u64 = 30_000_000;
+/// Elements of each evaluation not charged to [`COMMAND_BUDGET`]: the constraints of real
+/// specs (`WI in [16, 32, 64]`, a flag string) stay far below, whatever the number of
+/// configurations.
+pub const FREE_PER_EVAL: u64 = 1_000;
 /// Deepest nesting of lists inside a value (`[[1]]` is 2): values nest deeper only through
 /// chains of `let` bindings, and the recursive printers, comparisons and destructors of
 /// [`Value`] must not overflow the stack.

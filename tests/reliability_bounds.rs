@@ -1,0 +1,353 @@
+//! Issue 25, round three: bounded work and budgets (docs/RELIABILITY.md, "Issue 25, round three:
+//! bounded work and budgets"). Each test runs the built binary on a copy of an input from
+//! `tests/inputs/ok/` in a temp dir with its own database and cache, on the local OpenCL device
+//! (PoCL in CI), and waits on events (a row committed, a process exit), never on wall time.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+use rusqlite::Connection;
+use tempfile::TempDir;
+
+mod common;
+use common::{run, Run};
+
+const ORCL: &str = env!("CARGO_BIN_EXE_orcl");
+
+/// How long a command may take before the test calls it hung: a guard, not a speed requirement.
+const HANG_GUARD: Duration = Duration::from_secs(600);
+
+struct Case {
+    dir: TempDir,
+    input: PathBuf,
+    db: PathBuf,
+}
+
+impl Case {
+    fn new(name: &str) -> Case {
+        let dir = tempfile::Builder::new()
+            .prefix("orcl-bounds-")
+            .tempdir()
+            .unwrap();
+        let src = Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("tests/inputs/ok")
+            .join(name);
+        let input = dir.path().join(name);
+        std::fs::copy(&src, &input).unwrap();
+        let db = dir.path().join("t.db");
+        Case { dir, input, db }
+    }
+
+    fn orcl(&self, args: &[&str]) -> Command {
+        let mut c = Command::new(ORCL);
+        c.args(args)
+            .current_dir(self.dir.path())
+            .env("ORCL_CACHE_DIR", self.dir.path().join("cache"))
+            .env_remove("ORCL_TEST_FAULT")
+            .env_remove("ORCL_TEST_STALL_AFTER");
+        c
+    }
+
+    fn tune_command(&self, args: &[&str]) -> Command {
+        let mut c = self.orcl(&["tune"]);
+        c.arg(&self.input).arg("--db").arg(&self.db).args(args);
+        c
+    }
+
+    fn tune(&self, args: &[&str]) -> Run {
+        run(self.tune_command(args), HANG_GUARD)
+    }
+
+    fn count(&self, sql: &str) -> i64 {
+        let c = Connection::open(&self.db).unwrap();
+        c.busy_timeout(Duration::from_secs(60)).unwrap();
+        c.query_row(sql, [], |r| r.get(0)).unwrap()
+    }
+
+    fn status(&self) -> Vec<String> {
+        let c = Connection::open(&self.db).unwrap();
+        let mut st = c
+            .prepare("SELECT status FROM experiment ORDER BY id")
+            .unwrap();
+        st.query_map([], |r| r.get(0))
+            .unwrap()
+            .map(Result::unwrap)
+            .collect()
+    }
+
+    /// Start `tune ARGS` stalled after `rows` committed rows (test-only hook), wait for those
+    /// rows, then SIGKILL it: a kill mid-tune on an event, however loaded the machine is.
+    fn tune_killed_after(&self, rows: i64, args: &[&str]) {
+        let mut child = self
+            .tune_command(args)
+            .env("ORCL_TEST_STALL_AFTER", rows.to_string())
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap();
+        let start = Instant::now();
+        loop {
+            if let Some(s) = child.try_wait().unwrap() {
+                panic!("orcl tune exited ({s}) before {rows} rows were committed");
+            }
+            assert!(start.elapsed() < HANG_GUARD, "no {rows} rows committed");
+            let seen = Connection::open(&self.db)
+                .ok()
+                .and_then(|c| {
+                    c.query_row("SELECT count(*) FROM evaluation", [], |r| {
+                        r.get::<_, i64>(0)
+                    })
+                    .ok()
+                })
+                .unwrap_or(0);
+            if seen >= rows {
+                break;
+            }
+            std::thread::sleep(Duration::from_millis(10));
+        }
+        child.kill().unwrap();
+        child.wait().unwrap();
+    }
+}
+
+/// G8: `--total-runs` is the experiment's budget across resumes. Killed after 3 rows and rerun,
+/// a 10-run budget ends at 10 rows (it used to end at 3 + 10); a rerun of the `done` experiment
+/// says so and measures nothing (it used to add 10 more); `--more 5` adds exactly 5.
+#[test]
+fn total_runs_is_the_experiments_budget_across_resumes() {
+    let case = Case::new("axpy_resume.c");
+    case.tune_killed_after(3, &["--total-runs", "10"]);
+    assert_eq!(case.status(), ["running"]);
+    let r = case.tune(&["--total-runs", "10"]);
+    r.assert_code(0);
+    assert_eq!(
+        case.count("SELECT count(*) FROM evaluation"),
+        10,
+        "{}",
+        r.dump()
+    );
+    assert_eq!(case.status(), ["done"]);
+
+    // A plain rerun of a done experiment: replayed, not extended, and it says so.
+    for args in [
+        &["--total-runs", "10"][..],
+        &["--total-runs", "20"][..],
+        &[][..],
+    ] {
+        let again = case.tune(args);
+        again.assert_code(0);
+        assert!(
+            again
+                .stderr
+                .contains("is done (10 evaluation(s) in the database)")
+                && again.stderr.contains("--more N"),
+            "{}",
+            again.dump()
+        );
+        assert!(again.stdout.contains("0 measured"), "{}", again.dump());
+        assert_eq!(case.count("SELECT count(*) FROM evaluation"), 10);
+    }
+    assert_eq!(case.status(), ["done"]);
+
+    // --more N extends it on purpose, by exactly N.
+    let more = case.tune(&["--more", "5"]);
+    more.assert_code(0);
+    assert_eq!(
+        case.count("SELECT count(*) FROM evaluation"),
+        15,
+        "{}",
+        more.dump()
+    );
+    assert_eq!(
+        case.count("SELECT count(DISTINCT config_key) FROM evaluation"),
+        15
+    );
+    assert_eq!(case.status(), ["done"]);
+}
+
+/// G8: the budget counts rows, whatever they record. A 1,000-run budget ended at 1,202 rows:
+/// rows that measured nothing (a local size over the device's limit, a kernel identical to one
+/// measured) were free. Here the two `device_limit` rows come first: `--total-runs 3` gave 5.
+#[test]
+fn the_budget_is_never_overshot() {
+    let case = Case::new("axpy_faults.c");
+    let text = std::fs::read_to_string(&case.input).unwrap();
+    // WI=8192 exceeds PoCL's (and any GPU's) maximum work-group size: `device_limit` rows.
+    let text = text.replace("param WI[] = [16, 64];", "param WI[] = [8192, 16, 64];");
+    std::fs::write(&case.input, text).unwrap();
+    for budget in [1, 3, 5] {
+        // One row: a device limit, no correct variant (exit 1).
+        let db = case.dir.path().join(format!("b{budget}.db"));
+        let r = run(
+            {
+                let mut c = case.orcl(&["tune"]);
+                c.arg(&case.input)
+                    .arg("--db")
+                    .arg(&db)
+                    .args(["--total-runs", &budget.to_string()]);
+                c
+            },
+            HANG_GUARD,
+        );
+        r.assert_code(if budget > 2 { 0 } else { 1 });
+        let c = Connection::open(&db).unwrap();
+        let rows: i64 = c
+            .query_row("SELECT count(*) FROM evaluation", [], |r| r.get(0))
+            .unwrap();
+        assert_eq!(rows, budget, "{}", r.dump());
+    }
+}
+
+/// G7: `--jobs 100000` is a usage error naming the limit (it panicked with "failed to spawn
+/// thread", exit 134, and left the experiment `running`); nothing is recorded.
+#[test]
+fn absurd_jobs_is_a_usage_error_with_the_limit() {
+    let case = Case::new("axpy_faults.c");
+    for jobs in ["100000", "257", "many"] {
+        let r = case.tune(&["--jobs", jobs]);
+        r.assert_code(2);
+        assert!(
+            r.stderr.contains("--jobs") && r.stderr.contains("from 0 to 256"),
+            "{}",
+            r.dump()
+        );
+        assert!(!r.stderr.contains("panicked"), "{}", r.dump());
+        assert!(!case.db.exists(), "{}", r.dump());
+    }
+    let r = case.tune(&["--jobs", "2", "--total-runs", "1"]);
+    r.assert_code(0);
+}
+
+/// G13: one validation of input sizes for check, emit and tune. `emit --skeleton --size
+/// N=4294968296` printed `(int)(4294968296L)` (exit 0) where `tune` refuses the value for
+/// `decl int n = N`; `emit` now refuses it with the same located error.
+#[test]
+fn emit_refuses_a_size_tune_refuses() {
+    let case = Case::new("axpy_faults.c");
+    for extra in [&["--skeleton"][..], &[][..]] {
+        let mut c = case.orcl(&["emit"]);
+        c.arg(&case.input)
+            .args(["--set", "WI=16", "--size", "N=4294968296"])
+            .args(extra);
+        let r = run(c, HANG_GUARD);
+        r.assert_code(2);
+        assert!(
+            r.stderr.contains(
+                "error: `n` is declared `int`, but its value 4294968296 at input size N=4294968296"
+            ) && r.stderr.contains("axpy_faults.c:12:26"),
+            "{}",
+            r.dump()
+        );
+        assert!(!r.stdout.contains("4294968296"), "{}", r.dump());
+    }
+    let mut c = case.orcl(&["emit"]);
+    c.arg(&case.input)
+        .args(["--set", "WI=16", "--size", "N=2000", "--skeleton"]);
+    run(c, HANG_GUARD).assert_code(0);
+}
+
+/// G13: `check` refuses arrays whose host copies cannot fit this host's memory, as `tune` does
+/// (it accepted 16 GiB arrays that tune refuses). Two arrays of 2^40 doubles (8 TiB each) fit
+/// no host orcl runs on.
+#[test]
+fn check_refuses_arrays_tune_refuses() {
+    let case = Case::new("axpy_faults.c");
+    let text = std::fs::read_to_string(&case.input)
+        .unwrap()
+        .replace("param N[] = [1000];", "param N[] = [1099511627776];")
+        .replace("decl int n = N;", "decl long n = N;")
+        .replace("void VecAXPY(int n,", "void VecAXPY(long n,")
+        .replace("    int i;", "    long i;");
+    std::fs::write(&case.input, text).unwrap();
+    for args in [&["check"][..], &["tune", "--db", "t.db"][..]] {
+        let mut c = case.orcl(args);
+        c.arg(&case.input);
+        let r = run(c, HANG_GUARD);
+        r.assert_code(2);
+        assert!(
+            r.stderr
+                .contains("the host copies (3 per array) need 49152.0 GiB")
+                && r.stderr.contains("axpy_faults.c:"),
+            "{}",
+            r.dump()
+        );
+    }
+}
+
+/// The file examples/axpy_quick.c with `edit` applied, checked: the run.
+fn check_edited(case: &Case, edit: impl Fn(&str) -> String) -> Run {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/axpy_quick.c");
+    let text = edit(&std::fs::read_to_string(src).unwrap());
+    let file = case.dir.path().join("big.c");
+    std::fs::write(&file, text).unwrap();
+    let mut c = case.orcl(&["check"]);
+    c.arg(&file);
+    run(c, HANG_GUARD)
+}
+
+/// G5: spec evaluation has a work budget per command, not only per evaluation: a constraint of
+/// 2·10^7 elements made `check` evaluate it for every configuration (107 s, over 120 s here);
+/// it now stops with a located error naming the budget (3 s on the loaded 2-core machine).
+#[test]
+fn spec_evaluation_has_a_budget_per_command() {
+    let case = Case::new("axpy_faults.c");
+    let r = check_edited(&case, |t| {
+        t.replace(
+            "constraint c1 = (WI*WG <= 4096);",
+            "constraint c1 = (WI*WG <= 4096);\n            constraint c2 = (len([1]*10**7) > 0);",
+        )
+    });
+    r.assert_code(2);
+    assert!(
+        r.stderr
+            .contains("error: too much work evaluating the spec: its expressions produced more than 30000000 elements in this command")
+            && r.stderr.contains("big.c:"),
+        "{}",
+        r.dump()
+    );
+    // Cheap constraints are free, however many configurations: 10^5 values of a parameter.
+    let r = check_edited(&case, |t| {
+        t.replace(
+            "param UI[] = [1, 4];",
+            "param UI[] = [1, 4];\n            param P[] = range(0, 100000);\n            constraint c3 = (P in [1, 2, 3, 4, 5, 6, 7, 8, 9, 10] or True);",
+        )
+    });
+    r.assert_code(0);
+}
+
+/// G6: 10^7 values of a parameter (42 s, 1.1 GB) and 10^6 input sizes (over 120 s, 750 MB)
+/// are located "too large" errors at once; at most 10^5 values per parameter and 10^4 input
+/// sizes.
+#[test]
+fn huge_parameters_and_input_sizes_are_too_large() {
+    let case = Case::new("axpy_faults.c");
+    let r = check_edited(&case, |t| {
+        t.replace(
+            "param UI[] = [1, 4];",
+            "param UI[] = [1, 4];\n            param P[] = range(0, 10000000);",
+        )
+    });
+    r.assert_code(2);
+    assert!(
+        r.stderr.contains(
+            "error: parameter `P` has 10000000 values: too large, at most 100000 are supported"
+        ) && r.stderr.contains("big.c:"),
+        "{}",
+        r.dump()
+    );
+    let r = check_edited(&case, |t| {
+        t.replace(
+            "param N[] = [100000, 1000000];",
+            "param N[] = range(1000, 11000);\n            param M[] = [1, 2];",
+        )
+    });
+    r.assert_code(2);
+    assert!(
+        r.stderr
+            .contains("20000 input-size combinations; at most 10000 are supported"),
+        "{}",
+        r.dump()
+    );
+}

@@ -398,11 +398,7 @@ fn tune_input(
     let first = space.config_at(0);
     let (backend, target, selection) =
         stages.run("discovery", || choose_target(ctx, &space, &first))?;
-    let settings::Target {
-        device: dev,
-        opts,
-        device_list,
-    } = target;
+    let (dev, opts, device_list) = (target.device, target.opts, target.device_list);
     let opts = &opts;
     let objective = energy::Objective::of(p, opts);
     let meter = energy::Meter::open(objective, p, opts, &dev)?;

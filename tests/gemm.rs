@@ -505,10 +505,11 @@ fn recorded_space_in_chunks_and_its_replay() {
     r.assert_code(0);
     let v: serde_json::Value = serde_json::from_str(&r.stdout).unwrap();
     let rows = v.as_array().unwrap();
-    assert_eq!(rows.len(), 10, "{v}");
+    // Six strategies (Exhaustive, Random, NelderMead, Annealing, Genetic, Bayes) × two budgets.
+    assert_eq!(rows.len(), 12, "{v}");
     assert_eq!(rows[0]["space_size"], 16, "{v}");
     assert_eq!(rows[0]["budget"], 4, "{v}");
-    assert_eq!(rows[9]["budget"], 8, "{v}");
+    assert_eq!(rows[11]["budget"], 8, "{v}");
 }
 
 /// `vecLoad` values that cannot work are pruned before anything is built (a device-limit

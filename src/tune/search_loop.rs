@@ -224,10 +224,18 @@ pub(super) fn run(
         ..SearchState::default()
     };
     let Settings { time_limit, .. } = *env.settings;
+    // A done experiment rerun without `--more` (issue 25 G8) measures nothing new: its stored
+    // rows are its result, replayed in the order they were recorded whatever strategy this run
+    // names (a strategy's own order could begin with a configuration never measured).
+    let mut replay = (env.new_rows == Some(0)).then(|| stored_in_order(env));
     'search: loop {
-        let batch = strategy
-            .propose(env.space, batch_size)
-            .map_err(|d| located(env.text, env.path, d))?;
+        let batch = match replay.take() {
+            Some(rows) => rows,
+            None if env.new_rows == Some(0) => break,
+            None => strategy
+                .propose(env.space, batch_size)
+                .map_err(|d| located(env.text, env.path, d))?,
+        };
         if batch.is_empty() {
             break;
         }
@@ -309,6 +317,19 @@ pub(super) fn run(
     }
     st.save_counts(env.db, env.experiment_id)?;
     Ok(st)
+}
+
+/// The experiment's stored rows as candidates, in the order they were recorded (row id).
+fn stored_in_order(env: &Env) -> Vec<Candidate> {
+    let mut rows: Vec<&EvaluationRow> = env.stored.values().collect();
+    rows.sort_by_key(|r| r.id);
+    rows.iter()
+        .filter_map(|r| orcl_frontend::space::Configuration::from_key(&r.config_key).ok())
+        .map(|config| Candidate {
+            config,
+            violated: None,
+        })
+        .collect()
 }
 
 /// The progress bar's status line (builds, measurements per device or Slurm worker, failures,

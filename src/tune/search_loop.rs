@@ -227,11 +227,12 @@ pub(super) fn run(
     // A done experiment rerun without `--more` (issue 25 G8) measures nothing new: its stored
     // rows are its result, replayed in the order they were recorded whatever strategy this run
     // names (a strategy's own order could begin with a configuration never measured).
-    let mut replay = (env.new_rows == Some(0)).then(|| stored_in_order(env));
+    let replaying = env.new_rows == Some(0);
+    let mut replay = replaying.then(|| stored_in_order(env));
     'search: loop {
         let batch = match replay.take() {
             Some(rows) => rows,
-            None if env.new_rows == Some(0) => break,
+            None if replaying => break,
             None => strategy
                 .propose(env.space, batch_size)
                 .map_err(|d| located(env.text, env.path, d))?,
@@ -315,7 +316,10 @@ pub(super) fn run(
             show_progress(bar, &st, workers);
         }
     }
-    st.save_counts(env.db, env.experiment_id)?;
+    if !replaying {
+        // A replay proposes only the stored rows: the counts of the runs that searched stay.
+        st.save_counts(env.db, env.experiment_id)?;
+    }
     Ok(st)
 }
 

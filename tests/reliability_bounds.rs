@@ -351,3 +351,101 @@ fn huge_parameters_and_input_sizes_are_too_large() {
         r.dump()
     );
 }
+
+/// G6: 2,000 malformed `#define X(` lines. `cc -dM -E` reported every one, each located by
+/// rereading the file (20,000: 17 s); it now stops at the first (`-fmax-errors=1`), counted
+/// here through an `$ORCL_CPP` wrapper that keeps cc's stderr. And tree-sitter, whose error
+/// recovery was superlinear in them (20,000: 45 s), no longer sees them: the tree of the file
+/// has no error and a size independent of the number of lines.
+#[test]
+fn a_define_flood_costs_the_preprocessor_and_the_parser_one_line() {
+    let case = Case::new("axpy_faults.c");
+    let log = case.dir.path().join("cc.err");
+    let wrapper = case.dir.path().join("cpp.sh");
+    std::fs::write(
+        &wrapper,
+        format!(
+            "#!/bin/sh\ncc \"$@\" 2>'{}'\nrc=$?\ncat '{}' >&2\nexit $rc\n",
+            log.display(),
+            log.display()
+        ),
+    )
+    .unwrap();
+    std::fs::set_permissions(
+        &wrapper,
+        std::os::unix::fs::PermissionsExt::from_mode(0o755),
+    )
+    .unwrap();
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/axpy_quick.c");
+    let text = "#define X(\n".repeat(2000) + &std::fs::read_to_string(src).unwrap();
+    let file = case.dir.path().join("big.c");
+    std::fs::write(&file, &text).unwrap();
+    let mut c = case.orcl(&["check"]);
+    c.arg(&file).env("ORCL_CPP", &wrapper);
+    let r = run(c, HANG_GUARD);
+    r.assert_code(0);
+    assert!(r.stdout.contains("big.c:2005:5: region 0"), "{}", r.dump());
+    let errors = std::fs::read_to_string(&log).unwrap();
+    assert!(
+        errors.contains("big.c:1:11: error") && errors.matches("error").count() <= 2,
+        "cc reported {} errors:\n{}",
+        errors.matches("error").count(),
+        &errors[..errors.len().min(2000)]
+    );
+    let tree = orcl_frontend::loop_lang::parse_c_file(&text).unwrap();
+    assert!(!tree.root_node().has_error());
+    let plain =
+        orcl_frontend::loop_lang::parse_c_file(&text.replace("#define X(\n", "\n")).unwrap();
+    assert_eq!(
+        tree.root_node().descendant_count(),
+        plain.root_node().descendant_count()
+    );
+}
+
+/// G6: a file of 1 MiB of empty comments `/**/` (262,144 of them) and a region: the C trees
+/// orcl builds hold none of them (16 MiB made 4M comment nodes, 1.07 GB; now 72 MB), and the
+/// region is still found.
+#[test]
+fn a_comment_flood_makes_no_tree_nodes() {
+    let case = Case::new("axpy_faults.c");
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/axpy_quick.c");
+    let base = std::fs::read_to_string(src).unwrap();
+    let text = "/**/".repeat(1 << 18) + "\n" + &base;
+    let file = case.dir.path().join("big.c");
+    std::fs::write(&file, &text).unwrap();
+    let mut c = case.orcl(&["check"]);
+    c.arg(&file);
+    let r = run(c, HANG_GUARD);
+    r.assert_code(0);
+    assert!(r.stdout.contains("big.c:6:5: region 0"), "{}", r.dump());
+    let flood = orcl_frontend::loop_lang::parse_c_file(&text).unwrap();
+    let plain = orcl_frontend::loop_lang::parse_c_file(&base).unwrap();
+    assert!(
+        flood.root_node().descendant_count() <= plain.root_node().descendant_count() + 8,
+        "{} nodes",
+        flood.root_node().descendant_count()
+    );
+}
+
+/// G6: a chain of 20,000 function-like macros, each calling the previous, used once: Prosser's
+/// hide sets grow by one name per level, so the expansion costs the square of the depth (over
+/// 150 s); the use is now a located error once it has copied 10^7 hide-set names.
+#[test]
+fn a_deep_macro_chain_is_a_located_error() {
+    let case = Case::new("axpy_faults.c");
+    let r = check_edited(&case, |t| {
+        let mut s = String::from("#define X0(a) a\n");
+        for i in 1..20000 {
+            s.push_str(&format!("#define X{i}(a) X{}(a)\n", i - 1));
+        }
+        s + "int orcl_zz = X19999(1);\n" + t
+    });
+    r.assert_code(2);
+    assert!(
+        r.stderr
+            .contains("error: macro `X19999` does not expand: too large to expand")
+            && r.stderr.contains("big.c:20001:15"),
+        "{}",
+        r.dump()
+    );
+}

@@ -9,7 +9,9 @@ use std::collections::BTreeMap;
 use tree_sitter::{Node, Parser};
 
 mod locals;
+mod parse_text;
 use locals::locals_before;
+pub use parse_text::parse_text;
 
 /// A C declaration visible to a region: its base type as written and pointer/array depth.
 #[derive(Debug, Clone, PartialEq)]
@@ -139,7 +141,8 @@ pub fn find_regions(text: &str) -> Result<Vec<RawRegion>, Vec<Diagnostic>> {
     if let Some(p) = unterminated_comment(text) {
         return Err(vec![unterminated_error(text, p)]);
     }
-    let tree = match parse_bounded(&mut parser, text) {
+    // Comments other than annotations and `#define` lines are blanked: same offsets.
+    let tree = match parse_bounded(&mut parser, &parse_text(text, true)) {
         Ok(t) => t,
         Err(d) => return Err(vec![d]),
     };

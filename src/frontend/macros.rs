@@ -13,6 +13,7 @@
 //! caller's business (this crate never starts a process).
 
 use crate::diag::{Diagnostic, InputError, Span};
+use std::cell::Cell;
 use std::collections::{BTreeMap, BTreeSet};
 
 /// One `#define`.
@@ -194,9 +195,17 @@ pub struct ExpandError {
 /// Guard against runaway expansions (each use may produce at most this many tokens).
 const MAX_TOKENS: usize = 1 << 16;
 
+/// The hide-set names one use may copy onto the tokens of its expansions (issue 25, G6). Each
+/// nesting level of a macro chain adds a name to the hide set of every token it makes (Prosser's
+/// algorithm, as implemented here with explicit sets), so a chain of depth d costs about d²:
+/// 20,000 function-like macros each calling the previous took minutes. Real uses copy a few
+/// thousand; a use past this budget is a located error.
+pub const MAX_HIDE_WORK: u64 = 10_000_000;
+
 impl MacroTable {
     /// Expand every macro use of `toks` (C11 §6.10.3.4 rescanning).
-    fn expand(&self, mut input: Vec<Tok>) -> Result<Vec<Tok>, ExpandError> {
+    /// `work` counts the hide-set names copied, against [`MAX_HIDE_WORK`].
+    fn expand(&self, mut input: Vec<Tok>, work: &Cell<u64>) -> Result<Vec<Tok>, ExpandError> {
         input.reverse(); // a stack: the next token is the last
         let mut out = Vec::new();
         while let Some(t) = input.pop() {
@@ -216,7 +225,7 @@ impl MacroTable {
             let mut hide = t.hide.clone();
             hide.insert(m.name.clone());
             let body = match &m.params {
-                None => self.substitute(m, &[], &hide)?,
+                None => self.substitute(m, &[], &hide, work)?,
                 Some(_) => {
                     if input.last().is_none_or(|n| n.text != "(") {
                         out.push(t);
@@ -224,7 +233,7 @@ impl MacroTable {
                     }
                     input.pop();
                     let args = take_args(&mut input, &m.name)?;
-                    self.substitute(m, &args, &hide)?
+                    self.substitute(m, &args, &hide, work)?
                 }
             };
             let mut body = body;
@@ -243,6 +252,7 @@ impl MacroTable {
         m: &Macro,
         args: &[Vec<Tok>],
         hide: &BTreeSet<String>,
+        work: &Cell<u64>,
     ) -> Result<Vec<Tok>, ExpandError> {
         let params = m.params.clone().unwrap_or_default();
         let variadic = params.last().is_some_and(|p| p == "...");
@@ -306,7 +316,7 @@ impl MacroTable {
             }
             let mut piece = match arg_of(&t.text) {
                 Some(a) if pasted_before || paste_after => a,
-                Some(a) => self.expand(a)?,
+                Some(a) => self.expand(a, work)?,
                 None => vec![t.clone()],
             };
             if let Some(f) = piece.first_mut() {
@@ -320,6 +330,16 @@ impl MacroTable {
             }
             out.extend(piece);
             k += 1;
+        }
+        work.set(work.get() + (out.len() * hide.len()) as u64);
+        if work.get() > MAX_HIDE_WORK {
+            return Err(ExpandError {
+                name: m.name.clone(),
+                message: format!(
+                    "too large to expand: its macros nest {} deep, and this use's expansion copied more than {MAX_HIDE_WORK} hide-set names (C11 §6.10.3.4 rescanning)",
+                    hide.len()
+                ),
+            });
         }
         for t in &mut out {
             t.hide.extend(hide.iter().cloned());
@@ -439,7 +459,7 @@ impl Source {
                 .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
                 .unwrap_or(use_text.len());
             let name = &use_text[..name_end];
-            match table.expand(lex(use_text)) {
+            match table.expand(lex(use_text), &Cell::new(0)) {
                 Ok(toks) => {
                     out.push_str(&text[at..u.start]);
                     let mut exp = spell(&toks);

@@ -21,11 +21,13 @@ pub fn declarator_layers(file: &str, name: Span) -> Option<(Vec<DeclLayer>, Span
     declarator_layers_in(&parse_c_file(file)?, file, name)
 }
 
-/// `file` parsed as C, for [`declarator_layers_in`] (parse once, look up many declarators).
+/// `file` parsed as C, for [`declarator_layers_in`] (parse once, look up many declarators). Its
+/// comments and `#define` lines are blanked first (same offsets, [`crate::annotation::parse_text`]):
+/// no declarator is in them, and they cost time and memory out of proportion (issue 25, G6).
 pub fn parse_c_file(file: &str) -> Option<tree_sitter::Tree> {
     let mut parser = Parser::new();
     parser.set_language(&tree_sitter_c::LANGUAGE.into()).ok()?;
-    parser.parse(file, None)
+    parser.parse(crate::annotation::parse_text(file, false).as_bytes(), None)
 }
 
 /// [`declarator_layers`] in the tree of `file` from [`parse_c_file`].

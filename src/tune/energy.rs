@@ -43,7 +43,7 @@ impl Objective {
         match (opts.objective.as_deref(), spec) {
             (Some("energy"), _) | (None, Some("energy")) => Objective::Energy,
             (Some("edp"), _) | (None, Some("edp")) => Objective::Edp,
-            (_, Some("total")) => Objective::Total,
+            _ if super::settings::objective_is_total(p) => Objective::Total,
             _ => Objective::Kernel,
         }
     }

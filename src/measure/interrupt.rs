@@ -14,10 +14,16 @@ struct Flags {
 
 static FLAGS: OnceLock<Flags> = OnceLock::new();
 
-/// A signal within this time of the first is the same request delivered twice, not a second
-/// one: `timeout(1)` sends SIGTERM to orcl and then to its whole process group, orcl included
-/// (issue 25 G12: 2 runs in 10 exited at once, with no message and the experiment `running`).
-pub const DUPLICATE_WINDOW: std::time::Duration = std::time::Duration::from_millis(500);
+/// A signal within this time of the first is the same request, not a second one: `timeout(1)`
+/// sends SIGTERM to orcl and then to its whole process group, orcl included (issue 25 G12: 2 runs
+/// in 10 exited at once, with no message and the experiment `running`). The two are sent
+/// microseconds apart, but the kernel may hand the second to a thread that is blocked in
+/// uninterruptible I/O (SQLite's fsync on a loaded disk), whose handler then runs much later: a
+/// 500 ms window still failed 1 run in 4 on a loaded CI machine. Within [`GRACE`] the watchdog
+/// ends the run anyway, so a repeated signal before it has had its chance adds nothing; the
+/// window is GRACE plus a second for the watchdog's last words. A signal after it (the watchdog
+/// itself stuck) exits at once.
+pub const DUPLICATE_WINDOW: std::time::Duration = std::time::Duration::from_millis(GRACE_MS + 1000);
 
 /// When the first signal arrived (CLOCK_MONOTONIC, ns), for [`DUPLICATE_WINDOW`].
 static FIRST_AT_NS: AtomicU64 = AtomicU64::new(0);
@@ -64,7 +70,10 @@ pub fn install() {
                 if now.saturating_sub(first) < DUPLICATE_WINDOW.as_nanos() as u64 {
                     return;
                 }
-                let msg: &[u8] = b"orcl: second signal: exiting at once (the experiment stays `running`; the next run resumes it)\n";
+                let msg: &[u8] = match sig {
+                    libc::SIGINT => b"orcl: second signal (SIGINT): exiting at once (the experiment stays `running`; the next run resumes it)\n",
+                    _ => b"orcl: second signal (SIGTERM): exiting at once (the experiment stays `running`; the next run resumes it)\n",
+                };
                 // SAFETY: write(2) and _exit(2) are async-signal-safe.
                 unsafe {
                     libc::write(2, msg.as_ptr().cast(), msg.len());
@@ -148,7 +157,10 @@ extern "C" fn exit_from_a_library() {
 
 /// How long after the first SIGINT/SIGTERM the watchdog waits for the run to stop at a safe
 /// point before it ends the process itself (issue 24: within 2 s at every stage).
-pub const GRACE: std::time::Duration = std::time::Duration::from_millis(1200);
+pub const GRACE: std::time::Duration = std::time::Duration::from_millis(GRACE_MS);
+
+/// [`GRACE`] in milliseconds.
+const GRACE_MS: u64 = 1200;
 
 /// The stage the run is in ([`enter_stage`]), named by the watchdog and the stage log.
 static STAGE: std::sync::Mutex<&'static str> = std::sync::Mutex::new("start-up");

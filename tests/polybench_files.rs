@@ -323,6 +323,8 @@ fn a_region_without_a_variant_is_left_as_written_and_the_run_exits_4() {
         "{}",
         t.stderr
     );
+    // Nothing was ranked: no empty ranking table before the message (issue 22's note).
+    assert!(!t.stdout.contains("median ms"), "{}", t.stdout);
     assert!(!dir.join("out.c").exists());
 }
 

@@ -518,6 +518,11 @@ fn print_ranking(i: &tune::InputResult, top: usize) {
         "max rel. error",
     ];
     let ranking: Vec<_> = i.ranking().into_iter().take(top).collect();
+    if ranking.is_empty() {
+        // Nothing correct to rank (every variant failed, or the time limit ran out before the
+        // first measurement): the lines below say why; an empty table would say nothing.
+        return;
+    }
     let energy = ranking.iter().any(|e| e.outcome.energy_j.is_some());
     if energy {
         header.extend(["energy mJ", "power W"]);

@@ -384,6 +384,19 @@ golden! {
         "--set",
         "VL=4",
     ) => [OpenCl, Cuda, Skeleton],
+    // The same with doubleBuffer, tf32Convert='stage' (cvt.rna when the registers are stored to
+    // the tile, fragments read as bits) and fragLoad='ldmatrix' (A's tile by ldmatrix.x4).
+    sgemm_tf32_stage_ldm_tk16_wj16_vl4(
+        "tests/in/sgemm_tf32_stage_ldm.c",
+        "--set",
+        "TJ=32",
+        "--set",
+        "TK=16",
+        "--set",
+        "WJ=16",
+        "--set",
+        "VL=4",
+    ) => [OpenCl, Cuda],
     // A region holding a time loop (issue 22 item 6): four kernels per step in one program, the
     // loop on the host, the step's value (`_fict_[t]`) a kernel argument; PART lines in the skeleton.
     // `tile` maps the three 2-D nests (4 x 16), the first, 1-D, is the 1-D map of WI = 8.

@@ -213,6 +213,99 @@ fn tf32_layouts_nn_nt_tn_tt() {
     }
 }
 
+/// `tf32Convert='stage'` (TF32 rounding once per staged element: in registers with
+/// `doubleBuffer`, in place after the loads otherwise) and `fragLoad='ldmatrix'` (k-contiguous
+/// tiles read by `ldmatrix`): every variant correct on the emulated form (which rounds at the
+/// same point) and the tuned file correct at odd shapes; the emitted kernels read the staged bits
+/// straight into the mma registers, and `ldmatrix.x4` (A) / `.x2` (B) read the k-contiguous tiles.
+#[test]
+fn tf32_stage_conversion_and_ldmatrix() {
+    for (name, a, b, extra) in [
+        (
+            "nn_db_stage",
+            "A[i*k+l]",
+            "B[l*n+j]",
+            "doubleBuffer=True, tf32Convert='stage'",
+        ),
+        (
+            "tn_st2_stage",
+            "A[l*m+i]",
+            "B[l*n+j]",
+            "stages=2, tf32Convert='stage'",
+        ),
+        (
+            "nt_stage_ldm",
+            "A[i*k+l]",
+            "B[j*k+l]",
+            "tf32Convert='stage', fragLoad='ldmatrix'",
+        ),
+        (
+            "nn_st2_ldm",
+            "A[i*k+l]",
+            "B[l*n+j]",
+            "stages=2, fragLoad='ldmatrix'",
+        ),
+        (
+            "tt_db_ldm",
+            "A[l*m+i]",
+            "B[j*k+l]",
+            "doubleBuffer=True, fragLoad='ldmatrix'",
+        ),
+    ] {
+        let space = [
+            ("param TJ[] = [16, 32];", "param TJ[] = [32];"),
+            ("param WI[] = [16, 32];", "param WI[] = [16];"),
+            ("param WJ[] = [8, 16];", "param WJ[] = [16];"),
+            ("param M[] = [33];", "param M[] = [70];"),
+            ("param N[] = [17];", "param N[] = [45];"),
+            ("param K[] = [9];", "param K[] = [130];"),
+        ];
+        let file = format!("tf32_{name}.c");
+        let (tmp, rows) = tune(&file, &variant_of(a, b, &space, extra), None);
+        assert_eq!(rows.len(), 4, "{rows:?}");
+        for (key, status) in &rows {
+            assert_eq!(status, "ok", "{name}: {key}");
+        }
+        let dir = tmp.path();
+        for backend in ["opencl", "cuda"] {
+            let e = orcl(
+                dir,
+                &[
+                    "emit",
+                    &file,
+                    "--backend",
+                    backend,
+                    "--set",
+                    "TK=16",
+                    "--set",
+                    "VL=4",
+                ],
+                None,
+            );
+            e.assert_code(0);
+            let text = &e.stdout;
+            if extra.contains("'stage'") {
+                // Rounded when staged (cvt.rna into the tile), read as bits into the mma.
+                assert!(text.contains("= orcl_u2f(orcl_r);"), "{backend}: {text}");
+                assert!(text.contains("orcl_a0_0 = orcl_f2u("), "{backend}: {text}");
+                assert!(
+                    !text.contains("\"=r\"(orcl_a0_0) : \"f\""),
+                    "{backend}: {text}"
+                );
+            }
+            if extra.contains("ldmatrix") {
+                let (x4, x2) = (a.ends_with("+l]"), b.ends_with("+l]"));
+                for (want, shape) in [(x4, "x4"), (x2, "x2")] {
+                    let instr = format!("ldmatrix.sync.aligned.m8n8.{shape}.shared.b16");
+                    assert_eq!(text.contains(&instr), want, "{backend}: {instr}\n{text}");
+                }
+                assert!(text.contains("aligned(16)") || backend == "cuda", "{text}");
+            }
+        }
+        check_tuned(dir, &file);
+    }
+}
+
 /// A wrong fragment mapping (A's registers 1 and 2 swapped, under `ORCL_TEST_FAULT`) must be
 /// caught by validation: `wrong_result` for the faulty configurations, `ok` for the others.
 #[test]
@@ -228,7 +321,12 @@ fn wrong_fragment_mapping_is_caught() {
         ("param K[] = [9];", "param K[] = [130];"),
     ];
     // fragLoad=4: the same mapping through the permuted k order and A's swizzled tile (TK 32).
-    for (extra, tk) in [("", "[16]"), ("fragLoad=4", "[32]")] {
+    // tf32Convert='stage' with fragLoad='ldmatrix': the same mapping through the ldmatrix rows.
+    for (extra, tk) in [
+        ("", "[16]"),
+        ("fragLoad=4", "[32]"),
+        ("tf32Convert='stage', fragLoad='ldmatrix'", "[16]"),
+    ] {
         let mut space = space.to_vec();
         space[1] = (
             "param TK[] = [8, 16];",
@@ -325,6 +423,25 @@ fn invalid_tf32_configurations_are_pruned() {
         c.dump()
     );
     assert!(c.stderr.contains("bad.c:"), "{}", c.dump());
+
+    // tf32Convert and fragLoad values that are none of theirs: located input errors.
+    for (arg, want) in [
+        (
+            "tf32Convert='early'",
+            "`tf32Convert` must be 'fragment' or 'stage', found 'early'",
+        ),
+        (
+            "fragLoad=3",
+            "`fragLoad` must be 1, 2 or 4 or 'ldmatrix', found 3",
+        ),
+    ] {
+        let text = variant_of("A[i*k+l]", "B[l*n+j]", &[], arg);
+        std::fs::write(dir.join("bad2.c"), &text).unwrap();
+        let c = orcl(dir, &["check", "bad2.c"], None);
+        c.assert_code(2);
+        assert!(c.stderr.contains(want), "{}", c.dump());
+        assert!(c.stderr.contains("bad2.c:"), "{}", c.dump());
+    }
 }
 
 /// Tiles past 48 KiB (64 x 64 x 32, `stages=4`, 68 KiB): CUDA places them in dynamic shared

@@ -13,9 +13,14 @@ usage: make_case.py FORM M N K SPACE > file.c
         stages 2/3/4; CUDA tiles past 48 KiB in dynamic shared memory; 48 configurations)
         | wide (256x128 tiles of 8 warps of 64x64, k-slab 16/32, fragLoad 1/2, stages 2/3: CUDA
         only, 100-200 KiB of tiles; 8 configurations)
+        | conv (128x128 tiles, 64x64 / 64x32 warps, k-slab 16/32, doubleBuffer or stages 2/3,
+        tf32Convert 'fragment' / 'stage'; CUDA tiles past 48 KiB in dynamic shared memory)
+        | ldm (128x128 tiles, 64x64 / 64x32 warps, k-slab 16/32, fragLoad 1 / 'ldmatrix' x
+        doubleBuffer or stages 2, tf32Convert 'stage' with doubleBuffer; 24 configurations)
         | deep (starter's 128x128 tiles x k-slab 16/32/64 x loadItems of A 1/4/8 x doubleBuffer)
         | "TI=128 TJ=128 TK=32 WI=64 WJ=32 PAD=8 VL=4" (one configuration; LA (loadItems of A),
-        DB (doubleBuffer), ST (stages, cp.async), FL (fragLoad), SH (sizeHint / launchBounds) optional)
+        DB (doubleBuffer), ST (stages, cp.async), FL (fragLoad), LD (fragLoad='ldmatrix'), TC (tf32Convert: fragment / stage),
+        SH (sizeHint / launchBounds) optional)
 """
 import sys
 
@@ -36,25 +41,42 @@ elif space == "wide":
     # tiles, possible in CUDA only (dynamic shared memory).
     params = {"TI": [256], "TJ": [128], "TK": [16, 32], "WI": [64], "WJ": [64],
               "PAD": [8], "VL": [4], "FL": [1, 2], "DB": [False], "ST": [2, 3], "SH": [True]}
+elif space == "conv":
+    # tf32Convert (TF32 rounding per fragment register or once when staging) x staging, 128x128
+    # tiles of 64x64 / 64x32 warps; CUDA tiles past 48 KiB in dynamic shared memory.
+    params = {"TI": [128], "TJ": [128], "TK": [16, 32], "WI": [64], "WJ": [32, 64],
+              "PAD": [8], "VL": [4], "DB": [False, True], "ST": [1, 2, 3], "SH": [True],
+              "TC": ["fragment", "stage"]}
+elif space == "ldm":
+    # fragLoad 1 / 'ldmatrix' (k-contiguous tiles read by ldmatrix.x4) x doubleBuffer or 2 stages,
+    # tf32Convert 'stage' with doubleBuffer only (in place after cp.async it loses 2x).
+    params = {"TI": [128], "TJ": [128], "TK": [16, 32], "WI": [64], "WJ": [32, 64],
+              "PAD": [8], "VL": [4], "LD": [False, True], "DB": [False, True], "ST": [1, 2],
+              "SH": [True], "TC": ["fragment", "stage"]}
 elif space == "deep":
     params = {"TI": [128], "TJ": [128], "TK": [16, 32, 64], "WI": [64], "WJ": [32, 64],
               "PAD": [8], "VL": [4], "LA": [1, 4, 8], "DB": [False, True], "SH": [True]}
 else:
-    params = {kv.split("=")[0]: [kv.split("=")[1] == "True" if kv.split("=")[1] in ("True", "False")
-                                 else int(kv.split("=")[1])] for kv in space.split()}
+    def value(v):
+        if v in ("True", "False"):
+            return v == "True"
+        return int(v) if v.lstrip("-").isdigit() else v
+    params = {kv.split("=")[0]: [value(kv.split("=")[1])] for kv in space.split()}
 # 4 or 8 warps of at most 64 x 64 outputs; no 64x128 block (the starter's blocks are 64x64,
 # 128x64, 128x128); static local memory within 48 KiB.
 constraints = ["warps = ((TI / WI) * (TJ / WJ) >= 4 and (TI / WI) * (TJ / WJ) <= 8)",
                "blocks = (TI >= TJ)",
                "lmem = ((TI * (TK + 4) + TK * (TJ + PAD)) * 4 * "
                + ("(2 if DB else ST)" if "ST" in params else "(2 if DB else 1)" if "DB" in params else "1")
-               + (" <= 232448)" if space in ("frag", "wide") else " <= 49152)")]
-if space in ("frag", "wide"):
+               + (" <= 232448)" if space in ("frag", "wide", "conv", "ldm") else " <= 49152)")]
+if space in ("frag", "wide", "conv", "ldm"):
     # doubleBuffer or stages 2-4, not both, not neither.
     constraints.append("staged = ((DB and ST == 1) or (not DB and ST > 1))")
+if space == "ldm":
+    constraints.append("convert = (TC == 'fragment' or DB)")
 if "ST" in params:
     constraints.append("staging = (not (DB and ST > 1))")
-if space not in ("starter", "deep", "frag", "wide"):
+if space not in ("starter", "deep", "frag", "wide", "conv", "ldm"):
     constraints = []
 loop = """    for (i=0; i<=m-1; i++)
         for (j=0; j<=n-1; j++) {
@@ -63,14 +85,17 @@ loop = """    for (i=0; i<=m-1; i++)
                 s += %s*%s;
             C[i*n+j] = alpha*s + beta*C[i*n+j];
         }""" % (a, b)
-lines = "\n".join(f"            param {p}[] = [{', '.join(str(x) for x in vals)}];" for p, vals in params.items())
+lines = "\n".join(f"            param {p}[] = [{', '.join(repr(x) if isinstance(x, str) else str(x) for x in vals)}];"
+                  for p, vals in params.items())
 cons = "\n".join(f"            constraint {c};" for c in constraints)
 args = ("mathMode='tf32', tile=[('i',TI),('j',TJ),('l',TK)], warpTile=[('i',WI),('j',WJ)], padLocal=PAD"
         + (", vecLoad=VL" if "VL" in params else "")
         + (", loadItems=[('i',LA)]" if "LA" in params else "")
         + (", doubleBuffer=DB" if "DB" in params else "")
         + (", stages=ST" if "ST" in params else "")
-        + (", fragLoad=FL" if "FL" in params else ""))
+        + (", fragLoad=FL" if "FL" in params else "")
+        + (", fragLoad=('ldmatrix' if LD else 1)" if "LD" in params else "")
+        + (", tf32Convert=TC" if "TC" in params else ""))
 cl_args = args + (", sizeHint=SH" if "SH" in params else "")
 cu_args = args + (", launchBounds=SH" if "SH" in params else "")
 print(f"""/* bench/tensor.sh case TF32 {form} {m} x {n} x {k} ({space}), generated by bench/tensor/make_case.py */

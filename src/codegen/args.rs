@@ -31,6 +31,7 @@ pub enum Key {
     MathMode,
     Stages,
     FragLoad,
+    Tf32Convert,
     Device,
     Platform,
     PreferL1,
@@ -63,7 +64,14 @@ pub enum Kind {
     Loops,
     /// `'fp32'` or `'tf32'` ([`MathMode`]).
     MathMode,
+    /// `'fragment'` or `'stage'` (`tf32Convert`).
+    Tf32Convert,
+    /// `fragLoad`: 1, 2, 4 or `'ldmatrix'` (read as [`FRAG_LDMATRIX`]).
+    FragLoad,
 }
+
+/// `fragLoad='ldmatrix'` as [`NestArgs::frag_load`] holds it.
+pub const FRAG_LDMATRIX: u32 = 8;
 
 /// `mathMode`: the arithmetic of a matrix product's multiply-adds.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -204,9 +212,12 @@ pub const ARGS: &[Arg] = &[
     arg(Key::Stages, Kind::OneOf { min: 1, values: &[1, 2, 3, 4], unit: "", help: None }, "1",
         &[n("stages", 16, "with mathMode='tf32': shared buffers per staged operand filled by asynchronous copies (cp.async on NVIDIA OpenCL; plain loads elsewhere), up to STAGES-1 k-slabs in flight while one is computed, one barrier per slab (CUTLASS's Stages); 1 (default) = none; not with doubleBuffer")],
         &[n("stages", 16, "with mathMode='tf32': shared buffers per staged operand filled by asynchronous copies (cp.async, sm_80+; plain loads below), up to STAGES-1 k-slabs in flight while one is computed, one barrier per slab (CUTLASS's Stages); 1 (default) = none; not with doubleBuffer")], true),
-    arg(Key::FragLoad, Kind::OneOf { min: 1, values: &[1, 2, 4], unit: "", help: None }, "1",
-        &[n("fragLoad", 16, "with mathMode='tf32': fragment registers each local-memory read fills (1 = one 32-bit read per register, the default; 2 or 4 = one 64/128-bit read of a k-contiguous tile, the k order within the mma permuted to match and the local tiles padded or XOR-swizzled so the reads stay conflict-free; 4 needs a k-slab multiple of 16); see docs/GEMM.md")],
-        &[n("fragLoad", 16, "with mathMode='tf32': fragment registers each shared-memory read fills (1 = one 32-bit ld.shared per register, the default; 2 or 4 = one ld.shared.v2/v4 of a k-contiguous tile, the k order within the mma permuted to match and the shared tiles padded or XOR-swizzled so the reads stay conflict-free; 4 needs a k-slab multiple of 16); see docs/GEMM.md")], true),
+    arg(Key::FragLoad, Kind::FragLoad, "1",
+        &[n("fragLoad", 16, "with mathMode='tf32': fragment registers each local-memory read fills (1 = one 32-bit read per register, the default; 2 or 4 = one 64/128-bit read of a k-contiguous tile, the k order within the mma permuted to match and the local tiles padded or XOR-swizzled so the reads stay conflict-free; 4 needs a k-slab multiple of 16; 'ldmatrix': ldmatrix.sync.aligned.m8n8.x4 of a k-contiguous tile, four registers per instruction, the PTX fragment layout kept); see docs/GEMM.md")],
+        &[n("fragLoad", 16, "with mathMode='tf32': fragment registers each shared-memory read fills (1 = one 32-bit ld.shared per register, the default; 2 or 4 = one ld.shared.v2/v4 of a k-contiguous tile, the k order within the mma permuted to match and the shared tiles padded or XOR-swizzled so the reads stay conflict-free; 4 needs a k-slab multiple of 16; 'ldmatrix': ldmatrix.sync.aligned.m8n8.x4 of a k-contiguous tile, four registers per instruction, the PTX fragment layout kept); see docs/GEMM.md")], true),
+    arg(Key::Tf32Convert, Kind::Tf32Convert, "'fragment'",
+        &[n("tf32Convert", 16, "with mathMode='tf32': where float inputs are rounded to TF32 (cvt.rna.tf32.f32): 'fragment' (default) each fragment register after its local read; 'stage' once per element when the slab is staged (in registers before the local store, or in place after the cp.async wait with stages), so fragment reads feed mma.sync directly; see docs/GEMM.md")],
+        &[n("tf32Convert", 16, "with mathMode='tf32': where float inputs are rounded to TF32 (cvt.rna.tf32.f32): 'fragment' (default) each fragment register after its shared read; 'stage' once per element when the slab is staged (in registers before the shared store, or in place after the cp.async wait with stages), so fragment reads feed mma.sync directly; see docs/GEMM.md")], true),
     arg(Key::Device, INT0, "0",
         &[n("device", 17, "device index within the platform")],
         &[n("device", 18, "CUDA device ordinal")], true),
@@ -297,8 +308,12 @@ pub struct NestArgs {
     /// asynchronous copies (`cp.async`) up to `stages - 1` k-slabs ahead (0 or 1: none).
     pub stages: u32,
     /// `fragLoad`: fragment registers of the tensor-core form filled by one local-memory read of
-    /// a k-contiguous tile (1, 2 or 4; 0 or 1: one 32-bit read per register).
+    /// a k-contiguous tile (1, 2 or 4; 0 or 1: one 32-bit read per register;
+    /// [`FRAG_LDMATRIX`]: `ldmatrix` of a k-contiguous tile).
     pub frag_load: u32,
+    /// `tf32Convert='stage'`: the tensor-core form rounds its inputs to TF32 once per staged
+    /// element instead of once per fragment register.
+    pub tf32_stage: bool,
 }
 
 /// A transform's arguments with their names checked, each with its row of [`ARGS`]: parsed once
@@ -463,6 +478,11 @@ fn read(kind: Kind, v: Value, a: &KeywordArg) -> Result<Read, Diagnostic> {
         Kind::Increment => Read::Bool(increment_type_arg(&v, a)?),
         Kind::Loops => Read::Loops(loop_list(&v, a)?),
         Kind::MathMode => Read::Math(math_mode_arg(&v, a)?),
+        Kind::Tf32Convert => Read::Bool(tf32_convert_arg(&v, a)?),
+        Kind::FragLoad => match v.as_str() {
+            Some("ldmatrix") => Read::Int(i64::from(FRAG_LDMATRIX)),
+            _ => Read::Int(one_of(&v, a, 1, &[1, 2, 4], " or 'ldmatrix'", None)?),
+        },
     })
 }
 
@@ -554,6 +574,7 @@ impl Options {
             (Key::VecLoad, r) => self.nest.vec_load = int(&r) as u32,
             (Key::Stages, r) => self.nest.stages = int(&r) as u32,
             (Key::FragLoad, r) => self.nest.frag_load = int(&r) as u32,
+            (Key::Tf32Convert, r) => self.nest.tf32_stage = flag(&r),
             (Key::Device, r) => self.device = int(&r) as usize,
             (Key::Platform, r) => self.platform = int(&r) as usize,
             (Key::PreferL1, r) => self.prefer_l1_kb = int(&r) as u32,
@@ -694,6 +715,19 @@ fn increment_type_arg(v: &Value, a: &KeywordArg) -> Result<bool, Diagnostic> {
     }
 }
 
+/// `tf32Convert`: `'fragment'` → `false`, `'stage'` → `true`. Errors: any other value, located.
+fn tf32_convert_arg(v: &Value, a: &KeywordArg) -> Result<bool, Diagnostic> {
+    match v.as_str() {
+        Some("fragment") => Ok(false),
+        Some("stage") => Ok(true),
+        _ => Err(Diagnostic::new(
+            a.expr.span,
+            format!("`tf32Convert` must be 'fragment' or 'stage', found {v}"),
+        )
+        .with_help("'stage' rounds each element to TF32 once when its slab is staged; 'fragment' (default) each fragment register after its read")),
+    }
+}
+
 /// `mathMode`: `'fp32'` or `'tf32'`. Errors: any other value, located.
 fn math_mode_arg(v: &Value, a: &KeywordArg) -> Result<MathMode, Diagnostic> {
     match v.as_str() {
@@ -829,7 +863,7 @@ mod tests {
         let cu: Vec<&str> = names(Backend::Cuda).into_iter().map(|x| x.0).collect();
         assert_eq!(cu[..3], ["threadCount", "blockCount", "cacheBlocks"]);
         assert_eq!(cu[cu.len() - 3..], ["pinHostMem", "dataOnDevice", "domain"]);
-        assert_eq!((cl.len(), cu.len()), (25, 25));
+        assert_eq!((cl.len(), cu.len()), (26, 26));
     }
 
     /// Names are checked once, at parse time; values bind per configuration.

@@ -308,11 +308,18 @@ impl Cx<'_> {
         reg: &dyn Fn(&str) -> String,
     ) -> KStmt {
         let o = &self.c.operands[n];
+        let stage = self.c.mma.as_ref().is_some_and(|m| m.stage);
         let store = |v: &str| {
             let (kk, t) = at(v);
-            KStmt::Store {
-                target: format!("{}{}", self.tile(n, buf), Self::cell(o, &kk, &t)).into(),
-                value: format!("orcl_p{n}[{}]", reg(v)).into(),
+            let target = format!("{}{}", self.tile(n, buf), Self::cell(o, &kk, &t));
+            let value = format!("orcl_p{n}[{}]", reg(v));
+            match stage {
+                // `tf32Convert='stage'`: rounded on the way from the registers to the tile.
+                true => Self::round_store(&target, &value),
+                false => KStmt::Store {
+                    target: target.into(),
+                    value: value.into(),
+                },
             }
         };
         match self.c.load_vec {
@@ -548,6 +555,9 @@ impl Cx<'_> {
     fn slab(&self, term: &Expr, bound: Option<&str>) -> Vec<KStmt> {
         let c = self.c;
         let mut out = self.loads("orcl_k0", bound, false, Load::ToTile);
+        if c.mma.is_some() {
+            out.extend(self.convert_in_place(""));
+        }
         let staged = c.operands.iter().any(|o| o.staged);
         if staged {
             out.push(KStmt::Barrier);

@@ -160,7 +160,8 @@ pub enum KStmt {
     /// compiler targets `mma.sync` TF32: NVIDIA OpenCL, CUDA `__CUDA_ARCH__ >= 800`; 0 elsewhere
     /// or under `-D ORCL_EMULATE_MMA`), with it `orcl_smem(p)` (a local pointer as the 32-bit
     /// shared-window address `cp.async` takes), and `orcl_tf32(x)`, `x` rounded to TF32 as
-    /// `cvt.rna.tf32.f32` does (nearest, ties away from zero, on the 13 low mantissa bits).
+    /// `cvt.rna.tf32.f32` does (nearest, ties away from zero, on the 13 low mantissa bits);
+    /// `orcl_f2u(x)` / `orcl_u2f(x)` reinterpret a float's bits as `unsigned int` and back.
     MmaMacros,
     /// `#if ORCL_MMA_SYNC` HARDWARE `#else` EMULATED `#endif`.
     Mma {
@@ -630,6 +631,8 @@ fn mma_macros(opencl: bool) -> String {
 #define ORCL_MMA_SYNC 0
 #endif
 #define orcl_tf32(x) ((({bits}(x) & 0x7f800000u) == 0x7f800000u) ? (x) : {float}(({bits}(x) + 0x1000u) & 0xffffe000u))
+#define orcl_f2u(x) {bits}(x)
+#define orcl_u2f(x) {float}(x)
 "
     )
 }

@@ -33,10 +33,19 @@ pub(super) fn schedule(
         ));
     }
     if a.frag_load > 1 {
+        let v = match a.frag_load {
+            crate::args::FRAG_LDMATRIX => "'ldmatrix'".to_string(),
+            v => v.to_string(),
+        };
         return Err(format!(
-            "fragLoad={} (fragment reads) needs mathMode='tf32' (the tensor-core form)",
-            a.frag_load
+            "fragLoad={v} (fragment reads) needs mathMode='tf32' (the tensor-core form)"
         ));
+    }
+    if a.tf32_stage {
+        return Err(
+            "tf32Convert='stage' (TF32 rounding when staging) needs mathMode='tf32' (the tensor-core form)"
+                .into(),
+        );
     }
     let vec = vector_width(a, &dims)?;
     let mut operands = operands(k, a, c, &vars);

@@ -119,10 +119,101 @@ impl Cx<'_> {
         format!("{}{}", self.tile(m.b, buf), Self::cell(o, &k, &col))
     }
 
+    /// Whether operand `n`'s fragments are read by `ldmatrix` (`fragLoad='ldmatrix'`, a
+    /// k-contiguous tile).
+    fn frag_ldmatrix(&self, n: usize) -> bool {
+        self.mma().ldmatrix && self.c.operands[n].k_inner_pad.is_some()
+    }
+
+    /// `ldmatrix.sync.aligned.m8n8.x{count}.shared.b16` into `{name}_0..` (unsigned int): each
+    /// 8 × 8 matrix of 16-bit pairs is 8 rows of four 32-bit elements (4 consecutive k of a
+    /// k-contiguous tile), and lane l receives element l % 4 of row l / 4 of matrix x in its
+    /// register x, which is the TF32 fragment layout (PTX ISA §9.7.13.4.15, "ldmatrix"; CUTLASS
+    /// reads its TF32 `TensorOpMultiplicandCrosswise` tiles so). `row` (C lvalue) is the row this
+    /// lane addresses: 16-byte aligned (rows of TK + 4 floats).
+    fn ldmatrix(name: &str, count: u64, row: &str) -> Vec<KStmt> {
+        let regs: Vec<String> = (0..count).map(|x| format!("{name}_{x}")).collect();
+        let mut out: Vec<KStmt> = regs
+            .iter()
+            .map(|r| KStmt::Var {
+                ty: "unsigned int".into(),
+                name: r.clone(),
+                value: None,
+            })
+            .collect();
+        let slots: Vec<String> = (0..count).map(|x| format!("%{x}")).collect();
+        let outs: Vec<String> = regs.iter().map(|r| format!("\"=r\"({r})")).collect();
+        out.push(KStmt::Lines(format!(
+            "asm volatile(\"ldmatrix.sync.aligned.m8n8.x{count}.shared.b16 {{{}}}, [%{count}];\" : {} : \"r\"(orcl_smem(&{row})));",
+            slots.join(","),
+            outs.join(", ")
+        )));
+        out
+    }
+
     /// Whether operand `n`'s fragments are read as vectors of `fragLoad` (a k-contiguous tile).
     fn frag_vector(&self, n: usize) -> bool {
         let m = self.mma();
         m.frag > 1 && !m.wrong_fragments && self.c.operands[n].k_inner_pad.is_some()
+    }
+
+    /// Fragment register `name` (unsigned int) from float `src` (C text): `cvt.rna.tf32.f32`, or
+    /// with `tf32Convert='stage'` (rounded when staged) the bits as they lie.
+    fn to_tf32(&self, name: String, src: String, out: &mut Vec<KStmt>) {
+        if self.mma().stage {
+            out.push(KStmt::Var {
+                ty: "unsigned int".into(),
+                name,
+                value: Some(format!("orcl_f2u({src})").into()),
+            });
+            return;
+        }
+        out.push(KStmt::Var {
+            ty: "unsigned int".into(),
+            name: name.clone(),
+            value: None,
+        });
+        out.push(KStmt::Lines(format!(
+            "asm(\"cvt.rna.tf32.f32 %0, %1;\" : \"=r\"({name}) : \"f\"({src}));"
+        )));
+    }
+
+    /// A's fragment registers `orcl_a{mi}_0..3` of the 16-row block `mi` by one `ldmatrix.x4`:
+    /// lane l gives the row of matrix l / 8 (= register x) at row l % 8 (= groupID).
+    fn ldmatrix_a(&self, buf: &str, mi: u64) -> Vec<KStmt> {
+        let row = self.frag_a(
+            buf,
+            &mi.to_string(),
+            "(orcl_lane % 8)",
+            "0",
+            Reg::Text("orcl_lane / 8"),
+            Reg::Const(0),
+        );
+        let mut out = Self::ldmatrix(&format!("orcl_ma{mi}"), 4, &row);
+        for x in 0..4 {
+            let raw = format!("orcl_u2f(orcl_ma{mi}_{x})");
+            self.to_tf32(format!("orcl_a{mi}_{x}"), raw, &mut out);
+        }
+        out
+    }
+
+    /// B's fragment registers `orcl_b{ni}_0..1` of the 8-column block `ni` by one `ldmatrix.x2`:
+    /// lanes 0-15 give the rows (columns of B) of matrices 0 and 1 (= register x).
+    fn ldmatrix_b(&self, buf: &str, ni: u64) -> Vec<KStmt> {
+        let row = self.frag_b(
+            buf,
+            &ni.to_string(),
+            "(orcl_lane % 8)",
+            "0",
+            Reg::Text("(orcl_lane / 8) % 2"),
+            Reg::Const(0),
+        );
+        let mut out = Self::ldmatrix(&format!("orcl_mb{ni}"), 2, &row);
+        for x in 0..2 {
+            let raw = format!("orcl_u2f(orcl_mb{ni}_{x})");
+            self.to_tf32(format!("orcl_b{ni}_{x}"), raw, &mut out);
+        }
+        out
     }
 
     /// The fragment registers of one k-step group as TF32 bits (`cvt.rna.tf32.f32`): A's
@@ -137,16 +228,7 @@ impl Cx<'_> {
             1 => format!("orcl_{p}{i}_{x}"),
             _ => format!("orcl_{p}{i}_{s}_{x}"),
         };
-        let cvt = |name: String, src: String, out: &mut Vec<KStmt>| {
-            out.push(KStmt::Var {
-                ty: "unsigned int".into(),
-                name: name.clone(),
-                value: None,
-            });
-            out.push(KStmt::Lines(format!(
-                "asm(\"cvt.rna.tf32.f32 %0, %1;\" : \"=r\"({name}) : \"f\"({src}));"
-            )));
-        };
+        let cvt = |name: String, src: String, out: &mut Vec<KStmt>| self.to_tf32(name, src, out);
         let vector = |name: &str, src: String, out: &mut Vec<KStmt>| {
             let elements: Vec<String> = (0..v).map(|e| format!("{name}_{e}")).collect();
             for e in &elements {
@@ -167,6 +249,10 @@ impl Cx<'_> {
         let (gid, tig) = ("orcl_gid", "orcl_tig");
         for mi in 0..m.wm / 16 {
             let i = mi.to_string();
+            if self.frag_ldmatrix(m.a) {
+                out.extend(self.ldmatrix_a(buf, mi));
+                continue;
+            }
             if self.frag_vector(m.a) {
                 for rh in 0..2 {
                     let src = self.frag_a(buf, &i, gid, tig, Reg::Const(rh), Reg::Const(0));
@@ -185,6 +271,10 @@ impl Cx<'_> {
         }
         for ni in 0..m.wn / 8 {
             let i = ni.to_string();
+            if self.frag_ldmatrix(m.b) {
+                out.extend(self.ldmatrix_b(buf, ni));
+                continue;
+            }
             if self.frag_vector(m.b) {
                 let src = self.frag_b(buf, &i, gid, tig, Reg::Const(0), Reg::Const(0));
                 vector(&format!("orcl_fb{ni}"), src, &mut out);
@@ -275,7 +365,12 @@ impl Cx<'_> {
             long("orcl_xb", "orcl_kk / 4"),
             KStmt::Store {
                 target: "orcl_d".into(),
-                value: format!("orcl_d + orcl_tf32({a}) * orcl_tf32({b})").into(),
+                value: match m.stage {
+                    // Rounded when staged (`round_store`), as the hardware form's tiles.
+                    true => format!("orcl_d + ({a}) * ({b})"),
+                    false => format!("orcl_d + orcl_tf32({a}) * orcl_tf32({b})"),
+                }
+                .into(),
             },
         ];
         let mut k_loop = Self::each("orcl_kk", 8, step);
@@ -358,6 +453,7 @@ impl Cx<'_> {
             int("orcl_buf", format!("(int)((orcl_k0 / {tk}) % {st})")),
             int("orcl_fill", format!("(orcl_buf + {}) % {st}", st - 1)),
             ptx(&format!("cp.async.wait_group {};", st - 2)),
+            KStmt::Block(self.convert_in_place("orcl_buf")),
             KStmt::Barrier,
             KStmt::If {
                 cond: format!("orcl_k0 + {} < orcl_kn", (st - 1) * tk).into(),
@@ -379,6 +475,66 @@ impl Cx<'_> {
             unroll: None,
             body: slab,
         });
+        out
+    }
+
+    /// `target = value` rounded to TF32 (C lvalue and value): `cvt.rna.tf32.f32` where
+    /// `ORCL_MMA_SYNC`, else `orcl_tf32` (the same rounding: nearest, ties away from zero).
+    pub(super) fn round_store(target: &str, value: &str) -> KStmt {
+        KStmt::Mma {
+            hardware: vec![KStmt::Block(vec![
+                KStmt::Var {
+                    ty: "unsigned int".into(),
+                    name: "orcl_r".into(),
+                    value: None,
+                },
+                KStmt::Lines(format!(
+                    "asm(\"cvt.rna.tf32.f32 %0, %1;\" : \"=r\"(orcl_r) : \"f\"({value}));"
+                )),
+                KStmt::Store {
+                    target: target.to_string().into(),
+                    value: "orcl_u2f(orcl_r)".into(),
+                },
+            ])],
+            emulated: vec![KStmt::Store {
+                target: target.to_string().into(),
+                value: format!("orcl_tf32({value})").into(),
+            }],
+        }
+    }
+
+    /// With `tf32Convert='stage'`, the elements this work-item loaded into local buffer `buf`
+    /// (C text) rounded to TF32 in place: the groups of [`Cx::loads`] (every cell of the slab
+    /// belongs to one work-item's group, zero-filled or not), after that work-item's copies have
+    /// landed (its own `cp.async.wait_group` or plain stores) and before the barrier that shows
+    /// them to the others. Nothing without `'stage'`.
+    pub(super) fn convert_in_place(&self, buf: &str) -> Vec<KStmt> {
+        let (c, s) = (self.c, self.s);
+        if !self.mma().stage {
+            return Vec::new();
+        }
+        let w = c.load_vec;
+        let nt = s.local_size();
+        let mut out = Vec::new();
+        for (n, o) in c.operands.iter().enumerate().filter(|(_, o)| o.staged) {
+            let d = o.dim.expect("staged operands have a dimension");
+            let p = s.dims[d].per_group;
+            let plan = self.load_plan(o);
+            let (kk, t) = self.slab_position(o, &plan, p);
+            let (ck, ct) = match (w, o.red_fast) {
+                (1, _) => ("orcl_kk".to_string(), "orcl_t".to_string()),
+                (_, true) => ("orcl_kk + orcl_w".to_string(), "orcl_t".to_string()),
+                (_, false) => ("orcl_kk".to_string(), "orcl_t + orcl_w".to_string()),
+            };
+            let cell = format!("{}{}", self.tile(n, buf), Self::cell(o, &ck, &ct));
+            let body = vec![
+                Self::long("orcl_kk", kk),
+                Self::long("orcl_t", t),
+                Self::each("orcl_w", w, vec![Self::round_store(&cell, &cell)]),
+            ];
+            let body = Self::guarded_group(o, &plan, p, c.tk, c.tk * p / w, nt, body);
+            out.push(Self::each("orcl_q", plan.iterations, body));
+        }
         out
     }
 

@@ -38,11 +38,13 @@ pub(super) fn local_tiles(s: &Schedule, c: &ContractionSchedule) -> Vec<KStmt> {
             ty: o.ty,
             name: format!("orcl_tile{n}"),
             dims,
-            align: match c
-                .vec
-                .max(c.load_vec)
-                .max(c.mma.as_ref().map_or(1, |m| m.frag))
-            {
+            align: match c.vec.max(c.load_vec).max(c.mma.as_ref().map_or(1, |m| {
+                if m.ldmatrix {
+                    4
+                } else {
+                    m.frag
+                }
+            })) {
                 1 => 0,
                 v => v * o.ty.size_bytes() as u64,
             },

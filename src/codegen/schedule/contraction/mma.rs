@@ -70,7 +70,12 @@ pub(super) fn schedule(
             c.red.var
         ));
     }
-    let frag = u64::from(a.frag_load.max(1));
+    let ldmatrix = a.frag_load == crate::args::FRAG_LDMATRIX;
+    let frag = if ldmatrix {
+        1
+    } else {
+        u64::from(a.frag_load.max(1))
+    };
     if frag == 4 && tk % 16 != 0 {
         return Err(format!(
             "fragLoad=4 reads the fragments of two mma k-steps at once: it needs a k-slab that is a multiple of 16, found {tk} along `{}`",
@@ -147,6 +152,8 @@ pub(super) fn schedule(
                 b: ib,
                 wrong_fragments: false,
                 frag,
+                stage: a.tf32_stage,
+                ldmatrix,
             }),
         }),
     })

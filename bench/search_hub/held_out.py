@@ -39,8 +39,9 @@ def main():
     print("| budget | spaces | held-out median | held-out p10 | worst p10 | chosen (held out) | chosen on all spaces |")
     print("|---|---|---|---|---|---|---|")
     for b in budgets:
-        spaces = sorted(s for s in res[b] if res[b][s])
-        names = sorted({a for s in spaces for a in res[b][s]})
+        names = sorted({a for s in res[b] for a in res[b][s]})
+        # only spaces every strategy was replayed on (a stopped run leaves some out)
+        spaces = sorted(s for s in res[b] if all(a in res[b][s] for a in names))
         def pick(train):
             return max(names, key=lambda a: (sum(score(res[b][s][a]) for s in train if a in res[b][s]) / max(1, len(train)), a))
         meds, p10s, chosen = [], [], Counter()
@@ -61,7 +62,7 @@ def main():
     names = sorted({a for b in budgets for s in res[b] for a in res[b][s]})
     print("|---|" + "---|" * len(names))
     for b in budgets:
-        spaces = [s for s in res[b] if res[b][s]]
+        spaces = [s for s in res[b] if all(a in res[b][s] for a in names)]
         cells = []
         for a in names:
             xs = [res[b][s][a] for s in spaces if a in res[b][s]]

@@ -73,7 +73,7 @@ def main():
     print("| tool | strategy | " + " | ".join(budgets) + " |")
     print("|---|---|" + "---|" * len(budgets))
     for tool in ("orcl", "kt") if have_kt else ("orcl",):
-        names = sorted({st for s in spaces for b in budgets for st in res[tool][s][b]})
+        names = sorted({st for s in spaces for b in budgets for st in res[tool][s][b]} - {"Exhaustive"})
         rows = []
         for st in names:
             cells = []

@@ -11,7 +11,8 @@
 //!   bootstrap sample of the observations; the prediction is the mean over the trees and its
 //!   uncertainty their standard deviation (a random forest as SMAC uses it). The features are the
 //!   value indices of the parameters with more than one value: a tree only compares a feature
-//!   with thresholds, so indices in natural value order lose nothing.
+//!   with thresholds, so indices in natural value order lose nothing. Option `divisibility`
+//!   adds, per integer parameter, the power of two dividing its value ([`divisibility`]).
 //! - **Failures are learned**: a failed variant (compile error, crash, wrong result, device limit)
 //!   is a training point at the worst observed log-time plus `failure_penalty`, so the model
 //!   steers away from the region where variants fail.
@@ -19,7 +20,8 @@
 //!   configurations never proposed (one in four drawn with each parameter, with probability 1/2,
 //!   at the first or last of its values), plus every unmeasured neighbour of the `local` fastest
 //!   configurations (one or two values along one parameter, and the first and last value of each
-//!   parameter: optima at the edges of a range are one move away).
+//!   parameter: optima at the edges of a range are one move away; option `scaling`: an integer
+//!   value doubled or halved, [`scaled`]).
 //!   Infeasible configurations (constraints, the device limits) are never candidates.
 //! - When no candidate is left, the strategy falls back to random new configurations, and ends
 //!   when every feasible configuration has been measured (as the other adaptive strategies).

@@ -16,8 +16,10 @@
 #               (KT_VENV, default OUT_DIR/venv; made with `pip install kernel_tuner` when missing);
 #               0: orcl only
 #   KT_SEEDS    seeds per Kernel Tuner strategy (default SEEDS); KT_STRATEGIES (default: its 15
-#               single-objective strategies). Kernel Tuner is slow here (about 0.5 s of CPU per run
-#               of 131 evaluations): 13 spaces × 15 strategies × 3 budgets × 20 seeds is about 2 h.
+#               single-objective strategies, the strongest of the last comparison first). Kernel
+#               Tuner is slow here (1–6 s of CPU per run: 60 runs of genetic_algorithm on one
+#               space took 69–450 s on a loaded 2-core machine), so it runs at nice 19, strategy
+#               by strategy, and a rerun with the same OUT_DIR resumes.
 #   KERNELS     kernel directories to use (default: convolution_milo dedispersion_milo)
 # Prints one table: per space and budget the best orcl strategy, orcl's default strategy and the
 # best Kernel Tuner strategy (median / p10 of the fraction of the optimum over the seeds), then the
@@ -61,12 +63,18 @@ if [ "${KT:-1}" = 1 ]; then
     python3 -m venv "$venv" && "$venv/bin/pip" install -q kernel_tuner \
       || { echo "search_hub.sh: could not install kernel_tuner; set KT=0 for orcl alone" >&2; exit 1; }
   fi
-  kt_strategies=${KT_STRATEGIES:-basinhopping,bayes_opt,diff_evo,dual_annealing,firefly_algorithm,genetic_algorithm,greedy_ils,greedy_mls,minimize,mls,ordered_greedy_mls,pso,random_sample,simulated_annealing,adaptive_tabu_greywolf}
-  while IFS=$'\t' read -r name id f; do
-    "$venv/bin/python" "$here/search_hub/kt_replay.py" "$f" "$budgets" "${KT_SEEDS:-$seeds}" \
-      "$kt_strategies" "$out/kt/${name//\//-}.json" 2>"$out/kt/${name//\//-}.err"
-    echo "kernel_tuner: $name replayed" >&2
-  done <"$out/spaces.tsv"
+  kt_strategies=${KT_STRATEGIES:-genetic_algorithm,adaptive_tabu_greywolf,basinhopping,simulated_annealing,random_sample,dual_annealing,greedy_ils,diff_evo,pso,firefly_algorithm,mls,greedy_mls,ordered_greedy_mls,minimize,bayes_opt}
+  # Strategy by strategy over the spaces, one file each (kt/<space>~<strategy>.json), at nice 19:
+  # a run stopped early still gives whole strategies, and a rerun skips what is done.
+  for st in ${kt_strategies//,/ }; do
+    while IFS=$'\t' read -r name id f; do
+      o="$out/kt/${name//\//-}~$st.json"
+      [ -s "$o" ] && continue
+      nice -n 19 "$venv/bin/python" "$here/search_hub/kt_replay.py" "$f" "$budgets" "${KT_SEEDS:-$seeds}" \
+        "$st" "$o.part" 2>"$out/kt/${name//\//-}~$st.err" && mv "$o.part" "$o"
+    done <"$out/spaces.tsv"
+    echo "kernel_tuner: $st replayed" >&2
+  done
 fi
 python3 "$here/search_hub/table.py" "$out" "$budgets"
 echo "raw results: $out" >&2

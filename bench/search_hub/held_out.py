@@ -4,7 +4,8 @@ strategy").
 
 Usage: held_out.py DIR [BUDGETS]
 DIR holds `orcl replay --json --algorithm all` outputs named `<space>@<budget>.json` (one per
-recorded space and budget; bench/search_hub.sh writes them under OUT_DIR/orcl). For each budget and
+recorded space and budget; bench/search_hub/held_out.sh writes them), and `<space>@<budget>~LABEL.json`
+for a strategy with other options (named `<algorithm>[LABEL]`, compared as one more strategy). For each budget and
 each space s, the strategy with the best mean score over the *other* spaces is chosen (score: the
 mean of the median and the 10th percentile of the fraction of the optimum), and its figures on s
 are the held-out figures: the choice is never judged on a space it was chosen on. Prints, per
@@ -26,18 +27,21 @@ def main():
         if not os.path.getsize(p):
             continue
         space, b = os.path.basename(p)[:-5].rsplit("@", 1)
+        b, _, label = b.partition("~")  # `<space>@<budget>~LABEL.json`: an option setting
         rows = json.load(open(p))
         for r in rows if isinstance(rows, list) else [rows]:
             if r["algorithm"] == "Exhaustive" or r["algorithm"].startswith("default"):
                 continue
             f = r["fraction_of_optimum"]
-            res[b][space][r["algorithm"]] = (f["median"], f["p10"])
+            name = f"{r['algorithm']}[{label}]" if label else r["algorithm"]
+            res[b][space][name] = (f["median"], f["p10"])
     score = lambda m: (m[0] + m[1]) / 2  # noqa: E731
     print("| budget | spaces | held-out median | held-out p10 | worst p10 | chosen (held out) | chosen on all spaces |")
     print("|---|---|---|---|---|---|---|")
     for b in budgets:
-        spaces = sorted(s for s in res[b] if res[b][s])
-        names = sorted({a for s in spaces for a in res[b][s]})
+        names = sorted({a for s in res[b] for a in res[b][s]})
+        # only spaces every strategy was replayed on (a stopped run leaves some out)
+        spaces = sorted(s for s in res[b] if all(a in res[b][s] for a in names))
         def pick(train):
             return max(names, key=lambda a: (sum(score(res[b][s][a]) for s in train if a in res[b][s]) / max(1, len(train)), a))
         meds, p10s, chosen = [], [], Counter()
@@ -58,7 +62,7 @@ def main():
     names = sorted({a for b in budgets for s in res[b] for a in res[b][s]})
     print("|---|" + "---|" * len(names))
     for b in budgets:
-        spaces = [s for s in res[b] if res[b][s]]
+        spaces = [s for s in res[b] if all(a in res[b][s] for a in names)]
         cells = []
         for a in names:
             xs = [res[b][s][a] for s in spaces if a in res[b][s]]

@@ -1,11 +1,12 @@
 #!/usr/bin/env python3
 """The side-by-side table of bench/search_hub.sh: OUT_DIR/orcl/<space>@<budget>.json (orcl replay
---json) and OUT_DIR/kt/<space>.json (kt_replay.py, one row per seed).
+--json) and OUT_DIR/kt/<space>.json or OUT_DIR/kt/<space>~<strategy>.json (kt_replay.py, one row per seed).
 
 Usage: table.py OUT_DIR BUDGETS
 Statistics as orcl replay computes them: median (mean of the two middle values for an even count)
 and nearest-rank 10th percentile of the fraction of the optimum over the seeds.
 """
+import glob
 import json
 import math
 import os
@@ -36,11 +37,14 @@ def main():
                     for r in rows if isinstance(rows, list) else [rows]:
                         f = r["fraction_of_optimum"]
                         res["orcl"][s][b][r["algorithm"]] = (f["median"], f["p10"])
-        p = os.path.join(out, "kt", f"{stem}.json")
-        if os.path.exists(p):
-            per = defaultdict(list)
+        per = defaultdict(list)
+        # kt/<space>.json (every strategy) or kt/<space>~<strategy>.json (one strategy each)
+        for p in [os.path.join(out, "kt", f"{stem}.json")] + sorted(glob.glob(os.path.join(out, "kt", f"{glob.escape(stem)}~*.json"))):
+            if not os.path.exists(p) or not os.path.getsize(p):
+                continue
             for r in json.load(open(p)):
                 per[(r["budget"], r["strategy"])].append(r["fraction"])
+        if per:
             for (b, st), xs in per.items():
                 res["kt"][s][b][st] = stats(xs)
     have_kt = any(res["kt"][s] for s in spaces)
@@ -69,14 +73,16 @@ def main():
     print("| tool | strategy | " + " | ".join(budgets) + " |")
     print("|---|---|" + "---|" * len(budgets))
     for tool in ("orcl", "kt") if have_kt else ("orcl",):
-        names = sorted({st for s in spaces for b in budgets for st in res[tool][s][b]})
+        names = sorted({st for s in spaces for b in budgets for st in res[tool][s][b]} - {"Exhaustive"})
         rows = []
         for st in names:
             cells = []
             for b in budgets:
                 xs = [res[tool][s][b][st] for s in common if st in res[tool][s][b]]
                 cells.append((sum(x[0] for x in xs) / len(xs), sum(x[1] for x in xs) / len(xs)) if xs else None)
-            rows.append((st, cells))
+            # a strategy replayed on only some of the spaces (a run stopped early) says on how many
+            n = len({s for s in common for b in budgets if st in res[tool][s][b]})
+            rows.append((st if n == len(common) else f"{st} ({n} of {len(common)} spaces)", cells))
         for label, pick in (("best per space", None),):
             cells = []
             for b in budgets:

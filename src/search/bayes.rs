@@ -11,7 +11,8 @@
 //!   bootstrap sample of the observations; the prediction is the mean over the trees and its
 //!   uncertainty their standard deviation (a random forest as SMAC uses it). The features are the
 //!   value indices of the parameters with more than one value: a tree only compares a feature
-//!   with thresholds, so indices in natural value order lose nothing.
+//!   with thresholds, so indices in natural value order lose nothing. Option `divisibility`
+//!   adds, per integer parameter, the power of two dividing its value ([`divisibility`]).
 //! - **Failures are learned**: a failed variant (compile error, crash, wrong result, device limit)
 //!   is a training point at the worst observed log-time plus `failure_penalty`, so the model
 //!   steers away from the region where variants fail.
@@ -19,7 +20,8 @@
 //!   configurations never proposed (one in four drawn with each parameter, with probability 1/2,
 //!   at the first or last of its values), plus every unmeasured neighbour of the `local` fastest
 //!   configurations (one or two values along one parameter, and the first and last value of each
-//!   parameter: optima at the edges of a range are one move away).
+//!   parameter: optima at the edges of a range are one move away; option `scaling`: an integer
+//!   value doubled or halved, [`scaled`]).
 //!   Infeasible configurations (constraints, the device limits) are never candidates.
 //! - When no candidate is left, the strategy falls back to random new configurations, and ends
 //!   when every feasible configuration has been measured (as the other adaptive strategies).
@@ -28,6 +30,7 @@ use super::grid::{energy, Book, Point};
 use super::options::Values;
 use crate::adaptive::{Adaptive, Planner};
 use orcl_frontend::diag::Diagnostic;
+use orcl_frontend::expr::Value;
 use orcl_frontend::space::SearchSpace;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -55,6 +58,10 @@ pub struct BayesOptions {
     pub exploration: f64,
     /// Fastest configurations whose neighbourhoods are candidates (0: random candidates only).
     pub local: usize,
+    /// Give the trees the power of two dividing each integer value (see [`divisibility`]).
+    pub divisibility: bool,
+    /// Doubling and halving an integer value are neighbourhood moves (see [`scaled`]).
+    pub scaling: bool,
 }
 
 impl BayesOptions {
@@ -67,6 +74,8 @@ impl BayesOptions {
             failure_penalty: v.get("failure_penalty"),
             exploration: v.get("exploration"),
             local: v.int("local"),
+            divisibility: v.int("divisibility") == 1,
+            scaling: v.int("scaling") == 1,
         }
     }
 }
@@ -107,7 +116,7 @@ impl Planner for BayesPlanner {
         if !before {
             let cands = self.candidates(space, book)?;
             if !cands.is_empty() {
-                let scores = self.score(book, &cands);
+                let scores = self.score(space, book, &cands);
                 let mut order: Vec<usize> = (0..cands.len()).collect();
                 order.sort_by(|&a, &b| scores[b].total_cmp(&scores[a]).then(a.cmp(&b)));
                 for &i in order.iter().take(self.options.batch) {
@@ -150,7 +159,7 @@ impl BayesPlanner {
             .collect();
         best.sort_by(|a, b| a.1.total_cmp(&b.1));
         for (p, _) in best.iter().take(self.options.local) {
-            for q in self.reach(book, p) {
+            for q in self.reach(space, book, p) {
                 if !seen.contains(&q) && book.is_new_feasible(space, &q)? {
                     seen.insert(q.clone());
                     out.push(q);
@@ -191,11 +200,15 @@ impl BayesPlanner {
         p
     }
 
-    /// The points one or two values away from `p` along one parameter, and `p` with one
-    /// parameter at its first or last value.
-    fn reach(&self, book: &Book, p: &Point) -> Vec<Point> {
+    /// The points one or two values away from `p` along one parameter, `p` with one parameter
+    /// at its first or last value, and (option `scaling`) with one integer parameter's value
+    /// doubled or halved.
+    fn reach(&self, space: &SearchSpace, book: &Book, p: &Point) -> Vec<Point> {
         let mut out = Vec::new();
         for &k in &book.active {
+            if self.options.scaling {
+                out.extend(scaled(space, p, k));
+            }
             for d in [-2isize, -1, 1, 2] {
                 if let Some(q) = book.step(p, k, d) {
                     out.push(q);
@@ -213,9 +226,20 @@ impl BayesPlanner {
     }
 
     /// The expected improvement of each candidate under a forest fitted to the observations.
-    fn score(&mut self, book: &Book, cands: &[Point]) -> Vec<f64> {
+    fn score(&mut self, space: &SearchSpace, book: &Book, cands: &[Point]) -> Vec<f64> {
         let active = &book.active;
-        let features = |p: &Point| -> Vec<f64> { active.iter().map(|&k| p[k] as f64).collect() };
+        let extra: Vec<(usize, Vec<f64>)> = if self.options.divisibility {
+            active
+                .iter()
+                .filter_map(|&k| divisibility(space, k).map(|f| (k, f)))
+                .collect()
+        } else {
+            Vec::new()
+        };
+        let features = |p: &Point| -> Vec<f64> {
+            let own = active.iter().map(|&k| p[k] as f64);
+            own.chain(extra.iter().map(|(k, f)| f[p[*k]])).collect()
+        };
         let ys: Vec<f64> = book
             .observed
             .iter()
@@ -289,6 +313,53 @@ impl BayesPlanner {
     }
 }
 
+/// The largest power of two dividing each value of parameter `k`, as its exponent (0 for odd
+/// values, 31 at most, 31 for 0), when every value is an integer and these exponents are not
+/// already monotone in the value order (then the indices carry them): `None` otherwise.
+///
+/// A regression tree splits on one feature at a time, so a time that depends on alignment
+/// (work-group sizes that are multiples of the warp or wavefront, or powers of two, are fast and
+/// the others an order of magnitude slower, as on benchmark_hub's convolution spaces of AMD GPUs:
+/// `block_size_x` in 16, 32, ..., 256) needs a split per value on the indices and one split on
+/// this feature.
+pub fn divisibility(space: &SearchSpace, k: usize) -> Option<Vec<f64>> {
+    let values = &space.params[k].values;
+    let twos = values
+        .iter()
+        .map(|v| match v {
+            Value::Int(0) => Some(31.0),
+            Value::Int(i) => Some(f64::from(i.trailing_zeros().min(31))),
+            _ => None,
+        })
+        .collect::<Option<Vec<f64>>>()?;
+    let up = twos.windows(2).all(|w| w[0] <= w[1]);
+    let down = twos.windows(2).all(|w| w[0] >= w[1]);
+    (!up && !down).then_some(twos)
+}
+
+/// `p` with integer parameter `k`'s value doubled, and halved when even, where the parameter
+/// has that value: a move across a list such as 16, 32, 48, ..., 256 between the powers of two.
+pub fn scaled(space: &SearchSpace, p: &Point, k: usize) -> Vec<Point> {
+    let values = &space.params[k].values;
+    let Some(Value::Int(v)) = values.get(p[k]) else {
+        return Vec::new();
+    };
+    let mut targets = vec![v.saturating_mul(2)];
+    if v % 2 == 0 {
+        targets.push(v / 2);
+    }
+    targets
+        .into_iter()
+        .filter_map(|t| values.iter().position(|x| *x == Value::Int(t)))
+        .filter(|&i| i != p[k] && i.abs_diff(p[k]) > 2)
+        .map(|i| {
+            let mut q = p.clone();
+            q[k] = i;
+            q
+        })
+        .collect()
+}
+
 /// Expected improvement below `target` of a normal prediction (`mean`, `sd`), for minimisation
 /// (Jones et al. 1998, eq. 15): `(target - mean) Φ(z) + sd φ(z)` with `z = (target - mean) / sd`;
 /// `max(target - mean, 0)` when `sd` is 0.
@@ -336,5 +407,56 @@ mod tests {
         let a = expected_improvement(1.0, 1.5, 0.1);
         let b = expected_improvement(1.0, 1.5, 1.0);
         assert!(a > 0.0 && b > a, "{a} {b}");
+    }
+
+    fn space(params: &[(&str, Vec<Value>)]) -> SearchSpace {
+        SearchSpace {
+            params: params
+                .iter()
+                .map(|(n, v)| orcl_frontend::space::Param {
+                    name: n.to_string(),
+                    values: v.clone(),
+                })
+                .collect(),
+            constraints: vec![],
+            fixed: Default::default(),
+            prefilter: None,
+        }
+    }
+
+    fn ints(v: &[i64]) -> Vec<Value> {
+        v.iter().map(|&i| Value::Int(i)).collect()
+    }
+
+    #[test]
+    fn divisibility_only_where_the_indices_do_not_carry_it() {
+        let bsx: Vec<i64> = (1..=8).map(|i| 16 * i).collect();
+        let s = space(&[
+            ("bsx", ints(&bsx)),
+            ("pow", ints(&[1, 2, 4, 8])),
+            ("flag", vec![Value::Bool(false), Value::Bool(true)]),
+            ("odd", ints(&[0, 1, 3, 6])),
+        ]);
+        // 16 = 2^4, 32 = 2^5, 48 = 3·2^4, 64 = 2^6, ...
+        assert_eq!(
+            divisibility(&s, 0),
+            Some(vec![4.0, 5.0, 4.0, 6.0, 4.0, 5.0, 4.0, 7.0])
+        );
+        assert_eq!(divisibility(&s, 1), None, "monotone: the indices carry it");
+        assert_eq!(divisibility(&s, 2), None, "not integers");
+        assert_eq!(divisibility(&s, 3), Some(vec![31.0, 0.0, 0.0, 1.0]));
+    }
+
+    #[test]
+    fn scaling_moves_double_and_halve_beyond_two_steps() {
+        let bsx: Vec<i64> = (1..=16).map(|i| 16 * i).collect();
+        let s = space(&[("bsx", ints(&bsx)), ("f", ints(&[1, 2]))]);
+        // 64 (index 3): 128 (index 7) is four steps away; 32 (index 1) is within two steps.
+        assert_eq!(scaled(&s, &vec![3, 0], 0), vec![vec![7, 0]]);
+        // 128 (index 7): 256 (index 15) and 64 (index 3).
+        assert_eq!(scaled(&s, &vec![7, 1], 0), vec![vec![15, 1], vec![3, 1]]);
+        // 48 (index 2): 96 (index 5); 24 is not a value.
+        assert_eq!(scaled(&s, &vec![2, 0], 0), vec![vec![5, 0]]);
+        assert!(scaled(&s, &vec![3, 0], 1).is_empty(), "within two steps");
     }
 }

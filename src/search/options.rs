@@ -341,6 +341,20 @@ pub const ALGORITHMS: &[AlgorithmInfo] = &[
                 5,
                 "fastest configurations whose neighbourhoods (one or two values along one parameter, its first and last value) are candidates too",
             ),
+            int(
+                "divisibility",
+                0,
+                1,
+                1,
+                "1: an integer parameter also gives the trees the largest power of two dividing its value (alignment); 0: value indices only",
+            ),
+            int(
+                "scaling",
+                0,
+                1,
+                1,
+                "1: the neighbourhoods also double and halve an integer parameter's value; 0: steps along the value list only",
+            ),
         ],
     },
 ];

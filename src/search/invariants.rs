@@ -7,7 +7,6 @@ use orcl_frontend::expr::parse_expr;
 use orcl_frontend::space::{Configuration, Param, Rejection, SearchSpace};
 use orcl_frontend::spec::ConstraintDecl;
 use std::collections::{BTreeMap, HashSet};
-use std::time::Instant;
 
 const ALL: [&str; 6] = [
     "Exhaustive",
@@ -331,8 +330,9 @@ fn huge_spaces_are_never_enumerated() {
             .sum();
         Some(1.0 + s as f64)
     };
+    // No wall-clock bound (it failed under load): a strategy that enumerated the space would
+    // need tens of GB for its 5e8 feasible keys and end the test by running out of memory.
     for name in ADAPTIVE {
-        let start = Instant::now();
         let mut s = make_strategy(name, &[], 5).unwrap();
         let mut seen = HashSet::new();
         let mut best = f64::INFINITY;
@@ -348,11 +348,6 @@ fn huge_spaces_are_never_enumerated() {
                 s.observe(&c.config, ms);
             }
         }
-        assert!(
-            start.elapsed().as_secs() < 20,
-            "{name}: {:?} for 300 proposals",
-            start.elapsed()
-        );
         // A random configuration costs 1 + 10 * 7.5 on average: the search descends.
         assert!(best < 20.0, "{name}: best {best}");
     }

@@ -350,6 +350,12 @@ impl Runner {
             self.workers.remove(&key);
         }
         if !self.workers.contains_key(&key) {
+            // Tests only: a worker that cannot start (tests/stages.rs).
+            if std::env::var_os("ORCL_TEST_WORKER_FAILS").is_some() {
+                return Err(SpawnError::NotReady(
+                    "ORCL_TEST_WORKER_FAILS is set (a test fault)".into(),
+                ));
+            }
             let startup = Duration::from_secs(300);
             tracing::info!(platform, device, skeleton = %self.exe.display(), "worker start");
             let t0 = Instant::now();

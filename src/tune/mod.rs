@@ -657,7 +657,21 @@ fn start_workers(
                     Err(d) => d.into(),
                 }
             }
-            _ => e,
+            // Any other failure (a skeleton that cannot start on this device): the experiment
+            // is `failed`, with the reason in its metadata (`failure`), never left `running`.
+            _ => {
+                let marked = ctx
+                    .db
+                    .finish_experiment(experiment_id, "failed")
+                    .and_then(|()| {
+                        ctx.db
+                            .set_metadata(experiment_id, "failure", &e.to_string())
+                    });
+                match marked {
+                    Ok(()) => e,
+                    Err(d) => d.into(),
+                }
+            }
         }
     })
 }

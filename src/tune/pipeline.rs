@@ -451,16 +451,15 @@ fn start_pool(
     } else {
         match backend {
             Backend::OpenCl => {
-                runner.set_pool(
-                    orcl_measure::pool::BuildPool::new(
-                        jobs,
-                        v0.platform,
-                        v0.device,
-                        &dev.fingerprint(),
-                        cache,
-                    ),
-                    backend,
+                let pool = orcl_measure::pool::BuildPool::new(
+                    jobs,
+                    v0.platform,
+                    v0.device,
+                    &dev.fingerprint(),
+                    cache,
                 );
+                pool.start_servers_if_cold(&v0.source, &v0.build_options);
+                runner.set_pool(pool, backend);
                 format!("opencl: {jobs} threads")
             }
             Backend::Cuda => match cuda_pool(dev) {
@@ -611,6 +610,18 @@ impl Workers {
                 (d, r)
             })
             .collect();
+        // The build pool first: with a cold kernel cache its build processes start while the
+        // workers do (`BuildPool::start_servers_if_cold`).
+        let backend = v0.backend;
+        let jobs = opts.jobs.unwrap_or_else(|| {
+            if backend == Backend::OpenCl && orcl_measure::pool::is_cpu(v0.platform, v0.device) {
+                0
+            } else {
+                orcl_measure::pool::default_jobs()
+            }
+        });
+        let cache = (!opts.no_kernel_cache).then(skeleton::cache_dir);
+        let pool_note = start_pool(&mut runner, jobs, v0, dev, cache);
         let slurm = opts.slurm.is_some();
         let seen = start_workers(&mut runner, &mut extra, v0.platform, v0.device, slurm)?;
         if opts.slurm.is_some() {
@@ -623,16 +634,6 @@ impl Workers {
                 r.expect_device(&dev.name);
             }
         }
-        let backend = v0.backend;
-        let jobs = opts.jobs.unwrap_or_else(|| {
-            if backend == Backend::OpenCl && orcl_measure::pool::is_cpu(v0.platform, v0.device) {
-                0
-            } else {
-                orcl_measure::pool::default_jobs()
-            }
-        });
-        let cache = (!opts.no_kernel_cache).then(skeleton::cache_dir);
-        let pool_note = start_pool(&mut runner, jobs, v0, dev, cache);
         for (_, r) in &mut extra {
             r.share_pool(runner.pool());
         }

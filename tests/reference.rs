@@ -253,7 +253,7 @@ fn two_workers_share_one_reference_process() {
     c.arg("tune")
         .arg(&case.input)
         .args(["--db", db.to_str().unwrap(), "-o", "tuned.c"])
-        .args(["--search", "Random", "--seed", "5", "--total-runs", "4"])
+        .args(["--search", "Exhaustive"])
         .args(["--devices", "all"])
         .current_dir(case.dir.path())
         .env("ORCL_CACHE_DIR", case.cache())
@@ -271,5 +271,5 @@ fn two_workers_share_one_reference_process() {
         "{}",
         r.dump()
     ); // computing + computed
-    all_ok(&db, 4);
+    all_ok(&db, 16);
 }

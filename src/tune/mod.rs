@@ -399,6 +399,11 @@ fn tune_input(
     let (backend, target, selection) =
         stages.run("discovery", || choose_target(ctx, &space, &first))?;
     let (dev, opts, device_list) = (target.device, target.opts, target.device_list);
+    let device_list = if opts.slurm.is_some() {
+        device_list
+    } else {
+        feedable_devices(device_list, space.size(), settings.total_runs)
+    };
     let opts = &opts;
     let objective = energy::Objective::of(p, opts);
     let meter = energy::Meter::open(objective, p, opts, &dev)?;
@@ -674,6 +679,32 @@ fn start_workers(
             }
         }
     })
+}
+
+/// `--devices`: the fewest configurations worth a device of its own (its worker's start, a
+/// device context and the inputs' upload, costs about as much as 8 measurements of a large kernel
+/// on an H100: docs/BENCHMARKS.md "Every GPU of a node").
+const MIN_CONFIGURATIONS_PER_DEVICE: u64 = 8;
+
+/// `--devices`: never more devices than the run can feed (issue 24): at most one per
+/// [`MIN_CONFIGURATIONS_PER_DEVICE`] configurations it can measure (`size`, the space, or
+/// `total_runs`), the first of the list kept; one line says so when devices are left out.
+fn feedable_devices(mut list: Vec<usize>, size: u64, total_runs: Option<u64>) -> Vec<usize> {
+    let n = total_runs.map_or(size, |t| t.min(size));
+    let keep = n.div_ceil(MIN_CONFIGURATIONS_PER_DEVICE).max(1) as usize;
+    if list.len() > keep {
+        eprintln!(
+            "note: --devices: {n} configuration(s) feed {keep} of the {} devices listed (at least {MIN_CONFIGURATIONS_PER_DEVICE} each); measuring on device(s) {}",
+            list.len(),
+            list[..keep]
+                .iter()
+                .map(usize::to_string)
+                .collect::<Vec<_>>()
+                .join(", ")
+        );
+        list.truncate(keep);
+    }
+    list
 }
 
 /// Exhaustive and Random propose the same sequence whatever the batch size: a larger batch

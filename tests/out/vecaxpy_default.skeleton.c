@@ -98,14 +98,14 @@ static void orcl_reference(void) {
  * them in a process of their own (`SKELETON --reference`) while the workers set up their devices,
  * holding an exclusive flock(2) on ORCL_REFERENCE_LOCK until PATH is written: a worker waits for it
  * (a shared lock), then reads PATH; where that process failed, the worker computes them itself. */
-#include <errno.h>
 #include <fcntl.h>
 #include <sys/file.h>
 static void orcl_reference_wait(void) {
     const char *lock = getenv("ORCL_REFERENCE_LOCK");
     int fd = (lock && *lock) ? open(lock, O_RDONLY) : -1;
     if (fd < 0) return;
-    while (flock(fd, LOCK_SH) != 0 && errno == EINTR) {}
+    /* a signal may interrupt the wait (EINTR): wait again (errno.h's macro would take a user's name) */
+    for (int tries = 0; tries < 64 && flock(fd, LOCK_SH) != 0; tries++) {}
     close(fd);
 }
 static void orcl_reference_once(void) {

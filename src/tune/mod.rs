@@ -399,11 +399,6 @@ fn tune_input(
     let (backend, target, selection) =
         stages.run("discovery", || choose_target(ctx, &space, &first))?;
     let (dev, opts, device_list) = (target.device, target.opts, target.device_list);
-    let device_list = if opts.slurm.is_some() {
-        device_list
-    } else {
-        feedable_devices(device_list, space.size(), settings.total_runs)
-    };
     let opts = &opts;
     let objective = energy::Objective::of(p, opts);
     let meter = energy::Meter::open(objective, p, opts, &dev)?;
@@ -521,7 +516,11 @@ fn choose_target(
         pipeline::device_for(p, space, first, ctx.opts).map_err(|d| located(text, path, d))?;
     let backend = settings::backend_of(p, ctx.opts);
     let selection = format!("{:?}/{:?}", ctx.opts.platform, ctx.opts.device);
-    let target = settings::select_target(p, ctx.opts, backend, platform0, device0, text, path)?;
+    let mut target = settings::select_target(p, ctx.opts, backend, platform0, device0, text, path)?;
+    if ctx.opts.slurm.is_none() {
+        let list = std::mem::take(&mut target.device_list);
+        target.device_list = feedable_devices(list, space.size(), ctx.settings.total_runs);
+    }
     Ok((backend, target, selection))
 }
 

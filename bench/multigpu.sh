@@ -7,7 +7,8 @@
 #
 # Run on a machine with >= 2 identical GPUs from the repository root, orcl built:
 #   bash bench/multigpu.sh OUT_DIR
-# Env: DEVICES (device lists separated by spaces, default "0,1"), CASES (default: all below), ORCL, JOBS (default 16), EXTRA (more tune args).
+# Env: DEVICES (device lists separated by spaces, default "0,1"), CASES (default: all below), ORCL, JOBS (default 16), EXTRA (more tune args),
+# NOWARM=1 (no warm-up run: the caches of OUT_DIR as they are), ORCL_REFERENCE_CACHE_MB=0 (every run computes the reference outputs).
 # Smoke test on PoCL: POCL_DEVICES="pthread pthread" CASES=fig2 JOBS=0 EXTRA="--total-runs 20" bash bench/multigpu.sh
 set -uo pipefail
 out=${1:-${OUT:-/tmp/orcl-multigpu}}
@@ -58,7 +59,7 @@ for c in ${CASES:-fig2 axpy2p26 sgemm-opencl sgemm-cuda}; do
   esac
   # warm the kernel-binary cache (not for the 2^26 case: its 60 configurations are few kernels)
   # (the warm-up's wall time is the cold run: every kernel built, CUDA_CACHE_DISABLE=1)
-  [ "$c" = axpy2p26 ] || CUDA_CACHE_DISABLE=1 one "$c-warmup" "$b" "$f" "$s" --device 0 "${x[@]}"
+  [ "$c" = axpy2p26 ] || [ -n "${NOWARM:-}" ] || CUDA_CACHE_DISABLE=1 one "$c-warmup" "$b" "$f" "$s" --device 0 "${x[@]}"
   one "$c-1dev" "$b" "$f" "$s" --device 0 "${x[@]}"
   for d in $devs; do
     one "$c-${d//,/_}" "$b" "$f" "$s" --devices "$d" "${x[@]}"

@@ -304,3 +304,28 @@ fn schema_1_database_reads_and_migrates() {
     assert_eq!(devs.len(), n);
     assert!(devs.iter().all(|(_, d)| d.is_none()));
 }
+
+/// Never more devices than a run can feed (issue 24): 4 configurations (`--total-runs 4`) on
+/// `--devices all` of two devices measure on device 0 alone, and one line says so.
+#[test]
+fn a_small_run_uses_fewer_devices_and_says_so() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = input(dir.path(), "axpy_resume.c");
+    let db = dir.path().join("small.db");
+    let r = tune(
+        &file,
+        &db,
+        "pthread pthread",
+        &["--devices", "all", "--total-runs", "4"],
+    );
+    r.assert_code(0);
+    assert!(
+        r.stderr
+            .contains("note: --devices: 4 configuration(s) feed 1 of the 2 devices listed"),
+        "{}",
+        r.dump()
+    );
+    let rs = rows(&db);
+    assert_eq!(rs.len(), 4, "{rs:?}");
+    assert!(rs.iter().all(|r| r.1 == "ok" && r.2 != Some(1)), "{rs:?}");
+}

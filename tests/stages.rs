@@ -302,3 +302,26 @@ fn stage_log_and_timing_summary() {
     let sum: f64 = order.iter().map(|s| j[*s].as_f64().unwrap()).sum();
     assert!(sum <= total + 0.01, "stages {sum} > total {total}: {v}");
 }
+
+/// A worker that cannot start (the test-only fault `ORCL_TEST_WORKER_FAILS`) ends the tune with
+/// its message and exit 3, the experiment `failed` with the reason in its metadata (`failure`),
+/// never left `running`.
+#[test]
+fn a_worker_that_cannot_start_fails_its_experiment() {
+    let case = Case::new();
+    let mut cmd = case.command(&[]);
+    cmd.env("ORCL_TEST_WORKER_FAILS", "1");
+    let r = common::run(cmd, Duration::from_secs(120));
+    r.assert_code(3);
+    assert!(r.stderr.contains("ORCL_TEST_WORKER_FAILS"), "{}", r.dump());
+    assert_eq!(case.statuses(), vec!["failed".to_string()], "{}", r.dump());
+    let c = Connection::open(&case.db).unwrap();
+    let why: String = c
+        .query_row(
+            "SELECT value FROM experiment_metadata WHERE key = 'failure'",
+            [],
+            |r| r.get(0),
+        )
+        .unwrap();
+    assert!(why.contains("did not start"), "{why}");
+}

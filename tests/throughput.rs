@@ -567,3 +567,52 @@ fn a_dying_build_process_is_replaced_and_the_build_retried_once() {
         );
     }
 }
+
+/// A cold kernel cache (the first variant's kernel not in it): every build thread starts its
+/// build process ahead, so their OpenCL start-up overlaps the workers' (issue 24); a warm cache
+/// starts none. One configuration with `--jobs 3`: 3 processes cold (1 without the early start),
+/// 0 warm. Also: the budget bounds what is handed to the pool (nothing beyond `--total-runs`).
+#[test]
+fn build_processes_start_ahead_only_with_a_cold_cache() {
+    let dir = tempfile::tempdir().unwrap();
+    let log = dir.path().join("starts.log");
+    let wrapper = dir.path().join("orcl-wrapper");
+    script(
+        &wrapper,
+        &format!("echo \"$*\" >> '{}'\nexec '{ORCL}' \"$@\"\n", log.display()),
+    );
+    let file = input(dir.path(), "axpy_faults.c");
+    let tune = |db: &str| {
+        let mut c = Command::new(ORCL);
+        c.arg("tune")
+            .arg(&file)
+            .args(["--db", db, "-o", "out.c", "--jobs", "3"])
+            .args(["--total-runs", "1"])
+            .current_dir(dir.path())
+            .env("ORCL_CACHE_DIR", dir.path().join("cache"))
+            .env("ORCL_BUILD_PROCESSES", "1")
+            .env("ORCL_EXE", &wrapper)
+            .env_remove("ORCL_TEST_FAULT");
+        run(c, Duration::from_secs(120))
+    };
+    let starts = || {
+        std::fs::read_to_string(&log)
+            .unwrap_or_default()
+            .lines()
+            .filter(|l| l.starts_with("build-server"))
+            .count()
+    };
+    tune("cold.db").assert_code(0);
+    assert_eq!(starts(), 3, "cold cache, --jobs 3");
+    let kernels = std::fs::read_dir(dir.path().join("cache/kernels"))
+        .unwrap()
+        .filter(|e| {
+            e.as_ref()
+                .is_ok_and(|e| e.file_name().to_string_lossy().ends_with(".bin"))
+        })
+        .count();
+    assert_eq!(kernels, 1, "built beyond --total-runs 1");
+    std::fs::remove_file(&log).unwrap();
+    tune("warm.db").assert_code(0);
+    assert_eq!(starts(), 0, "warm cache: no build process needed");
+}

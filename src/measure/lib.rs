@@ -232,9 +232,9 @@ pub struct Runner {
     pub launched: Vec<worker::Preamble>,
     /// `--slurm`: the device name every (re)started worker must report (the experiment's).
     expect_device: Option<String>,
-    /// The prefix of the files through which this run's workers share their reference outputs
-    /// (`ORCL_REFERENCE`, one file per skeleton binary; see [`Runner::share_reference`]).
-    reference: Option<PathBuf>,
+    /// The reference outputs of this run's skeleton binaries, shared by its runners (see
+    /// [`Runner::share_reference`]).
+    reference: Option<std::sync::Arc<skeleton::reference::References>>,
 }
 
 impl Runner {
@@ -259,21 +259,12 @@ impl Runner {
         }
     }
 
-    /// Workers started from now on share their reference outputs through the file `PREFIX-EXE`
-    /// (the skeleton binary's name): the first one of a binary computes the original loop and
-    /// writes it, the others (other devices, restarts after a crash) read it (issue 24: N
-    /// workers computed the same reference N times at once, which made 4 GPUs slower than one).
-    /// The caller removes the files at the end of the run.
-    pub fn share_reference(&mut self, prefix: PathBuf) {
-        self.reference = Some(prefix);
-    }
-
-    /// `ORCL_REFERENCE` of a worker of the current skeleton binary.
-    fn reference_file(&self) -> Option<PathBuf> {
-        let prefix = self.reference.as_ref()?;
-        let exe = self.exe.file_name()?.to_string_lossy();
-        let base = prefix.file_name()?.to_string_lossy();
-        Some(prefix.with_file_name(format!("{base}-{exe}")))
+    /// Workers started from now on get their reference outputs from `refs` (issue 24): computed
+    /// once per skeleton binary by a process of their own while the workers set up their
+    /// devices, or read from the cache (`skeleton::reference`). Under `--slurm` the first
+    /// worker of a binary computes them and the others (other nodes, restarts) read its file.
+    pub fn share_reference(&mut self, refs: std::sync::Arc<skeleton::reference::References>) {
+        self.reference = Some(refs);
     }
 
     /// The bytes this runner's workers copied between host and device so far.
@@ -359,21 +350,29 @@ impl Runner {
             self.workers.remove(&key);
         }
         if !self.workers.contains_key(&key) {
+            // Tests only: a worker that cannot start (tests/stages.rs).
+            if std::env::var_os("ORCL_TEST_WORKER_FAILS").is_some() {
+                return Err(SpawnError::NotReady(
+                    "ORCL_TEST_WORKER_FAILS is set (a test fault)".into(),
+                ));
+            }
             let startup = Duration::from_secs(300);
             tracing::info!(platform, device, skeleton = %self.exe.display(), "worker start");
             let t0 = Instant::now();
-            let reference = self.reference_file();
+            let reference = self.reference.as_ref().map_or_else(Vec::new, |r| {
+                r.worker_env(&self.exe, self.launcher.is_none())
+            });
             let w = match &self.launcher {
                 None => {
                     let mut cmd = std::process::Command::new(&self.exe);
                     cmd.arg(platform.to_string()).arg(device.to_string());
-                    cmd.envs(reference.map(|r| ("ORCL_REFERENCE", r)));
+                    cmd.envs(reference);
                     Worker::spawn_command(cmd, &self.exe.display().to_string(), startup, None)?
                 }
                 Some(s) => {
                     let exe = slurm::absolute(&self.exe);
                     let mut cmd = s.command(&exe, platform, device);
-                    cmd.envs(reference.map(|r| ("ORCL_REFERENCE", slurm::absolute(&r))));
+                    cmd.envs(reference.into_iter().map(|(k, r)| (k, slurm::absolute(&r))));
                     let what = format!("{} (srun) for {}", s.srun.display(), exe.display());
                     let w = Worker::spawn_command(
                         cmd,
@@ -403,7 +402,7 @@ impl Runner {
                 seconds = format!("{:.3}", t0.elapsed().as_secs_f64()),
                 upload_bytes = w.hello.setup_h2d_bytes,
                 validation = %w.hello.validation,
-                "worker ready (device context, inputs uploaded, reference outputs computed)"
+                "worker ready (device context, inputs uploaded, reference outputs in place)"
             );
             self.traffic.started(&w.hello);
             self.workers.insert(key.clone(), w);

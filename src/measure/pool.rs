@@ -87,6 +87,9 @@ struct State {
     hits: usize,
     /// Kernels left to the worker (`Built::InWorker`).
     in_worker: usize,
+    /// Start every build thread's `orcl build-server` child now, before its first job
+    /// ([`BuildPool::start_servers_if_cold`]).
+    eager: bool,
 }
 
 struct Shared {
@@ -229,6 +232,30 @@ impl BuildPool {
             })
             .collect();
         BuildPool { shared, threads }
+    }
+
+    /// A cold kernel cache (the build of (`source`, `options`), the first variant's, is not in
+    /// it): every build thread starts its `orcl build-server` child now rather than on its first
+    /// job, so that the children's OpenCL start-up (a context each: 3.8 s for the first build of
+    /// 16 children started at once on an H100, docs/BENCHMARKS.md) overlaps the workers' start
+    /// and the reference outputs instead of delaying the first measurements. No-op for a warm
+    /// cache, a CPU device (no children) and CUDA.
+    pub fn start_servers_if_cold(&self, source: &str, options: &str) {
+        if self.shared.server_exe.is_none() {
+            return;
+        }
+        let key = self.key(source, options);
+        let cached = self
+            .shared
+            .cache_dir
+            .as_ref()
+            .is_some_and(|d| d.join(format!("{key}.{}", self.shared.ext)).exists());
+        if !cached {
+            tracing::debug!("kernel cache cold: build processes started ahead");
+            let mut s = self.shared.state.lock().unwrap_or_else(|e| e.into_inner());
+            s.eager = true;
+            self.shared.cv.notify_all();
+        }
     }
 
     /// Kernels the pool left to the worker so far (`Built::InWorker`).
@@ -379,10 +406,24 @@ fn build_thread(sh: Arc<Shared>, target: Target) {
                 if s.measuring == 0 && !s.queue.is_empty() {
                     break;
                 }
+                if s.eager && child.as_ref().is_some_and(|c| !c.warmed) {
+                    break;
+                }
                 s = sh.cv.wait(s).unwrap_or_else(|e| e.into_inner());
             }
-            s.building += 1;
-            s.queue.pop_front().expect("queue checked non-empty")
+            if s.measuring == 0 && !s.queue.is_empty() {
+                s.building += 1;
+                s.queue.pop_front()
+            } else {
+                None
+            }
+        };
+        let Some(job) = job else {
+            // `eager`: start this thread's child now (its OpenCL start-up runs meanwhile).
+            if let Some(c) = child.as_mut() {
+                c.warm();
+            }
+            continue;
         };
         let (built, hit) = build_one(&sh, &job, |job| match &target {
             Target::OpenCl { platform, device } => {
@@ -516,6 +557,8 @@ struct Child {
     /// How long one build may take before the child is killed.
     limit: std::time::Duration,
     server: Option<build_server::Server>,
+    /// Started ahead of its first job once (`eager`), whether that worked or not.
+    warmed: bool,
 }
 
 impl Child {
@@ -526,6 +569,17 @@ impl Child {
             device,
             limit,
             server: None,
+            warmed: false,
+        }
+    }
+
+    /// Start the child ahead of its first job (once; a child that cannot start is started, or
+    /// not, again at the first job).
+    fn warm(&mut self) {
+        self.warmed = true;
+        if self.server.is_none() {
+            self.server =
+                build_server::Server::spawn(&self.exe, self.platform, self.device, self.limit).ok();
         }
     }
 

@@ -11,6 +11,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 pub mod commands;
+pub mod reference;
 
 /// Default host compiler command (the spec's `build_command` overrides it).
 pub const DEFAULT_BUILD_COMMAND: &str = "cc -O2";

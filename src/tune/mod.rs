@@ -516,7 +516,11 @@ fn choose_target(
         pipeline::device_for(p, space, first, ctx.opts).map_err(|d| located(text, path, d))?;
     let backend = settings::backend_of(p, ctx.opts);
     let selection = format!("{:?}/{:?}", ctx.opts.platform, ctx.opts.device);
-    let target = settings::select_target(p, ctx.opts, backend, platform0, device0, text, path)?;
+    let mut target = settings::select_target(p, ctx.opts, backend, platform0, device0, text, path)?;
+    if ctx.opts.slurm.is_none() {
+        let list = std::mem::take(&mut target.device_list);
+        target.device_list = feedable_devices(list, space.size(), ctx.settings.total_runs);
+    }
     Ok((backend, target, selection))
 }
 
@@ -657,9 +661,49 @@ fn start_workers(
                     Err(d) => d.into(),
                 }
             }
-            _ => e,
+            // Any other failure (a skeleton that cannot start on this device): the experiment
+            // is `failed`, with the reason in its metadata (`failure`), never left `running`.
+            _ => {
+                let marked = ctx
+                    .db
+                    .finish_experiment(experiment_id, "failed")
+                    .and_then(|()| {
+                        ctx.db
+                            .set_metadata(experiment_id, "failure", &e.to_string())
+                    });
+                match marked {
+                    Ok(()) => e,
+                    Err(d) => d.into(),
+                }
+            }
         }
     })
+}
+
+/// `--devices`: the fewest configurations worth a device of its own (its worker's start, a
+/// device context and the inputs' upload, costs about as much as 8 measurements of a large kernel
+/// on an H100: docs/BENCHMARKS.md "Every GPU of a node").
+const MIN_CONFIGURATIONS_PER_DEVICE: u64 = 8;
+
+/// `--devices`: never more devices than the run can feed (issue 24): at most one per
+/// [`MIN_CONFIGURATIONS_PER_DEVICE`] configurations it can measure (`size`, the space, or
+/// `total_runs`), the first of the list kept; one line says so when devices are left out.
+fn feedable_devices(mut list: Vec<usize>, size: u64, total_runs: Option<u64>) -> Vec<usize> {
+    let n = total_runs.map_or(size, |t| t.min(size));
+    let keep = n.div_ceil(MIN_CONFIGURATIONS_PER_DEVICE).max(1) as usize;
+    if list.len() > keep {
+        eprintln!(
+            "note: --devices: {n} configuration(s) feed {keep} of the {} devices listed (at least {MIN_CONFIGURATIONS_PER_DEVICE} each); measuring on device(s) {}",
+            list.len(),
+            list[..keep]
+                .iter()
+                .map(usize::to_string)
+                .collect::<Vec<_>>()
+                .join(", ")
+        );
+        list.truncate(keep);
+    }
+    list
 }
 
 /// Exhaustive and Random propose the same sequence whatever the batch size: a larger batch

@@ -451,16 +451,15 @@ fn start_pool(
     } else {
         match backend {
             Backend::OpenCl => {
-                runner.set_pool(
-                    orcl_measure::pool::BuildPool::new(
-                        jobs,
-                        v0.platform,
-                        v0.device,
-                        &dev.fingerprint(),
-                        cache,
-                    ),
-                    backend,
+                let pool = orcl_measure::pool::BuildPool::new(
+                    jobs,
+                    v0.platform,
+                    v0.device,
+                    &dev.fingerprint(),
+                    cache,
                 );
+                pool.start_servers_if_cold(&v0.source, &v0.build_options);
+                runner.set_pool(pool, backend);
                 format!("opencl: {jobs} threads")
             }
             Backend::Cuda => match cuda_pool(dev) {
@@ -502,71 +501,35 @@ fn new_runner(exe: &std::path::Path, settings: &Settings, opts: &TuneOptions) ->
     r
 }
 
-/// Starts `runner`'s worker on `device`, which computes the reference outputs and shares them
-/// (`Runner::share_reference`), then every `extra` worker at once (one thread each), which read
-/// them; returns the device name the first one reports. Errors: the first failure.
+/// Starts `runner`'s worker on `device` and every `extra` worker, each on a thread of its own:
+/// locally all at once (the reference outputs come from the run's reference process, beside
+/// them: `Runner::share_reference`); under `--slurm` the first one alone, which computes the
+/// reference outputs and shares them, then the others. Returns the device name the first one
+/// reports. Errors: the first failure.
 fn start_workers(
     runner: &mut Runner,
     extra: &mut [(usize, Runner)],
     platform: usize,
     device: usize,
+    slurm: bool,
 ) -> Result<String, TuneError> {
-    let seen = runner.worker(platform, device)?.device.clone();
-    std::thread::scope(|s| {
+    if slurm {
+        runner.worker(platform, device)?;
+    }
+    let (seen, rest) = std::thread::scope(|s| {
         let started: Vec<_> = extra
             .iter_mut()
             .map(|(d, r)| s.spawn(move || r.worker(platform, *d).map(|_| ())))
             .collect();
-        started
+        let seen = runner.worker(platform, device).map(|h| h.device.clone());
+        let rest = started
             .into_iter()
-            .try_for_each(|h| h.join().unwrap_or_else(|p| std::panic::resume_unwind(p)))
-    })?;
+            .try_for_each(|h| h.join().unwrap_or_else(|p| std::panic::resume_unwind(p)));
+        (seen, rest)
+    });
+    let seen = seen?;
+    rest?;
     Ok(seen)
-}
-
-/// The files through which one run's workers share their reference outputs
-/// (`Runner::share_reference`): `CACHE/reference-PID-N-*`, removed when the run's workers are
-/// dropped; those of a process that is gone (killed) are removed when the next run starts.
-pub(super) struct SharedReference {
-    prefix: PathBuf,
-}
-
-impl SharedReference {
-    fn new() -> SharedReference {
-        static RUNS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
-        let n = RUNS.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
-        let dir = skeleton::cache_dir();
-        for e in std::fs::read_dir(&dir).into_iter().flatten().flatten() {
-            let name = e.file_name().to_string_lossy().into_owned();
-            let pid = name
-                .strip_prefix("reference-")
-                .and_then(|r| r.split('-').next());
-            // SAFETY: kill(pid, 0) only checks that the process exists.
-            if pid
-                .and_then(|p| p.parse::<i32>().ok())
-                .is_some_and(|p| p > 0 && unsafe { libc::kill(p, 0) } != 0)
-            {
-                let _ = std::fs::remove_file(e.path());
-            }
-        }
-        SharedReference {
-            prefix: dir.join(format!("reference-{}-{n}", std::process::id())),
-        }
-    }
-}
-
-impl Drop for SharedReference {
-    fn drop(&mut self) {
-        let (Some(dir), Some(base)) = (self.prefix.parent(), self.prefix.file_name()) else {
-            return;
-        };
-        let base = format!("{}-", base.to_string_lossy());
-        for e in std::fs::read_dir(dir).into_iter().flatten().flatten() {
-            if e.file_name().to_string_lossy().starts_with(&base) {
-                let _ = std::fs::remove_file(e.path());
-            }
-        }
-    }
 }
 
 /// The measuring workers of one experiment: the first device's runner (which owns the build
@@ -585,9 +548,9 @@ pub(super) struct Workers {
     pub devices: Vec<usize>,
     /// `--slurm`.
     pub slurm: bool,
-    /// The reference-output files of this run's workers, removed after them (fields drop in
-    /// declaration order).
-    _reference: SharedReference,
+    /// The reference outputs of this run's skeletons (their process, the run's files), dropped
+    /// after the workers (fields drop in declaration order).
+    _reference: std::sync::Arc<orcl_measure::skeleton::reference::References>,
     /// The energy counter of an energy objective (`tune::energy`); `None` for a time objective.
     pub energy: Option<super::energy::Meter>,
 }
@@ -628,32 +591,27 @@ impl Workers {
         }
         // `--devices`: one more runner (worker process) per device, sharing the build pool
         // (identical devices load the same binaries). `--slurm`: one more per srun worker.
-        // The first worker computes the reference outputs and shares them; the others then
-        // start side by side and read them (issue 24: every worker computed them, at once, on
-        // the same cores: 15 s for one GPU, 52 s for four at 4096^3); a Slurm worker may wait
-        // in the queue.
-        let reference = SharedReference::new();
-        runner.share_reference(reference.prefix.clone());
+        // The reference outputs are computed once per skeleton binary, by a process of their
+        // own beside every worker's device set-up, or read from the cache (issue 24: every
+        // worker computed them, at once, on the same cores: 15 s for one GPU, 52 s for four at
+        // 4096^3); under --slurm the first worker computes them (a Slurm worker may wait in the
+        // queue).
+        let reference = orcl_measure::skeleton::reference::References::new(
+            &skeleton::cache_dir(),
+            !opts.no_kernel_cache,
+        );
+        runner.share_reference(reference.clone());
         let mut extra: Vec<(usize, Runner)> = devices
             .iter()
             .skip(1)
             .map(|&d| {
                 let mut r = new_runner(&exe, settings, opts);
-                r.share_reference(reference.prefix.clone());
+                r.share_reference(reference.clone());
                 (d, r)
             })
             .collect();
-        let seen = start_workers(&mut runner, &mut extra, v0.platform, v0.device)?;
-        if opts.slurm.is_some() {
-            same_device_kind(&runner, &seen, v0.device, dev)?;
-            runner.expect_device(&dev.name);
-            // Each step may land on another node (a partition of mixed GPUs).
-            for (d, r) in &mut extra {
-                let seen = r.worker(v0.platform, *d)?.device.clone();
-                same_device_kind(r, &seen, v0.device, dev)?;
-                r.expect_device(&dev.name);
-            }
-        }
+        // The build pool first: with a cold kernel cache its build processes start while the
+        // workers do (`BuildPool::start_servers_if_cold`).
         let backend = v0.backend;
         let jobs = opts.jobs.unwrap_or_else(|| {
             if backend == Backend::OpenCl && orcl_measure::pool::is_cpu(v0.platform, v0.device) {
@@ -664,6 +622,18 @@ impl Workers {
         });
         let cache = (!opts.no_kernel_cache).then(skeleton::cache_dir);
         let pool_note = start_pool(&mut runner, jobs, v0, dev, cache);
+        let slurm = opts.slurm.is_some();
+        let seen = start_workers(&mut runner, &mut extra, v0.platform, v0.device, slurm)?;
+        if opts.slurm.is_some() {
+            same_device_kind(&runner, &seen, v0.device, dev)?;
+            runner.expect_device(&dev.name);
+            // Each step may land on another node (a partition of mixed GPUs).
+            for (d, r) in &mut extra {
+                let seen = r.worker(v0.platform, *d)?.device.clone();
+                same_device_kind(r, &seen, v0.device, dev)?;
+                r.expect_device(&dev.name);
+            }
+        }
         for (_, r) in &mut extra {
             r.share_pool(runner.pool());
         }

@@ -240,7 +240,12 @@ pub(super) fn run(
         if batch.is_empty() {
             break;
         }
-        prefetch(env, &batch, workers);
+        prefetch(
+            env,
+            &batch,
+            workers,
+            env.new_rows.map(|l| l.saturating_sub(st.new_rows)),
+        );
         // `--devices`: measure the batch's new variants on all devices at once, in the order the
         // loop below takes them, within the budget; the loop then records them in proposal order
         // as if measured there.
@@ -369,12 +374,13 @@ fn show_progress(bar: &indicatif::ProgressBar, st: &SearchState, workers: &Worke
     bar.inc(1);
 }
 
-/// Hands the batch's new kernels to the build pool before the first is measured.
-fn prefetch(env: &Env, batch: &[Candidate], workers: &Workers) {
-    for cand in batch.iter().filter(|c| c.violated.is_none()) {
-        if env.stored.contains_key(&cand.config.key()) {
-            continue;
-        }
+/// Hands the batch's new kernels to the build pool before the first is measured, no more than
+/// the budget (`--total-runs`) has left (`left`).
+fn prefetch(env: &Env, batch: &[Candidate], workers: &Workers, left: Option<u64>) {
+    let new = batch
+        .iter()
+        .filter(|c| c.violated.is_none() && !env.stored.contains_key(&c.config.key()));
+    for cand in new.take(left.map_or(usize::MAX, |l| l as usize)) {
         if let Ok(v) = variant_for(
             env.p,
             env.space,

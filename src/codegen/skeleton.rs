@@ -3,6 +3,8 @@
 //! values, the original loop as the reference, the outputs and tolerances validation compares.
 //! Compiling it is `measure::skeleton`'s job.
 
+mod half;
+
 use orcl_frontend::diag::Diagnostic;
 use orcl_frontend::expr::Value;
 use orcl_frontend::inputs::{array_elems, c_literal};
@@ -25,6 +27,9 @@ struct Var {
     reduction: bool,
     /// Declared before the Loop (`int n = N;`): valued by the preamble block of `orcl_init`.
     preamble: bool,
+    /// A 16-bit float array: the C function rounding a float initial value to its pattern
+    /// (`orcl_f2h`, `orcl_f2bf`; see [`half`]), else empty.
+    narrow: &'static str,
 }
 
 #[derive(Serialize)]
@@ -134,7 +139,11 @@ fn initial_value(
             }
             (
                 false,
-                format!("((const {}[]){{{}}})[k]", ty.c_name(), lits.join(", ")),
+                format!(
+                    "((const {}[]){{{}}})[k]",
+                    if ty.is_16bit() { "float" } else { ty.c_name() },
+                    lits.join(", ")
+                ),
             )
         }
         VarInit::Expr(e) => {
@@ -184,6 +193,11 @@ fn variables(
                 .iter()
                 .any(|a| a.name == v.name && a.reduction.is_some()),
             preamble: false,
+            narrow: match ty {
+                ScalarType::Half => "orcl_f2h",
+                ScalarType::BFloat16 => "orcl_f2bf",
+                _ => "",
+            },
         });
     }
     // The preamble's variables that the loop reads: scalars valued by the preamble block.
@@ -202,6 +216,7 @@ fn variables(
             seed: fnv(&p.name),
             reduction: a.reduction.is_some(),
             preamble: true,
+            narrow: "",
         });
     }
     Ok(vars)
@@ -255,6 +270,7 @@ fn references(
                 seed: fnv(&a.name),
                 reduction: false,
                 preamble: false,
+                narrow: "",
             },
             reference: format!("orcl_v_{}", a.name),
         });
@@ -485,7 +501,10 @@ fn context(
                 .join(", ")
         }),
     );
-    ctx.insert("reference", &indent(&kernel.source, 4));
+    ctx.insert("reference", &indent(&half::reference(kernel), 4));
+    let sixteen = kernel.symbols.values().any(|s| s.ty.is_16bit())
+        || vars.iter().any(|v| !v.var.narrow.is_empty());
+    ctx.insert("half_helpers", if sixteen { half::C_HELPERS } else { "" });
     ctx.insert("trip", &crate::opencl::trip_expr(kernel));
     ctx.insert("nest_trips", &orcl_frontend::analysis::nest_trips(kernel));
     if let Some(steps) = crate::host::steps::context(kernel) {

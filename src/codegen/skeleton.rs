@@ -301,6 +301,15 @@ pub fn half_tolerance(k: u64) -> f64 {
     (2.0 * ku / (1.0 - ku).max(f64::MIN_POSITIVE)).max(default_tolerance(ScalarType::Float))
 }
 
+/// The tolerance of a tensor-core matrix product summing `k` products: [`half_tolerance`] with
+/// 16-bit operands, else [`tf32_tolerance`].
+fn tensor_tolerance(kernel: &Kernel, k: u64) -> f64 {
+    match kernel.symbols.values().any(|s| s.ty.is_16bit()) {
+        true => half_tolerance(k),
+        false => tf32_tolerance(k),
+    }
+}
+
 /// The trip count of the contraction's reduction loop at this input size (`env`: the input
 /// params; the loop bounds over `input_vars` scalars), or else the largest array's element
 /// count (a bound on it); `None` without a contraction.
@@ -418,10 +427,7 @@ fn context(
     let tf32 = tf32
         .then(|| contraction_k(kernel, spec, &env, &elems))
         .flatten()
-        .map(|k| match kernel.symbols.values().any(|s| s.ty.is_16bit()) {
-            true => half_tolerance(k),
-            false => tf32_tolerance(k),
-        });
+        .map(|k| tensor_tolerance(kernel, k));
     let vars = variables(kernel, spec, &env, &elems)?;
     let vars = references(kernel, spec, &env, vars)?;
     let elems_of = |n: &str| {

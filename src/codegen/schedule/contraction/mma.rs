@@ -4,11 +4,11 @@
 //! (`tune` records it as a device-limit outcome, never built).
 
 use super::{assign_load_items, check_vec_load, operands};
+use crate::args::MathMode;
 use crate::schedule::{
     ContractionSchedule, Dim, Form, MmaTiles, NestArgs, Schedule, Swizzle, WARP,
 };
 use orcl_frontend::analysis::{Contraction, ContractionForm};
-use crate::args::MathMode;
 use orcl_frontend::ir::{BinaryOp, Expr, ExprKind, Kernel, ScalarType};
 
 /// An operand read: `A[..]`, or a 16-bit one widened (`orcl_h2f(A[..])`, see the frontend's
@@ -96,11 +96,8 @@ pub(super) fn schedule(
         ));
     }
     let frag = u64::from(a.frag_load.max(1));
-    if input.is_16bit() && frag > 1 {
-        return Err(format!("fragLoad={frag} applies to mathMode='tf32'; '{mode}' reads each 32-bit fragment register (two 16-bit values) once"));
-    }
-    if input.is_16bit() && a.stages > 1 && a.vec_load < 2 {
-        return Err(format!("stages={} with mathMode='{mode}' needs vecLoad 2, 4 or 8 (cp.async copies 4, 8 or 16 bytes, not one 2-byte element)", a.stages));
+    if input.is_16bit() {
+        check_16bit(a, mode)?;
     }
     if frag == 4 && tk % 16 != 0 {
         return Err(format!(
@@ -187,6 +184,18 @@ pub(super) fn schedule(
     })
 }
 
+/// What the 16-bit forms (`mode` 'fp16' or 'bf16') cannot take: `fragLoad` > 1 (TF32's vector
+/// fragment reads), `stages` with single-element copies (`cp.async` copies 4, 8 or 16 bytes).
+fn check_16bit(a: &NestArgs, mode: &str) -> Result<(), String> {
+    if a.frag_load > 1 {
+        return Err(format!("fragLoad={} applies to mathMode='tf32'; '{mode}' reads each 32-bit fragment register (two 16-bit values) once", a.frag_load));
+    }
+    if a.stages > 1 && a.vec_load < 2 {
+        return Err(format!("stages={} with mathMode='{mode}' needs vecLoad 2, 4 or 8 (cp.async copies 4, 8 or 16 bytes, not one 2-byte element)", a.stages));
+    }
+    Ok(())
+}
+
 /// The operands' roles: (index of A, varying with dimension 1; index of B, with dimension 0).
 ///
 /// Errors: a summand other than `A[..] * B[..]` of two float operands staged along different
@@ -215,7 +224,10 @@ fn roles(
             "mathMode='{}' needs {} operands (found {})",
             mode.name(),
             input.user_name(),
-            ops.iter().map(|o| o.ty.user_name()).collect::<Vec<_>>().join(" and ")
+            ops.iter()
+                .map(|o| o.ty.user_name())
+                .collect::<Vec<_>>()
+                .join(" and ")
         ));
     }
     let acc = match &c.form {

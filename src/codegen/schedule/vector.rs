@@ -190,6 +190,12 @@ impl Cx<'_> {
                     ts.push(t);
                 }
                 let vector = ts.iter().any(|t| t.k == Kind::V);
+                if vector && matches!(f.as_str(), "orcl_h2f" | "orcl_bf2f") {
+                    return Err(err(format!(
+                        "{}: a 16-bit array's reads are widened one element at a time (no vector form); use vecWidth=1",
+                        self.name()
+                    )));
+                }
                 if vector && !self.elem.is_float() {
                     return Err(err(format!(
                         "{}: `{f}` on {} data has no OpenCL vector form",

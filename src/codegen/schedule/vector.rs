@@ -521,8 +521,8 @@ pub fn plan(k: &Kernel, width: u32, backend: Backend) -> Result<Option<Vectorise
         return Err(err(format!(
             "{name}: `{}` holds {} and `{a}` holds {}; orcl vectorises loops of one element type",
             arrays[0].0,
-            elem.c_name(),
-            t.c_name()
+            elem.user_name(),
+            t.user_name()
         )));
     }
     if width == 16 && elem.size_bytes() == 8 {

@@ -9,7 +9,9 @@
 #
 # Run on the GPU machine from the repository root, orcl built (cargo build --release):
 #   bash bench/tensor.sh OUT_DIR [CASE...]        default case: NN:4096:4096:4096:starter
-# Env: BACKENDS="opencl cuda", ORCL=path, TUNE_TIMEOUT (seconds per tune, default 900),
+# Env: PREC=tf32|fp16|bf16 (operand precision: float arrays on TF32, _Float16 / __bf16 arrays on
+#      FP16 / BF16 tensor cores; cuBLAS in the same precision, cublasGemmEx with FP32 compute),
+#      BACKENDS="opencl cuda", ORCL=path, TUNE_TIMEOUT (seconds per tune, default 900),
 #      TIME_LIMIT (orcl's --time-limit per tune, e.g. 8m), VARIANT_TIMEOUT (orcl's --timeout per
 #      variant, e.g. 60s).
 # Writes OUT_DIR/tensor.tsv (one row per case and backend, appended as each tune ends), and one
@@ -45,15 +47,16 @@ say "NVIDIA OpenCL platform: $platform"
 
 for c in "${cases[@]}"; do
   IFS=: read -r form m n k space <<<"$c"
-  name="tf32_${form}_${m}x${n}x${k}_${space// /_}"
+  prec=${PREC:-tf32}
+  name="${prec}_${form}_${m}x${n}x${k}_${space// /_}"
   name=${name//=/}
-  python3 "$here/tensor/make_case.py" "$form" "$m" "$n" "$k" "$space" >"$out/$name.c" || { say "$name: make_case failed"; continue; }
+  python3 "$here/tensor/make_case.py" "$form" "$m" "$n" "$k" "$space" "$prec" >"$out/$name.c" || { say "$name: make_case failed"; continue; }
   cublas=""
   if [ -x "$out/cublas_tf32" ]; then
-    timeout 120 "$out/cublas_tf32" "$form" "$m" "$n" "$k" >"$out/cublas-$name.json" 2>&1 &&
+    timeout 120 "$out/cublas_tf32" "$form" "$m" "$n" "$k" "$prec" >"$out/cublas-$name.json" 2>&1 &&
       cublas=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["tflops"])' "$out/cublas-$name.json")
   fi
-  say "$name: cuBLAS TF32 ${cublas:-?} TFLOP/s"
+  say "$name: cuBLAS ${prec^^} ${cublas:-?} TFLOP/s"
   for b in ${BACKENDS:-opencl cuda}; do
     db="$out/$name-$b.db"
     rm -f "$db" "$db"-*

@@ -397,6 +397,28 @@ golden! {
         "--set",
         "VL=4",
     ) => [OpenCl, Cuda],
+    // mathMode='fp16' / 'bf16': _Float16 / __bf16 arrays held as ushort, mma.sync m16n8k16 under
+    // ORCL_MMA_SYNC (A's registers one 32-bit read of its k-contiguous tile, B's two 16-bit
+    // reads), the emulated form reading the widened inputs otherwise; the skeletons widen the
+    // reference loop's reads (orcl_h2f, orcl_bf2f) and validate at 2·γ_k (floor 1e-4).
+    example_hgemm_fp16_tj32_wj16_vl4(
+        "examples/hgemm_fp16.c",
+        "--set",
+        "TJ=32",
+        "--set",
+        "WJ=16",
+        "--set",
+        "VL=4",
+    ) => [OpenCl, Cuda, Skeleton],
+    example_bgemm_bf16_tj32_tk32_vl4(
+        "examples/bgemm_bf16.c",
+        "--set",
+        "TJ=32",
+        "--set",
+        "TK=32",
+        "--set",
+        "VL=4",
+    ) => [OpenCl, Cuda, CudaSkeleton],
     // A region holding a time loop (issue 22 item 6): four kernels per step in one program, the
     // loop on the host, the step's value (`_fict_[t]`) a kernel argument; PART lines in the skeleton.
     // `tile` maps the three 2-D nests (4 x 16), the first, 1-D, is the 1-D map of WI = 8.

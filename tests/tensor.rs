@@ -412,13 +412,13 @@ fn invalid_tf32_configurations_are_pruned() {
     assert!(e.stdout.contains("mathMode='tf32'"), "{}", e.dump());
 
     // A value that is no math mode: located at the argument.
-    let text = example().replace("param MM[] = ['tf32'];", "param MM[] = ['bf16'];");
+    let text = example().replace("param MM[] = ['tf32'];", "param MM[] = ['fp8'];");
     std::fs::write(dir.join("bad.c"), &text).unwrap();
     let c = orcl(dir, &["check", "bad.c"], None);
     c.assert_code(2);
     assert!(
         c.stderr
-            .contains("`mathMode` must be 'fp32' or 'tf32', found 'bf16'"),
+            .contains("`mathMode` must be 'fp32', 'tf32', 'fp16' or 'bf16', found 'fp8'"),
         "{}",
         c.dump()
     );

@@ -4,13 +4,32 @@
 // operands rounded to TF32 on the tensor cores, FP32 accumulation), row-major
 // C = alpha*op(A)*op(B) + beta*C expressed to column-major cuBLAS as C^T = op(B)^T op(A)^T.
 // Build and run: nvcc -O2 -o cublas_tf32 cublas_tf32.cu -lcublas
-//   ./cublas_tf32 NN|NT|TN|TT M N K   ->  one JSON line {"ms":..,"tflops":..}
+//   ./cublas_tf32 NN|NT|TN|TT M N K [tf32|fp16|bf16]   ->  one JSON line {"ms":..,"tflops":..}
+// fp16 / bf16: A and B of CUDA_R_16F / CUDA_R_16BF, C float, CUBLAS_COMPUTE_32F (HGEMM / BF16
+// GEMM with FP32 accumulation, the tensor cores' mma with FP32 accumulators).
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <vector>
+#include <cstring>
 #include <cublas_v2.h>
+#include <cuda_bf16.h>
+#include <cuda_fp16.h>
 #include <cuda_runtime.h>
+
+// n random 16-bit values in [0, 1) (FP16 or BF16) on the device.
+static void *rnd16(size_t n, bool bf) {
+    std::vector<unsigned short> h(n);
+    for (auto &x : h) {
+        float f = (float)(rand() / (double)RAND_MAX);
+        if (bf) { __nv_bfloat16 v = __float2bfloat16(f); memcpy(&x, &v, 2); }
+        else { __half v = __float2half(f); memcpy(&x, &v, 2); }
+    }
+    void *d;
+    if (cudaMalloc(&d, n * 2) != cudaSuccess) { fprintf(stderr, "cudaMalloc failed\n"); exit(1); }
+    cudaMemcpy(d, h.data(), n * 2, cudaMemcpyHostToDevice);
+    return d;
+}
 
 static float *rnd(size_t n) {
     std::vector<float> h(n);
@@ -22,18 +41,24 @@ static float *rnd(size_t n) {
 }
 
 int main(int argc, char **argv) {
-    if (argc != 5) { fprintf(stderr, "usage: %s NN|NT|TN|TT M N K\n", argv[0]); return 2; }
+    if (argc != 5 && argc != 6) { fprintf(stderr, "usage: %s NN|NT|TN|TT M N K [tf32|fp16|bf16]\n", argv[0]); return 2; }
+    const char *prec = argc == 6 ? argv[5] : "tf32";
+    bool half = strcmp(prec, "tf32") != 0, bf = strcmp(prec, "bf16") == 0;
+    cudaDataType_t ty = !half ? CUDA_R_32F : bf ? CUDA_R_16BF : CUDA_R_16F;
+    cublasComputeType_t ct = half ? CUBLAS_COMPUTE_32F : CUBLAS_COMPUTE_32F_FAST_TF32;
     bool ta = argv[1][0] == 'T', tb = argv[1][1] == 'T';
     int m = atoi(argv[2]), n = atoi(argv[3]), k = atoi(argv[4]);
     cublasHandle_t h;
     cublasCreate(&h);
-    float *A = rnd((size_t)m * k), *B = rnd((size_t)k * n), *C = rnd((size_t)m * n);
+    void *A = half ? rnd16((size_t)m * k, bf) : (void *)rnd((size_t)m * k);
+    void *B = half ? rnd16((size_t)k * n, bf) : (void *)rnd((size_t)k * n);
+    float *C = rnd((size_t)m * n);
     float alpha = 0.7f, beta = 0.3f;
     int lda = ta ? m : k, ldb = tb ? k : n;
     cublasOperation_t oa = ta ? CUBLAS_OP_T : CUBLAS_OP_N, ob = tb ? CUBLAS_OP_T : CUBLAS_OP_N;
     auto call = [&] {
-        cublasStatus_t s = cublasGemmEx(h, ob, oa, n, m, k, &alpha, B, CUDA_R_32F, ldb, A, CUDA_R_32F, lda, &beta, C,
-                                        CUDA_R_32F, n, CUBLAS_COMPUTE_32F_FAST_TF32, CUBLAS_GEMM_DEFAULT);
+        cublasStatus_t s = cublasGemmEx(h, ob, oa, n, m, k, &alpha, B, ty, ldb, A, ty, lda, &beta, C,
+                                        CUDA_R_32F, n, ct, CUBLAS_GEMM_DEFAULT);
         if (s != CUBLAS_STATUS_SUCCESS) { fprintf(stderr, "cublasGemmEx failed: %d\n", (int)s); exit(1); }
     };
     cudaEvent_t a, b;

@@ -82,6 +82,27 @@ pub enum MathMode {
     /// TF32 tensor cores: operands rounded to TF32 (10-bit mantissa, `cvt.rna.tf32.f32`),
     /// products summed in FP32 by `mma.sync.aligned.m16n8k8` (emulated where the device has none).
     Tf32,
+    /// FP16 tensor cores on `_Float16` operands: exact products summed in FP32 by
+    /// `mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32`.
+    Fp16,
+    /// BF16 tensor cores on `__bf16` operands (`...m16n8k16.row.col.f32.bf16.bf16.f32`).
+    Bf16,
+}
+
+impl MathMode {
+    /// A tensor-core mode (`'tf32'`, `'fp16'`, `'bf16'`): the contraction's `mma.sync` form.
+    pub fn tensor(self) -> bool {
+        self != MathMode::Fp32
+    }
+    /// The value as written (`'tf32'`), for messages.
+    pub fn name(self) -> &'static str {
+        match self {
+            MathMode::Fp32 => "fp32",
+            MathMode::Tf32 => "tf32",
+            MathMode::Fp16 => "fp16",
+            MathMode::Bf16 => "bf16",
+        }
+    }
 }
 
 /// An argument's name in one backend's transform, where it comes in that transform's list, and
@@ -207,8 +228,8 @@ pub const ARGS: &[Arg] = &[
         &[n("warpTile", 16, "with tile on a matrix product: [('i',WI),('j',WJ)] each run of WI×WJ consecutive work-items (a warp when 32) computes a WI × WJ block of the (TI/RI) × (TJ/RJ) work-item grid instead of a row of it, so fewer distinct local addresses are read per warp (warp-level tiling); each must divide the work-items along its loop; default: rows")],
         &[n("warpTile", 16, "with tile on a matrix product: [('i',WI),('j',WJ)] each run of WI×WJ consecutive work-items (a warp when 32) computes a WI × WJ block of the (TI/RI) × (TJ/RJ) work-item grid instead of a row of it, so fewer distinct shared addresses are read per warp (warp-level tiling); each must divide the work-items along its loop; default: rows")], true),
     arg(Key::MathMode, Kind::MathMode, "'fp32'",
-        &[n("mathMode", 16, "with tile on a float matrix product: 'fp32' (default: FP32 multiply-adds) or 'tf32' (TF32 tensor cores, mma.sync m16n8k8 with FP32 accumulation; warpTile then gives each warp's output tile, and the k-slab must be a multiple of 8; emulated lane by lane where the device has no tensor cores); see docs/GEMM.md")],
-        &[n("mathMode", 16, "with tile on a float matrix product: 'fp32' (default: FP32 multiply-adds) or 'tf32' (TF32 tensor cores, mma.sync m16n8k8 with FP32 accumulation; warpTile then gives each warp's output tile, and the k-slab must be a multiple of 8; emulated below sm_80); see docs/GEMM.md")], true),
+        &[n("mathMode", 16, "with tile on a matrix product: 'fp32' (default: FP32 multiply-adds), 'tf32' (float arrays on TF32 tensor cores, mma.sync m16n8k8 with FP32 accumulation), 'fp16' / 'bf16' (_Float16 / __bf16 arrays, mma.sync m16n8k16, k-slab a multiple of 16; warpTile then gives each warp's output tile, and the k-slab must be a multiple of 8; emulated lane by lane where the device has no tensor cores); see docs/GEMM.md")],
+        &[n("mathMode", 16, "with tile on a matrix product: 'fp32' (default: FP32 multiply-adds), 'tf32' (float arrays on TF32 tensor cores, mma.sync m16n8k8 with FP32 accumulation), 'fp16' / 'bf16' (_Float16 / __bf16 arrays, mma.sync m16n8k16, k-slab a multiple of 16; warpTile then gives each warp's output tile, and the k-slab must be a multiple of 8; emulated below sm_80); see docs/GEMM.md")], true),
     arg(Key::Stages, Kind::OneOf { min: 1, values: &[1, 2, 3, 4], unit: "", help: None }, "1",
         &[n("stages", 16, "with mathMode='tf32': shared buffers per staged operand filled by asynchronous copies (cp.async on NVIDIA OpenCL; plain loads elsewhere), up to STAGES-1 k-slabs in flight while one is computed, one barrier per slab (CUTLASS's Stages); 1 (default) = none; not with doubleBuffer")],
         &[n("stages", 16, "with mathMode='tf32': shared buffers per staged operand filled by asynchronous copies (cp.async, sm_80+; plain loads below), up to STAGES-1 k-slabs in flight while one is computed, one barrier per slab (CUTLASS's Stages); 1 (default) = none; not with doubleBuffer")], true),
@@ -728,16 +749,18 @@ fn tf32_convert_arg(v: &Value, a: &KeywordArg) -> Result<bool, Diagnostic> {
     }
 }
 
-/// `mathMode`: `'fp32'` or `'tf32'`. Errors: any other value, located.
+/// `mathMode`: `'fp32'`, `'tf32'`, `'fp16'` or `'bf16'`. Errors: any other value, located.
 fn math_mode_arg(v: &Value, a: &KeywordArg) -> Result<MathMode, Diagnostic> {
     match v.as_str() {
         Some("fp32") => Ok(MathMode::Fp32),
         Some("tf32") => Ok(MathMode::Tf32),
+        Some("fp16") => Ok(MathMode::Fp16),
+        Some("bf16") => Ok(MathMode::Bf16),
         _ => Err(Diagnostic::new(
             a.expr.span,
-            format!("`mathMode` must be 'fp32' or 'tf32', found {v}"),
+            format!("`mathMode` must be 'fp32', 'tf32', 'fp16' or 'bf16', found {v}"),
         )
-        .with_help("'tf32' runs a float matrix product on TF32 tensor cores (FP32 accumulation); 'fp32' (default) on FP32 multiply-adds")),
+        .with_help("'tf32' runs a float matrix product on TF32 tensor cores, 'fp16' / 'bf16' one of _Float16 / __bf16 arrays on FP16 / BF16 tensor cores (FP32 accumulation); 'fp32' (default) on FP32 multiply-adds")),
     }
 }
 

@@ -70,6 +70,16 @@ pub fn function_name(function: &str, index: usize) -> String {
     format!("orcl_{function}_region{index}")
 }
 
+/// An element type as the host code spells it: a 16-bit float's pattern is `unsigned short`
+/// (the host C has no `ushort` of OpenCL's).
+pub fn host_type(t: orcl_frontend::ir::ScalarType) -> &'static str {
+    if t.is_16bit() {
+        "unsigned short"
+    } else {
+        t.c_name()
+    }
+}
+
 /// Parameters of the host function: the kernel arguments (scalars by value, arrays by pointer),
 /// then `extra` scalars (size variables that the loop does not use), as (C declaration, name).
 /// A multi-dimensional array is a pointer to its flat row-major storage (the call passes
@@ -83,6 +93,8 @@ pub fn params(kernel: &Kernel, extra: &[(String, &'static str)]) -> Vec<(String,
                 _ if a.reduction.is_some() => format!("{} *{}", a.ty.c_name(), a.name),
                 (false, _) => format!("{} {}", a.ty.c_name(), a.name),
                 (true, true) => format!("{} *{}", a.ty.c_name(), a.name),
+                // A 16-bit array (read only): the caller's `_Float16 *` / `__bf16 *` as is.
+                (true, false) if a.ty.is_16bit() => format!("const void *{}", a.name),
                 (true, false) => format!("const {} *{}", a.ty.c_name(), a.name),
             };
             (decl, a.name.clone())
@@ -120,7 +132,7 @@ fn buffers(kernel: &Kernel, variants: &[HostVariant]) -> Vec<Buf> {
             };
             Buf {
                 name: a.name.clone(),
-                ty: a.ty.c_name(),
+                ty: host_type(a.ty),
                 elems,
                 written: a.written,
             }
@@ -186,7 +198,7 @@ pub fn render_host_function(
         .iter()
         .map(|a| A {
             name: a.name.clone(),
-            ty: a.ty.c_name(),
+            ty: host_type(a.ty),
             kind: if a.reduction.is_some() {
                 "reduction"
             } else if a.is_array {

@@ -227,7 +227,7 @@ pub fn linear(
 /// Errors: what no value can fix, located at the argument ([`check`]; an `innerThreads` or
 /// `vecWidth` that does not fit the loop).
 pub fn of(k: &Kernel, o: &Options) -> Result<Result<Schedule, String>, Diagnostic> {
-    if o.nest.math_mode == crate::args::MathMode::Tf32 && !o.tiled() {
+    if o.nest.math_mode.tensor() && !o.tiled() {
         return Ok(Err(
             "mathMode='tf32' needs `tile` on a matrix product (the 1-D map has no tensor-core form)".into(),
         ));
@@ -457,6 +457,21 @@ pub struct MmaTiles {
     /// `ldmatrix.sync.aligned.m8n8` (A: `.x4`, four registers; B: `.x2`), the others as with
     /// `fragLoad=1`.
     pub ldmatrix: bool,
+    /// The operands' element type, which picks the instruction: `Float` (`mathMode='tf32'`,
+    /// m16n8k8 TF32), `Half` ('fp16') or `BFloat16` ('bf16'): m16n8k16, two 16-bit values per
+    /// 32-bit fragment register.
+    pub input: orcl_frontend::ir::ScalarType,
+}
+
+impl MmaTiles {
+    /// The mma's k extent: 8 (TF32) or 16 (FP16, BF16).
+    pub fn k_step(&self) -> u64 {
+        if self.input.is_16bit() {
+            16
+        } else {
+            8
+        }
+    }
 }
 
 impl Schedule {
@@ -832,7 +847,7 @@ fn row_reduction_schedule(
 pub fn for_config(k: &Kernel, a: &NestArgs) -> Result<Schedule, String> {
     if let Some(r) = orcl_frontend::analysis::row_reduction(k) {
         if a.tile.iter().any(|t| t.0 == r.red.var) {
-            if a.math_mode == crate::args::MathMode::Tf32 {
+            if a.math_mode.tensor() {
                 return Err(
                     "mathMode='tf32' applies to a matrix product, not to a row reduction".into(),
                 );
@@ -889,7 +904,7 @@ pub fn for_config(k: &Kernel, a: &NestArgs) -> Result<Schedule, String> {
         };
         dims.extend(rest);
     }
-    if a.math_mode == crate::args::MathMode::Tf32 && con.is_none() {
+    if a.math_mode.tensor() && con.is_none() {
         return Err(
             "mathMode='tf32' applies to a matrix product only (two tiled parallel loops summing a product over a reduction loop)"
                 .into(),

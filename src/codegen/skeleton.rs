@@ -3,6 +3,8 @@
 //! values, the original loop as the reference, the outputs and tolerances validation compares.
 //! Compiling it is `measure::skeleton`'s job.
 
+mod half;
+
 use orcl_frontend::diag::Diagnostic;
 use orcl_frontend::expr::Value;
 use orcl_frontend::inputs::{array_elems, c_literal};
@@ -25,6 +27,9 @@ struct Var {
     reduction: bool,
     /// Declared before the Loop (`int n = N;`): valued by the preamble block of `orcl_init`.
     preamble: bool,
+    /// A 16-bit float array: the C function rounding a float initial value to its pattern
+    /// (`orcl_f2h`, `orcl_f2bf`; see [`half`]), else empty.
+    narrow: &'static str,
 }
 
 #[derive(Serialize)]
@@ -134,7 +139,11 @@ fn initial_value(
             }
             (
                 false,
-                format!("((const {}[]){{{}}})[k]", ty.c_name(), lits.join(", ")),
+                format!(
+                    "((const {}[]){{{}}})[k]",
+                    if ty.is_16bit() { "float" } else { ty.c_name() },
+                    lits.join(", ")
+                ),
             )
         }
         VarInit::Expr(e) => {
@@ -184,6 +193,11 @@ fn variables(
                 .iter()
                 .any(|a| a.name == v.name && a.reduction.is_some()),
             preamble: false,
+            narrow: match ty {
+                ScalarType::Half => "orcl_f2h",
+                ScalarType::BFloat16 => "orcl_f2bf",
+                _ => "",
+            },
         });
     }
     // The preamble's variables that the loop reads: scalars valued by the preamble block.
@@ -202,6 +216,7 @@ fn variables(
             seed: fnv(&p.name),
             reduction: a.reduction.is_some(),
             preamble: true,
+            narrow: "",
         });
     }
     Ok(vars)
@@ -255,6 +270,7 @@ fn references(
                 seed: fnv(&a.name),
                 reduction: false,
                 preamble: false,
+                narrow: "",
             },
             reference: format!("orcl_v_{}", a.name),
         });
@@ -270,6 +286,28 @@ fn references(
 /// 2u. Never below the FP32 default (1e-4); `def validation { arg tolerance = ...; }` overrides it.
 pub fn tf32_tolerance(k: u64) -> f64 {
     (2f64.powi(-10) * (k.max(1) as f64).sqrt()).max(default_tolerance(ScalarType::Float))
+}
+
+/// The relative tolerance of a float output of a matrix product of 16-bit inputs (`_Float16`,
+/// `__bf16`) on FP16 / BF16 tensor cores summing `k` products: 2·γ_k with γ_k = k·u / (1 − k·u)
+/// and FP32's unit roundoff u = 2^-24. The products of 16-bit values are exact in FP32 (11 + 11
+/// and 8 + 8 significant bits ≤ 24) and the reference reads the same values (exact widening),
+/// so what differs is only the order of the FP32 sums: each order is within γ_k·Σ|aᵢbᵢ| of the
+/// exact sum (Higham, *Accuracy and Stability of Numerical Algorithms*, 2nd ed., §3.1, eq. 3.5),
+/// two orders within 2·γ_k·Σ|aᵢbᵢ| of each other, relative to |Σaᵢbᵢ| where the terms share a
+/// sign (the random inputs in [0, 1)). Never below the FP32 default (1e-4).
+pub fn half_tolerance(k: u64) -> f64 {
+    let ku = k.max(1) as f64 * 2f64.powi(-24);
+    (2.0 * ku / (1.0 - ku).max(f64::MIN_POSITIVE)).max(default_tolerance(ScalarType::Float))
+}
+
+/// The tolerance of a tensor-core matrix product summing `k` products: [`half_tolerance`] with
+/// 16-bit operands, else [`tf32_tolerance`].
+fn tensor_tolerance(kernel: &Kernel, k: u64) -> f64 {
+    match kernel.symbols.values().any(|s| s.ty.is_16bit()) {
+        true => half_tolerance(k),
+        false => tf32_tolerance(k),
+    }
 }
 
 /// The trip count of the contraction's reduction loop at this input size (`env`: the input
@@ -389,7 +427,7 @@ fn context(
     let tf32 = tf32
         .then(|| contraction_k(kernel, spec, &env, &elems))
         .flatten()
-        .map(tf32_tolerance);
+        .map(|k| tensor_tolerance(kernel, k));
     let vars = variables(kernel, spec, &env, &elems)?;
     let vars = references(kernel, spec, &env, vars)?;
     let elems_of = |n: &str| {
@@ -485,7 +523,10 @@ fn context(
                 .join(", ")
         }),
     );
-    ctx.insert("reference", &indent(&kernel.source, 4));
+    ctx.insert("reference", &indent(&half::reference(kernel), 4));
+    let sixteen = kernel.symbols.values().any(|s| s.ty.is_16bit())
+        || vars.iter().any(|v| !v.var.narrow.is_empty());
+    ctx.insert("half_helpers", if sixteen { half::C_HELPERS } else { "" });
     ctx.insert("trip", &crate::opencl::trip_expr(kernel));
     ctx.insert("nest_trips", &orcl_frontend::analysis::nest_trips(kernel));
     if let Some(steps) = crate::host::steps::context(kernel) {

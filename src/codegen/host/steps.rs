@@ -74,7 +74,7 @@ pub fn context(kernel: &Kernel) -> Option<StepsCx> {
                     };
                     PartArg {
                         name: a.name.clone(),
-                        ty: a.ty.c_name(),
+                        ty: super::host_type(a.ty),
                         kind,
                     }
                 })

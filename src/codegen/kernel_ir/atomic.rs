@@ -34,6 +34,8 @@ pub fn opencl_helper(ty: ScalarType) -> String {
     let (t, bits, as_bits, as_val, cas) = match ty {
         ScalarType::Double => ("double", "ulong", "as_ulong", "as_double", "atom_cmpxchg"),
         ScalarType::Float => ("float", "uint", "as_uint", "as_float", "atomic_cmpxchg"),
+        // 16-bit arrays are only read (`lower::half` rejects writes): never atomically added.
+        ScalarType::Half | ScalarType::BFloat16 => return String::new(),
         ScalarType::Long => {
             return format!(
                 "void {name}(volatile __global long *orcl_p, const long orcl_v) {{ atom_add(orcl_p, orcl_v); }}\n"

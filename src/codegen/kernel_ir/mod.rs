@@ -266,6 +266,7 @@ fn substitute(e: &Expr, map: &dyn Fn(&str) -> Option<String>) -> String {
 }
 
 mod atomic;
+mod widen;
 mod contraction;
 pub mod linear;
 pub mod passes;
@@ -684,6 +685,9 @@ pub fn write(k: &KernelFn, backend: Backend) -> String {
             atomic::cuda_helper(*t)
         });
         out.push_str("#endif\n");
+    }
+    if k.params.iter().any(|p| p.ty.is_16bit()) {
+        out.push_str(&widen::widen16(w.opencl));
     }
     write_header(&mut out, k, &w);
     out.push_str("{\n");

@@ -18,7 +18,7 @@ pub(super) fn schedule(
     dims: Vec<Dim>,
     tk: u64,
 ) -> Result<Schedule, String> {
-    if a.math_mode == crate::args::MathMode::Tf32 {
+    if a.math_mode.tensor() {
         return mma::schedule(k, a, c, dims, tk);
     }
     let vars = [

@@ -180,35 +180,7 @@ impl Cx<'_> {
                 }
             }
             ExprKind::Binary(op, a, b) => return self.binary(e, *op, a, b),
-            ExprKind::Call(f, args) => {
-                let mut ts = Vec::new();
-                for a in args {
-                    let t = self.expr(a)?;
-                    if t.k == Kind::M {
-                        return Err(self.mask_value(a));
-                    }
-                    ts.push(t);
-                }
-                let vector = ts.iter().any(|t| t.k == Kind::V);
-                if vector && !self.elem.is_float() {
-                    return Err(err(format!(
-                        "{}: `{f}` on {} data has no OpenCL vector form",
-                        self.name(),
-                        self.elem.c_name()
-                    )));
-                }
-                let ts: Vec<Text> = if vector {
-                    ts.into_iter().map(|t| self.wide(t)).collect()
-                } else {
-                    ts
-                };
-                let args: Vec<String> = ts.into_iter().map(|t| t.s).collect();
-                Text {
-                    s: format!("{f}({})", args.join(", ")),
-                    p: 9,
-                    k: if vector { Kind::V } else { Kind::S },
-                }
-            }
+            ExprKind::Call(f, args) => return self.call(f, args),
             ExprKind::Cond(c, a, b) => return self.cond(c, a, b),
             ExprKind::Cast(t, a) => {
                 let ta = self.expr(a)?;
@@ -235,6 +207,43 @@ impl Cx<'_> {
     }
 
     /// A binary operation: scalar, vector, or a vector comparison (a mask).
+    /// A call `f(args)`: vector where an argument is; a widened 16-bit read has no vector form.
+    fn call(&self, f: &str, args: &[Expr]) -> Result<Text, ArgError> {
+        let mut ts = Vec::new();
+        for a in args {
+            let t = self.expr(a)?;
+            if t.k == Kind::M {
+                return Err(self.mask_value(a));
+            }
+            ts.push(t);
+        }
+        let vector = ts.iter().any(|t| t.k == Kind::V);
+        if vector && matches!(f, "orcl_h2f" | "orcl_bf2f") {
+            return Err(err(format!(
+                "{}: a 16-bit array's reads are widened one element at a time (no vector form); use vecWidth=1",
+                self.name()
+            )));
+        }
+        if vector && !self.elem.is_float() {
+            return Err(err(format!(
+                "{}: `{f}` on {} data has no OpenCL vector form",
+                self.name(),
+                self.elem.c_name()
+            )));
+        }
+        let ts: Vec<Text> = if vector {
+            ts.into_iter().map(|t| self.wide(t)).collect()
+        } else {
+            ts
+        };
+        let args: Vec<String> = ts.into_iter().map(|t| t.s).collect();
+        Ok(Text {
+            s: format!("{f}({})", args.join(", ")),
+            p: 9,
+            k: if vector { Kind::V } else { Kind::S },
+        })
+    }
+
     fn binary(&self, e: &Expr, op: BinaryOp, a: &Expr, b: &Expr) -> Result<Text, ArgError> {
         let p = prec(&e.kind);
         let mut ta = self.expr(a)?;
@@ -515,8 +524,8 @@ pub fn plan(k: &Kernel, width: u32, backend: Backend) -> Result<Option<Vectorise
         return Err(err(format!(
             "{name}: `{}` holds {} and `{a}` holds {}; orcl vectorises loops of one element type",
             arrays[0].0,
-            elem.c_name(),
-            t.c_name()
+            elem.user_name(),
+            t.user_name()
         )));
     }
     if width == 16 && elem.size_bytes() == 8 {

@@ -13,30 +13,63 @@ use std::collections::BTreeMap;
 pub enum ScalarType {
     Int,
     Long,
+    /// IEEE binary16 (`_Float16`): array elements only, read as float (see [`ScalarType::is_16bit`]).
+    Half,
+    /// bfloat16 (`__bf16`: FP32's 8 exponent bits, 7 mantissa bits): array elements only.
+    BFloat16,
     Float,
     Double,
 }
 
 impl ScalarType {
     /// The C / OpenCL C spelling (`long` is 64-bit in OpenCL; the C side uses `long` too, which is
-    /// 64-bit on the LP64 targets orcl supports).
+    /// 64-bit on the LP64 targets orcl supports). A 16-bit float type is stored as its bit
+    /// pattern, `ushort` (OpenCL C's name; the C skeletons and CUDA define it as `unsigned
+    /// short`), and every read of it is converted to float exactly (`orcl_h2f`, `orcl_bf2f`):
+    /// no compiler needs `_Float16` or `__bf16` arithmetic (GCC < 13 has no `__bf16`).
     pub fn c_name(self) -> &'static str {
         match self {
             ScalarType::Int => "int",
             ScalarType::Long => "long",
+            ScalarType::Half | ScalarType::BFloat16 => "ushort",
             ScalarType::Float => "float",
             ScalarType::Double => "double",
+        }
+    }
+    /// The type as the user's C spells it (for messages).
+    pub fn user_name(self) -> &'static str {
+        match self {
+            ScalarType::Half => "_Float16",
+            ScalarType::BFloat16 => "__bf16",
+            t => t.c_name(),
+        }
+    }
+    /// A 16-bit float type (`_Float16`, `__bf16`): allowed as the element type of arrays the
+    /// loop only reads; each read is the exact float value of its bits (`lower::half`).
+    pub fn is_16bit(self) -> bool {
+        matches!(self, ScalarType::Half | ScalarType::BFloat16)
+    }
+    /// The C function of the generated code that widens the 16-bit pattern to float, exactly.
+    pub fn widen_fn(self) -> Option<&'static str> {
+        match self {
+            ScalarType::Half => Some("orcl_h2f"),
+            ScalarType::BFloat16 => Some("orcl_bf2f"),
+            _ => None,
         }
     }
     /// Size in bytes.
     pub fn size_bytes(self) -> usize {
         match self {
+            ScalarType::Half | ScalarType::BFloat16 => 2,
             ScalarType::Int | ScalarType::Float => 4,
             ScalarType::Long | ScalarType::Double => 8,
         }
     }
     pub fn is_float(self) -> bool {
-        matches!(self, ScalarType::Float | ScalarType::Double)
+        matches!(
+            self,
+            ScalarType::Float | ScalarType::Double | ScalarType::Half | ScalarType::BFloat16
+        )
     }
     pub fn from_c(name: &str) -> Option<Self> {
         match name {
@@ -44,6 +77,8 @@ impl ScalarType {
             "long" => Some(ScalarType::Long),
             "float" => Some(ScalarType::Float),
             "double" => Some(ScalarType::Double),
+            "_Float16" => Some(ScalarType::Half),
+            "__bf16" => Some(ScalarType::BFloat16),
             _ => None,
         }
     }

@@ -5,6 +5,7 @@
 mod dependence;
 mod exact;
 mod extents;
+mod half;
 mod names;
 mod private;
 mod prologue;
@@ -131,6 +132,7 @@ pub(super) fn lower_loop(
     if !cx.shapes.is_empty() {
         flatten_loop(&mut parallel, &cx.shapes);
     }
+    half::widen(&mut parallel, &cx.symbols)?;
     prologue::scalar_replace(&mut parallel, &mut cx.symbols);
     let triangle = !matches!(mode, Mode::Region) && triangle::rectangle(&mut parallel);
 
@@ -360,6 +362,8 @@ pub(super) fn base_type(c: &str) -> Option<ScalarType> {
         "long" | "long int" | "long long" | "long long int" => Some(ScalarType::Long),
         "float" => Some(ScalarType::Float),
         "double" => Some(ScalarType::Double),
+        "_Float16" => Some(ScalarType::Half),
+        "__bf16" => Some(ScalarType::BFloat16),
         _ => None,
     }
 }

@@ -507,7 +507,10 @@ fn check_c_declaration(
                     decl.ty, c.ty
                 ),
             )
-            .with_help(format!("declare it as `{}` in `input_vars`", cty.c_name())));
+            .with_help(format!(
+                "declare it as `{}` in `input_vars`",
+                cty.user_name()
+            )));
         }
     }
     if c.depth != decl.dims.len() && !(c.depth == 1 && decl.dims.len() > 1) {

@@ -216,7 +216,7 @@ pub const SECTIONS: &[&str] = &[
 pub const SEARCH_ARGS: &[&str] = &["algorithm", "total_runs", "time_limit", "seed"];
 
 /// Element types of `decl`.
-pub const VAR_TYPES: &[&str] = &["int", "long", "float", "double"];
+pub const VAR_TYPES: &[&str] = &["int", "long", "float", "double", "_Float16", "__bf16"];
 
 /// Parse the tuning spec `src`: the text between `PerfTuning(` and its closing `)`, which starts
 /// at absolute offset `base` of the file. All spans in the result and in the errors are absolute.
@@ -232,7 +232,7 @@ pub const VAR_TYPES: &[&str] = &["int", "long", "float", "double"];
 ///             | "constraint" NAME "=" EXPR ";"               boolean, kept unevaluated
 ///             | "decl" ["static"|"dynamic"] TYPE NAME ("[" EXPR "]")* "=" ("random" | EXPR) ";"
 ///             | "arg" NAME "=" EXPR ";"
-/// TYPE       := int | long | float | double
+/// TYPE       := int | long | float | double | _Float16 | __bf16   (16-bit: arrays only)
 /// ```
 ///
 /// | section                 | statements          | args                                                    |

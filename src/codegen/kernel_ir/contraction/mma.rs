@@ -18,6 +18,8 @@
 //! reading every A and B element through the same fragment address function with the lane and
 //! register that hold it in hardware (so the fragment mapping is exercised on any device).
 
+mod k16;
+
 use super::Cx;
 use crate::kernel_ir::{KExpr, KStmt, VecDst};
 use crate::schedule::MmaTiles;
@@ -409,11 +411,17 @@ impl Cx<'_> {
             var: "orcl_ks".into(),
             start: "0".into(),
             end: self.c.tk.to_string().into(),
-            step: (8 * self.steps()).to_string().into(),
+            step: (self.mma().k_step() * self.steps()).to_string().into(),
             unroll: Some(0),
-            body: vec![KStmt::Mma {
-                hardware: self.mma_hardware(buf),
-                emulated: self.mma_emulated(buf),
+            body: vec![match self.mma().input.is_16bit() {
+                true => KStmt::Mma {
+                    hardware: self.mma16_hardware(buf),
+                    emulated: self.mma16_emulated(buf),
+                },
+                false => KStmt::Mma {
+                    hardware: self.mma_hardware(buf),
+                    emulated: self.mma_emulated(buf),
+                },
             }],
         }]
     }

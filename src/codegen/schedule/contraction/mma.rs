@@ -4,14 +4,33 @@
 //! (`tune` records it as a device-limit outcome, never built).
 
 use super::{assign_load_items, check_vec_load, operands};
+use crate::args::MathMode;
 use crate::schedule::{
     ContractionSchedule, Dim, Form, MmaTiles, NestArgs, Schedule, Swizzle, WARP,
 };
 use orcl_frontend::analysis::{Contraction, ContractionForm};
-use orcl_frontend::ir::{BinaryOp, ExprKind, Kernel, ScalarType};
+use orcl_frontend::ir::{BinaryOp, Expr, ExprKind, Kernel, ScalarType};
+
+/// An operand read: `A[..]`, or a 16-bit one widened (`orcl_h2f(A[..])`, see the frontend's
+/// `lower::half`), either under a `(float)` cast.
+fn read(e: &Expr) -> bool {
+    match &e.kind {
+        ExprKind::Index { .. } => true,
+        ExprKind::Cast(ScalarType::Float, x) => read(x),
+        ExprKind::Call(f, a) if f.starts_with("orcl_") && a.len() == 1 => {
+            matches!(a[0].kind, ExprKind::Index { .. })
+        }
+        _ => false,
+    }
+}
 
 /// Padding of a k-contiguous operand's local tile rows (floats) with `fragLoad=1`.
 const K_INNER_PAD: u64 = 4;
+
+/// The same for 16-bit operands (elements): a lane (g, q) reads the 32-bit word of k = 2q, 2q + 1
+/// of row g, word bank S·g + q with S = (TK + 8) / 2 ≡ 4 (mod 8) for TK a multiple of 16: 32
+/// distinct banks; rows stay 16-byte aligned.
+const K_INNER_PAD_16: u64 = 8;
 
 /// The local-tile layout of a staged operand with `fragLoad` `frag` (V), k-slab `tk` and tile
 /// extent `p`: (`k_inner_pad`, swizzle). Bank arithmetic (32 banks of 4 bytes; a 64-bit read is
@@ -63,12 +82,21 @@ pub(super) fn schedule(
         ..a.clone()
     };
     let mut ops = operands(k, &forced, c, &vars);
-    let (ia, ib) = roles(k, c, &ops)?;
-    if tk % 8 != 0 {
+    let input = match a.math_mode {
+        MathMode::Fp16 => ScalarType::Half,
+        MathMode::Bf16 => ScalarType::BFloat16,
+        _ => ScalarType::Float,
+    };
+    let (ia, ib) = roles(k, c, &ops, a.math_mode, input)?;
+    let (mode, shape) = (a.math_mode.name(), if input.is_16bit() { 16 } else { 8 });
+    if tk % shape != 0 {
         return Err(format!(
-            "mathMode='tf32' needs a k-slab that is a multiple of 8 (mma.sync m16n8k8), found {tk} along `{}`",
+            "mathMode='{mode}' needs a k-slab that is a multiple of {shape} (mma.sync m16n8k{shape}), found {tk} along `{}`",
             c.red.var
         ));
+    }
+    if input.is_16bit() {
+        check_16bit(a, mode)?;
     }
     let ldmatrix = a.frag_load == crate::args::FRAG_LDMATRIX;
     let frag = if ldmatrix {
@@ -85,6 +113,9 @@ pub(super) fn schedule(
     for o in ops.iter_mut() {
         let d = o.dim.map_or(0, |d| dims[d].per_group);
         (o.k_inner_pad, o.swizzle) = layout(o.red_fast, frag, tk, d);
+        if input.is_16bit() && o.red_fast {
+            o.k_inner_pad = Some(K_INNER_PAD_16);
+        }
     }
     let warp_of = |d: usize| {
         a.warp_tile
@@ -154,9 +185,28 @@ pub(super) fn schedule(
                 frag,
                 stage: a.tf32_stage,
                 ldmatrix,
+                input,
             }),
         }),
     })
+}
+
+/// What the 16-bit forms (`mode` 'fp16' or 'bf16') cannot take: `fragLoad` > 1 (TF32's vector
+/// fragment reads), `stages` with single-element copies (`cp.async` copies 4, 8 or 16 bytes).
+fn check_16bit(a: &NestArgs, mode: &str) -> Result<(), String> {
+    if a.frag_load == crate::args::FRAG_LDMATRIX {
+        return Err(format!("fragLoad='ldmatrix' applies to mathMode='tf32' (ldmatrix of 32-bit tiles); '{mode}' reads each 32-bit fragment register (two 16-bit values) once"));
+    }
+    if a.tf32_stage {
+        return Err(format!("tf32Convert='stage' applies to mathMode='tf32'; '{mode}' operands are widened exactly, with no rounding to convert"));
+    }
+    if a.frag_load > 1 {
+        return Err(format!("fragLoad={} applies to mathMode='tf32'; '{mode}' reads each 32-bit fragment register (two 16-bit values) once", a.frag_load));
+    }
+    if a.stages > 1 && a.vec_load < 2 {
+        return Err(format!("stages={} with mathMode='{mode}' needs vecLoad 2, 4 or 8 (cp.async copies 4, 8 or 16 bytes, not one 2-byte element)", a.stages));
+    }
+    Ok(())
 }
 
 /// The operands' roles: (index of A, varying with dimension 1; index of B, with dimension 0).
@@ -168,21 +218,30 @@ fn roles(
     k: &Kernel,
     c: &Contraction<'_>,
     ops: &[crate::schedule::Operand],
+    mode: MathMode,
+    input: ScalarType,
 ) -> Result<(usize, usize), String> {
     let product = matches!(
         &c.term.kind,
-        ExprKind::Binary(BinaryOp::Mul, x, y)
-            if matches!(x.kind, ExprKind::Index { .. }) && matches!(y.kind, ExprKind::Index { .. })
+        ExprKind::Binary(BinaryOp::Mul, x, y) if read(x) && read(y)
     );
     let find = |d: usize| ops.iter().position(|o| o.dim == Some(d));
     let (Some(ia), Some(ib), true, 2) = (find(1), find(0), product, ops.len()) else {
         return Err(
-            "mathMode='tf32' needs a summand A[..]*B[..] of two 1-D arrays, one varying with each tiled loop and the reduction loop"
+            "a tensor-core mathMode needs a summand A[..]*B[..] of two 1-D arrays, one varying with each tiled loop and the reduction loop"
                 .into(),
         );
     };
-    if ops.iter().any(|o| o.ty != ScalarType::Float) {
-        return Err("mathMode='tf32' needs float operands (TF32 rounds float inputs)".into());
+    if ops.iter().any(|o| o.ty != input) {
+        return Err(format!(
+            "mathMode='{}' needs {} operands (found {})",
+            mode.name(),
+            input.user_name(),
+            ops.iter()
+                .map(|o| o.ty.user_name())
+                .collect::<Vec<_>>()
+                .join(" and ")
+        ));
     }
     let acc = match &c.form {
         ContractionForm::Scalar { ty, .. } => *ty,
@@ -197,7 +256,8 @@ fn roles(
     };
     if acc != ScalarType::Float {
         return Err(format!(
-            "mathMode='tf32' accumulates in float (mma.sync's FP32 accumulators), the loop sums into a {}",
+            "mathMode='{}' accumulates in float (mma.sync's FP32 accumulators), the loop sums into a {}",
+            mode.name(),
             acc.c_name()
         ));
     }

@@ -1,0 +1,268 @@
+//! FP16 and BF16 tensor-core matrix products from the naive loop (`mathMode='fp16'`/`'bf16'`,
+//! issue 23) end to end on the local OpenCL device (PoCL in CI: the emulated m16n8k16 fragment
+//! form): examples/hgemm_fp16.c and examples/bgemm_bf16.c with A and/or B transposed (NN, NT,
+//! TN, TT), tuned at sizes no tile divides, every variant validated against the original loop
+//! (16-bit inputs widened exactly, FP32 sums); the tuned FP16 file, compiled with a C driver,
+//! computes what the original computes at odd shapes. A deliberately wrong fragment mapping is
+//! recorded as `wrong_result`; what the 16-bit form cannot take is pruned as `device_limit`, and
+//! a 16-bit array the loop writes is a located error.
+
+mod common;
+use common::{driver_source, run, run_driver, skip, statuses, Run};
+use std::path::Path;
+use std::process::Command;
+use std::time::Duration;
+
+const ORCL: &str = env!("CARGO_BIN_EXE_orcl");
+
+fn orcl(dir: &Path, args: &[&str], fault: Option<&str>) -> Run {
+    let mut c = Command::new(ORCL);
+    c.args(args)
+        .env("ORCL_CACHE_DIR", dir.join("cache"))
+        .env_remove("ORCL_TEST_FAULT");
+    if let Some(f) = fault {
+        c.env("ORCL_TEST_FAULT", f);
+    }
+    c.current_dir(dir);
+    run(c, Duration::from_secs(600))
+}
+
+fn example(name: &str) -> String {
+    std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("examples")
+            .join(name),
+    )
+    .unwrap()
+}
+
+/// Tune `text` as `file` in a fresh directory; the directory and every (configuration, status).
+fn tune(file: &str, text: &str, fault: Option<&str>) -> (tempfile::TempDir, Vec<(String, String)>) {
+    let tmp = tempfile::Builder::new()
+        .prefix("orcl-tensor16-")
+        .tempdir()
+        .unwrap();
+    let dir = tmp.path();
+    std::fs::write(dir.join(file), text).unwrap();
+    orcl(dir, &["check", file], None).assert_code(0);
+    let t = orcl(
+        dir,
+        &["tune", file, "--db", "tune.db", "--timeout", "300s"],
+        fault,
+    );
+    let rows = statuses(&dir.join("tune.db"));
+    assert!(!rows.is_empty(), "{}", t.dump());
+    (tmp, rows)
+}
+
+/// `text` with A and B indexed as `a` and `b`, the replacements `space`, and `extra` transform
+/// arguments.
+fn variant(text: &str, a: &str, b: &str, space: &[(&str, &str)], extra: &str) -> String {
+    let mut text = text.replace("A[i*k+l]", a).replace("B[l*n+j]", b);
+    for (from, to) in space {
+        assert!(text.contains(from), "{from}");
+        text = text.replace(from, to);
+    }
+    if !extra.is_empty() {
+        text = text.replace("vecLoad=VL,", &format!("vecLoad=VL, {extra},"));
+        assert_eq!(text.matches(extra).count(), 2);
+    }
+    text
+}
+
+const SHAPES: &str =
+    "{33, 17, 9}, {70, 45, 130}, {1, 1, 1}, {5, 7, 0}, {0, 4, 3}, {16, 8, 16}, {129, 65, 17}";
+
+/// The driver of `func` (16-bit element type `ty`) over the tuned file at every odd shape.
+fn check_tuned(dir: &Path, file: &str, func: &str, ty: &str) {
+    let protos = format!(
+        "#define TOL 1e-4\nvoid {func}(int m, int n, int k, float alpha, const {ty} *A, const {ty} *B, float beta, float *C);\nvoid {func}_orig(int m, int n, int k, float alpha, const {ty} *A, const {ty} *B, float beta, float *C);\nstatic {ty} *hvec(long n) {{ {ty} *p = malloc((size_t)(n > 0 ? n : 1) * sizeof *p); if (!p) exit(2); for (long i = 0; i < n; i++) p[i] = ({ty})prnd(); return p; }}"
+    );
+    let body = format!(
+        r#"
+    int m = s[0], n = s[1], k = s[2];
+    {ty} *A = hvec((long)m * k), *B = hvec((long)k * n);
+    float *C = fvec((long)m * n);
+    float *Cr = DUP(C, (long)m * n);
+    float alpha = 1.25f, beta = -0.5f;
+    {func}(m, n, k, alpha, A, B, beta, C);
+    {func}_orig(m, n, k, alpha, A, B, beta, Cr);
+    cmp("C", C, Cr, (long)m * n);
+    free(A); free(B); free(C); free(Cr);
+    return m > 0;"#
+    );
+    run_driver(
+        dir,
+        &format!("_{file}"),
+        file,
+        func,
+        &driver_source(&protos, SHAPES, &body),
+        Duration::from_secs(300),
+    );
+}
+
+/// Whether the C compiler does arithmetic on `__bf16` (GCC >= 13): the tuned BF16 file keeps the
+/// original loop as its fallback.
+fn cc_has_bf16(dir: &Path) -> bool {
+    std::fs::write(
+        dir.join("bf16.c"),
+        "float f(const __bf16 *a) { return (float)a[0] * 2.0f; }\n",
+    )
+    .unwrap();
+    let mut c = Command::new("cc");
+    c.args(["-c", "bf16.c", "-o", "bf16.o"]).current_dir(dir);
+    run(c, Duration::from_secs(60)).code() == Some(0)
+}
+
+/// NN, NT, TN, TT in FP16 (NN with `stages=2`: 8-byte `cp.async` of `vecLoad=4` groups): every
+/// variant correct on the emulated form, the tuned file correct at odd shapes; both backends'
+/// kernels carry the m16n8k16 instruction under `ORCL_MMA_SYNC`.
+#[test]
+fn fp16_layouts_nn_nt_tn_tt() {
+    for (name, a, b, extra, big) in [
+        ("nn", "A[i*k+l]", "B[l*n+j]", "", true),
+        ("nt", "A[i*k+l]", "B[j*k+l]", "doubleBuffer=True", false),
+        ("tn", "A[l*m+i]", "B[l*n+j]", "", false),
+        ("tt", "A[l*m+i]", "B[j*k+l]", "", true),
+        ("nn_stages2", "A[i*k+l]", "B[l*n+j]", "stages=2", true),
+    ] {
+        let mut space = vec![
+            ("param TJ[] = [16, 32];", "param TJ[] = [32];"),
+            ("param TK[] = [16, 32];", "param TK[] = [16];"),
+            ("param WI[] = [16, 32];", "param WI[] = [16];"),
+            ("param WJ[] = [8, 16];", "param WJ[] = [16];"),
+        ];
+        if extra.starts_with("stages") {
+            space.push(("param VL[] = [1, 4];", "param VL[] = [4];"));
+        }
+        if big {
+            space.extend([
+                ("param M[] = [33];", "param M[] = [70];"),
+                ("param N[] = [17];", "param N[] = [45];"),
+                ("param K[] = [9];", "param K[] = [130];"),
+            ]);
+        }
+        let file = format!("fp16_{name}.c");
+        let text = variant(&example("hgemm_fp16.c"), a, b, &space, extra);
+        let (tmp, rows) = tune(&file, &text, None);
+        for (key, status) in &rows {
+            assert_eq!(status, "ok", "{name}: {key}");
+        }
+        let dir = tmp.path();
+        for backend in ["opencl", "cuda"] {
+            let e = orcl(dir, &["emit", &file, "--backend", backend], None);
+            e.assert_code(0);
+            for want in [
+                "#if ORCL_MMA_SYNC",
+                "mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32",
+                "orcl_h2f(",
+                "float orcl_acc[1][2][4];",
+            ] {
+                assert!(e.stdout.contains(want), "{backend}: {want}\n{}", e.stdout);
+            }
+            if extra.starts_with("stages") {
+                assert!(e
+                    .stdout
+                    .contains("cp.async.ca.shared.global [%0], [%1], 8;"));
+            }
+        }
+        check_tuned(dir, &file, "HgemmFp16", "_Float16");
+    }
+}
+
+/// BF16: correct on the emulated form (NT at 70 x 45 x 130); the tuned file checked where the C
+/// compiler has `__bf16` arithmetic. A wrong fragment mapping (A's registers 1 and 2 swapped for
+/// WI=32) is caught as `wrong_result`, in FP16 and BF16 alike.
+#[test]
+fn bf16_and_wrong_fragment_mapping() {
+    let space = [
+        ("param TJ[] = [16, 32];", "param TJ[] = [32];"),
+        ("param TK[] = [16, 32];", "param TK[] = [32];"),
+        ("param WI[] = [16, 32];", "param WI[] = [16, 32];"),
+        ("param WJ[] = [8, 16];", "param WJ[] = [16];"),
+        ("param VL[] = [1, 4];", "param VL[] = [4];"),
+        ("param M[] = [33];", "param M[] = [70];"),
+        ("param N[] = [17];", "param N[] = [45];"),
+        ("param K[] = [9];", "param K[] = [130];"),
+    ];
+    let text = variant(&example("bgemm_bf16.c"), "A[i*k+l]", "B[j*k+l]", &space, "");
+    let (tmp, rows) = tune("bf16.c", &text, None);
+    assert_eq!(rows.len(), 2, "{rows:?}");
+    assert!(rows.iter().all(|r| r.1 == "ok"), "{rows:?}");
+    let dir = tmp.path();
+    let e = orcl(dir, &["emit", "bf16.c", "--backend", "cuda"], None);
+    e.assert_code(0);
+    assert!(e
+        .stdout
+        .contains("mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32"));
+    assert!(e.stdout.contains("orcl_bf2f("));
+    if cc_has_bf16(dir) {
+        check_tuned(dir, "bf16.c", "BgemmBf16", "__bf16");
+    } else {
+        skip(
+            "tensor16: the tuned BF16 file's C driver",
+            "cc has no __bf16 arithmetic (GCC >= 13 needed)",
+        );
+    }
+    for (file, ex) in [("wrong16.c", "hgemm_fp16.c"), ("wrongbf.c", "bgemm_bf16.c")] {
+        let text = variant(&example(ex), "A[i*k+l]", "B[l*n+j]", &space, "");
+        let (_tmp, rows) = tune(file, &text, Some("wrong:WI=32"));
+        assert_eq!(rows.len(), 2, "{rows:?}");
+        for (key, status) in &rows {
+            let want = if key.contains("\"WI\":32") {
+                "wrong_result"
+            } else {
+                "ok"
+            };
+            assert_eq!(status, want, "{file}: {key}");
+        }
+    }
+}
+
+/// Pruned before building (`device_limit`): a k-slab not a multiple of 16, `fragLoad` > 1,
+/// `stages` with single-element copies, 'fp16' on `__bf16` operands. A `_Float16` array the loop
+/// writes is a located input error (exit 2).
+#[test]
+fn invalid_16bit_configurations_are_pruned() {
+    let space = [
+        ("param TJ[] = [16, 32];", "param TJ[] = [32];"),
+        ("param TK[] = [16, 32];", "param TK[] = [8, 16];"),
+        ("param WI[] = [16, 32];", "param WI[] = [16];"),
+        ("param WJ[] = [8, 16];", "param WJ[] = [16];"),
+        ("param VL[] = [1, 4];", "param VL[] = [1];"),
+        ("param MM[] = ['fp16'];", "param MM[] = ['fp16', 'bf16'];"),
+    ];
+    let text = variant(&example("hgemm_fp16.c"), "A[i*k+l]", "B[l*n+j]", &space, "");
+    let (_tmp, rows) = tune("limits.c", &text, None);
+    assert_eq!(rows.len(), 4, "{rows:?}");
+    for (key, status) in &rows {
+        let bad = key.contains("\"TK\":8") || key.contains("bf16");
+        assert_eq!(status, if bad { "device_limit" } else { "ok" }, "{key}");
+    }
+    for extra in ["fragLoad=2", "stages=2"] {
+        let mut s = space.to_vec();
+        s[1] = ("param TK[] = [16, 32];", "param TK[] = [16];");
+        s[5] = ("param MM[] = ['fp16'];", "param MM[] = ['fp16'];");
+        let text = variant(&example("hgemm_fp16.c"), "A[i*k+l]", "B[l*n+j]", &s, extra);
+        let (_tmp, rows) = tune("limits2.c", &text, None);
+        assert!(
+            rows.iter().all(|r| r.1 == "device_limit"),
+            "{extra}: {rows:?}"
+        );
+    }
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path();
+    let text = example("hgemm_fp16.c")
+        .replace("float *C)", "_Float16 *C)")
+        .replace("decl static float C[M*N]", "decl static _Float16 C[M*N]");
+    std::fs::write(dir.join("w.c"), &text).unwrap();
+    let c = orcl(dir, &["check", "w.c"], None);
+    c.assert_code(2);
+    assert!(
+        c.stderr
+            .contains("is a `_Float16` array: orcl reads 16-bit arrays"),
+        "{}",
+        c.dump()
+    );
+    assert!(c.stderr.contains("w.c:"), "{}", c.dump());
+}

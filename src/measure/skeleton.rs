@@ -595,7 +595,8 @@ pub fn run_bounded(
             None
         };
         if let Some(why) = stop {
-            crate::interrupt::kill_group(pid);
+            // The supervisor ends the whole tree (setsid'd descendants too), then exits.
+            crate::interrupt::end_group(pid);
             let _ = child.wait();
             break Err(std::io::Error::new(
                 std::io::ErrorKind::TimedOut,

@@ -669,3 +669,49 @@ fn a_wal_database_in_a_read_only_directory_is_read() {
         "orcl wrote into the read-only directory"
     );
 }
+
+/// G1: the skeleton cache is the directory orcl opened. A pre-build hook (run after orcl opened
+/// the cache, before it compiles) moves the cache directory away and makes a new one at its
+/// path: the skeleton is still compiled into, installed in and run from the directory opened
+/// (now under the other name), and nothing of it reaches the new directory (before, every
+/// access went by path again, so the build landed in whatever the path named by then).
+#[test]
+fn the_cache_swapped_after_orcl_opened_it_is_not_used() {
+    let probe = tempfile::tempdir().unwrap();
+    let moved = probe.path().join("moved");
+    let c0 = Case::new("arg build_command = 'cc -O2';");
+    let cache = c0.path("cache");
+    let hook = format!(
+        "if test ! -e {m}; then mv {c} {m} && mkdir {c}; fi",
+        m = moved.display(),
+        c = cache.display()
+    );
+    let c = Case::new(&format!(
+        "arg build_command = 'cc -O2'; arg prebuild_command = '{hook}';"
+    ));
+    // The case's own cache path is the one the hook swaps.
+    let mut cmd = c.orcl(&["tune", "axpy.c", "--db", "t.db", "--total-runs", "2"]);
+    cmd.env("ORCL_CACHE_DIR", &cache);
+    let r = run(cmd, Duration::from_secs(600));
+    r.assert_code(0);
+    let names = |d: &Path| -> Vec<String> {
+        std::fs::read_dir(d)
+            .map(|rd| {
+                rd.flatten()
+                    .map(|e| e.file_name().to_string_lossy().into_owned())
+                    .filter(|n| n.starts_with("skeleton-"))
+                    .collect()
+            })
+            .unwrap_or_default()
+    };
+    let (old, new) = (names(&moved), names(&cache));
+    assert!(
+        moved.exists() && new.is_empty(),
+        "the hook did not swap the cache, or the build went to the new directory: {new:?}\n{}",
+        r.dump()
+    );
+    assert!(
+        old.iter().any(|n| !n.contains('.')) && old.iter().any(|n| n.ends_with(".sha256")),
+        "no entry in the directory opened: {old:?}"
+    );
+}

@@ -261,9 +261,11 @@ fn run_property_within(
     let done = AtomicUsize::new(0);
     let slowest = std::sync::Mutex::new((Cost::default(), 0usize, Vec::new()));
     let codes = std::sync::Mutex::new(std::collections::BTreeMap::<Option<i32>, usize>::new());
+    // Past the deadline every case is rejected, which ends the run after proptest's
+    // `max_global_rejects` (1024) rejections instead of generating all of `cases` inputs.
     let r = runner.run(&strategy, |bytes| {
         if Instant::now() > deadline {
-            return Ok(());
+            return Err(TestCaseError::reject("past ORCL_FUZZ_*SECONDS"));
         }
         done.fetch_add(1, Ordering::Relaxed);
         let cost = check_within(&bytes, limits)?;
@@ -286,8 +288,10 @@ fn run_property_within(
         cost.wall.as_secs_f64(),
         saved.display()
     );
-    if let Err(e) = r {
-        panic!("{name}: {e}");
+    match r {
+        Err(proptest::test_runner::TestError::Abort(_)) if Instant::now() > deadline => {}
+        Err(e) => panic!("{name}: {e}"),
+        Ok(()) => {}
     }
 }
 

@@ -87,9 +87,46 @@ pub fn install() {
                 orcl_frontend::errln!("warning: cannot handle signal {sig}: {e}");
             }
         }
+        save_dispositions();
         start_watchdog();
         flags
     });
+}
+
+/// orcl's SIGINT and SIGTERM dispositions, as [`install`] left them.
+static SAVED: std::sync::Mutex<Vec<(libc::c_int, libc::sigaction)>> =
+    std::sync::Mutex::new(Vec::new());
+
+fn save_dispositions() {
+    let mut saved = SAVED.lock().unwrap_or_else(|e| e.into_inner());
+    for sig in [libc::SIGINT, libc::SIGTERM] {
+        // SAFETY: queries the disposition into a zeroed sigaction.
+        let mut cur: libc::sigaction = unsafe { std::mem::zeroed() };
+        if unsafe { libc::sigaction(sig, std::ptr::null(), &mut cur) } == 0 {
+            saved.push((sig, cur));
+        }
+    }
+}
+
+/// Put orcl's SIGINT/SIGTERM handlers back where a library replaced them. PoCL's LLVM, inside
+/// orcl's process, installs its own SIGTERM handler with `SA_RESETHAND` about 80 ms into a tune:
+/// the first SIGTERM then resets the disposition to the default until LLVM restores orcl's, and
+/// `timeout(1)`'s second SIGTERM, microseconds later, killed orcl with no message (issue 25 G12:
+/// 1 to 3 runs in 25 of `timeout 0.2 orcl tune` on a loaded machine). Called by the watchdog
+/// every 20 ms.
+fn restore_dispositions() {
+    let saved = SAVED.lock().unwrap_or_else(|e| e.into_inner());
+    for (sig, ours) in saved.iter() {
+        // SAFETY: queries and, where changed, sets a disposition from a saved sigaction.
+        unsafe {
+            let mut cur: libc::sigaction = std::mem::zeroed();
+            if libc::sigaction(*sig, std::ptr::null(), &mut cur) == 0
+                && cur.sa_sigaction != ours.sa_sigaction
+            {
+                libc::sigaction(*sig, ours, std::ptr::null_mut());
+            }
+        }
+    }
 }
 
 /// Set when orcl's `main` returns its exit code (or a panic ends it): an `exit()` before that
@@ -219,6 +256,7 @@ fn start_watchdog() {
                 if let Some(s) = requested() {
                     break s;
                 }
+                restore_dispositions();
                 std::thread::sleep(std::time::Duration::from_millis(20));
             };
             std::thread::sleep(GRACE);

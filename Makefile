@@ -3,7 +3,7 @@ SHELL := /bin/bash
 CARGO ?= cargo
 export CARGO_BUILD_JOBS ?= 2
 
-.PHONY: tune test test-under-load deps build lint fmt bench faults fuzz
+.PHONY: tune test test-under-load deps build lint fmt bench faults fuzz fuzz-long
 
 # Install PoCL, the OpenCL ICD loader and headers when missing (Debian/Ubuntu; needs root or sudo).
 deps:
@@ -43,13 +43,28 @@ faults: build
 # Property check of the front end (tests/fuzz.rs): the corpus in tests/fuzz/corpus, then
 # FUZZ_CASES inputs generated over the grammar and FUZZ_CASES mutated example files, each
 # `orcl check` exiting 0 or 2 with a located error, never crashing; at most FUZZ_SECONDS
-# seconds of cases (about 1 minute on 2 cores). A longer run: see the README.
+# seconds of cases each (about 1 minute on 2 cores); then FUZZ_SHAPE_CASES inputs of the
+# G5/G6 shapes (huge lists, floods, macro chains), each also within 5 s of CPU and 1 GiB, at
+# most FUZZ_SHAPE_SECONDS seconds.
 FUZZ_CASES ?= 5000
 FUZZ_SECONDS ?= 170
+FUZZ_SHAPE_CASES ?= 60
+FUZZ_SHAPE_SECONDS ?= 100
 FUZZ_SEED ?= 15
+FUZZ_THREADS ?= 2
 fuzz: deps
 	ORCL_FUZZ_CASES=$(FUZZ_CASES) ORCL_FUZZ_SECONDS=$(FUZZ_SECONDS) ORCL_FUZZ_SEED=$(FUZZ_SEED) \
-		$(CARGO) test --release --test fuzz -- --test-threads=2 --nocapture
+		ORCL_FUZZ_SHAPE_CASES=$(FUZZ_SHAPE_CASES) ORCL_FUZZ_SHAPE_SECONDS=$(FUZZ_SHAPE_SECONDS) \
+		$(CARGO) test --release --test fuzz -- --test-threads=$(FUZZ_THREADS) --nocapture
+
+# The one-hour run (docs/RELIABILITY.md): a new seed, one job at nice 19, 20 minutes each of
+# grammar, mutations and shapes. Failing inputs land in target/fuzz-failures/.
+FUZZ_LONG_SEED ?= $(shell od -An -N2 -tu2 /dev/urandom | tr -d ' ')
+fuzz-long: deps
+	$(CARGO) build --release --test fuzz
+	nice -n 19 $(MAKE) fuzz CARGO_BUILD_JOBS=1 FUZZ_CASES=100000000 FUZZ_SECONDS=1200 \
+		FUZZ_SHAPE_CASES=100000000 FUZZ_SHAPE_SECONDS=1200 FUZZ_SEED=$(FUZZ_LONG_SEED) \
+		FUZZ_THREADS=1
 
 lint:
 	$(CARGO) fmt --check

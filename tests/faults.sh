@@ -287,19 +287,28 @@ gone_within() {
 # G4: kill -9 of orcl while a pre-build hook runs; the hook's backgrounded grandchild must go
 # with it (it used to live on under PID 1). Synchronised on the hook writing the pid.
 fault_hook_grandchild() {
-    local c=$WORK/hook.c pidf=$WORK/grandchild.pid orcl_pid gc t=0
-    sed "s|arg build_command = 'cc -O2';|arg build_command = 'cc -O2'; arg prebuild_command = 'sleep 1000 \& echo \$! > $pidf.tmp \&\& mv $pidf.tmp $pidf; wait';|" \
-        "$WORK/k.c" > "$c"
-    rm -f "$pidf"
-    ORCL_CACHE_DIR=$WORK/cache-hook "$ORCL" tune "$c" --db "$WORK/hook.db" -o "$WORK/_hook.c" > "$WORK/hook.log" 2>&1 &
-    orcl_pid=$!; CHILD=$orcl_pid
-    while [[ ! -s $pidf ]] && (( t < 600 )); do sleep 0.1; t=$((t + 1)); done
-    gc=$(cat "$pidf" 2>/dev/null || true)
-    kill -9 "$orcl_pid" 2>/dev/null || true
-    wait "$orcl_pid" 2>/dev/null || true
-    CHILD=
-    if [[ -z $gc ]]; then fail "hook grandchild: the hook never wrote its pid: $(tail -3 "$WORK/hook.log")"; return; fi
-    if gone_within "$gc" 10; then say "hook grandchild: gone with orcl (kill -9)"; else fail "hook grandchild $gc outlived orcl"; kill -9 "$gc" 2>/dev/null || true; fi
+    local c=$WORK/hook.c pidf=$WORK/grandchild.pid script=$WORK/grandchild.sh orcl_pid gc t hook shape
+    # The grandchild writes its own pid, then becomes `sleep 1000`.
+    printf 'echo $$ > %s.tmp && mv %s.tmp %s\nexec sleep 1000\n' "$pidf" "$pidf" "$pidf" > "$script"
+    for shape in background setsid; do
+        # `setsid` leaves the hook's process group and session, in a double fork (issue 25 G4).
+        case $shape in
+            background) hook="sh $script \& wait" ;;
+            setsid) hook="(setsid sh $script \&); sleep 1000" ;;
+        esac
+        sed "s|arg build_command = 'cc -O2';|arg build_command = 'cc -O2'; arg prebuild_command = '$hook';|" \
+            "$WORK/k.c" > "$c"
+        rm -f "$pidf"
+        ORCL_CACHE_DIR=$WORK/cache-hook "$ORCL" tune "$c" --db "$WORK/hook.db" -o "$WORK/_hook.c" > "$WORK/hook.log" 2>&1 &
+        orcl_pid=$!; CHILD=$orcl_pid; t=0
+        while [[ ! -s $pidf ]] && (( t < 600 )); do sleep 0.1; t=$((t + 1)); done
+        gc=$(cat "$pidf" 2>/dev/null || true)
+        kill -9 "$orcl_pid" 2>/dev/null || true
+        wait "$orcl_pid" 2>/dev/null || true
+        CHILD=
+        if [[ -z $gc ]]; then fail "hook grandchild ($shape): the hook never wrote its pid: $(tail -3 "$WORK/hook.log")"; return; fi
+        if gone_within "$gc" 10; then say "hook grandchild ($shape): gone with orcl (kill -9)"; else fail "hook grandchild $gc ($shape) outlived orcl"; kill -9 "$gc" 2>/dev/null || true; fi
+    done
 }
 
 # G12: timeout(1) sends SIGTERM to orcl and then to its process group, so orcl may see two:

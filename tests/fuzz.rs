@@ -1,7 +1,8 @@
 //! Property check of the front end (annotation + spec + loop; issue 15, "Standing checks"):
 //! for any input, `orcl check` exits 0, or exits 2 with an error located at `file:line:col`;
 //! it never panics or aborts (a stack overflow, an allocation failure under a 2 GiB address
-//! space limit), and each run ends within [`CASE_LIMIT`].
+//! space limit), and each run takes at most [`CASE_CPU`] of CPU (a hang without CPU is cut at
+//! [`HANG_GUARD`] of wall time).
 //!
 //! Inputs come from three sources, each run as a separate `orcl check` process:
 //! - the corpus `tests/fuzz/corpus/*.c` (inputs that once broke a promise, kept as seeds);
@@ -12,12 +13,24 @@
 //!   byte ranges deleted, duplicated or swapped, tokens from a dictionary of the grammar's
 //!   delimiters, keywords and edge-case literals inserted, bytes replaced.
 //!
+//! - the G5/G6 shapes of issue 25 (`shapes`, tests/fuzz/shapes.rs): huge value lists, input size
+//!   combinations, `#define` and comment floods, deep macro chains, long and expensive
+//!   constraints, composed into the quick example up to the 16 MiB input cap; these are also held
+//!   to the issue's goal of at most [`SHAPE_CPU`] of CPU and [`SHAPE_RSS`] of resident memory.
+//!
 //! The generation is seeded (`ORCL_FUZZ_SEED`, default fixed) so that CI is reproducible.
 //! `ORCL_FUZZ_CASES` sets the inputs per source (default 200, a smoke run in `make test`;
-//! `make fuzz` runs 5000) and `ORCL_FUZZ_SECONDS` bounds the time (default 150: later cases are
-//! skipped); `ORCL_FUZZ_COMMAND=emit` checks the same property through code generation; the
-//! README shows a longer run. A failing input is written to
-//! `target/fuzz-failures/` and named in the failure message.
+//! `make fuzz` runs 5000) and `ORCL_FUZZ_SECONDS` bounds the time of each of `grammar` and
+//! `mutations` (default 150: later cases are skipped); `ORCL_FUZZ_SHAPE_CASES` (default 10) and
+//! `ORCL_FUZZ_SHAPE_SECONDS` (default 100) do the same for `shapes`;
+//! `ORCL_FUZZ_COMMAND=emit` checks the same property through code generation; `ORCL_FUZZ_BIN`
+//! runs another orcl binary than the one cargo built (a long run from a copy, so that rebuilding
+//! does not change the binary under test); `make fuzz-long` is the one-hour run. A failing input
+//! is written to `target/fuzz-failures/` and named in the failure message; each property prints
+//! its count of inputs and its slowest input (saved as `target/fuzz-slowest-NAME.c`).
+
+#[path = "fuzz/shapes.rs"]
+mod shapes;
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
@@ -30,9 +43,30 @@ use proptest::test_runner::{Config, RngSeed, TestCaseError, TestRunner};
 
 const ORCL: &str = env!("CARGO_BIN_EXE_orcl");
 /// Longest one `orcl check` may run (a real check of these inputs takes milliseconds).
-const CASE_LIMIT: Duration = Duration::from_secs(20);
+const CASE_CPU: Duration = Duration::from_secs(20);
+/// Wall time after which a run is killed as hung. CPU time ([`CASE_CPU`], enforced with
+/// `RLIMIT_CPU`) is the property: the one-hour run at nice 19 on the shared 2-core machine (load
+/// average 10–15) saw checks of 0.9 s of CPU take over 20 s of wall time.
+const HANG_GUARD: Duration = Duration::from_secs(600);
 /// Address space limit of each run.
 const MEMORY_LIMIT: u64 = 2 << 30;
+/// CPU time (user + system, orcl and the preprocessor it runs) a shaped input may take: the
+/// issue's goal, "`check` of any input ≤ 16 MiB finishes in ≤ 5 s". CPU rather than wall time, so
+/// that other work on the machine does not fail the property (`ORCL_FUZZ_SHAPE_CPU_MS`).
+const SHAPE_CPU: Duration = Duration::from_secs(5);
+/// Largest resident set a shaped input may reach (the issue's "≤ 1 GiB").
+const SHAPE_RSS: u64 = 1 << 30;
+
+/// What one run of orcl cost: wall time, CPU time (its own and its waited-for children's),
+/// largest resident set in bytes.
+#[derive(Debug, Clone, Copy, Default)]
+struct Cost {
+    wall: Duration,
+    cpu: Duration,
+    rss: u64,
+    /// Exit code (`None`: a signal or killed for time).
+    code: Option<i32>,
+}
 
 fn env_u64(name: &str, default: u64) -> u64 {
     std::env::var(name)
@@ -52,9 +86,8 @@ fn config(salt: u64) -> Config {
     }
 }
 
-fn deadline() -> Instant {
-    static START: std::sync::OnceLock<Instant> = std::sync::OnceLock::new();
-    *START.get_or_init(Instant::now) + Duration::from_secs(env_u64("ORCL_FUZZ_SECONDS", 150))
+fn orcl() -> String {
+    std::env::var("ORCL_FUZZ_BIN").unwrap_or_else(|_| ORCL.to_string())
 }
 
 fn root() -> PathBuf {
@@ -64,6 +97,12 @@ fn root() -> PathBuf {
 /// Run `orcl check` on `bytes` and check the property; the error says what broke and where the
 /// input was saved.
 fn check_property(bytes: &[u8]) -> Result<(), TestCaseError> {
+    check_within(bytes, None).map(|_| ())
+}
+
+/// [`check_property`], and with `limits` (CPU time, resident bytes) the run's cost within them.
+fn check_within(bytes: &[u8], limits: Option<(Duration, u64)>) -> Result<Cost, TestCaseError> {
+    use std::os::unix::process::ExitStatusExt;
     static N: AtomicUsize = AtomicUsize::new(0);
     let dir = tempfile::Builder::new()
         .prefix("orcl-fuzz-")
@@ -71,7 +110,7 @@ fn check_property(bytes: &[u8]) -> Result<(), TestCaseError> {
         .unwrap();
     let file = dir.path().join("fuzz.c");
     std::fs::write(&file, bytes).unwrap();
-    let mut cmd = Command::new(ORCL);
+    let mut cmd = Command::new(orcl());
     // `ORCL_FUZZ_COMMAND=emit` runs the same property through code generation (no device).
     cmd.arg(std::env::var("ORCL_FUZZ_COMMAND").unwrap_or_else(|_| "check".into()))
         .arg(&file)
@@ -89,6 +128,11 @@ fn check_property(bytes: &[u8]) -> Result<(), TestCaseError> {
                 rlim_max: MEMORY_LIMIT,
             };
             libc::setrlimit(libc::RLIMIT_AS, &lim);
+            let cpu = libc::rlimit {
+                rlim_cur: CASE_CPU.as_secs() + 1,
+                rlim_max: CASE_CPU.as_secs() + 2,
+            };
+            libc::setrlimit(libc::RLIMIT_CPU, &cpu);
             Ok(())
         });
     }
@@ -101,17 +145,8 @@ fn check_property(bytes: &[u8]) -> Result<(), TestCaseError> {
         let _ = stderr.take(1 << 20).read_to_end(&mut s);
         s
     });
-    let status = loop {
-        if let Some(s) = child.try_wait().unwrap() {
-            break Some(s);
-        }
-        if start.elapsed() > CASE_LIMIT {
-            let _ = child.kill();
-            let _ = child.wait();
-            break None;
-        }
-        std::thread::sleep(Duration::from_millis(2));
-    };
+    let (status, mut cost) = wait_with_cost(&mut child, start);
+    cost.code = status.and_then(|s| s.code());
     let stderr = String::from_utf8_lossy(&reader.join().unwrap()).into_owned();
     let code = status.and_then(|s| s.code());
     let located = stderr.lines().any(|l| {
@@ -127,8 +162,28 @@ fn check_property(bytes: &[u8]) -> Result<(), TestCaseError> {
             num(parts.next()) && num(parts.next())
         })
     });
+    let over = limits.and_then(|(cpu, rss)| {
+        if cost.cpu > cpu {
+            Some(format!(
+                "took {:?} of CPU, over {cpu:?} ({cost:?})",
+                cost.cpu
+            ))
+        } else if cost.rss > rss {
+            Some(format!(
+                "reached {} MiB, over {} MiB ({cost:?})",
+                cost.rss >> 20,
+                rss >> 20
+            ))
+        } else {
+            None
+        }
+    });
     let why = match code {
-        _ if status.is_none() => Some(format!("ran longer than {CASE_LIMIT:?}")),
+        _ if status.is_none() => Some(format!("hung: ran longer than {HANG_GUARD:?}")),
+        _ if cost.cpu > CASE_CPU || status.and_then(|s| s.signal()) == Some(libc::SIGXCPU) => {
+            Some(format!("took more than {CASE_CPU:?} of CPU ({cost:?})"))
+        }
+        _ if over.is_some() => over,
         _ if stderr.contains("panicked") => Some("panicked".to_string()),
         Some(0) => None,
         // 4: some regions refused (each with its located error), the others checked.
@@ -138,7 +193,7 @@ fn check_property(bytes: &[u8]) -> Result<(), TestCaseError> {
         None => Some(format!("killed by a signal ({:?})", status)),
     };
     match why {
-        None => Ok(()),
+        None => Ok(cost),
         Some(why) => {
             let out = root().join("target/fuzz-failures");
             std::fs::create_dir_all(&out).unwrap();
@@ -164,20 +219,102 @@ fn check_property(bytes: &[u8]) -> Result<(), TestCaseError> {
     }
 }
 
-fn run_property(name: &str, salt: u64, strategy: impl Strategy<Value = Vec<u8>>) {
-    let mut runner = TestRunner::new(config(salt));
+/// Wait for `child` (polling every 2 ms, killing it past [`HANG_GUARD`]) with `wait4`, which
+/// also gives its resource use; `None` when it was killed for time.
+fn wait_with_cost(
+    child: &mut std::process::Child,
+    start: Instant,
+) -> (Option<std::process::ExitStatus>, Cost) {
+    use std::os::unix::process::ExitStatusExt;
+    let pid = child.id() as libc::pid_t;
+    let mut killed = false;
+    loop {
+        let mut status = 0;
+        // SAFETY: plain syscall on our own child, with pointers to locals.
+        let mut ru: libc::rusage = unsafe { std::mem::zeroed() };
+        let flags = if killed { 0 } else { libc::WNOHANG };
+        let r = unsafe { libc::wait4(pid, &mut status, flags, &mut ru) };
+        if r == pid {
+            let tv = |t: libc::timeval| {
+                Duration::from_secs(t.tv_sec as u64) + Duration::from_micros(t.tv_usec as u64)
+            };
+            let cost = Cost {
+                wall: start.elapsed(),
+                cpu: tv(ru.ru_utime) + tv(ru.ru_stime),
+                rss: ru.ru_maxrss as u64 * 1024,
+                code: None,
+            };
+            let status = std::process::ExitStatus::from_raw(status);
+            return ((!killed).then_some(status), cost);
+        }
+        assert!(r == 0, "wait4: {}", std::io::Error::last_os_error());
+        if start.elapsed() > HANG_GUARD {
+            // SAFETY: our child, not yet reaped.
+            unsafe { libc::kill(pid, libc::SIGKILL) };
+            killed = true;
+            continue;
+        }
+        std::thread::sleep(Duration::from_millis(2));
+    }
+}
+
+/// Run `strategy`'s inputs through the property (with `limits`, see [`check_within`]) for at most
+/// `cases` inputs and `seconds`; print the count and the slowest input (by CPU time), saved as
+/// `target/fuzz-slowest-NAME.c`.
+fn run_property_within(
+    name: &str,
+    salt: u64,
+    strategy: impl Strategy<Value = Vec<u8>>,
+    (cases, seconds): (u64, u64),
+    limits: Option<(Duration, u64)>,
+) {
+    let mut cfg = config(salt);
+    cfg.cases = cases as u32;
+    let mut runner = TestRunner::new(cfg);
+    let deadline = Instant::now() + Duration::from_secs(seconds);
     let done = AtomicUsize::new(0);
+    let slowest = std::sync::Mutex::new((Cost::default(), 0usize, Vec::new()));
+    let codes = std::sync::Mutex::new(std::collections::BTreeMap::<Option<i32>, usize>::new());
+    // Past the deadline every case is rejected, which ends the run after proptest's
+    // `max_global_rejects` (1024) rejections instead of generating all of `cases` inputs.
     let r = runner.run(&strategy, |bytes| {
-        if Instant::now() > deadline() {
-            return Ok(());
+        if Instant::now() > deadline {
+            return Err(TestCaseError::reject("past ORCL_FUZZ_*SECONDS"));
         }
         done.fetch_add(1, Ordering::Relaxed);
-        check_property(&bytes)
+        let cost = check_within(&bytes, limits)?;
+        *codes.lock().unwrap().entry(cost.code).or_default() += 1;
+        let mut s = slowest.lock().unwrap();
+        if cost.cpu >= s.0.cpu {
+            *s = (cost, bytes.len(), bytes);
+        }
+        Ok(())
     });
-    eprintln!("{name}: {} inputs checked", done.load(Ordering::Relaxed));
-    if let Err(e) = r {
-        panic!("{name}: {e}");
+    let (cost, len, bytes) = slowest.into_inner().unwrap();
+    let saved = root().join(format!("target/fuzz-slowest-{name}.c"));
+    let _ = std::fs::write(&saved, bytes);
+    let max_rss = cost.rss >> 20;
+    eprintln!(
+        "{name}: {} inputs checked (exit codes: {:?}); slowest: {:.2} s CPU, {:.2} s wall, {max_rss} MiB, {len} bytes ({})",
+        done.load(Ordering::Relaxed),
+        codes.into_inner().unwrap(),
+        cost.cpu.as_secs_f64(),
+        cost.wall.as_secs_f64(),
+        saved.display()
+    );
+    match r {
+        Err(proptest::test_runner::TestError::Abort(_)) if Instant::now() > deadline => {}
+        Err(e) => panic!("{name}: {e}"),
+        Ok(()) => {}
     }
+}
+
+fn run_property(name: &str, salt: u64, strategy: impl Strategy<Value = Vec<u8>>) {
+    let budget = (
+        env_u64("ORCL_FUZZ_CASES", 200),
+        env_u64("ORCL_FUZZ_SECONDS", 150),
+    );
+    run_property_within(name, salt, strategy, budget, None);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -609,6 +746,22 @@ fn grammar() {
 #[test]
 fn mutations() {
     run_property("mutations", 2, mutated_file());
+}
+
+/// The G5/G6 shapes (tests/fuzz/shapes.rs), each within the issue's CPU and memory goal.
+#[test]
+fn shapes() {
+    let base = std::fs::read_to_string(root().join("examples/axpy_quick.c")).unwrap();
+    let budget = (
+        env_u64("ORCL_FUZZ_SHAPE_CASES", 10),
+        env_u64("ORCL_FUZZ_SHAPE_SECONDS", 100),
+    );
+    let cpu = Duration::from_millis(env_u64(
+        "ORCL_FUZZ_SHAPE_CPU_MS",
+        SHAPE_CPU.as_millis() as u64,
+    ));
+    let strategy = shapes::shaped_file(base);
+    run_property_within("shapes", 4, strategy, budget, Some((cpu, SHAPE_RSS)));
 }
 
 /// The generators themselves reach both outcomes (a front end that rejected everything would

@@ -209,42 +209,119 @@ fn gone_within(pid: u32, limit: Duration) -> bool {
 }
 
 /// G4: a pre-build hook's backgrounded grandchild dies with orcl, even after `kill -9` of orcl
-/// mid-hook (it used to keep running under PID 1). Synchronised on the hook writing the
-/// grandchild's pid; the grandchild's end is polled in /proc, bounded.
+/// mid-hook (it used to keep running under PID 1) — also one that left the hook's process group
+/// and session (`setsid`, with or without a double fork), which the group kill missed.
+/// Synchronised on the grandchild writing its own pid; its end is polled in /proc, bounded.
 #[test]
 fn hook_grandchildren_die_with_orcl() {
-    for signal in [libc::SIGKILL, libc::SIGTERM] {
-        let probe = tempfile::tempdir().unwrap();
-        let pidfile = probe.path().join("grandchild");
-        let build = format!(
-            "arg build_command = 'cc -O2'; arg prebuild_command = 'sleep 1000 & echo $! > {p}.tmp && mv {p}.tmp {p}; wait';",
-            p = pidfile.display()
-        );
-        let c = Case::new(&build);
-        let mut orcl = c
-            .orcl(&["tune", "axpy.c", "--db", "t.db"])
-            .stdout(std::process::Stdio::null())
-            .stderr(std::process::Stdio::null())
-            .spawn()
-            .unwrap();
-        let started = wait_for_file(&pidfile, Duration::from_secs(120));
-        let grandchild: u32 = std::fs::read_to_string(&pidfile)
-            .unwrap_or_default()
-            .trim()
-            .parse()
-            .unwrap_or(0);
-        unsafe { libc::kill(orcl.id() as i32, signal) };
-        let status = orcl.wait().unwrap();
-        assert!(started && grandchild > 1, "the hook never wrote its pid");
-        let ok = gone_within(grandchild, Duration::from_secs(10));
-        if !ok {
-            unsafe { libc::kill(grandchild as i32, libc::SIGKILL) };
+    for shape in ["background", "setsid", "setsid double fork"] {
+        for signal in [libc::SIGKILL, libc::SIGTERM] {
+            let probe = tempfile::tempdir().unwrap();
+            let pidfile = probe.path().join("grandchild");
+            let script = grandchild_script(probe.path(), &pidfile);
+            let hook = match shape {
+                "background" => format!("sh {script} & wait"),
+                "setsid" => format!("setsid sh {script} & wait"),
+                _ => format!("(setsid sh {script} &); sleep 1000"),
+            };
+            let build = format!("arg build_command = 'cc -O2'; arg prebuild_command = '{hook}';");
+            let c = Case::new(&build);
+            let mut orcl = c
+                .orcl(&["tune", "axpy.c", "--db", "t.db"])
+                .stdout(std::process::Stdio::null())
+                .stderr(std::process::Stdio::null())
+                .spawn()
+                .unwrap();
+            let grandchild = read_pid(&pidfile);
+            let left = grandchild.map(|g| session_of(g) == Some(g));
+            unsafe { libc::kill(orcl.id() as i32, signal) };
+            let status = orcl.wait().unwrap();
+            let grandchild = grandchild.expect("the hook's grandchild never wrote its pid");
+            let ok = gone_within(grandchild, Duration::from_secs(10));
+            if !ok {
+                unsafe { libc::kill(grandchild as i32, libc::SIGKILL) };
+            }
+            assert!(
+                ok,
+                "{shape}, signal {signal}: the hook's grandchild {grandchild} outlived orcl ({status:?})"
+            );
+            assert_eq!(
+                left,
+                Some(shape != "background"),
+                "{shape}: the grandchild's own session"
+            );
         }
-        assert!(
-            ok,
-            "signal {signal}: the hook's grandchild {grandchild} outlived orcl ({status:?})"
-        );
     }
+}
+
+/// G4: a hook that ends leaving a `setsid` descendant behind: the descendant is ended with the
+/// hook's step (it used to outlive the tune, and held the step's output pipe open), and the tune
+/// goes on to finish.
+#[test]
+fn a_hooks_setsid_descendant_ends_with_the_hook() {
+    let probe = tempfile::tempdir().unwrap();
+    let pidfile = probe.path().join("grandchild");
+    let script = grandchild_script(probe.path(), &pidfile);
+    // The hook ends once the grandchild has written its pid (else the supervisor may end the
+    // grandchild before it ever runs).
+    let build = format!(
+        "arg build_command = 'cc -O2'; arg prebuild_command = 'setsid sh {script} & while ! test -e {p}; do sleep 0.05; done';",
+        p = pidfile.display()
+    );
+    let c = Case::new(&build);
+    let mut orcl = c
+        .orcl(&["tune", "axpy.c", "--db", "t.db", "--total-runs", "2"])
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let grandchild = read_pid(&pidfile).expect("the hook's grandchild never wrote its pid");
+    let ok = gone_within(grandchild, Duration::from_secs(60));
+    if !ok {
+        unsafe { libc::kill(grandchild as i32, libc::SIGKILL) };
+    }
+    let status = orcl.wait().unwrap();
+    assert!(
+        ok,
+        "the hook's setsid grandchild {grandchild} outlived the hook"
+    );
+    assert!(status.success(), "the tune: {status:?}");
+}
+
+/// A script that writes its pid to `pidfile` (atomically) and becomes `sleep 1000`.
+fn grandchild_script(dir: &Path, pidfile: &Path) -> String {
+    let script = dir.join("grandchild.sh");
+    std::fs::write(
+        &script,
+        format!(
+            "echo $$ > {p}.tmp && mv {p}.tmp {p}\nexec sleep 1000\n",
+            p = pidfile.display()
+        ),
+    )
+    .unwrap();
+    script.display().to_string()
+}
+
+/// The pid written to `pidfile`, waited for (bounded).
+fn read_pid(pidfile: &Path) -> Option<u32> {
+    wait_for_file(pidfile, Duration::from_secs(120));
+    std::fs::read_to_string(pidfile)
+        .ok()?
+        .trim()
+        .parse()
+        .ok()
+        .filter(|&p| p > 1)
+}
+
+/// The session id of process `pid` (`/proc/PID/stat`: `pid (comm) state ppid pgrp session`).
+fn session_of(pid: u32) -> Option<u32> {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+    stat.rsplit_once(')')?
+        .1
+        .split_whitespace()
+        .nth(3)?
+        .parse()
+        .ok()
 }
 
 /// Wait (bounded) until `sql` on the database `db` counts at least one row.
@@ -590,5 +667,51 @@ fn a_wal_database_in_a_read_only_directory_is_read() {
     assert!(
         !ro.join("t.db-shm").exists(),
         "orcl wrote into the read-only directory"
+    );
+}
+
+/// G1: the skeleton cache is the directory orcl opened. A pre-build hook (run after orcl opened
+/// the cache, before it compiles) moves the cache directory away and makes a new one at its
+/// path: the skeleton is still compiled into, installed in and run from the directory opened
+/// (now under the other name), and nothing of it reaches the new directory (before, every
+/// access went by path again, so the build landed in whatever the path named by then).
+#[test]
+fn the_cache_swapped_after_orcl_opened_it_is_not_used() {
+    let probe = tempfile::tempdir().unwrap();
+    let moved = probe.path().join("moved");
+    let c0 = Case::new("arg build_command = 'cc -O2';");
+    let cache = c0.path("cache");
+    let hook = format!(
+        "if test ! -e {m}; then mv {c} {m} && mkdir {c}; fi",
+        m = moved.display(),
+        c = cache.display()
+    );
+    let c = Case::new(&format!(
+        "arg build_command = 'cc -O2'; arg prebuild_command = '{hook}';"
+    ));
+    // The case's own cache path is the one the hook swaps.
+    let mut cmd = c.orcl(&["tune", "axpy.c", "--db", "t.db", "--total-runs", "2"]);
+    cmd.env("ORCL_CACHE_DIR", &cache);
+    let r = run(cmd, Duration::from_secs(600));
+    r.assert_code(0);
+    let names = |d: &Path| -> Vec<String> {
+        std::fs::read_dir(d)
+            .map(|rd| {
+                rd.flatten()
+                    .map(|e| e.file_name().to_string_lossy().into_owned())
+                    .filter(|n| n.starts_with("skeleton-"))
+                    .collect()
+            })
+            .unwrap_or_default()
+    };
+    let (old, new) = (names(&moved), names(&cache));
+    assert!(
+        moved.exists() && new.is_empty(),
+        "the hook did not swap the cache, or the build went to the new directory: {new:?}\n{}",
+        r.dump()
+    );
+    assert!(
+        old.iter().any(|n| !n.contains('.')) && old.iter().any(|n| n.ends_with(".sha256")),
+        "no entry in the directory opened: {old:?}"
     );
 }

@@ -3,6 +3,8 @@
 //! Child processes (timing workers, build shells) are started with a parent-death signal so that
 //! they never outlive orcl, even after `kill -9` (issue 15 F6, F7, F18).
 
+mod tree;
+
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, OnceLock};
 
@@ -85,9 +87,46 @@ pub fn install() {
                 orcl_frontend::errln!("warning: cannot handle signal {sig}: {e}");
             }
         }
+        save_dispositions();
         start_watchdog();
         flags
     });
+}
+
+/// orcl's SIGINT and SIGTERM dispositions, as [`install`] left them.
+static SAVED: std::sync::Mutex<Vec<(libc::c_int, libc::sigaction)>> =
+    std::sync::Mutex::new(Vec::new());
+
+fn save_dispositions() {
+    let mut saved = SAVED.lock().unwrap_or_else(|e| e.into_inner());
+    for sig in [libc::SIGINT, libc::SIGTERM] {
+        // SAFETY: queries the disposition into a zeroed sigaction.
+        let mut cur: libc::sigaction = unsafe { std::mem::zeroed() };
+        if unsafe { libc::sigaction(sig, std::ptr::null(), &mut cur) } == 0 {
+            saved.push((sig, cur));
+        }
+    }
+}
+
+/// Put orcl's SIGINT/SIGTERM handlers back where a library replaced them. PoCL's LLVM, inside
+/// orcl's process, installs its own SIGTERM handler with `SA_RESETHAND` about 80 ms into a tune:
+/// the first SIGTERM then resets the disposition to the default until LLVM restores orcl's, and
+/// `timeout(1)`'s second SIGTERM, microseconds later, killed orcl with no message (issue 25 G12:
+/// 1 to 3 runs in 25 of `timeout 0.2 orcl tune` on a loaded machine). Called by the watchdog
+/// every 20 ms.
+fn restore_dispositions() {
+    let saved = SAVED.lock().unwrap_or_else(|e| e.into_inner());
+    for (sig, ours) in saved.iter() {
+        // SAFETY: queries and, where changed, sets a disposition from a saved sigaction.
+        unsafe {
+            let mut cur: libc::sigaction = std::mem::zeroed();
+            if libc::sigaction(*sig, std::ptr::null(), &mut cur) == 0
+                && cur.sa_sigaction != ours.sa_sigaction
+            {
+                libc::sigaction(*sig, ours, std::ptr::null_mut());
+            }
+        }
+    }
 }
 
 /// Set when orcl's `main` returns its exit code (or a panic ends it): an `exit()` before that
@@ -217,11 +256,14 @@ fn start_watchdog() {
                 if let Some(s) = requested() {
                     break s;
                 }
+                restore_dispositions();
                 std::thread::sleep(std::time::Duration::from_millis(20));
             };
             std::thread::sleep(GRACE);
+            // The supervisors end their trees (orcl's exit below would also make them, through
+            // their parent-death signal); a SIGKILL here would end them first.
             if let Ok(groups) = GROUPS.lock() {
-                groups.iter().for_each(|&g| kill_group(g));
+                groups.iter().for_each(|&g| end_group(g));
             }
             let note = LAST_WORDS
                 .lock()
@@ -294,12 +336,15 @@ pub fn tie_to_parent(cmd: &mut std::process::Command, own_group: bool) {
 /// Run `cmd` under a supervisor (issue 25 G4): the process orcl starts (the group leader of
 /// [`tie_to_parent`]`(cmd, true)`, which must be called first) forks; the child runs the
 /// command, the parent stays behind as a subreaper (`PR_SET_CHILD_SUBREAPER`, so the command's
-/// orphaned children are reparented to it, not to init) that reaps them and exits with the
-/// command's status. When orcl dies, even by `kill -9`, the supervisor's parent-death signal
-/// (SIGUSR1, blocked and taken with sigwaitinfo(2)) makes it SIGKILL its whole process group:
-/// the command and every descendant still in the group (a hook's backgrounded `sleep`), which
-/// used to outlive orcl under PID 1. A descendant that leaves the group (setsid(1)) escapes
-/// this; one that only loses its parent is still reaped by the supervisor.
+/// orphaned children are reparented to it, not to init) that reaps them. When the command
+/// ends, the supervisor SIGKILLs every descendant still running, then exits with the command's
+/// status. When orcl dies, even by `kill -9`, or asks it to stop ([`end_group`]), its
+/// SIGUSR1 (the parent-death signal; blocked and taken with sigwaitinfo(2)) makes it SIGKILL
+/// every descendant and exit 137. "Every descendant" is found in `/proc` (module `tree`), so
+/// it includes those that left the process group or the session (`setsid sleep 1000 &`, a
+/// double fork), which a group kill missed and which used to outlive orcl under PID 1; only a
+/// process that leaves the supervisor's tree altogether (a PID namespace, a service manager
+/// asked to start it) escapes. Without a readable `/proc` it falls back to the group kill.
 pub fn supervise(cmd: &mut std::process::Command) {
     use std::os::unix::process::CommandExt;
     let parent = unsafe { libc::getpid() };
@@ -357,8 +402,9 @@ pub fn supervise(cmd: &mut std::process::Command) {
     }
 }
 
-/// The supervisor of [`supervise`]: reap children until `child` ends, then exit as it did;
-/// SIGKILL the whole process group when orcl dies (SIGUSR1). Never returns.
+/// The supervisor of [`supervise`]: reap children until `child` ends, then end the other
+/// descendants and exit as it did; end every descendant and exit 137 when orcl dies or asks
+/// (SIGUSR1). Never returns.
 ///
 /// # Safety
 /// Only in a forked child, with `set`'s signals blocked.
@@ -366,7 +412,9 @@ unsafe fn supervisor_loop(set: &libc::sigset_t, child: libc::pid_t) -> ! {
     loop {
         let sig = libc::sigwaitinfo(set, std::ptr::null_mut());
         if sig == libc::SIGUSR1 {
-            libc::kill(0, libc::SIGKILL);
+            if !tree::end_descendants() {
+                libc::kill(0, libc::SIGKILL);
+            }
             libc::_exit(137);
         }
         loop {
@@ -378,6 +426,9 @@ unsafe fn supervisor_loop(set: &libc::sigset_t, child: libc::pid_t) -> ! {
             if pid != child {
                 continue;
             }
+            // The command is done: whatever it left running goes (orcl's group kill after the
+            // supervisor's end remains the fallback without /proc).
+            tree::end_descendants();
             if libc::WIFSIGNALED(status) {
                 let s = libc::WTERMSIG(status);
                 libc::signal(s, libc::SIG_DFL);
@@ -445,7 +496,22 @@ pub fn track_group(pgid: u32, running: bool) {
     }
 }
 
+/// End the process group `pgid` (a child started with `tie_to_parent(.., true)`; its pid):
+/// SIGUSR1 to the group, which a [`supervise`]d step's supervisor takes as "end every
+/// descendant (those outside the group too) and exit 137" and which ends the other members
+/// (its default action). Wait for the
+/// supervisor's exit after this: the tree is gone when it has exited. Use [`kill_group`] once
+/// the supervisor has exited.
+pub fn end_group(pgid: u32) {
+    // SAFETY: kill(2) with a negative pid signals the group; an exited group gives ESRCH.
+    unsafe {
+        libc::kill(-(pgid as libc::pid_t), libc::SIGUSR1);
+    }
+}
+
 /// SIGKILL the process group `pgid` (a child started with `tie_to_parent(.., true)`; its pid).
+/// For a [`supervise`]d step, call [`end_group`] first and this only after its supervisor has
+/// exited: a SIGKILL would end the supervisor before it ends the descendants outside the group.
 pub fn kill_group(pgid: u32) {
     // SAFETY: kill(2) with a negative pid signals the group; an exited group gives ESRCH.
     unsafe {

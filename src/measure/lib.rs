@@ -364,13 +364,17 @@ impl Runner {
             });
             let w = match &self.launcher {
                 None => {
+                    // A cached skeleton runs by descriptor (`/proc/PID/fd/N`, issue 25 G1); its
+                    // argv[0] and messages name its file in the cache.
+                    let named = skeleton::cache::on_disk(&self.exe);
                     let mut cmd = std::process::Command::new(&self.exe);
+                    std::os::unix::process::CommandExt::arg0(&mut cmd, &named);
                     cmd.arg(platform.to_string()).arg(device.to_string());
                     cmd.envs(reference);
-                    Worker::spawn_command(cmd, &self.exe.display().to_string(), startup, None)?
+                    Worker::spawn_command(cmd, &named.display().to_string(), startup, None)?
                 }
                 Some(s) => {
-                    let exe = slurm::absolute(&self.exe);
+                    let exe = slurm::absolute(&skeleton::cache::on_disk(&self.exe));
                     let mut cmd = s.command(&exe, platform, device);
                     cmd.envs(reference.into_iter().map(|(k, r)| (k, slurm::absolute(&r))));
                     let what = format!("{} (srun) for {}", s.srun.display(), exe.display());

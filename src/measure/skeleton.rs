@@ -10,6 +10,7 @@ use sha2::{Digest, Sha256};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
+pub mod cache;
 pub mod commands;
 pub mod reference;
 
@@ -384,67 +385,14 @@ fn foreign_link(dir: &Path, me: u32) -> Option<(PathBuf, u32)> {
 }
 
 /// Create `dir` (mode 0700) if missing and check that it is safe to run binaries from: a
-/// directory owned by this user that no one else may write to. Stale scratch files of build
-/// processes that no longer run (killed builds) are removed (issue 15 F5, F14).
+/// directory owned by this user that no one else may write to, reached through no symbolic link
+/// of another user's and not itself a link (see [`cache::CacheDir::open`], which [`build`] uses
+/// and keeps open). Stale scratch files of build processes that no longer run (killed builds)
+/// are removed (issue 15 F5, F14).
 ///
 /// Errors: [`BuildError::UnsafeCache`] naming the problem; [`BuildError::Io`].
 pub fn secure_dir(dir: &Path) -> Result<(), BuildError> {
-    use std::os::unix::fs::{DirBuilderExt, MetadataExt};
-    let io = |error| BuildError::Io {
-        path: dir.display().to_string(),
-        error,
-    };
-    let me = unsafe { libc::geteuid() };
-    if let Some((link, owner)) = foreign_link(dir, me) {
-        return Err(BuildError::UnsafeCache {
-            path: dir.display().to_string(),
-            reason: format!(
-                "its path passes through {}, a symbolic link owned by user id {owner}; set ORCL_CACHE_DIR to a directory of yours",
-                link.display()
-            ),
-        });
-    }
-    if !dir.exists() {
-        std::fs::DirBuilder::new()
-            .recursive(true)
-            .mode(0o700)
-            .create(dir)
-            .map_err(io)?;
-    }
-    let m = std::fs::metadata(dir).map_err(io)?;
-    let unsafe_cache = |reason: String| BuildError::UnsafeCache {
-        path: dir.display().to_string(),
-        reason,
-    };
-    if !m.is_dir() {
-        return Err(unsafe_cache("it is not a directory".into()));
-    }
-    if m.uid() != me {
-        return Err(unsafe_cache(format!(
-            "it belongs to user id {}, not to you ({me})",
-            m.uid()
-        )));
-    }
-    if m.mode() & 0o022 != 0 {
-        return Err(unsafe_cache(format!(
-            "others may write to it (mode {:o}); `chmod go-w` it",
-            m.mode() & 0o7777
-        )));
-    }
-    if let Ok(rd) = std::fs::read_dir(dir) {
-        for e in rd.flatten() {
-            let name = e.file_name().to_string_lossy().into_owned();
-            if let Some(pid) = scratch_pid(&name) {
-                // kill(pid, 0) fails with ESRCH when no such process exists.
-                let gone = unsafe { libc::kill(pid as libc::pid_t, 0) } != 0
-                    && std::io::Error::last_os_error().raw_os_error() == Some(libc::ESRCH);
-                if gone {
-                    let _ = std::fs::remove_file(e.path());
-                }
-            }
-        }
-    }
-    Ok(())
+    cache::CacheDir::open(dir).map(|_| ())
 }
 
 /// The build process id in a scratch file name (`skeleton-<h>.<pid>.c`, `skeleton-<h>.tmp<pid>`).
@@ -457,39 +405,20 @@ fn scratch_pid(name: &str) -> Option<u32> {
     digits.parse().ok().filter(|p| *p > 1)
 }
 
-/// Whether the cached entry `exe` may be run for `source`: the binary, its source copy and its
-/// digest are plain files owned by this user that no one else may write to, the source copy is
-/// `source`, and the binary's SHA-256 is the digest recorded when it was built (issue 15 F5).
-fn entry_is_valid(exe: &Path, src: &Path, source: &str) -> bool {
-    use std::os::unix::fs::MetadataExt;
-    let me = unsafe { libc::geteuid() };
-    let sum = exe.with_extension("sha256");
-    let ours = |p: &Path| {
-        std::fs::symlink_metadata(p)
-            .is_ok_and(|m| m.file_type().is_file() && m.uid() == me && m.mode() & 0o022 == 0)
-    };
-    if !(ours(exe) && ours(src) && ours(&sum)) {
-        return false;
-    }
-    let same_source = std::fs::read(src).is_ok_and(|b| b == source.as_bytes());
-    let digest = std::fs::read(exe).map(|b| hex(&Sha256::digest(&b)));
-    same_source && digest.is_ok_and(|d| std::fs::read_to_string(&sum).is_ok_and(|s| s.trim() == d))
-}
-
-fn hex(b: &[u8]) -> String {
-    b.iter().map(|x| format!("{x:02x}")).collect()
-}
-
-/// Put a built entry in place: the digest of the binary first, then the source copy, then the
+/// Put a built entry in place, each step relative to the cache's descriptor: the binary made
+/// writable by its owner only, the digest of the binary first, then the source copy, then the
 /// binary (the name [`build`] looks for), each by rename.
-fn install_entry(tmp_src: &Path, src: &Path, tmp: &Path, exe: &Path) -> std::io::Result<()> {
-    let digest = hex(&Sha256::digest(std::fs::read(tmp)?));
-    let sum = exe.with_extension("sha256");
-    let tmp_sum = tmp.with_extension(format!("sum{}", std::process::id()));
-    std::fs::write(&tmp_sum, digest)?;
-    std::fs::rename(&tmp_sum, &sum)?;
-    std::fs::rename(tmp_src, src)?;
-    std::fs::rename(tmp, exe)
+fn install_entry(cache: &cache::CacheDir, hash: &str) -> std::io::Result<()> {
+    let pid = std::process::id();
+    let tmp = format!("skeleton-{hash}.tmp{pid}");
+    let exe = format!("skeleton-{hash}");
+    let tmp_sum = format!("skeleton-{hash}.sum{pid}");
+    cache.restrict(&tmp)?;
+    let digest = cache.digest_of(&tmp)?;
+    cache.write_new(&tmp_sum, digest.as_bytes())?;
+    cache.rename(&tmp_sum, &format!("{exe}.sha256"))?;
+    cache.rename(&format!("skeleton-{hash}.{pid}.c"), &format!("{exe}.c"))?;
+    cache.rename(&tmp, &exe)
 }
 
 /// Removes the scratch files of a build when it ends, whether it succeeded or not (issue 15 F14).
@@ -596,7 +525,8 @@ pub fn run_bounded(
             None
         };
         if let Some(why) = stop {
-            crate::interrupt::kill_group(pid);
+            // The supervisor ends the whole tree (setsid'd descendants too), then exits.
+            crate::interrupt::end_group(pid);
             let _ = child.wait();
             break Err(std::io::Error::new(
                 std::io::ErrorKind::TimedOut,
@@ -691,7 +621,8 @@ pub fn build(
         let path = path.display().to_string();
         move |error| BuildError::Io { path, error }
     };
-    secure_dir(dir)?;
+    // Opened once: every later access is relative to this descriptor (issue 25 G1).
+    let cache = cache::CacheDir::open(dir)?;
     let mut h = Sha256::new();
     h.update(source.as_bytes());
     h.update([0]);
@@ -710,27 +641,32 @@ pub fn build(
         .take(10)
         .map(|b| format!("{b:02x}"))
         .collect();
-    let exe = dir.join(format!("skeleton-{hash}"));
-    let src = dir.join(format!("skeleton-{hash}.c"));
-    if exe.exists() {
-        if entry_is_valid(&exe, &src, source) {
+    let name = format!("skeleton-{hash}");
+    let exe = dir.join(&name);
+    if cache.exists(&name) {
+        if let Some(verified) = cache.open_verified(&name, source) {
             tracing::debug!(skeleton = %exe.display(), "timing skeleton: cached");
-            return Ok(exe);
+            return Ok(verified.keep());
         }
         // Tampered, truncated or foreign: never run it; build it again.
         orcl_frontend::errln!(
             "warning: the cached skeleton {} does not match its recorded source and digest; rebuilding it",
             exe.display()
         );
-        for p in [&exe, &src, &exe.with_extension("sha256")] {
-            let _ = std::fs::remove_file(p);
+        for n in [name.clone(), format!("{name}.c"), format!("{name}.sha256")] {
+            cache.remove(&n);
         }
     }
     // Written under a per-process name and renamed: concurrent tunes never see a partial file.
-    let tmp_src = dir.join(format!("skeleton-{hash}.{}.c", std::process::id()));
-    let tmp = dir.join(format!("skeleton-{hash}.tmp{}", std::process::id()));
+    // The compiler gets paths through the cache's descriptor (`/proc/PID/fd/N/NAME`).
+    let pid = std::process::id();
+    let tmp_src_name = format!("skeleton-{hash}.{pid}.c");
+    let tmp_src = cache.through_fd(&tmp_src_name);
+    let tmp = cache.through_fd(&format!("skeleton-{hash}.tmp{pid}"));
     let _scratch = Scratch(vec![tmp_src.clone(), tmp.clone()]);
-    std::fs::write(&tmp_src, source).map_err(io(&tmp_src))?;
+    cache
+        .write_new(&tmp_src_name, source.as_bytes())
+        .map_err(io(&dir.join(&tmp_src_name)))?;
     if let Some(pre) = prebuild {
         commands::announce("prebuild_command", pre);
         let o = sh(pre).map_err(run_err("prebuild_command"))?;
@@ -758,9 +694,18 @@ pub fn build(
             });
         }
     }
-    install_entry(&tmp_src, &src, &tmp, &exe).map_err(io(&exe))?;
+    install_entry(&cache, &hash).map_err(io(&exe))?;
     tracing::debug!(skeleton = %exe.display(), "timing skeleton: built");
-    Ok(exe)
+    // Run by the descriptor whose content was just hashed, as a cached entry is.
+    match cache.open_verified(&name, source) {
+        Some(verified) => Ok(verified.keep()),
+        None => Err(BuildError::UnsafeCache {
+            path: dir.display().to_string(),
+            reason: format!(
+                "the skeleton {name} just built there does not verify (changed while orcl ran?)"
+            ),
+        }),
+    }
 }
 
 #[cfg(test)]

@@ -632,7 +632,13 @@ fn open_experiment(
         &[
             ("repetitions", settings.reps.to_string()),
             ("warmups", settings.warmups.to_string()),
-            ("skeleton", exe.display().to_string()),
+            // The cache path, not the descriptor path it runs by (issue 25 G1).
+            (
+                "skeleton",
+                orcl_measure::skeleton::cache::on_disk(exe)
+                    .display()
+                    .to_string(),
+            ),
         ],
     )
 }

@@ -121,6 +121,9 @@ impl References {
 
     /// Where the outputs of `exe` are kept: the cache (keyed by the binary's digest) or a run file.
     fn file_for(&self, exe: &Path) -> PathBuf {
+        // A cached skeleton runs by descriptor (`/proc/PID/fd/N`, issue 25 G1): its name and
+        // digest are those of its file in the cache.
+        let exe = &super::cache::on_disk(exe);
         let name = exe.file_name().map(|n| n.to_string_lossy().into_owned());
         let digest = std::fs::read_to_string(exe.with_extension("sha256")).ok();
         match (&self.cache, name, digest) {
@@ -132,6 +135,7 @@ impl References {
     }
 
     fn run_file(&self, exe: &Path, suffix: &str) -> PathBuf {
+        let exe = super::cache::on_disk(exe);
         let exe = exe.file_name().unwrap_or_default().to_string_lossy();
         let base = self.run_prefix.file_name().unwrap_or_default();
         self.run_prefix

@@ -22,6 +22,8 @@ __kernel void orcl_kernel(const int m, const int n, const int k, __global const 
 #define ORCL_MMA_SYNC 0
 #endif
 #define orcl_tf32(x) (((as_uint(x) & 0x7f800000u) == 0x7f800000u) ? (x) : as_float((as_uint(x) + 0x1000u) & 0xffffe000u))
+#define orcl_f2u(x) as_uint(x)
+#define orcl_u2f(x) as_float(x)
     const long orcl_g0 = (long)get_group_id(0);
     const long orcl_h0 = (long)get_local_id(0);
     const long orcl_base0 = (long)(0) + orcl_g0 * 32;

@@ -24,6 +24,8 @@ extern "C" __global__ void __launch_bounds__(128) orcl_kernel(const int m, const
 #define ORCL_MMA_SYNC 0
 #endif
 #define orcl_tf32(x) (((__float_as_uint(x) & 0x7f800000u) == 0x7f800000u) ? (x) : __uint_as_float((__float_as_uint(x) + 0x1000u) & 0xffffe000u))
+#define orcl_f2u(x) __float_as_uint(x)
+#define orcl_u2f(x) __uint_as_float(x)
     const long orcl_g0 = (long)blockIdx.x;
     const long orcl_h0 = (long)threadIdx.x;
     const long orcl_base0 = (long)(0) + orcl_g0 * 32;

@@ -25,6 +25,8 @@ static int orcl_HgemmFp16_region0(int m, int n, int k, const void *A, const void
         "#define ORCL_MMA_SYNC 0\n"
         "#endif\n"
         "#define orcl_tf32(x) (((as_uint(x) & 0x7f800000u) == 0x7f800000u) ? (x) : as_float((as_uint(x) + 0x1000u) & 0xffffe000u))\n"
+        "#define orcl_f2u(x) as_uint(x)\n"
+        "#define orcl_u2f(x) as_float(x)\n"
         "    const long orcl_g0 = (long)get_group_id(0);\n"
         "    const long orcl_h0 = (long)get_local_id(0);\n"
         "    const long orcl_base0 = (long)(0) + orcl_g0 * 32;\n"

@@ -159,12 +159,25 @@ static void orcl_reference(void) {
 #undef M
 #undef N
 
-/* The reference outputs once per tune, not once per worker (issue 24): with ORCL_REFERENCE=PATH
- * (set by orcl for the workers of one skeleton binary in one run), read from PATH when a worker
- * already wrote it (exactly the outputs' size), else computed here and written there (under a
- * temporary name, renamed into place). */
+/* The reference outputs once per skeleton binary, not once per worker (issue 24): with
+ * ORCL_REFERENCE=PATH (set by orcl), read from PATH when it holds them (exactly the outputs' size),
+ * else computed here and written there (under a temporary name, renamed into place). orcl computes
+ * them in a process of their own (`SKELETON --reference`) while the workers set up their devices,
+ * holding an exclusive flock(2) on ORCL_REFERENCE_LOCK until PATH is written: a worker waits for it
+ * (a shared lock), then reads PATH; where that process failed, the worker computes them itself. */
+#include <fcntl.h>
+#include <sys/file.h>
+static void orcl_reference_wait(void) {
+    const char *lock = getenv("ORCL_REFERENCE_LOCK");
+    int fd = (lock && *lock) ? open(lock, O_RDONLY) : -1;
+    if (fd < 0) return;
+    /* a signal may interrupt the wait (EINTR): wait again (errno.h's macro would take a user's name) */
+    for (int tries = 0; tries < 64 && flock(fd, LOCK_SH) != 0; tries++) {}
+    close(fd);
+}
 static void orcl_reference_once(void) {
     const char *path = getenv("ORCL_REFERENCE");
+    orcl_reference_wait();
     long want = 0 + (long)((size_t)561 * sizeof(float));
     FILE *f = (path && *path) ? fopen(path, "rb") : NULL;
     if (f && fseek(f, 0, SEEK_END) == 0 && ftell(f) == want && fseek(f, 0, SEEK_SET) == 0) {
@@ -662,9 +675,9 @@ int main(int argc, char **argv) {
     char name[256] = "", pname[256] = "";
 
     orcl_init();
-    orcl_reference_once();
-    memcpy(orcl_ref_C, orcl_v_C, (size_t)561 * sizeof(float));
-    validation_setup();
+    /* `SKELETON --reference`: only the reference outputs, written to ORCL_REFERENCE (orcl runs this
+       while the workers set up their devices) */
+    if (argc > 1 && !strcmp(argv[1], "--reference")) { orcl_reference_once(); return 0; }
 
     if (clGetPlatformIDs(16, platforms, &np) != CL_SUCCESS || np == 0) { printf("{\"ready\":false,\"error\":\"no OpenCL platform\"}\n"); return 3; }
     if (pi >= np) { printf("{\"ready\":false,\"error\":\"platform %u does not exist (%u found)\"}\n", pi, np); return 3; }
@@ -728,6 +741,12 @@ int main(int argc, char **argv) {
         }
     }
     setup_transfer_ms = t_in + t_out;
+    /* The reference outputs, after the device set-up (it overlaps orcl's reference process): from
+       the initial values of the outputs (the read-back above left the device's copy there). */
+    memcpy(orcl_v_C, orcl_init_C, (size_t)561 * sizeof(float));
+    orcl_reference_once();
+    memcpy(orcl_ref_C, orcl_v_C, (size_t)561 * sizeof(float));
+    validation_setup();
     /* ORCL_HOST_VALIDATION=1: compare on the host, as where the comparison kernels cannot run (tests, diagnosis) */
     if (getenv("ORCL_HOST_VALIDATION") && *getenv("ORCL_HOST_VALIDATION") && strcmp(getenv("ORCL_HOST_VALIDATION"), "0"))
         snprintf(cmp_why, sizeof cmp_why, "ORCL_HOST_VALIDATION is set");

@@ -7,6 +7,7 @@
 //! `split`/`bind` schedule primitives (Ragan-Kelley et al., PLDI 2013; Chen et al., OSDI 2018).
 
 mod contraction;
+mod mma_tiles;
 pub mod passes;
 pub mod vector;
 
@@ -16,6 +17,7 @@ use orcl_frontend::ir::{Expr, Kernel, ScalarType};
 
 pub use crate::args::NestArgs;
 use crate::args::{Key, Options};
+pub use mma_tiles::MmaTiles;
 
 /// One NDRange dimension of a schedule.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -417,62 +419,6 @@ pub const STATIC_LOCAL_LIMIT: u64 = 48 * 1024;
 /// Lanes of a warp: NVIDIA's, and the 32 consecutive work-items the emulated tensor-core form
 /// takes as one.
 pub const WARP: u64 = 32;
-
-/// The tensor-core form of a contraction (`mathMode='tf32'`), in CUTLASS's terms: the
-/// work-group's tile (ThreadblockShape `dims[1].per_group` × `dims[0].per_group` × `tk`) is split
-/// into `warps_m` × `warps_n` warp tiles (WarpShape `wm` × `wn`), each a grid of
-/// (`wm`/16) × (`wn`/8) `mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32` instructions
-/// (InstructionShape 16 × 8 × 8), accumulators in registers; both operands are staged per k-slab
-/// in local tiles stored k-major (`tile[kk][t]`). The work-group has 32 × `warps_m` × `warps_n`
-/// work-items: NDRange dimension 0 has 32 × `warps_n`, dimension 1 `warps_m` (`per_item` is
-/// not used).
-#[derive(Debug, Clone, PartialEq)]
-pub struct MmaTiles {
-    /// Outputs per warp along dimension 1 (the rows of A, M; a multiple of 16) and along
-    /// dimension 0 (the columns of B, N; a multiple of 8).
-    pub wm: u64,
-    pub wn: u64,
-    /// Warps along dimension 1 and dimension 0.
-    pub warps_m: u64,
-    pub warps_n: u64,
-    /// Index in `operands` of the row operand (A, varies with dimension 1) and the column
-    /// operand (B, varies with dimension 0).
-    pub a: usize,
-    pub b: usize,
-    /// Test only (`ORCL_TEST_FAULT=wrong:...`): A's fragment registers a1 and a2 swapped, a
-    /// wrong fragment mapping that validation must catch.
-    pub wrong_fragments: bool,
-    /// `fragLoad` V: fragment registers per local read of a k-contiguous tile (1, 2 or 4). With
-    /// V > 1 the k order within each mma is permuted (register h of threadID_in_group q at
-    /// k = V·q + 2·s + h of the s-th 8-step of a 4V-wide group) so that a lane's registers of
-    /// consecutive mma steps are adjacent in memory; A and B take the same permutation, so the
-    /// sums are those of the loop.
-    pub frag: u64,
-    /// `tf32Convert='stage'`: every staged element is rounded to TF32 once, when its slab is
-    /// staged (before the local store of a register-staged slab, in place after the loads of a
-    /// `cp.async` or single-buffered slab), and the fragment registers are read as they lie;
-    /// else (`'fragment'`) each fragment register is rounded after its read.
-    pub stage: bool,
-    /// `fragLoad='ldmatrix'` (`frag` 1): the fragments of a k-contiguous tile are read by
-    /// `ldmatrix.sync.aligned.m8n8` (A: `.x4`, four registers; B: `.x2`), the others as with
-    /// `fragLoad=1`.
-    pub ldmatrix: bool,
-    /// The operands' element type, which picks the instruction: `Float` (`mathMode='tf32'`,
-    /// m16n8k8 TF32), `Half` ('fp16') or `BFloat16` ('bf16'): m16n8k16, two 16-bit values per
-    /// 32-bit fragment register.
-    pub input: orcl_frontend::ir::ScalarType,
-}
-
-impl MmaTiles {
-    /// The mma's k extent: 8 (TF32) or 16 (FP16, BF16).
-    pub fn k_step(&self) -> u64 {
-        if self.input.is_16bit() {
-            16
-        } else {
-            8
-        }
-    }
-}
 
 impl Schedule {
     /// The 1-D map, if this is one.

@@ -117,34 +117,7 @@ pub(super) fn schedule(
             o.k_inner_pad = Some(K_INNER_PAD_16);
         }
     }
-    let warp_of = |d: usize| {
-        a.warp_tile
-            .iter()
-            .find(|w| w.0 == dims[d].var)
-            .map_or(dims[d].per_group, |w| w.1)
-    };
-    let (wm, wn) = (warp_of(1), warp_of(0));
-    if wm % 16 != 0 || wn % 8 != 0 {
-        return Err(format!(
-            "warpTile {wm} x {wn} (along `{}` x `{}`) is not a multiple of the 16 x 8 mma.sync tile",
-            dims[1].var, dims[0].var
-        ));
-    }
-    for (d, w) in [(1, wm), (0, wn)] {
-        if dims[d].per_group % w != 0 {
-            return Err(format!(
-                "warpTile {w} along `{}` does not divide its tile {}",
-                dims[d].var, dims[d].per_group
-            ));
-        }
-    }
-    let (warps_m, warps_n) = (dims[1].per_group / wm, dims[0].per_group / wn);
-    if warps_m * warps_n > 32 {
-        return Err(format!(
-            "{} warps per work-group ({warps_m} x {warps_n}) exceed the 1024 work-items of any device",
-            warps_m * warps_n
-        ));
-    }
+    let (wm, wn, warps_m, warps_n) = warp_tiles(a, &dims)?;
     dims[0].items = WARP * warps_n;
     dims[1].items = warps_m;
     for d in dims.iter_mut() {
@@ -189,6 +162,41 @@ pub(super) fn schedule(
             }),
         }),
     })
+}
+
+/// The warp tile (WarpShape `wm` × `wn`, from `warpTile`, default the whole tile) and the warps
+/// per work-group along dimensions 1 and 0. Errors: a warp tile not a multiple of the 16 × 8
+/// mma tile or not dividing its tile, more than 32 warps.
+fn warp_tiles(a: &NestArgs, dims: &[Dim]) -> Result<(u64, u64, u64, u64), String> {
+    let warp_of = |d: usize| {
+        a.warp_tile
+            .iter()
+            .find(|w| w.0 == dims[d].var)
+            .map_or(dims[d].per_group, |w| w.1)
+    };
+    let (wm, wn) = (warp_of(1), warp_of(0));
+    if wm % 16 != 0 || wn % 8 != 0 {
+        return Err(format!(
+            "warpTile {wm} x {wn} (along `{}` x `{}`) is not a multiple of the 16 x 8 mma.sync tile",
+            dims[1].var, dims[0].var
+        ));
+    }
+    for (d, w) in [(1, wm), (0, wn)] {
+        if dims[d].per_group % w != 0 {
+            return Err(format!(
+                "warpTile {w} along `{}` does not divide its tile {}",
+                dims[d].var, dims[d].per_group
+            ));
+        }
+    }
+    let (warps_m, warps_n) = (dims[1].per_group / wm, dims[0].per_group / wn);
+    if warps_m * warps_n > 32 {
+        return Err(format!(
+            "{} warps per work-group ({warps_m} x {warps_n}) exceed the 1024 work-items of any device",
+            warps_m * warps_n
+        ));
+    }
+    Ok((wm, wn, warps_m, warps_n))
 }
 
 /// What the 16-bit forms (`mode` 'fp16' or 'bf16') cannot take: `fragLoad` > 1 (TF32's vector

@@ -71,8 +71,29 @@ impl Prepared {
 
 /// Largest space that `prepare` enumerates to prove it has a feasible configuration.
 pub const FEASIBILITY_LIMIT: u64 = 20_000_000;
-/// How many configurations `prepare` evaluates the transform arguments of.
+/// How many configurations `prepare` evaluates the transform arguments of, per input size.
 const OPTIONS_CHECK_LIMIT: u64 = 100_000;
+
+/// What `prepare` enumerates over all input sizes together (about 1 s of transform arguments;
+/// the feasibility proof stops at the first feasible configuration of each size): without it the
+/// work was sizes × configurations — 10^4 input sizes beside a 50,400-configuration space took
+/// minutes (issue 25 G6, found by `make fuzz-long`). Sizes past it are checked when tuned.
+#[derive(Debug, Clone, Copy)]
+struct CheckBudget {
+    /// Configurations left to enumerate for the feasibility proof.
+    feasibility: u64,
+    /// Configurations left whose transform arguments are evaluated.
+    options: u64,
+}
+
+impl CheckBudget {
+    const fn new() -> CheckBudget {
+        CheckBudget {
+            feasibility: FEASIBILITY_LIMIT,
+            options: 10 * OPTIONS_CHECK_LIMIT,
+        }
+    }
+}
 
 /// The search algorithm and its options are known (located at the `algorithm` arg).
 fn check_search(spec: &orcl_frontend::spec::TuningSpec) -> Result<(), Diagnostic> {
@@ -242,8 +263,9 @@ fn prepare_region(region: Region, text: &str) -> Result<Prepared, Diagnostic> {
             "no input size satisfies the input constraints",
         ));
     }
+    let mut budget = CheckBudget::new();
     for input in &inputs {
-        check_input(spec, &kernel, &transforms, input)?;
+        check_input(spec, &kernel, &transforms, input, &mut budget)?;
     }
     check_search(spec)?;
     check_build(spec, &inputs)?;
@@ -358,18 +380,21 @@ fn check_free_names(
 }
 
 /// At input size `input`: some configuration satisfies the constraints (when the space is
-/// small enough to enumerate), the transform arguments of every configuration (up to a limit)
-/// bind and fit the loop, and the input arrays can be sized.
+/// small enough to enumerate within `budget`), the transform arguments of every configuration
+/// (up to a limit per size and `budget` over the sizes) bind and fit the loop, and the input
+/// arrays can be sized.
 fn check_input(
     spec: &orcl_frontend::spec::TuningSpec,
     kernel: &Kernel,
     transforms: &[TransformArgs],
     input: &BTreeMap<String, Value>,
+    budget: &mut CheckBudget,
 ) -> Result<(), Diagnostic> {
     let space = SearchSpace::new(spec, input);
-    if space.size() <= FEASIBILITY_LIMIT {
+    if space.size() <= budget.feasibility {
         let mut any = false;
         for index in 0..space.size() {
+            budget.feasibility -= 1;
             if space.check(&space.config_at(index))?.is_none() {
                 any = true;
                 break;
@@ -393,7 +418,9 @@ fn check_input(
     }
     // Evaluate the transform for every configuration (up to a limit), to report a value of the
     // wrong type before anything is built.
-    for index in 0..space.size().min(OPTIONS_CHECK_LIMIT) {
+    let options = space.size().min(OPTIONS_CHECK_LIMIT).min(budget.options);
+    budget.options -= options;
+    for index in 0..options {
         let cfg = space.config_at(index);
         if space.check(&cfg)?.is_some() {
             continue;

@@ -350,6 +350,26 @@ fn huge_parameters_and_input_sizes_are_too_large() {
         "{}",
         r.dump()
     );
+    // The largest allowed input sizes beside a 700-value parameter: `check` counted the
+    // feasible configurations of every size (sizes × configurations, over 20 s of CPU: found by
+    // `make fuzz-long`); one budget now serves the whole command, the later sizes listed uncounted.
+    let r = check_edited(&case, |t| {
+        t.replace(
+            "param N[] = [100000, 1000000];",
+            "param N[] = range(1000, 11000);",
+        )
+        .replace(
+            "param UI[] = [1, 4];",
+            "param UI[] = [1, 4];\n            param P[] = range(0, 700);",
+        )
+    });
+    r.assert_code(0);
+    let listed = r.stdout.matches("  input N=").count();
+    let counted = r.stdout.matches("satisfy the constraints").count();
+    let uncounted = r.stdout.matches("feasible ones not counted").count();
+    assert_eq!(listed, 10_000, "{}", r.dump());
+    assert!(counted > 0 && uncounted > 0, "{}", r.dump());
+    assert_eq!(counted + uncounted, listed);
 }
 
 /// G6: 2,000 malformed `#define X(` lines. `cc -dM -E` reported every one, each located by

@@ -15,6 +15,12 @@ use std::path::PathBuf;
 /// count is a lower bound, "at least N"): about 0.3 s on one core.
 const CHECK_ENUMERATION_LIMIT: u64 = 1_000_000;
 
+/// Configurations `check` enumerates over all regions and input sizes together (about 1 s on one
+/// core): beyond it the remaining sizes are listed with their feasible configurations not counted.
+/// Without it the work was sizes × configurations (10^4 input sizes beside a 50,400-configuration
+/// space took over 20 s of CPU: issue 25 G6, found by `make fuzz-long`).
+const CHECK_TOTAL_ENUMERATION: u64 = 3_000_000;
+
 #[derive(clap::Args, Debug)]
 pub(super) struct CheckArgs {
     /// The annotated C file (never modified).
@@ -48,10 +54,16 @@ pub(super) fn run(a: CheckArgs) -> Result<i32, Failure> {
         }
     }
     if a.json {
-        let mut doc = super::json::check(path, text, &l.prepared, CHECK_ENUMERATION_LIMIT);
+        let mut doc = super::json::check(
+            path,
+            text,
+            &l.prepared,
+            (CHECK_ENUMERATION_LIMIT, CHECK_TOTAL_ENUMERATION),
+        );
         doc["refused"] = super::json::refused(&l.refused);
         orcl_frontend::outln!("{}", serde_json::to_string_pretty(&doc).unwrap_or_default());
     }
+    let mut left = CHECK_TOTAL_ENUMERATION;
     for p in l.prepared.iter().filter(|_| !a.json) {
         print_kernel(p, path, text);
         print_space(p, text);
@@ -64,7 +76,7 @@ pub(super) fn run(a: CheckArgs) -> Result<i32, Failure> {
             );
         }
         for input in &p.inputs {
-            print_input(p, input, path, text).map_err(|f| match f {
+            print_input(p, input, (path, text), &mut left).map_err(|f| match f {
                 Failure::Input(e) => Failure::Input(l.src.remap(e)),
                 f => f,
             })?;
@@ -176,18 +188,33 @@ fn print_space(p: &Prepared, text: &str) {
     }
 }
 
-/// One input size: the configurations and how many satisfy the constraints; a warning when none
-/// of those enumerated does.
+/// One input size: the configurations and how many satisfy the constraints (at most
+/// [`CHECK_ENUMERATION_LIMIT`] enumerated, and no more than `left`, the command's remaining
+/// budget, which this decreases); a warning when none of those enumerated does.
 fn print_input(
     p: &Prepared,
     input: &BTreeMap<String, Value>,
-    path: &str,
-    text: &str,
+    (path, text): (&str, &str),
+    left: &mut u64,
 ) -> Result<(), Failure> {
     let spec = &p.region.spec;
     let space = SearchSpace::new(spec, input);
     let sizes: Vec<String> = input.iter().map(|(k, v)| format!("{k}={v}")).collect();
-    let (n, exact) = space.count_feasible(CHECK_ENUMERATION_LIMIT).map_err(|d| {
+    let sizes = if sizes.is_empty() {
+        "(none)".to_string()
+    } else {
+        sizes.join(" ")
+    };
+    let limit = CHECK_ENUMERATION_LIMIT.min(*left);
+    if limit == 0 {
+        orcl_frontend::outln!(
+            "  input {sizes}: {} configurations, feasible ones not counted (`check` enumerates at most {CHECK_TOTAL_ENUMERATION} configurations per command)",
+            space.size()
+        );
+        return Ok(());
+    }
+    *left -= space.size().min(limit);
+    let (n, exact) = space.count_feasible(limit).map_err(|d| {
         Failure::Input(InputError {
             path: path.to_string(),
             source: text.to_string(),
@@ -195,12 +222,7 @@ fn print_input(
         })
     })?;
     orcl_frontend::outln!(
-        "  input {}: {} configurations, {}{} satisfy the constraints",
-        if sizes.is_empty() {
-            "(none)".to_string()
-        } else {
-            sizes.join(" ")
-        },
+        "  input {sizes}: {} configurations, {}{} satisfy the constraints",
         space.size(),
         if exact { "" } else { "at least " },
         n
@@ -222,7 +244,7 @@ fn print_input(
                 &orcl_frontend::diag::Diagnostic::new(
                     span,
                     format!(
-                        "none of the first {CHECK_ENUMERATION_LIMIT} of the {} configurations satisfies the constraints; `orcl tune` stops with \"no feasible configuration found\" after {} proposals in a row that measure nothing (--max-idle)",
+                        "none of the first {limit} of the {} configurations satisfies the constraints; `orcl tune` stops with \"no feasible configuration found\" after {} proposals in a row that measure nothing (--max-idle)",
                         space.size(),
                         crate::tune::MAX_IDLE_PROPOSALS
                     )

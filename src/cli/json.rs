@@ -45,8 +45,15 @@ pub(super) fn refused(refused: &[(usize, InputError)]) -> Json {
 
 /// `orcl check --json`: per region its place, kernel arguments, loop, outputs, tuning parameters,
 /// constraints and, per input size, the configurations and how many satisfy the constraints
-/// (`exact`: false when only a lower bound was counted, at most `limit` enumerated).
-pub(super) fn check(path: &str, text: &str, regions: &[Prepared], limit: u64) -> Json {
+/// (`exact`: false when only a lower bound was counted, at most `limit` enumerated per input
+/// size and `total` over the command; `feasible` null for the sizes past `total`).
+pub(super) fn check(
+    path: &str,
+    text: &str,
+    regions: &[Prepared],
+    (limit, total): (u64, u64),
+) -> Json {
+    let left = std::cell::Cell::new(total);
     let region = |p: &Prepared| {
         let (line, column) = orcl_frontend::diag::line_col(text, p.region.raw.span.start);
         let spec = &p.region.spec;
@@ -55,6 +62,12 @@ pub(super) fn check(path: &str, text: &str, regions: &[Prepared], limit: u64) ->
             .iter()
             .map(|input| {
                 let space = SearchSpace::new(spec, input);
+                let limit = limit.min(left.get());
+                if limit == 0 {
+                    return json!({"sizes": sizes(input), "configurations": space.size(),
+                                  "feasible": null, "exact": false});
+                }
+                left.set(left.get() - space.size().min(limit));
                 let (n, exact) = space.count_feasible(limit).unwrap_or((0, false));
                 json!({"sizes": sizes(input), "configurations": space.size(),
                        "feasible": n, "exact": exact})

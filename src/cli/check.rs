@@ -54,12 +54,7 @@ pub(super) fn run(a: CheckArgs) -> Result<i32, Failure> {
         }
     }
     if a.json {
-        let mut doc = super::json::check(
-            path,
-            text,
-            &l.prepared,
-            (CHECK_ENUMERATION_LIMIT, CHECK_TOTAL_ENUMERATION),
-        );
+        let mut doc = super::json::check(path, text, &l.prepared, CHECK_TOTAL_ENUMERATION);
         doc["refused"] = super::json::refused(&l.refused);
         orcl_frontend::outln!("{}", serde_json::to_string_pretty(&doc).unwrap_or_default());
     }
@@ -188,9 +183,24 @@ fn print_space(p: &Prepared, text: &str) {
     }
 }
 
-/// One input size: the configurations and how many satisfy the constraints (at most
-/// [`CHECK_ENUMERATION_LIMIT`] enumerated, and no more than `left`, the command's remaining
-/// budget, which this decreases); a warning when none of those enumerated does.
+/// The feasible configurations of `space` as `(count, exact)`, enumerating at most
+/// [`CHECK_ENUMERATION_LIMIT`] and no more than `left`, the command's remaining budget, which
+/// this decreases; `None` when the budget is spent (nothing counted). Errors: a constraint that
+/// fails to evaluate.
+pub(super) fn count_within(
+    space: &SearchSpace,
+    left: &mut u64,
+) -> Result<Option<(u64, bool)>, orcl_frontend::diag::Diagnostic> {
+    let limit = CHECK_ENUMERATION_LIMIT.min(*left);
+    if limit == 0 {
+        return Ok(None);
+    }
+    *left -= space.size().min(limit);
+    space.count_feasible(limit).map(Some)
+}
+
+/// One input size: the configurations and how many satisfy the constraints ([`count_within`]
+/// the command's remaining budget `left`); a warning when none of those enumerated does.
 fn print_input(
     p: &Prepared,
     input: &BTreeMap<String, Value>,
@@ -206,21 +216,20 @@ fn print_input(
         sizes.join(" ")
     };
     let limit = CHECK_ENUMERATION_LIMIT.min(*left);
-    if limit == 0 {
-        orcl_frontend::outln!(
-            "  input {sizes}: {} configurations, feasible ones not counted (`check` enumerates at most {CHECK_TOTAL_ENUMERATION} configurations per command)",
-            space.size()
-        );
-        return Ok(());
-    }
-    *left -= space.size().min(limit);
-    let (n, exact) = space.count_feasible(limit).map_err(|d| {
+    let counted = count_within(&space, left).map_err(|d| {
         Failure::Input(InputError {
             path: path.to_string(),
             source: text.to_string(),
             diagnostics: vec![d],
         })
     })?;
+    let Some((n, exact)) = counted else {
+        orcl_frontend::outln!(
+            "  input {sizes}: {} configurations, feasible ones not counted (`check` enumerates at most {CHECK_TOTAL_ENUMERATION} configurations per command)",
+            space.size()
+        );
+        return Ok(());
+    };
     orcl_frontend::outln!(
         "  input {sizes}: {} configurations, {}{} satisfy the constraints",
         space.size(),

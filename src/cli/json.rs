@@ -45,14 +45,9 @@ pub(super) fn refused(refused: &[(usize, InputError)]) -> Json {
 
 /// `orcl check --json`: per region its place, kernel arguments, loop, outputs, tuning parameters,
 /// constraints and, per input size, the configurations and how many satisfy the constraints
-/// (`exact`: false when only a lower bound was counted, at most `limit` enumerated per input
-/// size and `total` over the command; `feasible` null for the sizes past `total`).
-pub(super) fn check(
-    path: &str,
-    text: &str,
-    regions: &[Prepared],
-    (limit, total): (u64, u64),
-) -> Json {
+/// (`exact`: false when only a lower bound was counted, as `check::count_within` enumerates
+/// within `total` over the command; `feasible` null for the sizes past it).
+pub(super) fn check(path: &str, text: &str, regions: &[Prepared], total: u64) -> Json {
     let left = std::cell::Cell::new(total);
     let region = |p: &Prepared| {
         let (line, column) = orcl_frontend::diag::line_col(text, p.region.raw.span.start);
@@ -62,13 +57,14 @@ pub(super) fn check(
             .iter()
             .map(|input| {
                 let space = SearchSpace::new(spec, input);
-                let limit = limit.min(left.get());
-                if limit == 0 {
-                    return json!({"sizes": sizes(input), "configurations": space.size(),
-                                  "feasible": null, "exact": false});
-                }
-                left.set(left.get() - space.size().min(limit));
-                let (n, exact) = space.count_feasible(limit).unwrap_or((0, false));
+                let mut l = left.get();
+                let counted = super::check::count_within(&space, &mut l);
+                left.set(l);
+                let (n, exact) = match counted {
+                    Ok(None) => (None, false),
+                    Ok(Some((n, exact))) => (Some(n), exact),
+                    Err(_) => (Some(0), false),
+                };
                 json!({"sizes": sizes(input), "configurations": space.size(),
                        "feasible": n, "exact": exact})
             })

@@ -635,12 +635,7 @@ pub fn build(
         h.update([0]);
         h.update(hook.unwrap_or("\u{1}").as_bytes());
     }
-    let hash: String = h
-        .finalize()
-        .iter()
-        .take(10)
-        .map(|b| format!("{b:02x}"))
-        .collect();
+    let hash = cache::hex(&h.finalize()[..10]);
     let name = format!("skeleton-{hash}");
     let exe = dir.join(&name);
     if cache.exists(&name) {

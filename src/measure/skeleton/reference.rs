@@ -282,7 +282,7 @@ fn digest(file: &Path) -> Option<String> {
         }
         h.update(&buf[..n]);
     }
-    Some(h.finalize().iter().map(|b| format!("{b:02x}")).collect())
+    Some(super::cache::hex(&h.finalize()))
 }
 
 /// The size of the cached `file` when its digest is the one recorded beside it (its time of

@@ -85,7 +85,7 @@ pub(super) fn sql_json(v: &SqlValue) -> Json {
         SqlValue::Integer(i) => json!(i),
         SqlValue::Real(f) => num(Some(*f)),
         SqlValue::Text(s) => Json::String(s.clone()),
-        SqlValue::Blob(b) => Json::String(hex(b)),
+        SqlValue::Blob(b) => Json::String(hex::encode(b)),
     }
 }
 
@@ -95,10 +95,6 @@ pub(super) fn sql_text(v: &SqlValue) -> String {
         SqlValue::Integer(i) => i.to_string(),
         SqlValue::Real(f) => f.to_string(),
         SqlValue::Text(s) => s.clone(),
-        SqlValue::Blob(b) => hex(b),
+        SqlValue::Blob(b) => hex::encode(b),
     }
-}
-
-pub(super) fn hex(b: &[u8]) -> String {
-    b.iter().map(|x| format!("{x:02x}")).collect()
 }

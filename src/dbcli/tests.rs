@@ -9,7 +9,7 @@ use super::*;
 use crate::db::QueryError;
 
 use super::best::{canonical, cmp_params, parse_size, size_matches};
-use super::query::{hex, rows_json, sql_json, sql_text};
+use super::query::{rows_json, sql_json, sql_text};
 
 fn params(s: &str) -> Map<String, Json> {
     match serde_json::from_str(s).unwrap() {
@@ -68,7 +68,6 @@ fn displays() {
     assert_eq!(config_display("not json"), "not json");
     assert_eq!(fmt_date("2024-05-01T12:34:56.789Z"), "2024-05-01 12:34:56");
     assert_eq!(fmt_date("yesterday"), "yesterday");
-    assert_eq!(hex(&[0, 255, 16]), "00ff10");
     assert_eq!(num(Some(f64::NAN)), Json::Null);
     assert_eq!(sql_json(&SqlValue::Blob(vec![1, 2])), json!("0102"));
     assert_eq!(sql_text(&SqlValue::Null), "NULL");

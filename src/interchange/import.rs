@@ -81,10 +81,7 @@ pub fn value_from_json(v: &serde_json::Value) -> Result<Value> {
 
 /// Lowercase hex SHA-256.
 pub(super) fn sha256_hex(bytes: &[u8]) -> String {
-    Sha256::digest(bytes)
-        .iter()
-        .map(|b| format!("{b:02x}"))
-        .collect()
+    hex::encode(Sha256::digest(bytes))
 }
 
 /// A timestamp as orcl's ISO-8601 UTC text with milliseconds (`2022-12-23T12:11:26.411Z`), if it

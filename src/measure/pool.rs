@@ -139,7 +139,7 @@ pub fn kernel_key(source: &str, options: &str, fingerprint: &str) -> String {
         h.update((p.len() as u64).to_le_bytes());
         h.update(p.as_bytes());
     }
-    h.finalize().iter().map(|b| format!("{b:02x}")).collect()
+    hex::encode(h.finalize())
 }
 
 /// The machine's core count (`std::thread::available_parallelism`), the default `--jobs`.

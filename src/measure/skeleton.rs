@@ -40,11 +40,7 @@ fn substitute_as(
         let words = shlex::split(plain).unwrap_or_else(|| vec![plain.to_string()]);
         words
             .iter()
-            .map(|w| {
-                shlex::try_quote(w)
-                    .map(|c| c.into_owned())
-                    .unwrap_or_else(|_| "''".into())
-            })
+            .map(|w| commands::shell_word(w))
             .collect::<Vec<_>>()
             .join(" ")
     };
@@ -128,9 +124,7 @@ pub fn site_adjust(cmd: &str) -> (String, String, Vec<String>) {
         if w.contains('$') || w.contains('@') {
             return w.to_string();
         }
-        shlex::try_quote(w)
-            .map(|c| c.into_owned())
-            .unwrap_or_default()
+        commands::shell_word(w)
     };
     let first = words.first().map(String::as_str).unwrap_or("");
     let base = first.rsplit('/').next().unwrap_or(first);
@@ -556,11 +550,7 @@ fn compile(
     tmp: &Path,
     tmp_src: &Path,
 ) -> Result<(), BuildError> {
-    let q = |p: &Path| {
-        shlex::try_quote(&p.display().to_string())
-            .map(|c| c.into_owned())
-            .unwrap_or_default()
-    };
+    let q = |p: &Path| commands::shell_word(&p.display().to_string());
     let command_with = |flags: &str| {
         format!(
             "{build_command}{flags} -o {} {} {libs} -lOpenCL -lm",
@@ -635,7 +625,7 @@ pub fn build(
         h.update([0]);
         h.update(hook.unwrap_or("\u{1}").as_bytes());
     }
-    let hash = cache::hex(&h.finalize()[..10]);
+    let hash = hex::encode(&h.finalize()[..10]);
     let name = format!("skeleton-{hash}");
     let exe = dir.join(&name);
     if cache.exists(&name) {

@@ -263,17 +263,13 @@ pub struct RegionResult {
     pub inputs: Vec<InputResult>,
 }
 
-fn hex(bytes: &[u8]) -> String {
-    bytes.iter().map(|b| format!("{b:02x}")).collect()
-}
-
 fn sha(parts: &[&str]) -> String {
     let mut h = Sha256::new();
     for p in parts {
         h.update(p.as_bytes());
         h.update([0]);
     }
-    hex(&h.finalize()[..16])
+    hex::encode(&h.finalize()[..16])
 }
 
 fn located(text: &str, path: &str, d: Diagnostic) -> TuneError {

@@ -196,7 +196,7 @@ impl CacheDir {
         )?;
         let mut b = Vec::new();
         std::fs::File::from(fd).read_to_end(&mut b)?;
-        Ok(hex(&Sha256::digest(&b)))
+        Ok(hex::encode(Sha256::digest(&b)))
     }
 
     /// The cached entry `exe` (with `exe.c` and `exe.sha256`) opened for running when it may be
@@ -210,7 +210,7 @@ impl CacheDir {
         let mut b = Vec::new();
         bin.file.read_to_end(&mut b).ok()?;
         let ok = src == source.as_bytes()
-            && String::from_utf8_lossy(&sum).trim() == hex(&Sha256::digest(&b));
+            && String::from_utf8_lossy(&sum).trim() == hex::encode(Sha256::digest(&b));
         ok.then(|| Verified {
             fd: OwnedFd::from(bin.file),
             on_disk: self.path.join(exe),
@@ -264,10 +264,6 @@ pub fn on_disk(run: &Path) -> PathBuf {
         .unwrap_or_else(|| run.to_path_buf())
 }
 
-pub(super) fn hex(b: &[u8]) -> String {
-    b.iter().map(|x| format!("{x:02x}")).collect()
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -283,7 +279,7 @@ mod tests {
         std::fs::write(dir.join(format!("{name}.c")), source).unwrap();
         std::fs::write(
             dir.join(format!("{name}.sha256")),
-            hex(&Sha256::digest(body.as_bytes())),
+            hex::encode(Sha256::digest(body.as_bytes())),
         )
         .unwrap();
         std::fs::rename(&tmp, dir.join(name)).unwrap();

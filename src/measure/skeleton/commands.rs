@@ -4,6 +4,15 @@
 use std::collections::HashSet;
 use std::sync::Mutex;
 
+/// `word` quoted for a POSIX shell command line, as written when it needs no quoting
+/// (`shlex::try_quote`). A word holding a NUL byte cannot reach a program's argv at all; it
+/// becomes the empty word `''`, so the command fails visibly rather than losing the word.
+pub fn shell_word(word: &str) -> String {
+    shlex::try_quote(word)
+        .map(|c| c.into_owned())
+        .unwrap_or_else(|_| "''".into())
+}
+
 /// `word` with each `$NAME` and `${NAME}` replaced by the environment variable's value (empty
 /// when unset), as the shell would expand it in an unquoted word, and nothing else: no command
 /// substitution (`$(..)`, backquotes), arithmetic, globbing or word splitting. A `$` not followed
@@ -47,11 +56,7 @@ pub fn libs_words(libs: &str) -> Result<String, String> {
         .iter()
         // An unset variable alone is no word at all, as in the shell.
         .filter_map(|w| Some(expand_env(w)).filter(|x| !x.is_empty() || w.is_empty()))
-        .map(|w| {
-            shlex::try_quote(&w)
-                .map(|c| c.into_owned())
-                .unwrap_or_else(|_| "''".into())
-        })
+        .map(|w| shell_word(&w))
         .collect::<Vec<_>>()
         .join(" "))
 }

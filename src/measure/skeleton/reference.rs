@@ -282,7 +282,7 @@ fn digest(file: &Path) -> Option<String> {
         }
         h.update(&buf[..n]);
     }
-    Some(super::cache::hex(&h.finalize()))
+    Some(hex::encode(h.finalize()))
 }
 
 /// The size of the cached `file` when its digest is the one recorded beside it (its time of

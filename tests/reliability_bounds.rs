@@ -372,6 +372,38 @@ fn huge_parameters_and_input_sizes_are_too_large() {
     assert_eq!(counted + uncounted, listed);
 }
 
+/// G6: the work of `check` is bounded in constraint steps, not only in configurations: a
+/// 300-term `and` chain over 8,000 input sizes × 72 configurations (576,000, within the
+/// configuration budgets) took 40 s of CPU in `prepare` and `check` (found by `make fuzz-long`);
+/// both now stop counting when their expression steps are spent, the later sizes listed uncounted.
+#[test]
+fn long_constraints_over_many_sizes_are_bounded_by_steps() {
+    let case = Case::new("axpy_faults.c");
+    let chain: Vec<String> = (0..300).map(|k| format!("WI + {k} > {k}")).collect();
+    let r = check_edited(&case, |t| {
+        t.replace(
+            "constraint c1 = (WI*WG <= 4096);",
+            &format!(
+                "constraint c1 = (WI*WG <= 4096 and {});",
+                chain.join(" and ")
+            ),
+        )
+        .replace(
+            "param N[] = [100000, 1000000];",
+            "param N[] = range(1000, 9000);",
+        )
+    });
+    r.assert_code(0);
+    let listed = r.stdout.matches("  input N=").count();
+    let uncounted = r.stdout.matches("feasible ones not counted").count();
+    assert_eq!(listed, 8_000, "{}", r.dump());
+    assert!(
+        uncounted > 0 && r.stdout.contains("constraint steps per command"),
+        "{}",
+        r.dump()
+    );
+}
+
 /// G6: 2,000 malformed `#define X(` lines. `cc -dM -E` reported every one, each located by
 /// rereading the file (20,000: 17 s); it now stops at the first (`-fmax-errors=1`), counted
 /// here through an `$ORCL_CPP` wrapper that keeps cc's stderr. And tree-sitter, whose error

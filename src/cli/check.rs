@@ -20,6 +20,28 @@ const CHECK_ENUMERATION_LIMIT: u64 = 1_000_000;
 /// Without it the work was sizes × configurations (10^4 input sizes beside a 50,400-configuration
 /// space took over 20 s of CPU: issue 25 G6, found by `make fuzz-long`).
 const CHECK_TOTAL_ENUMERATION: u64 = 3_000_000;
+/// Expression steps ([`orcl_frontend::expr::steps_evaluated`]) the constraints may take while
+/// `check` counts, over the command (about 2 s at 40 ns a step): the configuration count alone
+/// let a 300-term constraint over 576,000 configurations run for 20 s (issue 25 G6, found by
+/// `make fuzz-long`).
+const CHECK_TOTAL_STEPS: u64 = 50_000_000;
+
+/// What `check` may still enumerate in this command: configurations and expression steps.
+#[derive(Debug, Clone, Copy)]
+pub(super) struct CheckLeft {
+    configurations: u64,
+    steps: u64,
+}
+
+impl CheckLeft {
+    /// The whole budget of one command.
+    pub(super) const fn new() -> CheckLeft {
+        CheckLeft {
+            configurations: CHECK_TOTAL_ENUMERATION,
+            steps: CHECK_TOTAL_STEPS,
+        }
+    }
+}
 
 #[derive(clap::Args, Debug)]
 pub(super) struct CheckArgs {
@@ -54,11 +76,11 @@ pub(super) fn run(a: CheckArgs) -> Result<i32, Failure> {
         }
     }
     if a.json {
-        let mut doc = super::json::check(path, text, &l.prepared, CHECK_TOTAL_ENUMERATION);
+        let mut doc = super::json::check(path, text, &l.prepared);
         doc["refused"] = super::json::refused(&l.refused);
         orcl_frontend::outln!("{}", serde_json::to_string_pretty(&doc).unwrap_or_default());
     }
-    let mut left = CHECK_TOTAL_ENUMERATION;
+    let mut left = CheckLeft::new();
     for p in l.prepared.iter().filter(|_| !a.json) {
         print_kernel(p, path, text);
         print_space(p, text);
@@ -184,19 +206,23 @@ fn print_space(p: &Prepared, text: &str) {
 }
 
 /// The feasible configurations of `space` as `(count, exact)`, enumerating at most
-/// [`CHECK_ENUMERATION_LIMIT`] and no more than `left`, the command's remaining budget, which
-/// this decreases; `None` when the budget is spent (nothing counted). Errors: a constraint that
-/// fails to evaluate.
+/// [`CHECK_ENUMERATION_LIMIT`] and no more than `left`, the command's remaining configurations
+/// and expression steps, which this decreases; `None` when the budget is spent (nothing
+/// counted). Errors: a constraint that fails to evaluate.
 pub(super) fn count_within(
     space: &SearchSpace,
-    left: &mut u64,
+    left: &mut CheckLeft,
 ) -> Result<Option<(u64, bool)>, orcl_frontend::diag::Diagnostic> {
-    let limit = CHECK_ENUMERATION_LIMIT.min(*left);
-    if limit == 0 {
+    let limit = CHECK_ENUMERATION_LIMIT.min(left.configurations);
+    if limit == 0 || left.steps == 0 {
         return Ok(None);
     }
-    *left -= space.size().min(limit);
-    space.count_feasible(limit).map(Some)
+    left.configurations -= space.size().min(limit);
+    let start = orcl_frontend::expr::steps_evaluated();
+    let counted = space.count_feasible(limit, left.steps);
+    let spent = orcl_frontend::expr::steps_evaluated() - start;
+    left.steps = left.steps.saturating_sub(spent);
+    counted.map(Some)
 }
 
 /// One input size: the configurations and how many satisfy the constraints ([`count_within`]
@@ -205,7 +231,7 @@ fn print_input(
     p: &Prepared,
     input: &BTreeMap<String, Value>,
     (path, text): (&str, &str),
-    left: &mut u64,
+    left: &mut CheckLeft,
 ) -> Result<(), Failure> {
     let spec = &p.region.spec;
     let space = SearchSpace::new(spec, input);
@@ -215,7 +241,7 @@ fn print_input(
     } else {
         sizes.join(" ")
     };
-    let limit = CHECK_ENUMERATION_LIMIT.min(*left);
+    let limit = CHECK_ENUMERATION_LIMIT.min(left.configurations);
     let counted = count_within(&space, left).map_err(|d| {
         Failure::Input(InputError {
             path: path.to_string(),
@@ -225,7 +251,7 @@ fn print_input(
     })?;
     let Some((n, exact)) = counted else {
         orcl_frontend::outln!(
-            "  input {sizes}: {} configurations, feasible ones not counted (`check` enumerates at most {CHECK_TOTAL_ENUMERATION} configurations per command)",
+            "  input {sizes}: {} configurations, feasible ones not counted (`check` enumerates at most {CHECK_TOTAL_ENUMERATION} configurations and {CHECK_TOTAL_STEPS} constraint steps per command)",
             space.size()
         );
         return Ok(());
@@ -253,7 +279,7 @@ fn print_input(
                 &orcl_frontend::diag::Diagnostic::new(
                     span,
                     format!(
-                        "none of the first {limit} of the {} configurations satisfies the constraints; `orcl tune` stops with \"no feasible configuration found\" after {} proposals in a row that measure nothing (--max-idle)",
+                        "none of the configurations enumerated (at most {limit}, within the command's budget) of the {} satisfies the constraints; `orcl tune` stops with \"no feasible configuration found\" after {} proposals in a row that measure nothing (--max-idle)",
                         space.size(),
                         crate::tune::MAX_IDLE_PROPOSALS
                     )

@@ -46,9 +46,9 @@ pub(super) fn refused(refused: &[(usize, InputError)]) -> Json {
 /// `orcl check --json`: per region its place, kernel arguments, loop, outputs, tuning parameters,
 /// constraints and, per input size, the configurations and how many satisfy the constraints
 /// (`exact`: false when only a lower bound was counted, as `check::count_within` enumerates
-/// within `total` over the command; `feasible` null for the sizes past it).
-pub(super) fn check(path: &str, text: &str, regions: &[Prepared], total: u64) -> Json {
-    let left = std::cell::Cell::new(total);
+/// within one budget for the command; `feasible` null for the sizes past it).
+pub(super) fn check(path: &str, text: &str, regions: &[Prepared]) -> Json {
+    let left = std::cell::Cell::new(super::check::CheckLeft::new());
     let region = |p: &Prepared| {
         let (line, column) = orcl_frontend::diag::line_col(text, p.region.raw.span.start);
         let spec = &p.region.spec;

@@ -125,53 +125,6 @@ pub(super) fn variant_key(v: &Variant, plan: &skeleton::BuildPlan) -> String {
     sha(&[&v.source, &v.build_options, &launch])
 }
 
-/// Measure `jobs` (variant key, variant, skeleton binary) on the runners of `--devices` or
-/// `--slurm` (worker slot, device, runner), each runner on its own thread taking the next job
-/// from one queue, so a faster device takes more. Returns each key's outcome and the slot that
-/// measured it. A signal stops the hand-out (the tune then stops before recording anything of
-/// this batch). Under `--slurm` a worker that cannot be (re)started puts its job back and
-/// leaves the batch to the others (what no worker measured is measured by the caller).
-pub(super) fn measure_on_devices(
-    runners: Vec<(usize, usize, &mut Runner)>,
-    jobs: Vec<(String, Variant, PathBuf)>,
-    total: bool,
-    slurm: bool,
-) -> HashMap<String, (Outcome, usize)> {
-    let queue = std::sync::Mutex::new(std::collections::VecDeque::from(jobs));
-    let out = std::sync::Mutex::new(HashMap::new());
-    std::thread::scope(|s| {
-        for (slot, device, runner) in runners {
-            let (queue, out) = (&queue, &out);
-            s.spawn(move || loop {
-                if orcl_measure::interrupt::requested().is_some() {
-                    break;
-                }
-                let next = queue.lock().unwrap_or_else(|e| e.into_inner()).pop_front();
-                let Some((key, mut v, exe)) = next else {
-                    break;
-                };
-                v.device = device;
-                runner.use_skeleton(exe.clone());
-                if slurm {
-                    if let Err(e) = runner.worker(v.platform, device) {
-                        eprintln!("warning: Slurm worker {slot} could not be restarted: {e}; the other workers go on");
-                        queue
-                            .lock()
-                            .unwrap_or_else(|e| e.into_inner())
-                            .push_front((key, v, exe));
-                        break;
-                    }
-                }
-                let o = measure_objective(runner, &v, total);
-                out.lock()
-                    .unwrap_or_else(|e| e.into_inner())
-                    .insert(key, (o, slot));
-            });
-        }
-    });
-    out.into_inner().unwrap_or_else(|e| e.into_inner())
-}
-
 /// Measure `v`. Under the `total` objective the OpenCL skeleton times the kernel alone, so the
 /// host↔device copies of one call (`transfer_ms`: every array in, the written ones out, timed once
 /// when the worker started) are added to every sample (the CUDA skeleton times copies + kernel
@@ -647,6 +600,29 @@ impl Workers {
             slurm: opts.slurm.is_some(),
             energy: None,
         })
+    }
+
+    /// Every measuring worker slot (slot 0: `runner`, with the energy meter; then `extra`), for
+    /// the search's measuring threads (`search_loop`). A one-device tune's one slot measures on
+    /// the variant's own device.
+    pub fn slots(&mut self) -> Vec<super::search_loop::Slot<'_>> {
+        let first = super::search_loop::Slot {
+            slot: 0,
+            device: self.devices.first().copied(),
+            runner: &mut self.runner,
+            energy: self.energy.as_mut(),
+        };
+        let rest = self
+            .extra
+            .iter_mut()
+            .enumerate()
+            .map(|(i, (d, r))| super::search_loop::Slot {
+                slot: i + 1,
+                device: Some(*d),
+                runner: r,
+                energy: None,
+            });
+        std::iter::once(first).chain(rest).collect()
     }
 
     /// The `build_pool` metadata: which pool built the kernels (or why none did), its counts

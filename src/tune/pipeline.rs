@@ -370,10 +370,11 @@ fn same_device_kind(
     )))
 }
 
-/// Whether CUDA kernels can be built in orcl's process: not switched off (`ORCL_CUDA_POOL=0`),
-/// the device's compute capability known, and a libnvrtc with `nvrtcGetCUBIN` loaded here
-/// (probed, never a panic when it is missing) that compiles a trivial kernel for the device's
-/// `sm_XY`. Why not, otherwise.
+/// Whether CUDA kernels can be built by the pool (in its `orcl build-server --cuda` children):
+/// not switched off (`ORCL_CUDA_POOL=0`), the device's compute capability known, and a libnvrtc
+/// with `nvrtcGetCUBIN` loaded here (probed, never a panic when it is missing; its version is
+/// part of the cache key) that compiles a trivial kernel for the device's `sm_XY`. Why not,
+/// otherwise.
 fn cuda_pool(
     dev: &DeviceInfo,
 ) -> Result<(std::sync::Arc<orcl_measure::nvrtc::Nvrtc>, (u32, u32)), String> {
@@ -421,16 +422,15 @@ fn start_pool(
                         "cuda: {jobs} threads, NVRTC {}.{} ({}), sm_{}{}",
                         nvrtc.version.0, nvrtc.version.1, nvrtc.path, cc.0, cc.1
                     );
-                    runner.set_pool(
-                        orcl_measure::pool::BuildPool::cuda(
-                            jobs,
-                            nvrtc,
-                            cc,
-                            &dev.fingerprint(),
-                            cache,
-                        ),
-                        backend,
+                    let pool = orcl_measure::pool::BuildPool::cuda(
+                        jobs,
+                        nvrtc,
+                        cc,
+                        &dev.fingerprint(),
+                        cache,
                     );
+                    pool.start_servers_if_cold(&v0.source, &v0.build_options);
+                    runner.set_pool(pool, backend);
                     note
                 }
                 Err(why) => format!("none: {why} (the worker compiles with its own NVRTC)"),

@@ -389,54 +389,71 @@ fn cuda_pool(
     Ok((nvrtc, cc))
 }
 
-/// Starts the build pool of `jobs` threads for `v0`'s backend on `runner` (`cache`: the
-/// kernel-binary cache directory, `None` with `--no-kernel-cache`); returns which pool builds the
-/// kernels, or why none does (metadata `build_pool`).
-fn start_pool(
-    runner: &mut Runner,
+/// The build pool of an experiment, started right after device discovery (issue 24: with a
+/// cold kernel cache its build processes then start while the skeleton is compiled and the
+/// workers set up, instead of after them), handed to the workers by [`Workers::start`].
+pub(super) struct Pool {
+    /// Build threads (`--jobs`, or its default).
     jobs: usize,
-    v0: &Variant,
-    dev: &DeviceInfo,
-    cache: Option<PathBuf>,
-) -> String {
+    pool: Option<orcl_measure::pool::BuildPool>,
+    /// Which pool builds the kernels, or why none does (metadata `build_pool`).
+    note: String,
+}
+
+/// Starts the build pool for `v0`'s backend (the first configuration's variant) on `dev`: `jobs`
+/// defaults to the machine's cores on a GPU and to 0 on a CPU device (PoCL), where a build can
+/// only run between measurements and PoCL generates the code at the first launch anyway
+/// (docs/THROUGHPUT.md). With a cold kernel cache its build processes start now
+/// (`BuildPool::start_servers_if_cold`).
+pub(super) fn start_build_pool(v0: &Variant, dev: &DeviceInfo, opts: &TuneOptions) -> Pool {
     let backend = v0.backend;
-    if jobs == 0 {
-        "none: --jobs 0 (the worker builds every kernel)".to_string()
-    } else {
-        match backend {
-            Backend::OpenCl => {
-                let pool = orcl_measure::pool::BuildPool::new(
-                    jobs,
-                    v0.platform,
-                    v0.device,
-                    &dev.fingerprint(),
-                    cache,
-                );
-                pool.start_servers_if_cold(&v0.source, &v0.build_options);
-                runner.set_pool(pool, backend);
-                format!("opencl: {jobs} threads")
-            }
-            Backend::Cuda => match cuda_pool(dev) {
-                Ok((nvrtc, cc)) => {
-                    let note = format!(
-                        "cuda: {jobs} threads, NVRTC {}.{} ({}), sm_{}{}",
-                        nvrtc.version.0, nvrtc.version.1, nvrtc.path, cc.0, cc.1
-                    );
-                    let pool = orcl_measure::pool::BuildPool::cuda(
-                        jobs,
-                        nvrtc,
-                        cc,
-                        &dev.fingerprint(),
-                        cache,
-                    );
-                    pool.start_servers_if_cold(&v0.source, &v0.build_options);
-                    runner.set_pool(pool, backend);
-                    note
-                }
-                Err(why) => format!("none: {why} (the worker compiles with its own NVRTC)"),
-            },
+    let jobs = opts.jobs.unwrap_or_else(|| {
+        if backend == Backend::OpenCl && orcl_measure::pool::is_cpu(v0.platform, v0.device) {
+            0
+        } else {
+            orcl_measure::pool::default_jobs()
         }
+    });
+    let cache = (!opts.no_kernel_cache).then(skeleton::cache_dir);
+    if jobs == 0 {
+        let note = "none: --jobs 0 (the worker builds every kernel)".to_string();
+        return Pool {
+            jobs,
+            pool: None,
+            note,
+        };
     }
+    let (pool, note) = match backend {
+        Backend::OpenCl => {
+            let pool = orcl_measure::pool::BuildPool::new(
+                jobs,
+                v0.platform,
+                v0.device,
+                &dev.fingerprint(),
+                cache,
+            );
+            (Some(pool), format!("opencl: {jobs} threads"))
+        }
+        Backend::Cuda => match cuda_pool(dev) {
+            Ok((nvrtc, cc)) => {
+                let note = format!(
+                    "cuda: {jobs} threads, NVRTC {}.{} ({}), sm_{}{}",
+                    nvrtc.version.0, nvrtc.version.1, nvrtc.path, cc.0, cc.1
+                );
+                let fp = dev.fingerprint();
+                let pool = orcl_measure::pool::BuildPool::cuda(jobs, nvrtc, cc, &fp, cache);
+                (Some(pool), note)
+            }
+            Err(why) => (
+                None,
+                format!("none: {why} (the worker compiles with its own NVRTC)"),
+            ),
+        },
+    };
+    if let Some(p) = &pool {
+        p.start_servers_if_cold(&v0.source, &v0.build_options);
+    }
+    Pool { jobs, pool, note }
 }
 
 /// A runner of the skeleton `exe` with the run's warm-ups, repetitions and timeout policy,
@@ -510,9 +527,7 @@ pub(super) struct Workers {
 
 impl Workers {
     /// Starts the worker of every device (a skeleton that cannot start is an error of the
-    /// whole experiment) and the build pool. `jobs` defaults to the machine's cores on a GPU
-    /// and to 0 on a CPU device (PoCL), where a build can only run between measurements and
-    /// PoCL generates the code at the first launch anyway (docs/THROUGHPUT.md).
+    /// whole experiment), sharing `pool` ([`start_build_pool`]).
     pub fn start(
         exe: PathBuf,
         settings: &Settings,
@@ -520,6 +535,7 @@ impl Workers {
         dev: &DeviceInfo,
         opts: &TuneOptions,
         device_list: &[usize],
+        pool: Pool,
     ) -> Result<Workers, TuneError> {
         let mut runner = new_runner(&exe, settings, opts);
         // The device of each measuring worker: `--devices`' list, or under `--slurm` one srun
@@ -563,18 +579,14 @@ impl Workers {
                 (d, r)
             })
             .collect();
-        // The build pool first: with a cold kernel cache its build processes start while the
-        // workers do (`BuildPool::start_servers_if_cold`).
-        let backend = v0.backend;
-        let jobs = opts.jobs.unwrap_or_else(|| {
-            if backend == Backend::OpenCl && orcl_measure::pool::is_cpu(v0.platform, v0.device) {
-                0
-            } else {
-                orcl_measure::pool::default_jobs()
-            }
-        });
-        let cache = (!opts.no_kernel_cache).then(skeleton::cache_dir);
-        let pool_note = start_pool(&mut runner, jobs, v0, dev, cache);
+        let Pool {
+            jobs,
+            pool,
+            note: pool_note,
+        } = pool;
+        if let Some(pool) = pool {
+            runner.set_pool(pool, v0.backend);
+        }
         let slurm = opts.slurm.is_some();
         let seen = start_workers(&mut runner, &mut extra, v0.platform, v0.device, slurm)?;
         if opts.slurm.is_some() {

@@ -611,10 +611,10 @@ fn a_dying_build_process_is_replaced_and_the_build_retried_once() {
     }
 }
 
-/// A cold kernel cache (the first variant's kernel not in it): every build thread starts its
-/// build process ahead, so their OpenCL start-up overlaps the workers' (issue 24); a warm cache
-/// starts none. One configuration with `--jobs 3`: 3 processes cold (1 without the early start),
-/// 0 warm. Also: the budget bounds what is handed to the pool (nothing beyond `--total-runs`).
+/// A cold kernel cache (the first variant's kernel not in it): up to `EAGER_SERVERS` (4) build
+/// threads start their build process ahead, so their OpenCL start-up overlaps the skeleton's
+/// compilation (issue 24); a warm cache starts none. One configuration with `--jobs 3`: 3
+/// processes cold (1 without the early start), 0 warm. Also: the budget bounds what is handed to the pool (nothing beyond `--total-runs`).
 #[test]
 fn build_processes_start_ahead_only_with_a_cold_cache() {
     let dir = tempfile::tempdir().unwrap();

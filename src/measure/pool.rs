@@ -91,10 +91,19 @@ struct State {
     hits: usize,
     /// Kernels left to the worker (`Built::InWorker`).
     in_worker: usize,
-    /// Start every build thread's `orcl build-server` child now, before its first job
-    /// ([`BuildPool::start_servers_if_cold`]).
-    eager: bool,
+    /// How many more build threads start their `orcl build-server` child now, before their
+    /// first job ([`BuildPool::start_servers_if_cold`]).
+    eager: usize,
 }
+
+/// OpenCL build processes started ahead of their first job with a cold kernel cache. Each
+/// creates a context of the device, and NVIDIA's driver creates contexts one after another
+/// (issue 24, one H100: with 16 children started ahead, the measuring worker's own context
+/// came after theirs, 2.0 s instead of 0.2 s): four build ahead while the skeleton compiles, and
+/// the others start at their first job, after the worker has its context. Four NVIDIA OpenCL
+/// builds of a Figure 2 kernel (55 ms each) keep ahead of its measurements (about 20 ms of
+/// measuring per kernel).
+pub const EAGER_SERVERS: usize = 4;
 
 struct Shared {
     state: Mutex<State>,
@@ -236,13 +245,14 @@ impl BuildPool {
     }
 
     /// A cold kernel cache (the build of (`source`, `options`), the first variant's, is not in
-    /// it): every build thread starts its `orcl build-server` child now rather than on its first
-    /// job, so that the children's OpenCL start-up (a context each: 3.8 s for the first build of
-    /// 16 children started at once on an H100, docs/BENCHMARKS.md) overlaps the workers' start
-    /// and the reference outputs instead of delaying the first measurements. No-op for a warm
-    /// cache and a CPU device (no children).
+    /// it): [`EAGER_SERVERS`] build threads start their OpenCL `orcl build-server` child now
+    /// rather than on their first job, so that the children's start-up (a context each: 3.8 s
+    /// for the first build of 16 children started at once on an H100, docs/BENCHMARKS.md)
+    /// overlaps the skeleton's compilation instead of delaying the first measurements. No-op for
+    /// a warm cache, a CPU device (no children) and CUDA (an NVRTC child starts in milliseconds,
+    /// with no context).
     pub fn start_servers_if_cold(&self, source: &str, options: &str) {
-        if self.shared.server_exe.is_none() {
+        if self.shared.server_exe.is_none() || self.shared.cuda_cc.is_some() {
             return;
         }
         let key = self.key(source, options);
@@ -254,7 +264,7 @@ impl BuildPool {
         if !cached {
             tracing::debug!("kernel cache cold: build processes started ahead");
             let mut s = self.shared.state.lock().unwrap_or_else(|e| e.into_inner());
-            s.eager = true;
+            s.eager = EAGER_SERVERS;
             self.shared.cv.notify_all();
         }
     }
@@ -409,7 +419,7 @@ fn build_thread(sh: Arc<Shared>, target: Target) {
                 if s.measuring == 0 && !s.queue.is_empty() {
                     break;
                 }
-                if s.eager && child.as_ref().is_some_and(|c| !c.warmed) {
+                if s.eager > 0 && child.as_ref().is_some_and(|c| !c.warmed) {
                     break;
                 }
                 s = sh.cv.wait(s).unwrap_or_else(|e| e.into_inner());
@@ -418,6 +428,7 @@ fn build_thread(sh: Arc<Shared>, target: Target) {
                 s.building += 1;
                 s.queue.pop_front()
             } else {
+                s.eager = s.eager.saturating_sub(1);
                 None
             }
         };

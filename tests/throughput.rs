@@ -420,6 +420,49 @@ fn build_server_builds_reports_errors_and_ends_at_eof() {
     assert_eq!(child.wait().unwrap().code(), Some(0));
 }
 
+/// `orcl build-server --cuda` (issue 24: NVRTC in a process orcl can kill): with NVRTC, a kernel
+/// compiles to a CUBIN for the architecture named in the options (one per line), a broken one
+/// answers NVRTC's log and the child goes on; without NVRTC (CI), every request is answered
+/// `SKIP` with the reason (the skeleton compiles), never a failure of the kernel.
+#[test]
+fn cuda_build_server_compiles_or_skips_without_nvrtc() {
+    use std::io::BufReader;
+    let mut child = Command::new(ORCL)
+        .args(["build-server", "--cuda"])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    let mut stdout = BufReader::new(child.stdout.take().unwrap());
+    let k = "extern \"C\" __global__ void orcl_kernel(float *a) { a[threadIdx.x] += X; }";
+    let opts = "-DX=1.0f\n--gpu-architecture=sm_80";
+    let (word, bin) = build_request(&mut stdin, &mut stdout, k, opts);
+    if !nvrtc_present() {
+        common::skip(
+            "throughput: CUDA build server compiling",
+            "no libnvrtc on this machine (the child answers SKIP)",
+        );
+        assert_eq!(word, "SKIP", "{}", String::from_utf8_lossy(&bin));
+        assert!(!bin.is_empty(), "SKIP says why");
+    } else {
+        assert_eq!(word, "OK", "{}", String::from_utf8_lossy(&bin));
+        assert_eq!(&bin[..4], b"\x7fELF", "a CUBIN");
+        let (word, log) = build_request(&mut stdin, &mut stdout, k, "--gpu-architecture=sm_80");
+        assert_eq!(word, "FAIL");
+        assert!(String::from_utf8_lossy(&log).contains("NVRTC_ERROR_COMPILATION"));
+        let (word, _) = build_request(&mut stdin, &mut stdout, k, opts);
+        assert_eq!(word, "OK", "the child did not survive a failed build");
+    }
+    drop(stdin);
+    assert_eq!(child.wait().unwrap().code(), Some(0));
+}
+
+/// Whether a libnvrtc loads here (as `orcl devices` probes it).
+fn nvrtc_present() -> bool {
+    orcl::measure::nvrtc::Nvrtc::load().is_ok()
+}
+
 /// A request that is not `BUILD <source bytes> <option bytes>` ends the child with exit 1 and no
 /// answer (orcl then replaces it), rather than being built as if it were one.
 #[test]
@@ -568,10 +611,10 @@ fn a_dying_build_process_is_replaced_and_the_build_retried_once() {
     }
 }
 
-/// A cold kernel cache (the first variant's kernel not in it): every build thread starts its
-/// build process ahead, so their OpenCL start-up overlaps the workers' (issue 24); a warm cache
-/// starts none. One configuration with `--jobs 3`: 3 processes cold (1 without the early start),
-/// 0 warm. Also: the budget bounds what is handed to the pool (nothing beyond `--total-runs`).
+/// A cold kernel cache (the first variant's kernel not in it): up to `EAGER_SERVERS` (4) build
+/// threads start their build process ahead, so their OpenCL start-up overlaps the skeleton's
+/// compilation (issue 24); a warm cache starts none. One configuration with `--jobs 3`: 3
+/// processes cold (1 without the early start), 0 warm. Also: the budget bounds what is handed to the pool (nothing beyond `--total-runs`).
 #[test]
 fn build_processes_start_ahead_only_with_a_cold_cache() {
     let dir = tempfile::tempdir().unwrap();

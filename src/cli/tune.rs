@@ -90,10 +90,10 @@ pub(super) struct TuneArgs {
     /// Tune only this input size, NAME=VALUE (repeatable; default: every size).
     #[arg(long = "size", value_name = "NAME=VALUE")]
     size: Vec<String>,
-    /// Kernel builds run on this many threads ahead of the measuring worker: OpenCL, and CUDA
-    /// (NVRTC to a CUBIN in orcl's process; ORCL_CUDA_POOL=0 or no libnvrtc: the worker)
-    /// (default: the machine's cores on a GPU, 0 on a CPU device; 0: the worker builds each
-    /// kernel itself, serially).
+    /// Kernel builds run on this many threads ahead of the measuring worker, each in a build
+    /// process of its own on a GPU: OpenCL, and CUDA (NVRTC to a CUBIN; ORCL_CUDA_POOL=0 or no
+    /// libnvrtc: the worker) (default: the machine's cores on a GPU, 0 on a CPU device; 0: no
+    /// build process, the measuring worker builds each kernel itself, serially).
     #[arg(long, short = 'j', help_heading = "Measurement", value_parser = jobs_arg)]
     jobs: Option<usize>,
     /// Neither read nor write the kernel-binary cache (keyed by source, options, device and

@@ -25,6 +25,9 @@ pub(super) struct BuildServerArgs {
     /// OpenCL device index within the platform.
     #[arg(long, default_value_t = 0)]
     device: usize,
+    /// Compile CUDA with NVRTC to CUBINs (options one per line) instead of OpenCL.
+    #[arg(long)]
+    cuda: bool,
 }
 
 /// Runs the timing skeleton; returns its exit code.
@@ -34,5 +37,9 @@ pub(super) fn worker(a: WorkerArgs) -> i32 {
 
 /// Serves builds until stdin closes; returns the exit code.
 pub(super) fn build_server(a: BuildServerArgs) -> i32 {
-    orcl_measure::build_server::serve(a.platform, a.device)
+    if a.cuda {
+        orcl_measure::build_server::serve_cuda()
+    } else {
+        orcl_measure::build_server::serve(a.platform, a.device)
+    }
 }

@@ -1,5 +1,7 @@
-//! Out-of-process OpenCL program builds for the build pool: one `orcl build-server` child per
-//! build thread, so that builds really run side by side.
+//! Out-of-process kernel builds for the build pool: one `orcl build-server` child per build
+//! thread, so that builds really run side by side and a hung compiler can be killed. OpenCL
+//! (`clBuildProgram` in a context of the device) and, with `--cuda`, NVRTC to a CUBIN (issue 24:
+//! NVRTC in orcl's threads could be bounded but never killed).
 //!
 //! NVIDIA's OpenCL compiler serialises `clBuildProgram` within a process: on an H100 (driver
 //! 580.159.04, 2026-11-25, docs/THROUGHPUT.md) 48 GEMM kernels built in 29.7 s one after another
@@ -9,7 +11,9 @@
 //!
 //! Protocol (stdin → stdout of the child, one request at a time):
 //! `BUILD <source bytes> <option bytes>\n<source><options>` → `OK <binary bytes>\n<binary>`
-//! or `FAIL <log bytes>\n<log>`. End of input ends the child (exit 0).
+//! or `FAIL <log bytes>\n<log>`; a CUDA child takes NVRTC's options one per line
+//! (`nvrtc::pool_options`) and may answer `SKIP <bytes>\n<why>` (this NVRTC refuses an option:
+//! the variant is left to the skeleton). End of input ends the child (exit 0).
 //!
 //! A child that gives no answer within its limit ([`BUILD_LIMIT`] in the pool: a compiler that
 //! loops, a driver that deadlocks) is killed and the build recorded as a timeout, so that neither
@@ -37,6 +41,29 @@ pub enum BuildError {
     /// The child gave no answer within its limit and was killed (a hung compiler); it must be
     /// replaced, and building the same program again would most likely hang again.
     TimedOut(String),
+    /// CUDA: this NVRTC refuses an option (`nvrtc::CompileFailure::Unsupported`): the variant is
+    /// the skeleton's to compile.
+    Unsupported(String),
+}
+
+/// What a build server builds for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Kind {
+    /// OpenCL device `device` of platform `platform` (one context in the child).
+    OpenCl { platform: usize, device: usize },
+    /// CUDA CUBINs with the NVRTC the child loads (`nvrtc::Nvrtc::load`); the architecture is
+    /// in each request's options.
+    Cuda,
+}
+
+impl Kind {
+    /// The child as its messages name it.
+    fn what(self) -> &'static str {
+        match self {
+            Kind::OpenCl { .. } => "the OpenCL compiler process",
+            Kind::Cuda => "the NVRTC process",
+        }
+    }
 }
 
 /// A running `orcl build-server` child.
@@ -46,6 +73,7 @@ pub struct Server {
     stdout: BufReader<ChildStdout>,
     /// How long one build may take before the child is killed.
     limit: Duration,
+    kind: Kind,
 }
 
 /// The orcl executable that can run `build-server`: `$ORCL_EXE`, else this process's own
@@ -70,25 +98,30 @@ pub fn use_processes(gated: bool) -> bool {
 }
 
 impl Server {
-    /// Start `exe build-server` for OpenCL device `device` of platform `platform`, tied to orcl
-    /// (it dies with orcl, see `interrupt::spawn_tied`); a build that takes longer than `limit`
-    /// kills it ([`BuildError::TimedOut`]).
+    /// Start `exe build-server` for `kind` (OpenCL device `device` of platform `platform`:
+    /// `--platform P --device D`; CUDA: `--cuda`), tied to orcl (it dies with orcl, see
+    /// `interrupt::spawn_tied`); a build that takes longer than `limit` kills it
+    /// ([`BuildError::TimedOut`]). An OpenCL child's stderr (compiler chatter) is discarded; a
+    /// CUDA child's is orcl's (NVRTC writes none; the test hook `ORCL_TEST_PAUSE` says there
+    /// where it stopped).
     ///
     /// Errors: the process cannot be started.
-    pub fn spawn(
-        exe: &Path,
-        platform: usize,
-        device: usize,
-        limit: Duration,
-    ) -> std::io::Result<Server> {
+    pub fn spawn(exe: &Path, kind: Kind, limit: Duration) -> std::io::Result<Server> {
         let mut cmd = Command::new(exe);
-        cmd.args(["build-server", "--platform"])
-            .arg(platform.to_string())
-            .arg("--device")
-            .arg(device.to_string())
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null());
+        cmd.arg("build-server");
+        match kind {
+            Kind::OpenCl { platform, device } => {
+                cmd.arg("--platform")
+                    .arg(platform.to_string())
+                    .arg("--device")
+                    .arg(device.to_string())
+                    .stderr(Stdio::null());
+            }
+            Kind::Cuda => {
+                cmd.arg("--cuda").stderr(Stdio::inherit());
+            }
+        }
+        cmd.stdin(Stdio::piped()).stdout(Stdio::piped());
         let mut child = crate::interrupt::spawn_tied(cmd, false)?;
         let (Some(stdin), Some(stdout)) = (child.stdin.take(), child.stdout.take()) else {
             let _ = child.kill();
@@ -99,6 +132,7 @@ impl Server {
             stdin,
             stdout: BufReader::new(stdout),
             limit,
+            kind,
         })
     }
 
@@ -132,7 +166,8 @@ impl Server {
         let status = self.child.wait();
         if fired.load(Ordering::SeqCst) {
             return Err(BuildError::TimedOut(format!(
-                "the OpenCL compiler process gave no answer within {} s and was killed",
+                "{} gave no answer within {} s and was killed",
+                self.kind.what(),
                 limit.as_secs_f64()
             )));
         }
@@ -140,9 +175,9 @@ impl Server {
         Err(BuildError::Died(match (e.kind(), status) {
             // It ended on its own: how (`signal: 11 (SIGSEGV)`, `exit status: 3`).
             (UnexpectedEof | BrokenPipe, Ok(status)) => {
-                format!("the OpenCL compiler process died: {status}")
+                format!("{} died: {status}", self.kind.what())
             }
-            _ => format!("the OpenCL compiler process died: {e}"),
+            _ => format!("{} died: {e}", self.kind.what()),
         }))
     }
 
@@ -173,6 +208,12 @@ impl Server {
                     String::from_utf8_lossy(&log).into_owned(),
                 )))
             }
+            ["SKIP", len] if self.kind == Kind::Cuda => {
+                let why = read_exact(&mut self.stdout, len.parse().map_err(|_| bad())?)?;
+                Ok(Err(BuildError::Unsupported(
+                    String::from_utf8_lossy(&why).into_owned(),
+                )))
+            }
             _ => Err(bad()),
         }
     }
@@ -198,6 +239,39 @@ fn read_exact(r: &mut impl Read, n: usize) -> std::io::Result<Vec<u8>> {
 /// request or pipe.
 pub fn serve(platform: usize, device: usize) -> i32 {
     let ctx = super::clbuild::context(platform, device);
+    serve_requests(|source, options| {
+        super::clbuild::compile(&ctx, source, options).map_err(BuildError::Compile)
+    })
+}
+
+/// `orcl build-server --cuda`: compiles each request with NVRTC (loaded here, once) to a CUBIN,
+/// the options one per line as `nvrtc::pool_options` made them. A child without NVRTC answers
+/// every request `SKIP` (the skeleton compiles). Exit codes as [`serve`].
+pub fn serve_cuda() -> i32 {
+    use super::nvrtc::{CompileFailure, Nvrtc};
+    let nvrtc = Nvrtc::load();
+    serve_requests(|source, options| {
+        // Tests only: a CUDA build that hangs in NVRTC (tests/stages.rs).
+        crate::interrupt::test_pause("cuda-build");
+        let nvrtc = nvrtc
+            .as_ref()
+            .map_err(|e| BuildError::Unsupported(e.clone()))?;
+        let opts: Vec<String> = options
+            .lines()
+            .filter(|l| !l.is_empty())
+            .map(str::to_string)
+            .collect();
+        nvrtc.compile_cubin(source, &opts).map_err(|f| match f {
+            CompileFailure::Failed(log) => BuildError::Compile(log),
+            CompileFailure::Unsupported(why) => BuildError::Unsupported(why),
+        })
+    })
+}
+
+/// Reads `BUILD` requests from stdin until its end and answers each with `build`'s result (`OK`,
+/// `FAIL` for [`BuildError::Compile`], `SKIP` for [`BuildError::Unsupported`]). Returns the exit
+/// code: 0 at end of input, 1 on a broken request or pipe.
+fn serve_requests(mut build: impl FnMut(&str, &str) -> Result<Vec<u8>, BuildError>) -> i32 {
     let stdin = std::io::stdin();
     let mut input = stdin.lock();
     let stdout = std::io::stdout();
@@ -221,17 +295,18 @@ pub fn serve(platform: usize, device: usize) -> i32 {
         else {
             return 1;
         };
-        let answer = super::clbuild::compile(
-            &ctx,
+        let answer = build(
             &String::from_utf8_lossy(&source),
             &String::from_utf8_lossy(&options),
         );
-        let sent = match answer {
-            Ok(bytes) => writeln!(out, "OK {}", bytes.len()).and_then(|_| out.write_all(&bytes)),
-            Err(log) => {
-                writeln!(out, "FAIL {}", log.len()).and_then(|_| out.write_all(log.as_bytes()))
+        let (word, bytes) = match answer {
+            Ok(bytes) => ("OK", bytes),
+            Err(BuildError::Unsupported(why)) => ("SKIP", why.into_bytes()),
+            Err(BuildError::Compile(log) | BuildError::Died(log) | BuildError::TimedOut(log)) => {
+                ("FAIL", log.into_bytes())
             }
         };
+        let sent = writeln!(out, "{word} {}", bytes.len()).and_then(|_| out.write_all(&bytes));
         if sent.and_then(|_| out.flush()).is_err() {
             return 1;
         }
@@ -242,6 +317,11 @@ pub fn serve(platform: usize, device: usize) -> i32 {
 mod tests {
     use super::*;
     use std::time::Instant;
+
+    const OCL0: Kind = Kind::OpenCl {
+        platform: 0,
+        device: 0,
+    };
 
     /// A stand-in build server (a shell script, not a model of a compiler) with body `body`.
     fn stand_in(dir: &Path, body: &str) -> PathBuf {
@@ -279,7 +359,7 @@ mod tests {
     fn a_child_that_stops_answering_is_killed_at_the_limit() {
         let dir = tempfile::tempdir().unwrap();
         let exe = stand_in(dir.path(), "read -r line\nexec sleep 1000\n");
-        let s = Server::spawn(&exe, 0, 0, Duration::from_secs(1)).unwrap();
+        let s = Server::spawn(&exe, OCL0, Duration::from_secs(1)).unwrap();
         let (r, t, pid) = build_within(s, "kernel".into());
         match r {
             Err(BuildError::TimedOut(m)) => {
@@ -297,7 +377,7 @@ mod tests {
     fn a_child_that_never_reads_does_not_block_the_write() {
         let dir = tempfile::tempdir().unwrap();
         let exe = stand_in(dir.path(), "exec sleep 1000\n");
-        let s = Server::spawn(&exe, 0, 0, Duration::from_secs(1)).unwrap();
+        let s = Server::spawn(&exe, OCL0, Duration::from_secs(1)).unwrap();
         let (r, _, pid) = build_within(s, "x".repeat(1 << 20));
         assert!(matches!(r, Err(BuildError::TimedOut(_))), "{r:?}");
         assert!(gone(pid), "the hung child still runs");
@@ -309,7 +389,7 @@ mod tests {
     fn a_dead_child_says_how_and_a_quick_answer_passes() {
         let dir = tempfile::tempdir().unwrap();
         let exe = stand_in(dir.path(), "read -r line\nexit 3\n");
-        let s = Server::spawn(&exe, 0, 0, Duration::from_secs(5)).unwrap();
+        let s = Server::spawn(&exe, OCL0, Duration::from_secs(5)).unwrap();
         match build_within(s, "k".into()).0 {
             Err(BuildError::Died(m)) => assert!(m.ends_with("exit status: 3"), "{m}"),
             other => panic!("{other:?}"),
@@ -318,7 +398,7 @@ mod tests {
             dir.path(),
             "while read -r w s o; do head -c $((s + o)) > /dev/null; printf 'OK 3\\nbin'; done\n",
         );
-        let mut s = Server::spawn(&exe, 0, 0, Duration::from_secs(1)).unwrap();
+        let mut s = Server::spawn(&exe, OCL0, Duration::from_secs(1)).unwrap();
         for _ in 0..3 {
             assert_eq!(s.build("kernel", "-DX=1").unwrap(), b"bin");
         }

@@ -9,10 +9,14 @@
 //! build competes with the kernel for the same cores, so there the pool is *gated*: no build runs
 //! while a variant is being measured (see `Gate` and docs/THROUGHPUT.md).
 //!
-//! CUDA (`BuildPool::cuda`): each thread compiles with NVRTC in this process (`super::nvrtc`)
-//! straight to a CUBIN for the device's `sm_XY`, so ptxas runs here too; the skeleton loads the
-//! image with `cuModuleLoadDataEx` (no JIT). A variant whose options NVRTC cannot take is left to
-//! the skeleton's own NVRTC (`Built::InWorker`). A GPU: never gated.
+//! CUDA (`BuildPool::cuda`): each thread compiles with NVRTC (`super::nvrtc`) straight to a
+//! CUBIN for the device's `sm_XY`, so ptxas runs there too; the skeleton loads the image with
+//! `cuModuleLoadDataEx` (no JIT). As OpenCL builds do, each thread compiles in an
+//! `orcl build-server --cuda` child (issue 24: a hung NVRTC is killed at the build limit, and
+//! with orcl, instead of holding a thread of orcl that nothing can stop); in this process only
+//! where no orcl executable can run one (a test harness linking the library). A variant whose
+//! options NVRTC cannot take is left to the skeleton's own NVRTC (`Built::InWorker`). A GPU:
+//! never gated.
 //!
 //! Cache: `<cache dir>/kernels/<sha256>.bin` (CUDA: `.cubin`), keyed by kernel source, build
 //! options and the device fingerprint (platform, device name, driver version, device version;
@@ -87,10 +91,19 @@ struct State {
     hits: usize,
     /// Kernels left to the worker (`Built::InWorker`).
     in_worker: usize,
-    /// Start every build thread's `orcl build-server` child now, before its first job
-    /// ([`BuildPool::start_servers_if_cold`]).
-    eager: bool,
+    /// How many more build threads start their `orcl build-server` child now, before their
+    /// first job ([`BuildPool::start_servers_if_cold`]).
+    eager: usize,
 }
+
+/// OpenCL build processes started ahead of their first job with a cold kernel cache. Each
+/// creates a context of the device, and NVIDIA's driver creates contexts one after another
+/// (issue 24, one H100: with 16 children started ahead, the measuring worker's own context
+/// came after theirs, 2.0 s instead of 0.2 s): four build ahead while the skeleton compiles, and
+/// the others start at their first job, after the worker has its context. Four NVIDIA OpenCL
+/// builds of a Figure 2 kernel (55 ms each) keep ahead of its measurements (about 20 ms of
+/// measuring per kernel).
+pub const EAGER_SERVERS: usize = 4;
 
 struct Shared {
     state: Mutex<State>,
@@ -100,7 +113,7 @@ struct Shared {
     gated: bool,
     /// File name extension of cached binaries (`bin`: OpenCL program binary, `cubin`).
     ext: &'static str,
-    /// `Some(orcl)`: each OpenCL build thread builds in its own `orcl build-server` child.
+    /// `Some(orcl)`: each build thread builds in its own `orcl build-server` child.
     server_exe: Option<PathBuf>,
     /// CUDA: the device's compute capability, for the NVRTC options the key is made of.
     cuda_cc: Option<(u32, u32)>,
@@ -213,12 +226,9 @@ impl BuildPool {
             fingerprint,
             gated,
             ext,
-            server_exe: match target {
-                Target::OpenCl { .. } => build_server::use_processes(gated)
-                    .then(build_server::orcl_exe)
-                    .flatten(),
-                Target::Cuda { .. } => None,
-            },
+            server_exe: build_server::use_processes(gated)
+                .then(build_server::orcl_exe)
+                .flatten(),
             cuda_cc: match &target {
                 Target::OpenCl { .. } => None,
                 Target::Cuda { cc, .. } => Some(*cc),
@@ -235,13 +245,14 @@ impl BuildPool {
     }
 
     /// A cold kernel cache (the build of (`source`, `options`), the first variant's, is not in
-    /// it): every build thread starts its `orcl build-server` child now rather than on its first
-    /// job, so that the children's OpenCL start-up (a context each: 3.8 s for the first build of
-    /// 16 children started at once on an H100, docs/BENCHMARKS.md) overlaps the workers' start
-    /// and the reference outputs instead of delaying the first measurements. No-op for a warm
-    /// cache, a CPU device (no children) and CUDA.
+    /// it): [`EAGER_SERVERS`] build threads start their OpenCL `orcl build-server` child now
+    /// rather than on their first job, so that the children's start-up (a context each: 3.8 s
+    /// for the first build of 16 children started at once on an H100, docs/BENCHMARKS.md)
+    /// overlaps the skeleton's compilation instead of delaying the first measurements. No-op for
+    /// a warm cache, a CPU device (no children) and CUDA (an NVRTC child starts in milliseconds,
+    /// with no context).
     pub fn start_servers_if_cold(&self, source: &str, options: &str) {
-        if self.shared.server_exe.is_none() {
+        if self.shared.server_exe.is_none() || self.shared.cuda_cc.is_some() {
             return;
         }
         let key = self.key(source, options);
@@ -253,7 +264,7 @@ impl BuildPool {
         if !cached {
             tracing::debug!("kernel cache cold: build processes started ahead");
             let mut s = self.shared.state.lock().unwrap_or_else(|e| e.into_inner());
-            s.eager = true;
+            s.eager = EAGER_SERVERS;
             self.shared.cv.notify_all();
         }
     }
@@ -384,18 +395,20 @@ pub fn cuda_fingerprint(device: &str, cc: (u32, u32), nvrtc: (i32, i32)) -> Stri
 }
 
 fn build_thread(sh: Arc<Shared>, target: Target) {
-    // OpenCL: one context per thread, made on its first job; or, with `server_exe`, one
-    // `orcl build-server` child per thread, started on its first job.
+    // With `server_exe`, one `orcl build-server` child per thread, started on its first job;
+    // else OpenCL: one context per thread, made on its first job (CUDA: NVRTC here).
     let mut ctx: Option<Result<opencl3::context::Context, String>> = None;
-    let mut child = match (&target, &sh.server_exe) {
-        (Target::OpenCl { platform, device }, Some(exe)) => Some(Child::new(
-            exe.clone(),
-            *platform,
-            *device,
-            build_server::BUILD_LIMIT,
-        )),
-        _ => None,
+    let kind = match &target {
+        Target::OpenCl { platform, device } => build_server::Kind::OpenCl {
+            platform: *platform,
+            device: *device,
+        },
+        Target::Cuda { .. } => build_server::Kind::Cuda,
     };
+    let mut child = sh
+        .server_exe
+        .as_ref()
+        .map(|exe| Child::new(exe.clone(), kind, build_server::BUILD_LIMIT));
     loop {
         let job = {
             let mut s = sh.state.lock().unwrap_or_else(|e| e.into_inner());
@@ -406,7 +419,7 @@ fn build_thread(sh: Arc<Shared>, target: Target) {
                 if s.measuring == 0 && !s.queue.is_empty() {
                     break;
                 }
-                if s.eager && child.as_ref().is_some_and(|c| !c.warmed) {
+                if s.eager > 0 && child.as_ref().is_some_and(|c| !c.warmed) {
                     break;
                 }
                 s = sh.cv.wait(s).unwrap_or_else(|e| e.into_inner());
@@ -415,6 +428,7 @@ fn build_thread(sh: Arc<Shared>, target: Target) {
                 s.building += 1;
                 s.queue.pop_front()
             } else {
+                s.eager = s.eager.saturating_sub(1);
                 None
             }
         };
@@ -425,20 +439,28 @@ fn build_thread(sh: Arc<Shared>, target: Target) {
             }
             continue;
         };
-        let (built, hit) = build_one(&sh, &job, |job| match &target {
-            Target::OpenCl { platform, device } => {
-                let (platform, device) = (*platform, *device);
-                if let Some(c) = child.as_mut() {
-                    if let Some(r) = c.build(job) {
-                        return r;
-                    }
-                    // No child can be started: this thread builds in orcl's process from now on.
-                    child = None;
+        let (built, hit) = build_one(&sh, &job, |job| {
+            // What the child is sent: OpenCL options as they are; NVRTC's, one per line.
+            let options = match &target {
+                Target::OpenCl { .. } => job.options.clone(),
+                Target::Cuda { cc, .. } => super::nvrtc::pool_options(&job.options, *cc)
+                    .map_err(Built::InWorker)?
+                    .join("\n"),
+            };
+            if let Some(c) = child.as_mut() {
+                if let Some(r) = c.build(&job.source, &options) {
+                    return r;
                 }
-                let ctx = ctx.get_or_insert_with(|| context(platform, device));
-                build_opencl(ctx, job)
+                // No child can be started: this thread builds in orcl's process from now on.
+                child = None;
             }
-            Target::Cuda { nvrtc, cc } => build_cuda(nvrtc, *cc, job),
+            match &target {
+                Target::OpenCl { platform, device } => {
+                    let ctx = ctx.get_or_insert_with(|| context(*platform, *device));
+                    build_opencl(ctx, job)
+                }
+                Target::Cuda { nvrtc, cc } => build_cuda(nvrtc, *cc, job),
+            }
         });
         tracing::debug!(
             kernel = %job.key,
@@ -548,12 +570,11 @@ fn build_opencl(
     compile(ctx, &job.source, &job.options).map_err(Built::Failed)
 }
 
-/// A build thread's `orcl build-server` child for one OpenCL device: started on the first job,
-/// replaced after it died.
+/// A build thread's `orcl build-server` child (one OpenCL device, or NVRTC): started on the
+/// first job, replaced after it died.
 struct Child {
     exe: PathBuf,
-    platform: usize,
-    device: usize,
+    kind: build_server::Kind,
     /// How long one build may take before the child is killed.
     limit: std::time::Duration,
     server: Option<build_server::Server>,
@@ -562,11 +583,10 @@ struct Child {
 }
 
 impl Child {
-    fn new(exe: PathBuf, platform: usize, device: usize, limit: std::time::Duration) -> Child {
+    fn new(exe: PathBuf, kind: build_server::Kind, limit: std::time::Duration) -> Child {
         Child {
             exe,
-            platform,
-            device,
+            kind,
             limit,
             server: None,
             warmed: false,
@@ -578,30 +598,31 @@ impl Child {
     fn warm(&mut self) {
         self.warmed = true;
         if self.server.is_none() {
-            self.server =
-                build_server::Server::spawn(&self.exe, self.platform, self.device, self.limit).ok();
+            self.server = build_server::Server::spawn(&self.exe, self.kind, self.limit).ok();
         }
     }
 
-    /// The build of `job` in the child, or `None` when no child can be started. A child that
+    /// The build of (`source`, `options`) in the child, or `None` when no child can be started. A child that
     /// dies (a compiler crash, an OOM kill) is replaced and the build tried once more in the fresh
     /// child; a second death fails the build. A child that gives no answer within `limit` is
     /// killed and the build is a timeout, not tried again (it would most likely hang again); the
     /// next build starts a fresh child.
-    fn build(&mut self, job: &Job) -> Option<Result<Vec<u8>, Built>> {
+    fn build(&mut self, source: &str, options: &str) -> Option<Result<Vec<u8>, Built>> {
         let mut died = String::new();
         for _ in 0..2 {
             let server = match &mut self.server {
                 Some(s) => s,
-                None => self.server.insert(
-                    build_server::Server::spawn(&self.exe, self.platform, self.device, self.limit)
-                        .ok()?,
-                ),
+                None => self
+                    .server
+                    .insert(build_server::Server::spawn(&self.exe, self.kind, self.limit).ok()?),
             };
-            match server.build(&job.source, &job.options) {
+            match server.build(source, options) {
                 Ok(bytes) => return Some(Ok(bytes)),
                 Err(build_server::BuildError::Compile(log)) => {
                     return Some(Err(Built::Failed(log)))
+                }
+                Err(build_server::BuildError::Unsupported(why)) => {
+                    return Some(Err(Built::InWorker(why)))
                 }
                 Err(build_server::BuildError::Died(why)) => {
                     self.server = None;
@@ -617,8 +638,9 @@ impl Child {
     }
 }
 
-/// NVRTC to a CUBIN for `sm_<cc>`, with the skeleton's options translated (`nvrtc::pool_options`);
-/// what cannot be expressed, or what this NVRTC refuses as an option, is left to the worker.
+/// NVRTC in this process (no orcl executable for a child) to a CUBIN for `sm_<cc>`, with the
+/// skeleton's options translated (`nvrtc::pool_options`); what cannot be expressed, or what
+/// this NVRTC refuses as an option, is left to the worker.
 fn build_cuda(nvrtc: &super::nvrtc::Nvrtc, cc: (u32, u32), job: &Job) -> Result<Vec<u8>, Built> {
     // Tests only: a CUDA build that hangs in NVRTC (tests/stages.rs).
     crate::interrupt::test_pause("cuda-build");
@@ -785,16 +807,23 @@ mod tests {
             source: K.into(),
             options: String::new(),
         };
-        let mut child = Child::new(exe, 0, 0, std::time::Duration::from_millis(500));
+        let ocl = build_server::Kind::OpenCl {
+            platform: 0,
+            device: 0,
+        };
+        let mut child = Child::new(exe, ocl, std::time::Duration::from_millis(500));
         let t0 = Instant::now();
-        match child.build(&job) {
+        match child.build(&job.source, &job.options) {
             Some(Err(Built::TimedOut(m))) => assert!(m.contains("no answer within 0.5 s"), "{m}"),
             other => panic!("{other:?}"),
         }
         assert!(t0.elapsed() < std::time::Duration::from_secs(20));
         let n = || std::fs::read_to_string(&starts).unwrap().lines().count();
         assert_eq!(n(), 1, "a hung build was retried");
-        assert!(matches!(child.build(&job), Some(Err(Built::TimedOut(_)))));
+        assert!(matches!(
+            child.build(&job.source, &job.options),
+            Some(Err(Built::TimedOut(_)))
+        ));
         assert_eq!(n(), 2, "the next build did not start a fresh child");
     }
 

@@ -401,6 +401,9 @@ fn tune_input(
     let space = within_device_limits(space, p, opts, &dev);
     let device_id = experiment::upsert_device(ctx.db, backend, &dev)?;
     let label = region_label(ctx);
+    // The build pool before the skeleton: a cold cache's build processes start meanwhile.
+    let v0 = variant_for(p, &space, &first, opts, None).map_err(|d| located(text, path, d))?;
+    let pool = pipeline::start_build_pool(&v0, &dev, opts);
     let mut skeletons =
         pipeline::Skeletons::new(p, input, backend, &label).map_err(|d| located(text, path, d))?;
     let first_build = FirstBuild {
@@ -427,7 +430,7 @@ fn tune_input(
     stages::guard_experiment(&ctx.opts.db, exp.id);
     warm_start(ctx, strategy.as_mut(), exp.id, device_id)?;
     let mut workers = stages.run("workers", || {
-        start_workers(ctx, exe, &first_build, &device_list, exp.id)
+        start_workers(ctx, exe, &first_build, (&v0, pool), &device_list, exp.id)
     })?;
     meter
         .as_ref()
@@ -645,41 +648,42 @@ fn start_workers(
     ctx: &InputContext,
     exe: PathBuf,
     fb: &FirstBuild,
+    (v0, pool): (&Variant, pipeline::Pool),
     device_list: &[usize],
     experiment_id: i64,
 ) -> Result<pipeline::Workers, TuneError> {
-    let v0 = variant_for(ctx.p, fb.space, fb.first, fb.opts, None)
-        .map_err(|d| located(ctx.text, ctx.path, d))?;
-    pipeline::Workers::start(exe, ctx.settings, &v0, fb.dev, fb.opts, device_list).map_err(|e| {
-        match (&e, orcl_measure::interrupt::requested()) {
-            // A signal while a worker starts (a Slurm worker waiting in the queue) interrupts
-            // the experiment, as it would mid-search.
-            (TuneError::Worker(_), Some(signal)) => {
-                match ctx.db.finish_experiment(experiment_id, "interrupted") {
-                    Ok(()) => TuneError::Interrupted {
-                        signal,
-                        experiment: experiment_id,
-                    },
-                    Err(d) => d.into(),
+    pipeline::Workers::start(exe, ctx.settings, v0, fb.dev, fb.opts, device_list, pool).map_err(
+        |e| {
+            match (&e, orcl_measure::interrupt::requested()) {
+                // A signal while a worker starts (a Slurm worker waiting in the queue) interrupts
+                // the experiment, as it would mid-search.
+                (TuneError::Worker(_), Some(signal)) => {
+                    match ctx.db.finish_experiment(experiment_id, "interrupted") {
+                        Ok(()) => TuneError::Interrupted {
+                            signal,
+                            experiment: experiment_id,
+                        },
+                        Err(d) => d.into(),
+                    }
+                }
+                // Any other failure (a skeleton that cannot start on this device): the experiment
+                // is `failed`, with the reason in its metadata (`failure`), never left `running`.
+                _ => {
+                    let marked = ctx
+                        .db
+                        .finish_experiment(experiment_id, "failed")
+                        .and_then(|()| {
+                            ctx.db
+                                .set_metadata(experiment_id, "failure", &e.to_string())
+                        });
+                    match marked {
+                        Ok(()) => e,
+                        Err(d) => d.into(),
+                    }
                 }
             }
-            // Any other failure (a skeleton that cannot start on this device): the experiment
-            // is `failed`, with the reason in its metadata (`failure`), never left `running`.
-            _ => {
-                let marked = ctx
-                    .db
-                    .finish_experiment(experiment_id, "failed")
-                    .and_then(|()| {
-                        ctx.db
-                            .set_metadata(experiment_id, "failure", &e.to_string())
-                    });
-                match marked {
-                    Ok(()) => e,
-                    Err(d) => d.into(),
-                }
-            }
-        }
-    })
+        },
+    )
 }
 
 /// `--devices`: the fewest configurations worth a device of its own (its worker's start, a

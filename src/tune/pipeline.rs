@@ -125,53 +125,6 @@ pub(super) fn variant_key(v: &Variant, plan: &skeleton::BuildPlan) -> String {
     sha(&[&v.source, &v.build_options, &launch])
 }
 
-/// Measure `jobs` (variant key, variant, skeleton binary) on the runners of `--devices` or
-/// `--slurm` (worker slot, device, runner), each runner on its own thread taking the next job
-/// from one queue, so a faster device takes more. Returns each key's outcome and the slot that
-/// measured it. A signal stops the hand-out (the tune then stops before recording anything of
-/// this batch). Under `--slurm` a worker that cannot be (re)started puts its job back and
-/// leaves the batch to the others (what no worker measured is measured by the caller).
-pub(super) fn measure_on_devices(
-    runners: Vec<(usize, usize, &mut Runner)>,
-    jobs: Vec<(String, Variant, PathBuf)>,
-    total: bool,
-    slurm: bool,
-) -> HashMap<String, (Outcome, usize)> {
-    let queue = std::sync::Mutex::new(std::collections::VecDeque::from(jobs));
-    let out = std::sync::Mutex::new(HashMap::new());
-    std::thread::scope(|s| {
-        for (slot, device, runner) in runners {
-            let (queue, out) = (&queue, &out);
-            s.spawn(move || loop {
-                if orcl_measure::interrupt::requested().is_some() {
-                    break;
-                }
-                let next = queue.lock().unwrap_or_else(|e| e.into_inner()).pop_front();
-                let Some((key, mut v, exe)) = next else {
-                    break;
-                };
-                v.device = device;
-                runner.use_skeleton(exe.clone());
-                if slurm {
-                    if let Err(e) = runner.worker(v.platform, device) {
-                        eprintln!("warning: Slurm worker {slot} could not be restarted: {e}; the other workers go on");
-                        queue
-                            .lock()
-                            .unwrap_or_else(|e| e.into_inner())
-                            .push_front((key, v, exe));
-                        break;
-                    }
-                }
-                let o = measure_objective(runner, &v, total);
-                out.lock()
-                    .unwrap_or_else(|e| e.into_inner())
-                    .insert(key, (o, slot));
-            });
-        }
-    });
-    out.into_inner().unwrap_or_else(|e| e.into_inner())
-}
-
 /// Measure `v`. Under the `total` objective the OpenCL skeleton times the kernel alone, so the
 /// host↔device copies of one call (`transfer_ms`: every array in, the written ones out, timed once
 /// when the worker started) are added to every sample (the CUDA skeleton times copies + kernel
@@ -417,10 +370,11 @@ fn same_device_kind(
     )))
 }
 
-/// Whether CUDA kernels can be built in orcl's process: not switched off (`ORCL_CUDA_POOL=0`),
-/// the device's compute capability known, and a libnvrtc with `nvrtcGetCUBIN` loaded here
-/// (probed, never a panic when it is missing) that compiles a trivial kernel for the device's
-/// `sm_XY`. Why not, otherwise.
+/// Whether CUDA kernels can be built by the pool (in its `orcl build-server --cuda` children):
+/// not switched off (`ORCL_CUDA_POOL=0`), the device's compute capability known, and a libnvrtc
+/// with `nvrtcGetCUBIN` loaded here (probed, never a panic when it is missing; its version is
+/// part of the cache key) that compiles a trivial kernel for the device's `sm_XY`. Why not,
+/// otherwise.
 fn cuda_pool(
     dev: &DeviceInfo,
 ) -> Result<(std::sync::Arc<orcl_measure::nvrtc::Nvrtc>, (u32, u32)), String> {
@@ -435,55 +389,71 @@ fn cuda_pool(
     Ok((nvrtc, cc))
 }
 
-/// Starts the build pool of `jobs` threads for `v0`'s backend on `runner` (`cache`: the
-/// kernel-binary cache directory, `None` with `--no-kernel-cache`); returns which pool builds the
-/// kernels, or why none does (metadata `build_pool`).
-fn start_pool(
-    runner: &mut Runner,
+/// The build pool of an experiment, started right after device discovery (issue 24: with a
+/// cold kernel cache its build processes then start while the skeleton is compiled and the
+/// workers set up, instead of after them), handed to the workers by [`Workers::start`].
+pub(super) struct Pool {
+    /// Build threads (`--jobs`, or its default).
     jobs: usize,
-    v0: &Variant,
-    dev: &DeviceInfo,
-    cache: Option<PathBuf>,
-) -> String {
+    pool: Option<orcl_measure::pool::BuildPool>,
+    /// Which pool builds the kernels, or why none does (metadata `build_pool`).
+    note: String,
+}
+
+/// Starts the build pool for `v0`'s backend (the first configuration's variant) on `dev`: `jobs`
+/// defaults to the machine's cores on a GPU and to 0 on a CPU device (PoCL), where a build can
+/// only run between measurements and PoCL generates the code at the first launch anyway
+/// (docs/THROUGHPUT.md). With a cold kernel cache its build processes start now
+/// (`BuildPool::start_servers_if_cold`).
+pub(super) fn start_build_pool(v0: &Variant, dev: &DeviceInfo, opts: &TuneOptions) -> Pool {
     let backend = v0.backend;
-    if jobs == 0 {
-        "none: --jobs 0 (the worker builds every kernel)".to_string()
-    } else {
-        match backend {
-            Backend::OpenCl => {
-                let pool = orcl_measure::pool::BuildPool::new(
-                    jobs,
-                    v0.platform,
-                    v0.device,
-                    &dev.fingerprint(),
-                    cache,
-                );
-                pool.start_servers_if_cold(&v0.source, &v0.build_options);
-                runner.set_pool(pool, backend);
-                format!("opencl: {jobs} threads")
-            }
-            Backend::Cuda => match cuda_pool(dev) {
-                Ok((nvrtc, cc)) => {
-                    let note = format!(
-                        "cuda: {jobs} threads, NVRTC {}.{} ({}), sm_{}{}",
-                        nvrtc.version.0, nvrtc.version.1, nvrtc.path, cc.0, cc.1
-                    );
-                    runner.set_pool(
-                        orcl_measure::pool::BuildPool::cuda(
-                            jobs,
-                            nvrtc,
-                            cc,
-                            &dev.fingerprint(),
-                            cache,
-                        ),
-                        backend,
-                    );
-                    note
-                }
-                Err(why) => format!("none: {why} (the worker compiles with its own NVRTC)"),
-            },
+    let jobs = opts.jobs.unwrap_or_else(|| {
+        if backend == Backend::OpenCl && orcl_measure::pool::is_cpu(v0.platform, v0.device) {
+            0
+        } else {
+            orcl_measure::pool::default_jobs()
         }
+    });
+    let cache = (!opts.no_kernel_cache).then(skeleton::cache_dir);
+    if jobs == 0 {
+        let note = "none: --jobs 0 (the worker builds every kernel)".to_string();
+        return Pool {
+            jobs,
+            pool: None,
+            note,
+        };
     }
+    let (pool, note) = match backend {
+        Backend::OpenCl => {
+            let pool = orcl_measure::pool::BuildPool::new(
+                jobs,
+                v0.platform,
+                v0.device,
+                &dev.fingerprint(),
+                cache,
+            );
+            (Some(pool), format!("opencl: {jobs} threads"))
+        }
+        Backend::Cuda => match cuda_pool(dev) {
+            Ok((nvrtc, cc)) => {
+                let note = format!(
+                    "cuda: {jobs} threads, NVRTC {}.{} ({}), sm_{}{}",
+                    nvrtc.version.0, nvrtc.version.1, nvrtc.path, cc.0, cc.1
+                );
+                let fp = dev.fingerprint();
+                let pool = orcl_measure::pool::BuildPool::cuda(jobs, nvrtc, cc, &fp, cache);
+                (Some(pool), note)
+            }
+            Err(why) => (
+                None,
+                format!("none: {why} (the worker compiles with its own NVRTC)"),
+            ),
+        },
+    };
+    if let Some(p) = &pool {
+        p.start_servers_if_cold(&v0.source, &v0.build_options);
+    }
+    Pool { jobs, pool, note }
 }
 
 /// A runner of the skeleton `exe` with the run's warm-ups, repetitions and timeout policy,
@@ -557,9 +527,7 @@ pub(super) struct Workers {
 
 impl Workers {
     /// Starts the worker of every device (a skeleton that cannot start is an error of the
-    /// whole experiment) and the build pool. `jobs` defaults to the machine's cores on a GPU
-    /// and to 0 on a CPU device (PoCL), where a build can only run between measurements and
-    /// PoCL generates the code at the first launch anyway (docs/THROUGHPUT.md).
+    /// whole experiment), sharing `pool` ([`start_build_pool`]).
     pub fn start(
         exe: PathBuf,
         settings: &Settings,
@@ -567,6 +535,7 @@ impl Workers {
         dev: &DeviceInfo,
         opts: &TuneOptions,
         device_list: &[usize],
+        pool: Pool,
     ) -> Result<Workers, TuneError> {
         let mut runner = new_runner(&exe, settings, opts);
         // The device of each measuring worker: `--devices`' list, or under `--slurm` one srun
@@ -610,18 +579,14 @@ impl Workers {
                 (d, r)
             })
             .collect();
-        // The build pool first: with a cold kernel cache its build processes start while the
-        // workers do (`BuildPool::start_servers_if_cold`).
-        let backend = v0.backend;
-        let jobs = opts.jobs.unwrap_or_else(|| {
-            if backend == Backend::OpenCl && orcl_measure::pool::is_cpu(v0.platform, v0.device) {
-                0
-            } else {
-                orcl_measure::pool::default_jobs()
-            }
-        });
-        let cache = (!opts.no_kernel_cache).then(skeleton::cache_dir);
-        let pool_note = start_pool(&mut runner, jobs, v0, dev, cache);
+        let Pool {
+            jobs,
+            pool,
+            note: pool_note,
+        } = pool;
+        if let Some(pool) = pool {
+            runner.set_pool(pool, v0.backend);
+        }
         let slurm = opts.slurm.is_some();
         let seen = start_workers(&mut runner, &mut extra, v0.platform, v0.device, slurm)?;
         if opts.slurm.is_some() {
@@ -647,6 +612,29 @@ impl Workers {
             slurm: opts.slurm.is_some(),
             energy: None,
         })
+    }
+
+    /// Every measuring worker slot (slot 0: `runner`, with the energy meter; then `extra`), for
+    /// the search's measuring threads (`search_loop`). A one-device tune's one slot measures on
+    /// the variant's own device.
+    pub fn slots(&mut self) -> Vec<super::search_loop::Slot<'_>> {
+        let first = super::search_loop::Slot {
+            slot: 0,
+            device: self.devices.first().copied(),
+            runner: &mut self.runner,
+            energy: self.energy.as_mut(),
+        };
+        let rest = self
+            .extra
+            .iter_mut()
+            .enumerate()
+            .map(|(i, (d, r))| super::search_loop::Slot {
+                slot: i + 1,
+                device: Some(*d),
+                runner: r,
+                energy: None,
+            });
+        std::iter::once(first).chain(rest).collect()
     }
 
     /// The `build_pool` metadata: which pool built the kernels (or why none did), its counts

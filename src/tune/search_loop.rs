@@ -1,24 +1,26 @@
-//! The search loop of one experiment: the strategy proposes batches; each batch's kernels go to
-//! the build pool, its new variants are measured (on every `--devices` device at once), and every
-//! proposal is then recorded in proposal order: a database hit, a constraint rejection (counted),
-//! a device limit, a kernel identical to one measured, or a new measurement (one committed row).
+//! The search loop of one experiment: the strategy proposes batches; each batch's new variants
+//! are generated once, handed to the build pool and measured by every worker slot at once (one
+//! for a one-device tune, one per `--devices` device or `--slurm` worker: `batch`), and every
+//! proposal is recorded in proposal order as its measurement comes back: a database hit, a
+//! constraint rejection (counted), a device limit, a kernel identical to one measured, or a new
+//! measurement (one committed row).
+
+mod batch;
+pub(super) use batch::Slot;
 
 use super::experiment::{outcome_from_row, row_from_outcome};
-use super::pipeline::{
-    device_limit, fault_for, measure_objective, measure_on_devices, variant_for, variant_key,
-    Skeletons, TestFault, Workers,
-};
+use super::pipeline::{Skeletons, TestFault, Workers};
 use super::progress::status_line;
 use super::settings::Settings;
-use super::{located, sha, Evaluated, TuneError, TuneOptions};
+use super::{Evaluated, TuneError, TuneOptions};
 use crate::db::{Db, EvaluationRow};
 use crate::prepare::Prepared;
+use batch::{Planned, Queue, Results};
 use orcl_frontend::space::SearchSpace;
 use orcl_measure::device::DeviceInfo;
 use orcl_measure::{Outcome, Status};
 use orcl_search::{Candidate, Strategy};
 use std::collections::{BTreeMap, HashMap};
-use std::path::PathBuf;
 use std::time::Instant;
 
 /// What the loop reads: the region, its space, the device and the experiment.
@@ -50,7 +52,7 @@ pub(super) struct Env<'a> {
 pub(super) struct SearchState {
     pub evaluations: Vec<Evaluated>,
     /// Outcome of each variant key measured, and the worker slot that measured it (`None`: the
-    /// one local worker).
+    /// one local worker of a one-device tune).
     by_variant: HashMap<String, (Outcome, Option<usize>)>,
     /// New measurements of this run.
     pub measured: usize,
@@ -124,6 +126,40 @@ impl SearchState {
         }
     }
 
+    /// `--time-limit` ran out: says so when nothing was measured at all.
+    fn time_limit_reached(&mut self, t: std::time::Duration) {
+        if self.evaluations.is_empty() {
+            self.stopped = Some(format!(
+                "the time limit ({}) ran out before any configuration was measured; raise --time-limit",
+                humantime_secs(t)
+            ));
+        }
+    }
+
+    /// The outcome of the variant `key` and the slot that measured it (`None`: the one worker of
+    /// a one-device tune): an identical variant's, measured before, or this one's, waited for
+    /// and counted as a new measurement. `None` when no thread measured it (see
+    /// [`Results::wait`]).
+    fn measurement(
+        &mut self,
+        key: &str,
+        results: &mut Results,
+        view: &View,
+    ) -> Option<(Outcome, Option<usize>)> {
+        if let Some((o, on)) = self.by_variant.get(key) {
+            // The same kernel, options, NDRange and build as a configuration already measured.
+            return Some((o.clone(), *on));
+        }
+        let (o, slot) = results.wait(key)?;
+        let on = (!view.devices.is_empty()).then_some(slot);
+        self.measured += 1;
+        if let Some(n) = on.and_then(|s| self.per_worker.get_mut(s)) {
+            *n += 1;
+        }
+        self.by_variant.insert(key.to_string(), (o.clone(), on));
+        Some((o, on))
+    }
+
     /// Records one proposal's evaluation: a new row in the database (unless it came from
     /// there), the strategy told its objective (unless it broke a constraint), the best so far.
     #[allow(clippy::too_many_arguments)]
@@ -131,7 +167,7 @@ impl SearchState {
         &mut self,
         env: &Env,
         strategy: &mut dyn Strategy,
-        workers: &Workers,
+        devices: &[usize],
         cand: Candidate,
         outcome: Outcome,
         was_stored: bool,
@@ -147,7 +183,7 @@ impl SearchState {
             let inserted = env.db.insert_evaluation_on(
                 env.experiment_id,
                 &row_from_outcome(&cfg, &outcome, kernel_hash),
-                measured_on.map(|s| workers.devices[s]),
+                measured_on.map(|s| devices[s]),
             );
             st.db_time += t0.elapsed();
             tracing::debug!(
@@ -155,7 +191,7 @@ impl SearchState {
                 status = outcome.status.as_str(),
                 median_ms = ?outcome.median_ms(),
                 build_ms = ?outcome.build_ms,
-                device = ?measured_on.map(|s| workers.devices[s]),
+                device = ?measured_on.map(|s| devices[s]),
                 "evaluation recorded"
             );
             match inserted {
@@ -207,8 +243,8 @@ fn stall_for_tests() {
 }
 
 /// Runs the search until the strategy runs out, a budget is spent or the idle limit is reached.
-/// Errors: a located error of the spec, the database, or an interruption (the experiment is then
-/// marked `interrupted`).
+/// Errors: a located error of the spec, the database, a `--slurm` worker that cannot be
+/// restarted, or an interruption (the experiment is then marked `interrupted`).
 #[allow(clippy::too_many_arguments)]
 pub(super) fn run(
     env: &Env,
@@ -223,102 +259,25 @@ pub(super) fn run(
         per_worker: vec![0; workers.devices.len()],
         ..SearchState::default()
     };
-    let Settings { time_limit, .. } = *env.settings;
     // A done experiment rerun without `--more` (issue 25 G8) measures nothing new: its stored
     // rows are its result, replayed in the order they were recorded whatever strategy this run
     // names (a strategy's own order could begin with a configuration never measured).
     let replaying = env.new_rows == Some(0);
     let mut replay = replaying.then(|| stored_in_order(env));
-    'search: loop {
+    loop {
         let batch = match replay.take() {
             Some(rows) => rows,
             None if replaying => break,
             None => strategy
                 .propose(env.space, batch_size)
-                .map_err(|d| located(env.text, env.path, d))?,
+                .map_err(|d| crate::tune::located(env.text, env.path, d))?,
         };
-        if batch.is_empty() {
+        if batch.is_empty()
+            || !run_batch(
+                env, &mut st, strategy, batch, skeletons, workers, bar, start,
+            )?
+        {
             break;
-        }
-        prefetch(
-            env,
-            &batch,
-            workers,
-            env.new_rows.map(|l| l.saturating_sub(st.new_rows)),
-        );
-        // `--devices`: measure the batch's new variants on all devices at once, in the order the
-        // loop below takes them, within the budget; the loop then records them in proposal order
-        // as if measured there.
-        let mut premeasured =
-            if !workers.extra.is_empty() && time_limit.is_none_or(|t| start.elapsed() < t) {
-                premeasure(env, &st, &batch, skeletons, workers)
-            } else {
-                HashMap::new()
-            };
-        for cand in batch {
-            if let Some(signal) = orcl_measure::interrupt::requested() {
-                return Err(st.interrupted(env, signal));
-            }
-            // The budget bounds new rows; stored rows are replayed and constraint rejections
-            // (never rows) counted for free.
-            let spent = env.new_rows.is_some_and(|l| st.new_rows >= l);
-            let new_row = cand.violated.is_none() && !env.stored.contains_key(&cand.config.key());
-            if spent && new_row {
-                break 'search;
-            }
-            if let Some(t) = time_limit.filter(|&t| start.elapsed() >= t) {
-                if st.evaluations.is_empty() {
-                    st.stopped = Some(format!(
-                        "the time limit ({}) ran out before any configuration was measured; raise --time-limit",
-                        humantime_secs(t)
-                    ));
-                }
-                break 'search;
-            }
-            if let Some(limit) = env.max_idle.filter(|&l| st.idle >= l) {
-                st.stopped = Some(st.idle_stop_message(limit, env.space.size()));
-                break 'search;
-            }
-            st.proposals += 1;
-            let stored_row = env.stored.get(&cand.config.key());
-            if stored_row.is_none() && cand.violated.is_some() {
-                // Never built and never stored: a count, not a row.
-                st.rejected += 1;
-                st.idle += 1;
-                continue;
-            }
-            let measured_before = st.measured;
-            let (outcome, was_stored, kernel_hash, measured_on) = match stored_row {
-                Some(row) => (outcome_from_row(row), true, row.kernel_hash.clone(), None),
-                None => {
-                    let (o, h, on) =
-                        evaluate(env, &mut st, &cand, &mut premeasured, skeletons, workers)?;
-                    (o, false, h, on)
-                }
-            };
-            // A measurement, or one recorded by an earlier run, is progress; a constraint,
-            // device limit, identical kernel or generation error is not.
-            if st.measured > measured_before || (was_stored && outcome.status != Status::Constraint)
-            {
-                st.idle = 0;
-            } else {
-                st.idle += 1;
-            }
-            if let Some(signal) = orcl_measure::interrupt::requested() {
-                // The measurement was cut short by the signal: not a result to record.
-                return Err(st.interrupted(env, signal));
-            }
-            st.record(
-                env,
-                strategy,
-                workers,
-                cand,
-                outcome,
-                was_stored,
-                kernel_hash,
-                measured_on,
-            )?;
-            show_progress(bar, &st, workers);
         }
     }
     if !replaying {
@@ -326,6 +285,151 @@ pub(super) fn run(
         st.save_counts(env.db, env.experiment_id)?;
     }
     Ok(st)
+}
+
+/// What the recording of a batch reads of the workers while their runners measure.
+struct View {
+    devices: Vec<usize>,
+    slurm: bool,
+    pool: Option<(
+        std::sync::Arc<orcl_measure::pool::BuildPool>,
+        orcl_codegen::Backend,
+    )>,
+}
+
+/// Plans, measures and records one batch (`batch`): the measuring threads of every worker slot
+/// start first and take each new variant as the controller queues it; the controller then records
+/// every proposal in proposal order, waiting for its measurement. Returns whether the search
+/// goes on (`false`: a budget, the time limit or the idle limit ended it).
+#[allow(clippy::too_many_arguments)]
+fn run_batch(
+    env: &Env,
+    st: &mut SearchState,
+    strategy: &mut dyn Strategy,
+    batch: Vec<Candidate>,
+    skeletons: &mut Skeletons,
+    workers: &mut Workers,
+    bar: &indicatif::ProgressBar,
+    start: Instant,
+) -> Result<bool, TuneError> {
+    let view = View {
+        devices: workers.devices.clone(),
+        slurm: workers.slurm,
+        pool: workers.runner.pool(),
+    };
+    let deadline = env.settings.time_limit.map(|t| start + t);
+    let (total, slurm) = (env.total, workers.slurm);
+    let queue = Queue::default();
+    let slots = workers.slots();
+    std::thread::scope(|s| {
+        let (tx, rx) = std::sync::mpsc::channel();
+        for slot in slots {
+            let (tx, queue) = (tx.clone(), &queue);
+            s.spawn(move || batch::measure_jobs(slot, queue, tx, total, slurm, deadline));
+        }
+        drop(tx);
+        // However the controller leaves the batch, the threads take nothing more.
+        let _stop = batch::StopOnDrop(&queue);
+        let planned = batch::plan(env, st, batch, skeletons, view.pool.as_ref(), &queue)?;
+        queue.close();
+        let mut results = Results::new(rx);
+        record_batch(
+            env,
+            st,
+            strategy,
+            planned,
+            &mut results,
+            &queue,
+            &view,
+            bar,
+            start,
+        )
+    })
+}
+
+/// Records the proposals of a planned batch in order (see [`run_batch`]).
+#[allow(clippy::too_many_arguments)]
+fn record_batch(
+    env: &Env,
+    st: &mut SearchState,
+    strategy: &mut dyn Strategy,
+    planned: Vec<(Candidate, Planned)>,
+    results: &mut Results,
+    queue: &Queue,
+    view: &View,
+    bar: &indicatif::ProgressBar,
+    start: Instant,
+) -> Result<bool, TuneError> {
+    for (cand, planned) in planned {
+        if let Some(signal) = orcl_measure::interrupt::requested() {
+            return Err(st.interrupted(env, signal));
+        }
+        if matches!(planned, Planned::OverBudget) {
+            return Ok(false);
+        }
+        if let Some(t) = env.settings.time_limit.filter(|&t| start.elapsed() >= t) {
+            st.time_limit_reached(t);
+            return Ok(false);
+        }
+        if let Some(limit) = env.max_idle.filter(|&l| st.idle >= l) {
+            st.stopped = Some(st.idle_stop_message(limit, env.space.size()));
+            return Ok(false);
+        }
+        st.proposals += 1;
+        let measured_before = st.measured;
+        let (outcome, was_stored, kernel_hash, measured_on) = match planned {
+            Planned::Rejected => {
+                // Never built and never stored: a count, not a row.
+                st.rejected += 1;
+                st.idle += 1;
+                continue;
+            }
+            Planned::OverBudget => return Ok(false),
+            Planned::Stored(o, h) => (o, true, h, None),
+            Planned::Known(o, h) => (o, false, h, None),
+            Planned::Measure(key, h) => {
+                let Some((o, on)) = st.measurement(&key, results, view) else {
+                    if let Some(signal) = orcl_measure::interrupt::requested() {
+                        return Err(st.interrupted(env, signal));
+                    }
+                    if let Some(e) = queue.take_spawn_error() {
+                        // No `--slurm` worker left: the cluster's failure, not this variant's:
+                        // stop (resumable) rather than record it.
+                        return Err(e.into());
+                    }
+                    // The time limit passed before a thread took it.
+                    if let Some(t) = env.settings.time_limit {
+                        st.time_limit_reached(t);
+                    }
+                    return Ok(false);
+                };
+                (o, false, h, on)
+            }
+        };
+        // A measurement, or one recorded by an earlier run, is progress; a constraint,
+        // device limit, identical kernel or generation error is not.
+        if st.measured > measured_before || (was_stored && outcome.status != Status::Constraint) {
+            st.idle = 0;
+        } else {
+            st.idle += 1;
+        }
+        if let Some(signal) = orcl_measure::interrupt::requested() {
+            // The measurement was cut short by the signal: not a result to record.
+            return Err(st.interrupted(env, signal));
+        }
+        st.record(
+            env,
+            strategy,
+            &view.devices,
+            cand,
+            outcome,
+            was_stored,
+            kernel_hash,
+            measured_on,
+        )?;
+        show_progress(bar, st, view);
+    }
+    Ok(true)
 }
 
 /// The experiment's stored rows as candidates, in the order they were recorded (row id).
@@ -343,7 +447,7 @@ fn stored_in_order(env: &Env) -> Vec<Candidate> {
 
 /// The progress bar's status line (builds, measurements per device or Slurm worker, failures,
 /// best so far), and one more proposal done.
-fn show_progress(bar: &indicatif::ProgressBar, st: &SearchState, workers: &Workers) {
+fn show_progress(bar: &indicatif::ProgressBar, st: &SearchState, workers: &View) {
     let fails = st
         .evaluations
         .iter()
@@ -361,7 +465,7 @@ fn show_progress(bar: &indicatif::ProgressBar, st: &SearchState, workers: &Worke
             .collect()
     };
     bar.set_message(status_line(
-        workers.runner.build_counts(),
+        workers.pool.as_ref().map(|p| p.0.counts()),
         if workers.slurm {
             "Slurm workers"
         } else {
@@ -372,140 +476,6 @@ fn show_progress(bar: &indicatif::ProgressBar, st: &SearchState, workers: &Worke
         st.best.map(|(_, b)| b),
     ));
     bar.inc(1);
-}
-
-/// Hands the batch's new kernels to the build pool before the first is measured, no more than
-/// the budget (`--total-runs`) has left (`left`).
-fn prefetch(env: &Env, batch: &[Candidate], workers: &Workers, left: Option<u64>) {
-    let new = batch
-        .iter()
-        .filter(|c| c.violated.is_none() && !env.stored.contains_key(&c.config.key()));
-    for cand in new.take(left.map_or(usize::MAX, |l| l as usize)) {
-        if let Ok(v) = variant_for(
-            env.p,
-            env.space,
-            &cand.config,
-            env.opts,
-            fault_for(&cand.config, env.fault),
-        ) {
-            if device_limit(&v, env.dev).is_none() {
-                workers.runner.prefetch(&v);
-            }
-        }
-    }
-}
-
-/// `--devices`: measures the batch's new, distinct, buildable variants on every device at once
-/// (within `--total-runs`); returns each variant key's outcome and measuring device.
-fn premeasure(
-    env: &Env,
-    st: &SearchState,
-    batch: &[Candidate],
-    skeletons: &mut Skeletons,
-    workers: &mut Workers,
-) -> HashMap<String, (Outcome, usize)> {
-    let left = env.new_rows.map(|t| t.saturating_sub(st.new_rows));
-    let mut jobs_q: Vec<(String, orcl_codegen::Variant, PathBuf)> = Vec::new();
-    for cand in batch.iter().filter(|c| c.violated.is_none()) {
-        if left.is_some_and(|l| jobs_q.len() as u64 >= l) {
-            break;
-        }
-        if env.stored.contains_key(&cand.config.key()) {
-            continue;
-        }
-        let f = fault_for(&cand.config, env.fault);
-        let (Ok(v), Ok(plan)) = (
-            variant_for(env.p, env.space, &cand.config, env.opts, f),
-            skeletons.plan_for(env.space, &cand.config),
-        ) else {
-            continue;
-        };
-        let vkey = variant_key(&v, &plan);
-        if device_limit(&v, env.dev).is_some()
-            || st.by_variant.contains_key(&vkey)
-            || jobs_q.iter().any(|(k, _, _)| k == &vkey)
-        {
-            continue;
-        }
-        if let Ok(exe) = skeletons.exe(&plan) {
-            jobs_q.push((vkey, v, exe));
-        }
-    }
-    let mut all: Vec<(usize, usize, &mut orcl_measure::Runner)> =
-        vec![(0, workers.devices[0], &mut workers.runner)];
-    all.extend(
-        workers
-            .extra
-            .iter_mut()
-            .enumerate()
-            .map(|(i, (d, r))| (i + 1, *d, r)),
-    );
-    measure_on_devices(all, jobs_q, env.total, workers.slurm)
-}
-
-/// Evaluates one proposal that is not in the database: generates its variant, and either
-/// records why it cannot run (generation error, device limit, skeleton build failure), reuses
-/// the outcome of an identical variant, takes its `--devices` measurement, or measures it on the
-/// first device. Returns the outcome, the kernel hash and the measuring `--devices` device.
-fn evaluate(
-    env: &Env,
-    st: &mut SearchState,
-    cand: &Candidate,
-    premeasured: &mut HashMap<String, (Outcome, usize)>,
-    skeletons: &mut Skeletons,
-    workers: &mut Workers,
-) -> Result<(Outcome, Option<String>, Option<usize>), TuneError> {
-    let cfg = &cand.config;
-    let v = match variant_for(env.p, env.space, cfg, env.opts, fault_for(cfg, env.fault)) {
-        Err(d) => {
-            return Ok((
-                Outcome::failure(Status::CompileError, d.message),
-                None,
-                None,
-            ))
-        }
-        Ok(v) => v,
-    };
-    let plan = skeletons
-        .plan_for(env.space, cfg)
-        .map_err(|d| located(env.text, env.path, d))?;
-    let vkey = variant_key(&v, &plan);
-    let khash = Some(sha(&[&v.source])[..16].to_string());
-    if let Some(msg) = device_limit(&v, env.dev) {
-        return Ok((Outcome::failure(Status::DeviceLimit, msg), khash, None));
-    }
-    if let Some((o, on)) = st.by_variant.get(&vkey) {
-        // The same kernel, options, NDRange and build as a configuration already measured.
-        return Ok((o.clone(), khash, *on));
-    }
-    // The skeleton of this build plan, built when a variant first needs it (not for one that
-    // cannot run on the device or was measured already).
-    let exe = match skeletons.exe(&plan) {
-        Err(msg) => return Ok((Outcome::failure(Status::CompileError, msg), khash, None)),
-        Ok(exe) => exe,
-    };
-    let (o, measured_on) = match premeasured.remove(&vkey) {
-        Some((o, d)) => (o, Some(d)),
-        None => {
-            workers.runner.use_skeleton(exe);
-            if workers.slurm {
-                // A Slurm worker that cannot start is the cluster's failure, not this
-                // variant's: stop (resumable) rather than record it.
-                workers.runner.worker(v.platform, v.device)?;
-            }
-            let mut o = measure_objective(&mut workers.runner, &v, env.total);
-            if let Some(m) = workers.energy.as_mut() {
-                m.measure(&mut workers.runner, &v, cfg, &mut o);
-            }
-            (o, (!workers.devices.is_empty()).then_some(0))
-        }
-    };
-    st.measured += 1;
-    if let Some(n) = measured_on.and_then(|s| st.per_worker.get_mut(s)) {
-        *n += 1;
-    }
-    st.by_variant.insert(vkey, (o.clone(), measured_on));
-    Ok((o, khash, measured_on))
 }
 
 /// A duration as seconds for a message (`0.001 s`, `30 s`).

@@ -15,6 +15,9 @@ usage: make_case.py FORM M N K SPACE [PREC] > file.c
         stages 2/3/4; CUDA tiles past 48 KiB in dynamic shared memory; 48 configurations)
         | wide (256x128 tiles of 8 warps of 64x64, k-slab 16/32, fragLoad 1/2, stages 2/3: CUDA
         only, 100-200 KiB of tiles; 8 configurations)
+        | h16 (FP16/BF16: 128x128 tiles, k-slab 32/64, doubleBuffer or stages 2/3, vecLoad 4)
+        | h16x (FP16/BF16: fragLoad 1 / 'ldmatrix' x 128x128 or 256x128 tiles x k-slab 32/64 x
+        stages 2/3/4 of 8-byte copies; 36 configurations)
         | conv (128x128 tiles, 64x64 / 64x32 warps, k-slab 16/32, doubleBuffer or stages 2/3,
         tf32Convert 'fragment' / 'stage'; CUDA tiles past 48 KiB in dynamic shared memory)
         | ldm (128x128 tiles, 64x64 / 64x32 warps, k-slab 16/32, fragLoad 1 / 'ldmatrix' x
@@ -64,6 +67,13 @@ elif space == "h16":
     # doubleBuffer or 2-3 cp.async stages (vecLoad 4: 8-byte copies), CUDA past 48 KiB.
     params = {"TI": [128], "TJ": [128], "TK": [32, 64], "WI": [64], "WJ": [32, 64],
               "PAD": [8], "VL": [4], "DB": [False, True], "ST": [1, 2, 3], "SH": [True]}
+elif space == "h16x":
+    # FP16/BF16 latency levers (session 32): fragLoad 1 / 'ldmatrix' (.x4, .trans for the k-major
+    # tile) x 128x128 tiles of 4 or 8 warps or 256x128 of 8 warps x k-slab 32/64 x 2-4 cp.async
+    # stages of 8-byte copies (vecLoad 4); CUDA past 48 KiB in dynamic shared memory.
+    params = {"TI": [128, 256], "TJ": [128], "TK": [32, 64], "WI": [64], "WJ": [32, 64],
+              "PAD": [8], "VL": [4], "LD": [False, True], "DB": [False], "ST": [2, 3, 4],
+              "SH": [True]}
 elif space == "deep":
     params = {"TI": [128], "TJ": [128], "TK": [16, 32, 64], "WI": [64], "WJ": [32, 64],
               "PAD": [8], "VL": [4], "LA": [1, 4, 8], "DB": [False, True], "SH": [True]}
@@ -79,8 +89,8 @@ constraints = ["warps = ((TI / WI) * (TJ / WJ) >= 4 and (TI / WI) * (TJ / WJ) <=
                "blocks = (TI >= TJ)",
                "lmem = ((TI * (TK + 4) + TK * (TJ + PAD)) * 4 * "
                + ("(2 if DB else ST)" if "ST" in params else "(2 if DB else 1)" if "DB" in params else "1")
-               + (" <= 232448)" if space in ("frag", "wide", "conv", "ldm", "h16") else " <= 49152)")]
-if space in ("frag", "wide", "conv", "ldm", "h16"):
+               + (" <= 232448)" if space in ("frag", "wide", "conv", "ldm", "h16", "h16x") else " <= 49152)")]
+if space in ("frag", "wide", "conv", "ldm", "h16", "h16x"):
     # doubleBuffer or stages 2-4, not both, not neither.
     constraints.append("staged = ((DB and ST == 1) or (not DB and ST > 1))")
 if space == "ldm":
@@ -89,7 +99,7 @@ if "ST" in params:
     constraints.append("staging = (not (DB and ST > 1))")
 if prec != "tf32":
     constraints[2] = constraints[2].replace(" * 4 * ", " * 2 * ")
-if space not in ("starter", "deep", "frag", "wide", "conv", "ldm", "h16"):
+if space not in ("starter", "deep", "frag", "wide", "conv", "ldm", "h16", "h16x"):
     constraints = []
 loop = """    for (i=0; i<=m-1; i++)
         for (j=0; j<=n-1; j++) {

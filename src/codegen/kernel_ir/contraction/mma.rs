@@ -19,6 +19,7 @@
 //! register that hold it in hardware (so the fragment mapping is exercised on any device).
 
 mod k16;
+mod ldm16;
 
 use super::Cx;
 use crate::kernel_ir::{KExpr, KStmt, VecDst};

@@ -238,6 +238,52 @@ fn ldmatrix_16bit_layouts_and_wrong_mapping() {
     assert!(rows.iter().all(|r| r.1 == "device_limit"), "{rows:?}");
 }
 
+/// `fragBuffers=2` (double-buffered ldmatrix fragments): FP16 NN and TN with k-slabs of 32 (two
+/// k-steps: the second step's fragments read into the other register set before the first
+/// step's mma) correct on the emulated form and at odd shapes; the hardware text reads `_p1`
+/// before issuing with `_p0`. Without `fragLoad='ldmatrix'` it is pruned as `device_limit`.
+#[test]
+fn frag_buffers_16bit() {
+    let space = [
+        ("param TJ[] = [16, 32];", "param TJ[] = [32];"),
+        ("param TK[] = [16, 32];", "param TK[] = [32];"),
+        ("param WI[] = [16, 32];", "param WI[] = [16];"),
+        ("param WJ[] = [8, 16];", "param WJ[] = [16];"),
+        ("param VL[] = [1, 4];", "param VL[] = [4];"),
+        ("param M[] = [33];", "param M[] = [70];"),
+        ("param N[] = [17];", "param N[] = [45];"),
+        ("param K[] = [9];", "param K[] = [130];"),
+    ];
+    for (name, a) in [("nn", "A[i*k+l]"), ("tn", "A[l*m+i]")] {
+        let file = format!("fb_{name}.c");
+        let extra = "fragLoad='ldmatrix', fragBuffers=2, stages=2";
+        let text = variant(&example("hgemm_fp16.c"), a, "B[l*n+j]", &space, extra);
+        let (tmp, rows) = tune(&file, &text, None);
+        assert_eq!(rows.len(), 1, "{rows:?}");
+        assert_eq!(rows[0].1, "ok", "{name}: {rows:?}");
+        let dir = tmp.path();
+        let e = orcl(dir, &["emit", &file, "--backend", "cuda"], None);
+        e.assert_code(0);
+        let load = e
+            .stdout
+            .find("\"=r\"(orcl_a0_0_p1)")
+            .expect("step 1's fragments");
+        let first = e.stdout.find("\"r\"(orcl_a0_0_p0)").expect("step 0's mma");
+        let second = e.stdout.find("\"r\"(orcl_a0_0_p1)").expect("step 1's mma");
+        assert!(load < first && first < second, "{name}");
+        check_tuned(dir, &file, "HgemmFp16", "_Float16");
+    }
+    let text = variant(
+        &example("hgemm_fp16.c"),
+        "A[i*k+l]",
+        "B[l*n+j]",
+        &space,
+        "fragBuffers=2",
+    );
+    let (_tmp, rows) = tune("fb_pruned.c", &text, None);
+    assert!(rows.iter().all(|r| r.1 == "device_limit"), "{rows:?}");
+}
+
 /// BF16: correct on the emulated form (NT at 70 x 45 x 130); the tuned file checked where the C
 /// compiler has `__bf16` arithmetic. A wrong fragment mapping (A's registers 1 and 2 swapped for
 /// WI=32) is caught as `wrong_result`, in FP16 and BF16 alike.

@@ -98,6 +98,12 @@ pub(super) fn schedule(
     if input.is_16bit() {
         check_16bit(a, mode)?;
     }
+    let frag_buffers = u64::from(a.frag_buffers.max(1));
+    if frag_buffers > 1 && !(input.is_16bit() && a.frag_load == crate::args::FRAG_LDMATRIX) {
+        return Err(format!(
+            "fragBuffers={frag_buffers} double-buffers the ldmatrix fragments of mathMode='fp16'/'bf16': it needs one of those with fragLoad='ldmatrix' (found mathMode='{mode}')"
+        ));
+    }
     let ldmatrix = a.frag_load == crate::args::FRAG_LDMATRIX;
     let frag = if ldmatrix {
         1
@@ -161,6 +167,7 @@ pub(super) fn schedule(
                 frag,
                 stage: a.tf32_stage,
                 ldmatrix,
+                frag_buffers,
                 input,
             }),
         }),

@@ -123,7 +123,7 @@ impl Cx<'_> {
         let (gid, tig) = ("orcl_gid", "orcl_tig");
         let mut out = Vec::new();
         if m.ldmatrix {
-            out.extend(self.ldm16_fragments(buf));
+            out.extend(self.ldm16_fragments((buf, "orcl_ks"), "", true));
         }
         for mi in (0..m.wm / 16).filter(|_| !m.ldmatrix) {
             let i = mi.to_string();
@@ -139,14 +139,27 @@ impl Cx<'_> {
                 out.extend(self.pack16(&format!("orcl_b{ni}_{x}"), m.b, &src));
             }
         }
+        out.extend(self.mma16_issue(""));
+        out
+    }
+
+    /// One `mma.sync` per 16 × 8 block of the warp tile, from fragment registers
+    /// `orcl_a{mi}_{x}{sfx}` and `orcl_b{ni}_{x}{sfx}`.
+    pub(super) fn mma16_issue(&self, sfx: &str) -> Vec<KStmt> {
+        let m = self.mma();
+        let mut out = Vec::new();
         let text = self.mma16_text();
         for mi in 0..m.wm / 16 {
             for ni in 0..m.wn / 8 {
                 let acc: Vec<String> = (0..4)
                     .map(|q| format!("\"+f\"(orcl_acc[{mi}][{ni}][{q}])"))
                     .collect();
-                let a: Vec<String> = (0..4).map(|x| format!("\"r\"(orcl_a{mi}_{x})")).collect();
-                let b: Vec<String> = (0..2).map(|x| format!("\"r\"(orcl_b{ni}_{x})")).collect();
+                let a: Vec<String> = (0..4)
+                    .map(|x| format!("\"r\"(orcl_a{mi}_{x}{sfx})"))
+                    .collect();
+                let b: Vec<String> = (0..2)
+                    .map(|x| format!("\"r\"(orcl_b{ni}_{x}{sfx})"))
+                    .collect();
                 out.push(KStmt::Lines(format!(
                     "asm volatile(\"{text}\"\n    : {}\n    : {}, {});",
                     acc.join(", "),

@@ -31,8 +31,10 @@ impl Cx<'_> {
 
     /// The row address (C lvalue of the row's first element, plus `off` elements along the
     /// tile's contiguous axis) that lane `lane` (C text, 0–31) hands to `ldmatrix` for operand
-    /// `n` (A when `a`) of block `blk` (`mi` of A, `ni` of B; C text), in local buffer `buf`.
-    fn ldm16_row(&self, a: bool, buf: &str, blk: &str, lane: &str, off: &str) -> String {
+    /// `n` (A when `a`) of block `blk` (`mi` of A, `ni` of B; C text) at the k-step starting at
+    /// `ks` (C text) of the slab in local buffer `buf`.
+    fn ldm16_row(&self, a: bool, at: (&str, &str), blk: &str, lane: &str, off: &str) -> String {
+        let (buf, ks) = at;
         let m = self.mma();
         let n = if a { m.a } else { m.b };
         let (q, r) = (format!("({lane}) / 8"), format!("({lane}) % 8"));
@@ -44,11 +46,11 @@ impl Cx<'_> {
                     Some(format!("({blk}) * 16")),
                     Some(format!("8 * (({q}) % 2)")),
                 ]),
-                format!("orcl_ks + 8 * (({q}) / 2)"),
+                format!("{ks} + 8 * (({q}) / 2)"),
             ),
             false => (
                 format!("orcl_wn0 + ({blk}) * 8"),
-                format!("orcl_ks + 8 * ({q})"),
+                format!("{ks} + 8 * ({q})"),
             ),
         };
         let off = (off != "0").then(|| off.to_string());
@@ -60,11 +62,12 @@ impl Cx<'_> {
         format!("{}{}", self.tile(n, buf), Self::cell(o, &k, &t))
     }
 
-    /// `ldmatrix.sync.aligned.m8n8.x{regs.len()}[.trans].shared.b16` into `regs` (declared
-    /// here, unsigned int) from the row address `row` (C lvalue) of this lane.
-    fn ldm16_issue(regs: &[String], trans: bool, row: &str) -> Vec<KStmt> {
+    /// `ldmatrix.sync.aligned.m8n8.x{regs.len()}[.trans].shared.b16` into `regs` (unsigned int,
+    /// declared here when `declare`) from the row address `row` (C lvalue) of this lane.
+    fn ldm16_issue(regs: &[String], trans: bool, row: &str, declare: bool) -> Vec<KStmt> {
         let mut out: Vec<KStmt> = regs
             .iter()
+            .filter(|_| declare)
             .map(|r| KStmt::Var {
                 ty: "unsigned int".into(),
                 name: r.clone(),
@@ -83,19 +86,25 @@ impl Cx<'_> {
         out
     }
 
-    /// The fragment registers of one k-step of 16 by `ldmatrix`: A's `orcl_a{mi}_{x}` one `.x4`
-    /// per block (the wrong mapping of the tests swaps registers 1 and 2), B's `orcl_b{ni}_{x}`
-    /// one `.x4` per pair of blocks (`.x2` for an odd last one).
-    pub(super) fn ldm16_fragments(&self, buf: &str) -> Vec<KStmt> {
+    /// The fragment registers of the k-step of 16 at `ks` (C text) by `ldmatrix`: A's
+    /// `orcl_a{mi}_{x}{sfx}` one `.x4` per block (the wrong mapping of the tests swaps registers
+    /// 1 and 2), B's `orcl_b{ni}_{x}{sfx}` one `.x4` per pair of blocks (`.x2` for an odd last
+    /// one); declared here when `declare`.
+    pub(super) fn ldm16_fragments(&self, at: (&str, &str), sfx: &str, declare: bool) -> Vec<KStmt> {
         let m = self.mma();
         let mut out = Vec::new();
         for mi in 0..m.wm / 16 {
-            let mut regs: Vec<String> = (0..4).map(|x| format!("orcl_a{mi}_{x}")).collect();
+            let mut regs: Vec<String> = (0..4).map(|x| format!("orcl_a{mi}_{x}{sfx}")).collect();
             if m.wrong_fragments {
                 regs.swap(1, 2);
             }
-            let row = self.ldm16_row(true, buf, &mi.to_string(), "orcl_lane", "0");
-            out.extend(Self::ldm16_issue(&regs, self.ldm16_trans(m.a), &row));
+            let row = self.ldm16_row(true, at, &mi.to_string(), "orcl_lane", "0");
+            out.extend(Self::ldm16_issue(
+                &regs,
+                self.ldm16_trans(m.a),
+                &row,
+                declare,
+            ));
         }
         let blocks = m.wn / 8;
         for ni in (0..blocks).step_by(2) {
@@ -103,22 +112,27 @@ impl Cx<'_> {
             let (regs, blk, lane) = match pair {
                 true => (
                     vec![
-                        format!("orcl_b{ni}_0"),
-                        format!("orcl_b{ni}_1"),
-                        format!("orcl_b{}_0", ni + 1),
-                        format!("orcl_b{}_1", ni + 1),
+                        format!("orcl_b{ni}_0{sfx}"),
+                        format!("orcl_b{ni}_1{sfx}"),
+                        format!("orcl_b{}_0{sfx}", ni + 1),
+                        format!("orcl_b{}_1{sfx}", ni + 1),
                     ],
                     format!("{ni} + orcl_lane / 16"),
                     "orcl_lane % 16",
                 ),
                 false => (
-                    vec![format!("orcl_b{ni}_0"), format!("orcl_b{ni}_1")],
+                    vec![format!("orcl_b{ni}_0{sfx}"), format!("orcl_b{ni}_1{sfx}")],
                     ni.to_string(),
                     "orcl_lane % 16",
                 ),
             };
-            let row = self.ldm16_row(false, buf, &blk, lane, "0");
-            out.extend(Self::ldm16_issue(&regs, self.ldm16_trans(m.b), &row));
+            let row = self.ldm16_row(false, at, &blk, lane, "0");
+            out.extend(Self::ldm16_issue(
+                &regs,
+                self.ldm16_trans(m.b),
+                &row,
+                declare,
+            ));
         }
         out
     }
@@ -145,11 +159,52 @@ impl Cx<'_> {
                     format!("({l}) / 4"),
                 ),
             };
-            self.ldm16_row(a, buf, blk, &lane, &off)
+            self.ldm16_row(a, (buf, "orcl_ks"), blk, &lane, &off)
         };
         (
             read(true, "orcl_mi", "orcl_la", xa),
             read(false, "orcl_ni", "orcl_lb", "orcl_xb"),
         )
+    }
+
+    /// The whole slab in local buffer `buf` with `fragBuffers=2` (hardware form): the k-steps
+    /// unrolled over two register sets (`_p0`, `_p1`, declared first); step 0's fragments are
+    /// read, then for each step s the fragments of step s + 1 are read into the other set before
+    /// step s's `mma.sync` are issued (CUTLASS `MmaMultistage`'s warp-fragment double buffer).
+    pub(super) fn ldm16_pipelined(&self, buf: &str) -> Vec<KStmt> {
+        let m = self.mma();
+        let steps = self.c.tk / 16;
+        let mut out = Vec::new();
+        for p in 0..2 {
+            for mi in 0..m.wm / 16 {
+                for x in 0..4 {
+                    out.push(Self::frag_reg(format!("orcl_a{mi}_{x}_p{p}")));
+                }
+            }
+            for ni in 0..m.wn / 8 {
+                for x in 0..2 {
+                    out.push(Self::frag_reg(format!("orcl_b{ni}_{x}_p{p}")));
+                }
+            }
+        }
+        out.extend(self.ldm16_fragments((buf, "0"), "_p0", false));
+        for s in 0..steps {
+            if s + 1 < steps {
+                let ks = ((s + 1) * 16).to_string();
+                let sfx = format!("_p{}", (s + 1) % 2);
+                out.extend(self.ldm16_fragments((buf, &ks), &sfx, false));
+            }
+            out.extend(self.mma16_issue(&format!("_p{}", s % 2)));
+        }
+        out
+    }
+
+    /// `unsigned int name;`
+    fn frag_reg(name: String) -> KStmt {
+        KStmt::Var {
+            ty: "unsigned int".into(),
+            name,
+            value: None,
+        }
     }
 }

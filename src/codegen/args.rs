@@ -894,7 +894,7 @@ mod tests {
         let cu: Vec<&str> = names(Backend::Cuda).into_iter().map(|x| x.0).collect();
         assert_eq!(cu[..3], ["threadCount", "blockCount", "cacheBlocks"]);
         assert_eq!(cu[cu.len() - 3..], ["pinHostMem", "dataOnDevice", "domain"]);
-        assert_eq!((cl.len(), cu.len()), (26, 26));
+        assert_eq!((cl.len(), cu.len()), (27, 27));
     }
 
     /// Names are checked once, at parse time; values bind per configuration.

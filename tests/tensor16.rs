@@ -170,6 +170,120 @@ fn fp16_layouts_nn_nt_tn_tt() {
     }
 }
 
+/// `fragLoad='ldmatrix'` in FP16 (BF16 for TT): NN, NT, TN, TT at 70 x 45 x 130 with warp tiles
+/// of one and two 8-column blocks (`.x2` and `.x4` reads of B), every variant correct on the
+/// emulated form, which reads each element through the row addresses the hardware form hands
+/// to `ldmatrix` (`.trans` for a k-major tile); the tuned file correct at odd shapes; the wrong
+/// fragment mapping (A's registers 1 and 2 swapped) caught as `wrong_result`; a k-major tile
+/// whose rows are not 16-byte multiples (`padLocal=4`) pruned as `device_limit`.
+#[test]
+fn ldmatrix_16bit_layouts_and_wrong_mapping() {
+    let space = |wj: &'static str, pad: &'static str| {
+        vec![
+            ("param TJ[] = [16, 32];", "param TJ[] = [32];"),
+            ("param TK[] = [16, 32];", "param TK[] = [16];"),
+            ("param WI[] = [16, 32];", "param WI[] = [16, 32];"),
+            ("param WJ[] = [8, 16];", wj),
+            ("param PAD[] = [8];", pad),
+            ("param VL[] = [1, 4];", "param VL[] = [4];"),
+            ("param M[] = [33];", "param M[] = [70];"),
+            ("param N[] = [17];", "param N[] = [45];"),
+            ("param K[] = [9];", "param K[] = [130];"),
+        ]
+    };
+    let ldm = "fragLoad='ldmatrix', stages=2";
+    for (name, ex, a, b, trans) in [
+        ("nn", "hgemm_fp16.c", "A[i*k+l]", "B[l*n+j]", true),
+        ("nt", "hgemm_fp16.c", "A[i*k+l]", "B[j*k+l]", false),
+        ("tn", "hgemm_fp16.c", "A[l*m+i]", "B[l*n+j]", true),
+        ("tt", "bgemm_bf16.c", "A[l*m+i]", "B[j*k+l]", true),
+    ] {
+        let file = format!("ldm_{name}.c");
+        let sp = space("param WJ[] = [8, 16];", "param PAD[] = [8];");
+        let text = variant(&example(ex), a, b, &sp, ldm);
+        let (tmp, rows) = tune(&file, &text, None);
+        assert_eq!(rows.len(), 4, "{name}: {rows:?}");
+        for (key, status) in &rows {
+            assert_eq!(status, "ok", "{name}: {key}");
+        }
+        let dir = tmp.path();
+        let e = orcl(dir, &["emit", &file, "--backend", "cuda"], None);
+        e.assert_code(0);
+        assert!(
+            e.stdout
+                .contains("ldmatrix.sync.aligned.m8n8.x4.shared.b16")
+                != (name == "tn" || name == "tt"),
+            "{name}"
+        );
+        assert_eq!(e.stdout.contains(".trans.shared.b16"), trans, "{name}");
+        if name != "tt" {
+            check_tuned(dir, &file, "HgemmFp16", "_Float16");
+        }
+    }
+    let sp = space("param WJ[] = [16];", "param PAD[] = [8];");
+    let text = variant(&example("hgemm_fp16.c"), "A[i*k+l]", "B[l*n+j]", &sp, ldm);
+    let (_tmp, rows) = tune("ldm_wrong.c", &text, Some("wrong:WI=32"));
+    assert_eq!(rows.len(), 2, "{rows:?}");
+    for (key, status) in &rows {
+        let want = if key.contains("\"WI\":32") {
+            "wrong_result"
+        } else {
+            "ok"
+        };
+        assert_eq!(status, want, "{key}");
+    }
+    let sp = space("param WJ[] = [16];", "param PAD[] = [4];");
+    let text = variant(&example("hgemm_fp16.c"), "A[i*k+l]", "B[l*n+j]", &sp, ldm);
+    let (_tmp, rows) = tune("ldm_pad.c", &text, None);
+    assert!(rows.iter().all(|r| r.1 == "device_limit"), "{rows:?}");
+}
+
+/// `fragBuffers=2` (double-buffered ldmatrix fragments): FP16 NN and TN with k-slabs of 32 (two
+/// k-steps: the second step's fragments read into the other register set before the first
+/// step's mma) correct on the emulated form and at odd shapes; the hardware text reads `_p1`
+/// before issuing with `_p0`. Without `fragLoad='ldmatrix'` it is pruned as `device_limit`.
+#[test]
+fn frag_buffers_16bit() {
+    let space = [
+        ("param TJ[] = [16, 32];", "param TJ[] = [32];"),
+        ("param TK[] = [16, 32];", "param TK[] = [32];"),
+        ("param WI[] = [16, 32];", "param WI[] = [16];"),
+        ("param WJ[] = [8, 16];", "param WJ[] = [16];"),
+        ("param VL[] = [1, 4];", "param VL[] = [4];"),
+        ("param M[] = [33];", "param M[] = [70];"),
+        ("param N[] = [17];", "param N[] = [45];"),
+        ("param K[] = [9];", "param K[] = [130];"),
+    ];
+    for (name, a) in [("nn", "A[i*k+l]"), ("tn", "A[l*m+i]")] {
+        let file = format!("fb_{name}.c");
+        let extra = "fragLoad='ldmatrix', fragBuffers=2, stages=2";
+        let text = variant(&example("hgemm_fp16.c"), a, "B[l*n+j]", &space, extra);
+        let (tmp, rows) = tune(&file, &text, None);
+        assert_eq!(rows.len(), 1, "{rows:?}");
+        assert_eq!(rows[0].1, "ok", "{name}: {rows:?}");
+        let dir = tmp.path();
+        let e = orcl(dir, &["emit", &file, "--backend", "cuda"], None);
+        e.assert_code(0);
+        let load = e
+            .stdout
+            .find("\"=r\"(orcl_a0_0_p1)")
+            .expect("step 1's fragments");
+        let first = e.stdout.find("\"r\"(orcl_a0_0_p0)").expect("step 0's mma");
+        let second = e.stdout.find("\"r\"(orcl_a0_0_p1)").expect("step 1's mma");
+        assert!(load < first && first < second, "{name}");
+        check_tuned(dir, &file, "HgemmFp16", "_Float16");
+    }
+    let text = variant(
+        &example("hgemm_fp16.c"),
+        "A[i*k+l]",
+        "B[l*n+j]",
+        &space,
+        "fragBuffers=2",
+    );
+    let (_tmp, rows) = tune("fb_pruned.c", &text, None);
+    assert!(rows.iter().all(|r| r.1 == "device_limit"), "{rows:?}");
+}
+
 /// BF16: correct on the emulated form (NT at 70 x 45 x 130); the tuned file checked where the C
 /// compiler has `__bf16` arithmetic. A wrong fragment mapping (A's registers 1 and 2 swapped for
 /// WI=32) is caught as `wrong_result`, in FP16 and BF16 alike.

@@ -32,6 +32,7 @@ pub enum Key {
     Stages,
     FragLoad,
     Tf32Convert,
+    FragBuffers,
     Device,
     Platform,
     PreferL1,
@@ -234,11 +235,14 @@ pub const ARGS: &[Arg] = &[
         &[n("stages", 16, "with mathMode='tf32': shared buffers per staged operand filled by asynchronous copies (cp.async on NVIDIA OpenCL; plain loads elsewhere), up to STAGES-1 k-slabs in flight while one is computed, one barrier per slab (CUTLASS's Stages); 1 (default) = none; not with doubleBuffer")],
         &[n("stages", 16, "with mathMode='tf32': shared buffers per staged operand filled by asynchronous copies (cp.async, sm_80+; plain loads below), up to STAGES-1 k-slabs in flight while one is computed, one barrier per slab (CUTLASS's Stages); 1 (default) = none; not with doubleBuffer")], true),
     arg(Key::FragLoad, Kind::FragLoad, "1",
-        &[n("fragLoad", 16, "with mathMode='tf32': fragment registers each local-memory read fills (1 = one 32-bit read per register, the default; 2 or 4 = one 64/128-bit read of a k-contiguous tile, the k order within the mma permuted to match and the local tiles padded or XOR-swizzled so the reads stay conflict-free; 4 needs a k-slab multiple of 16; 'ldmatrix': ldmatrix.sync.aligned.m8n8.x4 of a k-contiguous tile, four registers per instruction, the PTX fragment layout kept); see docs/GEMM.md")],
-        &[n("fragLoad", 16, "with mathMode='tf32': fragment registers each shared-memory read fills (1 = one 32-bit ld.shared per register, the default; 2 or 4 = one ld.shared.v2/v4 of a k-contiguous tile, the k order within the mma permuted to match and the shared tiles padded or XOR-swizzled so the reads stay conflict-free; 4 needs a k-slab multiple of 16; 'ldmatrix': ldmatrix.sync.aligned.m8n8.x4 of a k-contiguous tile, four registers per instruction, the PTX fragment layout kept); see docs/GEMM.md")], true),
+        &[n("fragLoad", 16, "with mathMode='tf32' ('ldmatrix' also with 'fp16'/'bf16', where it reads either tile layout, .trans for a k-major one): fragment registers each local-memory read fills (1 = one 32-bit read per register, the default; 2 or 4 = one 64/128-bit read of a k-contiguous tile, the k order within the mma permuted to match and the local tiles padded or XOR-swizzled so the reads stay conflict-free; 4 needs a k-slab multiple of 16; 'ldmatrix': ldmatrix.sync.aligned.m8n8.x4 of a k-contiguous tile, four registers per instruction, the PTX fragment layout kept); see docs/GEMM.md")],
+        &[n("fragLoad", 16, "with mathMode='tf32' ('ldmatrix' also with 'fp16'/'bf16', where it reads either tile layout, .trans for a k-major one): fragment registers each shared-memory read fills (1 = one 32-bit ld.shared per register, the default; 2 or 4 = one ld.shared.v2/v4 of a k-contiguous tile, the k order within the mma permuted to match and the shared tiles padded or XOR-swizzled so the reads stay conflict-free; 4 needs a k-slab multiple of 16; 'ldmatrix': ldmatrix.sync.aligned.m8n8.x4 of a k-contiguous tile, four registers per instruction, the PTX fragment layout kept); see docs/GEMM.md")], true),
     arg(Key::Tf32Convert, Kind::Tf32Convert, "'fragment'",
         &[n("tf32Convert", 16, "with mathMode='tf32': where float inputs are rounded to TF32 (cvt.rna.tf32.f32): 'fragment' (default) each fragment register after its local read; 'stage' once per element when the slab is staged (in registers before the local store, or in place after the cp.async wait with stages), so fragment reads feed mma.sync directly; see docs/GEMM.md")],
         &[n("tf32Convert", 16, "with mathMode='tf32': where float inputs are rounded to TF32 (cvt.rna.tf32.f32): 'fragment' (default) each fragment register after its shared read; 'stage' once per element when the slab is staged (in registers before the shared store, or in place after the cp.async wait with stages), so fragment reads feed mma.sync directly; see docs/GEMM.md")], true),
+    arg(Key::FragBuffers, Kind::OneOf { min: 1, values: &[1, 2], unit: "", help: None }, "1",
+        &[n("fragBuffers", 16, "with mathMode='fp16'/'bf16' and fragLoad='ldmatrix': register sets of warp fragments (CUTLASS's double-buffered warp_frag_A/B[2]): 1 (default) reads each k-step's fragments, then issues its mma.sync; 2 reads k-step s+1's fragments before issuing step s's mma.sync, so the local reads overlap the tensor cores (twice the fragment registers); see docs/GEMM.md")],
+        &[n("fragBuffers", 16, "with mathMode='fp16'/'bf16' and fragLoad='ldmatrix': register sets of warp fragments (CUTLASS's double-buffered warp_frag_A/B[2]): 1 (default) reads each k-step's fragments, then issues its mma.sync; 2 reads k-step s+1's fragments before issuing step s's mma.sync, so the shared reads overlap the tensor cores (twice the fragment registers); see docs/GEMM.md")], true),
     arg(Key::Device, INT0, "0",
         &[n("device", 17, "device index within the platform")],
         &[n("device", 18, "CUDA device ordinal")], true),
@@ -335,6 +339,9 @@ pub struct NestArgs {
     /// `tf32Convert='stage'`: the tensor-core form rounds its inputs to TF32 once per staged
     /// element instead of once per fragment register.
     pub tf32_stage: bool,
+    /// `fragBuffers`: register sets of the tensor-core form's warp fragments (0 or 1: one; 2: the
+    /// next k-step's fragments read before the current step's mma).
+    pub frag_buffers: u32,
 }
 
 /// A transform's arguments with their names checked, each with its row of [`ARGS`]: parsed once
@@ -596,6 +603,7 @@ impl Options {
             (Key::Stages, r) => self.nest.stages = int(&r) as u32,
             (Key::FragLoad, r) => self.nest.frag_load = int(&r) as u32,
             (Key::Tf32Convert, r) => self.nest.tf32_stage = flag(&r),
+            (Key::FragBuffers, r) => self.nest.frag_buffers = int(&r) as u32,
             (Key::Device, r) => self.device = int(&r) as usize,
             (Key::Platform, r) => self.platform = int(&r) as usize,
             (Key::PreferL1, r) => self.prefer_l1_kb = int(&r) as u32,
@@ -886,7 +894,7 @@ mod tests {
         let cu: Vec<&str> = names(Backend::Cuda).into_iter().map(|x| x.0).collect();
         assert_eq!(cu[..3], ["threadCount", "blockCount", "cacheBlocks"]);
         assert_eq!(cu[cu.len() - 3..], ["pinHostMem", "dataOnDevice", "domain"]);
-        assert_eq!((cl.len(), cu.len()), (26, 26));
+        assert_eq!((cl.len(), cu.len()), (27, 27));
     }
 
     /// Names are checked once, at parse time; values bind per configuration.

@@ -33,11 +33,15 @@ typedef unsigned short ushort;
 static float orcl_bits_f(uint32_t b) { float f; memcpy(&f, &b, 4); return f; }
 static uint32_t orcl_f_bits(float f) { uint32_t b; memcpy(&b, &f, 4); return b; }
 static float orcl_bf2f(ushort h) { return orcl_bits_f((uint32_t)h << 16); }
+/* Branch-free, so GCC vectorizes the reference loop across j (5x faster than a branchy form at
+ * 4096^3, where the reference took over a minute): the magnitude's bits shifted into a float's
+ * exponent and mantissa, times 2^112 (rebias 15 -> 127, exact, subnormal halves included);
+ * exponent 31 (inf, NaN) forced to 255 by a mask. */
 static float orcl_h2f(ushort h) {
-    uint32_t e = (h >> 10) & 0x1fu, m = h & 0x3ffu;
-    float f = e == 0u ? (float)m * 0x1p-24f
-        : orcl_bits_f(((uint32_t)(h & 0x8000u) << 16) | (e == 31u ? 0x7f800000u : (e + 112u) << 23) | (m << 13));
-    return e == 0u && (h & 0x8000u) ? -f : f;
+    uint32_t a = (uint32_t)(h & 0x7fffu) << 13, s = (uint32_t)(h & 0x8000u) << 16;
+    uint32_t f = orcl_f_bits(orcl_bits_f(a) * 0x1p112f);
+    uint32_t big = 0u - (uint32_t)((h & 0x7c00u) == 0x7c00u);
+    return orcl_bits_f(s | (f & ~big) | ((0x7f800000u | a) & big));
 }
 static ushort orcl_f2bf(float f) {
     uint32_t x = orcl_f_bits(f);

@@ -47,6 +47,12 @@ pub(super) fn schedule(
                 .into(),
         );
     }
+    if a.frag_buffers > 1 {
+        return Err(format!(
+            "fragBuffers={} (double-buffered warp fragments) needs mathMode='fp16' or 'bf16' (the tensor-core form)",
+            a.frag_buffers
+        ));
+    }
     let vec = vector_width(a, &dims)?;
     let mut operands = operands(k, a, c, &vars);
     let load_vec = u64::from(a.vec_load.max(1));

@@ -39,6 +39,10 @@ pub struct MmaTiles {
     /// `ldmatrix.sync.aligned.m8n8` (A: `.x4`, four registers; B: `.x2`), the others as with
     /// `fragLoad=1`.
     pub ldmatrix: bool,
+    /// `fragBuffers` (1 or 2; 16-bit `ldmatrix` form only): with 2, two register sets of warp
+    /// fragments (CUTLASS's `warp_frag_A[2]`, `warp_frag_B[2]` of `MmaMultistage`): the k-steps of
+    /// a slab are unrolled, and step s + 1's `ldmatrix` are issued before step s's `mma.sync`.
+    pub frag_buffers: u64,
     /// The operands' element type, which picks the instruction: `Float` (`mathMode='tf32'`,
     /// m16n8k8 TF32), `Half` ('fp16') or `BFloat16` ('bf16'): m16n8k16, two 16-bit values per
     /// 32-bit fragment register.

@@ -13,11 +13,15 @@ pub(super) const C_HELPERS: &str = r#"typedef unsigned short ushort;
 static float orcl_bits_f(uint32_t b) { float f; memcpy(&f, &b, 4); return f; }
 static uint32_t orcl_f_bits(float f) { uint32_t b; memcpy(&b, &f, 4); return b; }
 static float orcl_bf2f(ushort h) { return orcl_bits_f((uint32_t)h << 16); }
+/* Branch-free, so GCC vectorizes the reference loop across j (5x faster than a branchy form at
+ * 4096^3, where the reference took over a minute): the magnitude's bits shifted into a float's
+ * exponent and mantissa, times 2^112 (rebias 15 -> 127, exact, subnormal halves included);
+ * exponent 31 (inf, NaN) forced to 255 by a mask. */
 static float orcl_h2f(ushort h) {
-    uint32_t e = (h >> 10) & 0x1fu, m = h & 0x3ffu;
-    float f = e == 0u ? (float)m * 0x1p-24f
-        : orcl_bits_f(((uint32_t)(h & 0x8000u) << 16) | (e == 31u ? 0x7f800000u : (e + 112u) << 23) | (m << 13));
-    return e == 0u && (h & 0x8000u) ? -f : f;
+    uint32_t a = (uint32_t)(h & 0x7fffu) << 13, s = (uint32_t)(h & 0x8000u) << 16;
+    uint32_t f = orcl_f_bits(orcl_bits_f(a) * 0x1p112f);
+    uint32_t big = 0u - (uint32_t)((h & 0x7c00u) == 0x7c00u);
+    return orcl_bits_f(s | (f & ~big) | ((0x7f800000u | a) & big));
 }
 static ushort orcl_f2bf(float f) {
     uint32_t x = orcl_f_bits(f);
@@ -125,5 +129,48 @@ mod tests {
             "s += (float)orcl_h2f(A[i*k+l]) * AB[l] + orcl_h2f(A [i][B[j]]);"
         );
         assert_eq!(wrap_reads("xA[1] + A_2[0]", "A", "f"), "xA[1] + A_2[0]");
+    }
+
+    /// `orcl_h2f` (branch-free) against the C compiler's own `_Float16` widening, on all 65,536
+    /// patterns (NaNs compared as NaNs); `orcl_f2h` round-trips every non-NaN pattern. Skipped
+    /// (with a line) where `cc` has no `_Float16`.
+    #[test]
+    fn h2f_matches_the_compilers_float16_on_every_pattern() {
+        let dir = std::env::temp_dir().join(format!("orcl-h2f-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let main = r#"
+int main(void) {
+    unsigned bad = 0;
+    for (uint32_t h = 0; h < 65536u; h++) {
+        _Float16 x; ushort u = (ushort)h; memcpy(&x, &u, 2);
+        float want = (float)x, got = orcl_h2f(u);
+        if (want != want ? got == got : orcl_f_bits(want) != orcl_f_bits(got)) bad++;
+        if (want == want && orcl_f2h(got) != u) bad++;
+    }
+    printf("%u\n", bad);
+    return 0;
+}
+"#;
+        let src = format!(
+            "#include <stdint.h>\n#include <stdio.h>\n#include <string.h>\n{}{}",
+            super::C_HELPERS,
+            main
+        );
+        std::fs::write(dir.join("h.c"), src).unwrap();
+        let built = std::process::Command::new("cc")
+            .args(["-O2", "-o", "h", "h.c"])
+            .current_dir(&dir)
+            .output()
+            .unwrap();
+        if !built.status.success() {
+            eprintln!(
+                "skipped: cc has no _Float16: {}",
+                String::from_utf8_lossy(&built.stderr)
+            );
+            return;
+        }
+        let out = std::process::Command::new(dir.join("h")).output().unwrap();
+        let _ = std::fs::remove_dir_all(&dir);
+        assert_eq!(String::from_utf8_lossy(&out.stdout).trim(), "0");
     }
 }

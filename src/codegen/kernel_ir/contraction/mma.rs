@@ -19,6 +19,7 @@
 //! register that hold it in hardware (so the fragment mapping is exercised on any device).
 
 mod k16;
+mod ldm16;
 
 use super::Cx;
 use crate::kernel_ir::{KExpr, KStmt, VecDst};
@@ -407,6 +408,20 @@ impl Cx<'_> {
     /// The whole k-slab (`TK` steps; the loads zero-fill past the reduction loop's end, so a
     /// partial slab runs them too) in local buffer `buf`.
     pub(super) fn mma_compute(&self, buf: &str) -> Vec<KStmt> {
+        if self.mma().frag_buffers > 1 {
+            // Hardware: the k-steps unrolled over two fragment sets; emulated: as below.
+            return vec![KStmt::Mma {
+                hardware: self.ldm16_pipelined(buf),
+                emulated: vec![KStmt::For {
+                    var: "orcl_ks".into(),
+                    start: "0".into(),
+                    end: self.c.tk.to_string().into(),
+                    step: "16".into(),
+                    unroll: Some(0),
+                    body: self.mma16_emulated(buf),
+                }],
+            }];
+        }
         vec![KStmt::For {
             var: "orcl_ks".into(),
             start: "0".into(),

@@ -40,7 +40,7 @@ pub(super) fn local_tiles(s: &Schedule, c: &ContractionSchedule) -> Vec<KStmt> {
             dims,
             align: match c.vec.max(c.load_vec).max(c.mma.as_ref().map_or(1, |m| {
                 if m.ldmatrix {
-                    4
+                    16 / o.ty.size_bytes() as u64
                 } else {
                     m.frag
                 }

@@ -98,6 +98,12 @@ pub(super) fn schedule(
     if input.is_16bit() {
         check_16bit(a, mode)?;
     }
+    let frag_buffers = u64::from(a.frag_buffers.max(1));
+    if frag_buffers > 1 && !(input.is_16bit() && a.frag_load == crate::args::FRAG_LDMATRIX) {
+        return Err(format!(
+            "fragBuffers={frag_buffers} double-buffers the ldmatrix fragments of mathMode='fp16'/'bf16': it needs one of those with fragLoad='ldmatrix' (found mathMode='{mode}')"
+        ));
+    }
     let ldmatrix = a.frag_load == crate::args::FRAG_LDMATRIX;
     let frag = if ldmatrix {
         1
@@ -116,6 +122,9 @@ pub(super) fn schedule(
         if input.is_16bit() && o.red_fast {
             o.k_inner_pad = Some(K_INNER_PAD_16);
         }
+    }
+    if ldmatrix && input.is_16bit() {
+        check_ldmatrix_rows(&ops, &dims, tk, a.pad_local)?;
     }
     let (wm, wn, warps_m, warps_n) = warp_tiles(a, &dims)?;
     dims[0].items = WARP * warps_n;
@@ -158,10 +167,32 @@ pub(super) fn schedule(
                 frag,
                 stage: a.tf32_stage,
                 ldmatrix,
+                frag_buffers,
                 input,
             }),
         }),
     })
+}
+
+/// `ldmatrix` reads 16-byte rows: with 16-bit operands every local tile row (k-contiguous: TK + 8
+/// elements; k-major: the tile extent + `padLocal`) must be a multiple of 8 elements.
+fn check_ldmatrix_rows(
+    ops: &[crate::schedule::Operand],
+    dims: &[Dim],
+    tk: u64,
+    pad: u64,
+) -> Result<(), String> {
+    for o in ops.iter().filter(|o| o.staged) {
+        let d = o.dim.map_or(0, |d| dims[d].per_group);
+        let (_, len) = o.tile_shape(tk, d, pad);
+        if len % 8 != 0 {
+            return Err(format!(
+                "fragLoad='ldmatrix' reads 16-byte rows: the local tile of `{}` has rows of {len} 16-bit elements (tile {d} + padLocal {pad}), not a multiple of 8",
+                orcl_frontend::ir::c::c_expr(&o.expr, &|_| None)
+            ));
+        }
+    }
+    Ok(())
 }
 
 /// The warp tile (WarpShape `wm` × `wn`, from `warpTile`, default the whole tile) and the warps
@@ -199,16 +230,14 @@ fn warp_tiles(a: &NestArgs, dims: &[Dim]) -> Result<(u64, u64, u64, u64), String
     Ok((wm, wn, warps_m, warps_n))
 }
 
-/// What the 16-bit forms (`mode` 'fp16' or 'bf16') cannot take: `fragLoad` > 1 (TF32's vector
-/// fragment reads), `stages` with single-element copies (`cp.async` copies 4, 8 or 16 bytes).
+/// What the 16-bit forms (`mode` 'fp16' or 'bf16') cannot take: `fragLoad` 2 or 4 (TF32's vector
+/// fragment reads; `'ldmatrix'` is taken), `stages` with single-element copies (`cp.async`
+/// copies 4, 8 or 16 bytes).
 fn check_16bit(a: &NestArgs, mode: &str) -> Result<(), String> {
-    if a.frag_load == crate::args::FRAG_LDMATRIX {
-        return Err(format!("fragLoad='ldmatrix' applies to mathMode='tf32' (ldmatrix of 32-bit tiles); '{mode}' reads each 32-bit fragment register (two 16-bit values) once"));
-    }
     if a.tf32_stage {
         return Err(format!("tf32Convert='stage' applies to mathMode='tf32'; '{mode}' operands are widened exactly, with no rounding to convert"));
     }
-    if a.frag_load > 1 {
+    if a.frag_load > 1 && a.frag_load != crate::args::FRAG_LDMATRIX {
         return Err(format!("fragLoad={} applies to mathMode='tf32'; '{mode}' reads each 32-bit fragment register (two 16-bit values) once", a.frag_load));
     }
     if a.stages > 1 && a.vec_load < 2 {

@@ -14,7 +14,8 @@
 //! work-item's accumulators, the 16 products of the widened inputs (exact in float), reading
 //! A(r, kk) as half kk % 2 of register r / 8 + 2·(kk / 8) of lane (r % 8)·4 + (kk % 8) / 2 and
 //! B(kk, c) as half kk % 2 of register kk / 8 of lane 4·c + (kk % 8) / 2 — the inverse of the
-//! layouts, through the same address functions as the hardware form.
+//! layouts, through the same address functions as the hardware form (with `fragLoad='ldmatrix'`
+//! those of `ldm16`).
 
 use super::{sum, Reg};
 use crate::kernel_ir::contraction::Cx;
@@ -121,28 +122,44 @@ impl Cx<'_> {
         let m = self.mma();
         let (gid, tig) = ("orcl_gid", "orcl_tig");
         let mut out = Vec::new();
-        for mi in 0..m.wm / 16 {
+        if m.ldmatrix {
+            out.extend(self.ldm16_fragments((buf, "orcl_ks"), "", true));
+        }
+        for mi in (0..m.wm / 16).filter(|_| !m.ldmatrix) {
             let i = mi.to_string();
             for x in 0..4 {
                 let src = |e: &str| self.frag16_a(buf, &i, gid, tig, Reg::Const(x), e);
                 out.extend(self.pack16(&format!("orcl_a{mi}_{x}"), m.a, &src));
             }
         }
-        for ni in 0..m.wn / 8 {
+        for ni in (0..m.wn / 8).filter(|_| !m.ldmatrix) {
             let i = ni.to_string();
             for x in 0..2 {
                 let src = |e: &str| self.frag16_b(buf, &i, gid, tig, Reg::Const(x), e);
                 out.extend(self.pack16(&format!("orcl_b{ni}_{x}"), m.b, &src));
             }
         }
+        out.extend(self.mma16_issue(""));
+        out
+    }
+
+    /// One `mma.sync` per 16 × 8 block of the warp tile, from fragment registers
+    /// `orcl_a{mi}_{x}{sfx}` and `orcl_b{ni}_{x}{sfx}`.
+    pub(super) fn mma16_issue(&self, sfx: &str) -> Vec<KStmt> {
+        let m = self.mma();
+        let mut out = Vec::new();
         let text = self.mma16_text();
         for mi in 0..m.wm / 16 {
             for ni in 0..m.wn / 8 {
                 let acc: Vec<String> = (0..4)
                     .map(|q| format!("\"+f\"(orcl_acc[{mi}][{ni}][{q}])"))
                     .collect();
-                let a: Vec<String> = (0..4).map(|x| format!("\"r\"(orcl_a{mi}_{x})")).collect();
-                let b: Vec<String> = (0..2).map(|x| format!("\"r\"(orcl_b{ni}_{x})")).collect();
+                let a: Vec<String> = (0..4)
+                    .map(|x| format!("\"r\"(orcl_a{mi}_{x}{sfx})"))
+                    .collect();
+                let b: Vec<String> = (0..2)
+                    .map(|x| format!("\"r\"(orcl_b{ni}_{x}{sfx})"))
+                    .collect();
                 out.push(KStmt::Lines(format!(
                     "asm volatile(\"{text}\"\n    : {}\n    : {}, {});",
                     acc.join(", "),
@@ -179,6 +196,10 @@ impl Cx<'_> {
             Reg::Text("orcl_xb"),
             "orcl_kk % 2",
         );
+        let (a, b) = match self.mma().ldmatrix {
+            true => self.ldm16_emulated_reads(buf),
+            false => (a, b),
+        };
         let step = vec![
             long("orcl_la", "(orcl_r % 8) * 4 + (orcl_kk % 8) / 2"),
             long("orcl_xa", "orcl_r / 8 + 2 * (orcl_kk / 8)"),

@@ -17,8 +17,8 @@
 #               0: orcl only
 #   KT_SEEDS    seeds per Kernel Tuner strategy (default SEEDS); KT_STRATEGIES (default: its 15
 #               single-objective strategies, the strongest of the last comparison first). Kernel
-#               Tuner is slow here (1–6 s of CPU per run: 60 runs of genetic_algorithm on one
-#               space took 69–450 s on a loaded 2-core machine), so it runs at nice 19, strategy
+#               Tuner is slow here (0.5–25 s per run: 60 runs of one strategy on one space took
+#               14–460 s on a 2-core machine, more under load), so it runs at nice 19, strategy
 #               by strategy, and a rerun with the same OUT_DIR resumes.
 #   KERNELS     kernel directories to use (default: convolution_milo dedispersion_milo)
 # Prints one table: per space and budget the best orcl strategy, orcl's default strategy and the
@@ -63,7 +63,7 @@ if [ "${KT:-1}" = 1 ]; then
     python3 -m venv "$venv" && "$venv/bin/pip" install -q kernel_tuner \
       || { echo "search_hub.sh: could not install kernel_tuner; set KT=0 for orcl alone" >&2; exit 1; }
   fi
-  kt_strategies=${KT_STRATEGIES:-genetic_algorithm,adaptive_tabu_greywolf,basinhopping,simulated_annealing,random_sample,dual_annealing,greedy_ils,diff_evo,pso,firefly_algorithm,mls,greedy_mls,ordered_greedy_mls,minimize,bayes_opt}
+  kt_strategies=${KT_STRATEGIES:-genetic_algorithm,adaptive_tabu_greywolf,basinhopping,bayes_opt,simulated_annealing,random_sample,dual_annealing,greedy_ils,diff_evo,pso,firefly_algorithm,mls,greedy_mls,ordered_greedy_mls,minimize}
   # Strategy by strategy over the spaces, one file each (kt/<space>~<strategy>.json), at nice 19:
   # a run stopped early still gives whole strategies, and a rerun skips what is done.
   for st in ${kt_strategies//,/ }; do

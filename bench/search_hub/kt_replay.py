@@ -5,8 +5,8 @@
 Usage: kt_replay.py CACHE.json[.gz] BUDGETS SEEDS STRATEGIES OUT.json
   BUDGETS: comma-separated, `1%` (of the valid configurations, rounded up as orcl does) or `100`;
   STRATEGIES: comma-separated Kernel Tuner strategy names.
-Writes a JSON list of {strategy, budget, seed, fraction, hit}: fraction = optimum / best time found
-(0 when nothing valid was found). Budgets count evaluations as Kernel Tuner's `max_fevals` does:
+Writes a JSON list of {strategy, budget, seed, fraction, hit, seconds}: fraction = optimum / best time
+found (0 when nothing valid was found), seconds the run's wall time. Budgets count evaluations as Kernel Tuner's `max_fevals` does:
 every configuration of the cache run, failed ones included; configurations outside the cache
 (Kernel Tuner's restrictions: here, "is in the cache") are free, as in `orcl replay`.
 """
@@ -16,6 +16,7 @@ import math
 import os
 import sys
 import tempfile
+import time
 import warnings
 
 import numpy as np
@@ -82,6 +83,7 @@ def main():
                 import random
                 random.seed(seed)
                 best = None
+                start = time.perf_counter()
                 try:
                     with open(os.devnull, "w") as null:
                         old = sys.stdout
@@ -100,7 +102,8 @@ def main():
                     print(f"{strategy} {budget} seed {seed}: {type(e).__name__}: {e}", file=sys.stderr)
                 frac = 0.0 if best is None else min(1.0, optimum / best)
                 rows.append({"strategy": strategy, "budget": budget, "evaluations": n,
-                             "seed": seed, "fraction": frac, "hit": frac >= 1.0})
+                             "seed": seed, "fraction": frac, "hit": frac >= 1.0,
+                             "seconds": round(time.perf_counter() - start, 3)})
     os.unlink(slim_path)
     with open(out, "w") as f:
         json.dump(rows, f)

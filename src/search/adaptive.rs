@@ -32,6 +32,11 @@ impl<P> Adaptive<P> {
             seeds: Vec::new(),
         }
     }
+
+    /// The planner and its book (`None` before the first proposal).
+    pub(crate) fn parts(&mut self) -> (&mut P, Option<&grid::Book>) {
+        (&mut self.planner, self.book.as_ref())
+    }
 }
 
 impl<P: Planner> Strategy for Adaptive<P> {

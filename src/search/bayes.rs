@@ -31,7 +31,7 @@ use super::options::Values;
 use crate::adaptive::{Adaptive, Planner};
 use orcl_frontend::diag::Diagnostic;
 use orcl_frontend::expr::Value;
-use orcl_frontend::space::SearchSpace;
+use orcl_frontend::space::{Configuration, SearchSpace};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use smartcore::linalg::basic::matrix::DenseMatrix;
@@ -62,6 +62,13 @@ pub struct BayesOptions {
     pub divisibility: bool,
     /// Doubling and halving an integer value are neighbourhood moves (see [`scaled`]).
     pub scaling: bool,
+    /// Evaluations without a new best of the current phase after which a new phase starts from
+    /// new random samples (0: never; see [`BayesPlanner`]).
+    pub restart_after: usize,
+    /// Whether a new phase's surrogate still learns from the earlier phases' observations.
+    pub restart_memory: bool,
+    /// Factor by which `restart_after` grows after each restart (≥ 1).
+    pub restart_growth: usize,
 }
 
 impl BayesOptions {
@@ -76,6 +83,9 @@ impl BayesOptions {
             local: v.int("local"),
             divisibility: v.int("divisibility") == 1,
             scaling: v.int("scaling") == 1,
+            restart_after: v.int("restart_after"),
+            restart_memory: v.int("restart_memory") == 1,
+            restart_growth: v.int("restart_growth").max(1),
         }
     }
 }
@@ -94,15 +104,54 @@ impl Bayes {
         Adaptive::with_planner(BayesPlanner {
             options,
             rng: ChaCha8Rng::seed_from_u64(seed),
+            phase: 0,
+            restarts: 0,
         })
+    }
+
+    /// What the surrogate fitted to every observation so far (as the current phase would fit it)
+    /// predicts for `configs`: per configuration, the mean and standard deviation of ln(time in
+    /// ms) over the trees, or `None` for a configuration outside the space. Empty before the
+    /// first proposal or with no observation. For diagnosis (`docs/SEARCH.md`): it draws the
+    /// bootstrap samples from the strategy's generator, so later proposals change.
+    pub fn surrogate(
+        &mut self,
+        space: &SearchSpace,
+        configs: &[Configuration],
+    ) -> Vec<Option<(f64, f64)>> {
+        let (planner, book) = self.parts();
+        let Some(book) = book.filter(|b| !planner.training(b).is_empty()) else {
+            return Vec::new();
+        };
+        let points: Vec<Option<Point>> = configs
+            .iter()
+            .map(|c| space.index_of(c).map(|i| space.coords(i)))
+            .collect();
+        let known: Vec<Point> = points.iter().flatten().cloned().collect();
+        let (_, mut preds) = planner.predict(space, book, &known);
+        preds.reverse();
+        points.iter().map(|p| p.as_ref().and(preds.pop())).collect()
     }
 }
 
 /// The planner of [`Bayes`].
+///
+/// A run is a sequence of **phases** (one unless `restart_after` is set): a phase measures
+/// `initial_samples` random new configurations, then picks by expected improvement below the
+/// phase's best, around the phase's fastest configurations. When the phase's best has not
+/// improved for `restart_after` evaluations, a new phase starts: a restart of the model-based
+/// search elsewhere, as TuRBO restarts a trust region that stopped making progress (Eriksson et
+/// al., "Scalable global optimization via local Bayesian optimization", NeurIPS 2019). With
+/// `restart_memory` the surrogate keeps learning from every observation; without, from the
+/// phase's own. Configurations measured in an earlier phase are never measured again.
 #[derive(Debug, Clone)]
 pub struct BayesPlanner {
     options: BayesOptions,
     rng: ChaCha8Rng,
+    /// Index in the book's observations where the current phase began.
+    phase: usize,
+    /// Restarts so far.
+    restarts: u32,
 }
 
 impl Planner for BayesPlanner {
@@ -111,8 +160,11 @@ impl Planner for BayesPlanner {
     }
 
     fn plan(&mut self, space: &SearchSpace, book: &mut Book) -> Result<(), Diagnostic> {
-        let ok = book.observed.iter().filter(|(_, c)| c.is_some()).count();
-        let before = book.evaluations() < self.options.initial_samples || ok < 2;
+        self.maybe_restart(book);
+        let phase = &book.observed[self.phase..];
+        let ok = phase.iter().filter(|(_, c)| c.is_some()).count();
+        let measured = phase.len();
+        let before = measured < self.options.initial_samples || ok < 2;
         if !before {
             let cands = self.candidates(space, book)?;
             if !cands.is_empty() {
@@ -126,10 +178,7 @@ impl Planner for BayesPlanner {
             }
         }
         let n = if before {
-            self.options
-                .initial_samples
-                .saturating_sub(book.evaluations())
-                .max(1)
+            self.options.initial_samples.saturating_sub(measured).max(1)
         } else {
             self.options.batch
         };
@@ -144,6 +193,50 @@ impl Planner for BayesPlanner {
 }
 
 impl BayesPlanner {
+    /// Start a new phase when the current one has gone `restart_after` evaluations without a new
+    /// best (its first fastest observation counts as its best).
+    fn maybe_restart(&mut self, book: &Book) {
+        let growth = self.options.restart_growth.saturating_pow(self.restarts);
+        let after = self.options.restart_after.saturating_mul(growth);
+        let phase = &book.observed[self.phase..];
+        if after == 0 || phase.len() < self.options.initial_samples.max(after) {
+            return;
+        }
+        let mut best: Option<(usize, f64)> = None;
+        for (i, (_, c)) in phase.iter().enumerate() {
+            if let Some(c) = *c {
+                if best.is_none_or(|(_, b)| c < b) {
+                    best = Some((i, c));
+                }
+            }
+        }
+        let since = phase.len() - best.map_or(0, |(i, _)| i + 1);
+        if since >= after {
+            self.phase = book.observed.len();
+            self.restarts += 1;
+        }
+    }
+
+    /// The observations the surrogate learns from: all, or the current phase's.
+    fn training<'b>(&self, book: &'b Book) -> &'b [(Point, Option<f64>)] {
+        if self.options.restart_memory {
+            &book.observed
+        } else {
+            &book.observed[self.phase..]
+        }
+    }
+
+    /// The current phase's observations with a time, fastest first (the first observed first
+    /// among equal times).
+    fn phase_best(&self, book: &Book) -> Vec<(Point, f64)> {
+        let mut best: Vec<(Point, f64)> = book.observed[self.phase..]
+            .iter()
+            .filter_map(|(p, c)| c.map(|c| (p.clone(), c)))
+            .collect();
+        best.sort_by(|a, b| a.1.total_cmp(&b.1));
+        best
+    }
+
     /// Feasible configurations never proposed: random ones, and the neighbourhoods of the fastest.
     fn candidates(
         &mut self,
@@ -152,12 +245,7 @@ impl BayesPlanner {
     ) -> Result<Vec<Point>, Diagnostic> {
         let mut seen: HashSet<Point> = HashSet::new();
         let mut out = Vec::new();
-        let mut best: Vec<(Point, f64)> = book
-            .observed
-            .iter()
-            .filter_map(|(p, c)| c.map(|c| (p.clone(), c)))
-            .collect();
-        best.sort_by(|a, b| a.1.total_cmp(&b.1));
+        let best = self.phase_best(book);
         for (p, _) in best.iter().take(self.options.local) {
             for q in self.reach(space, book, p) {
                 if !seen.contains(&q) && book.is_new_feasible(space, &q)? {
@@ -225,8 +313,24 @@ impl BayesPlanner {
         out
     }
 
-    /// The expected improvement of each candidate under a forest fitted to the observations.
+    /// The expected improvement of each candidate under a forest fitted to the observations,
+    /// below the current phase's best ln(time) minus `exploration`.
     fn score(&mut self, space: &SearchSpace, book: &Book, cands: &[Point]) -> Vec<f64> {
+        let (best, preds) = self.predict(space, book, cands);
+        preds
+            .into_iter()
+            .map(|(mean, sd)| expected_improvement(best - self.options.exploration, mean, sd))
+            .collect()
+    }
+
+    /// The phase's best ln(time) (the worst learned one before any success), and the forest's
+    /// prediction of ln(time) at each of `cands`: the trees' mean and standard deviation.
+    fn predict(
+        &mut self,
+        space: &SearchSpace,
+        book: &Book,
+        cands: &[Point],
+    ) -> (f64, Vec<(f64, f64)>) {
         let active = &book.active;
         let extra: Vec<(usize, Vec<f64>)> = if self.options.divisibility {
             active
@@ -240,8 +344,8 @@ impl BayesPlanner {
             let own = active.iter().map(|&k| p[k] as f64);
             own.chain(extra.iter().map(|(k, f)| f[p[*k]])).collect()
         };
-        let ys: Vec<f64> = book
-            .observed
+        let training = self.training(book);
+        let ys: Vec<f64> = training
             .iter()
             .map(|(_, c)| c.map(energy).unwrap_or(f64::INFINITY))
             .collect();
@@ -260,23 +364,24 @@ impl BayesPlanner {
                 }
             })
             .collect();
-        let best = book
-            .best
-            .as_ref()
+        let best = self
+            .phase_best(book)
+            .first()
             .map(|(_, ms)| energy(*ms))
             .unwrap_or(worst);
-        let xs: Vec<Vec<f64>> = book.observed.iter().map(|(p, _)| features(p)).collect();
+        let xs: Vec<Vec<f64>> = training.iter().map(|(p, _)| features(p)).collect();
         let cx: Vec<Vec<f64>> = cands.iter().map(features).collect();
         let preds = self.forest(&xs, &ys, &cx);
-        (0..cands.len())
+        let stats = (0..cands.len())
             .map(|i| {
                 let col: Vec<f64> = preds.iter().map(|t| t[i]).collect();
                 let mean = col.iter().sum::<f64>() / col.len() as f64;
                 let var =
                     col.iter().map(|v| (v - mean) * (v - mean)).sum::<f64>() / col.len() as f64;
-                expected_improvement(best - self.options.exploration, mean, var.sqrt())
+                (mean, var.sqrt())
             })
-            .collect()
+            .collect();
+        (best, stats)
     }
 
     /// Each tree's predictions for `cx`, the trees fitted on bootstrap samples of (`xs`, `ys`).
@@ -458,5 +563,66 @@ mod tests {
         // 48 (index 2): 96 (index 5); 24 is not a value.
         assert_eq!(scaled(&s, &vec![2, 0], 0), vec![vec![5, 0]]);
         assert!(scaled(&s, &vec![3, 0], 1).is_empty(), "within two steps");
+    }
+
+    /// Drive `b` for `n` measurements of `ms(value)` on `s`.
+    fn drive(b: &mut Bayes, s: &SearchSpace, n: usize, ms: impl Fn(i64) -> f64) {
+        use crate::Strategy;
+        for _ in 0..n {
+            let batch = b.propose(s, 1).unwrap();
+            let Some(c) = batch.first() else { return };
+            let v = match c.config.values[0].1 {
+                Value::Int(v) => v,
+                _ => unreachable!(),
+            };
+            b.observe(&c.config, Some(ms(v)));
+        }
+    }
+
+    #[test]
+    fn restarts_begin_a_new_phase_when_the_best_stalls_and_grow() {
+        let s = space(&[("v", ints(&(0..64).collect::<Vec<_>>()))]);
+        let with = |after: usize, growth: usize| BayesOptions {
+            restart_after: after,
+            restart_growth: growth,
+            restart_memory: false,
+            initial_samples: 2,
+            ..BayesOptions::default()
+        };
+        // A constant time: the first observation stays the best, every phase stalls.
+        let mut b = Bayes::new(with(4, 1), 1);
+        drive(&mut b, &s, 20, |_| 1.0);
+        let (p, book) = b.parts();
+        assert_eq!(book.unwrap().evaluations(), 20);
+        // Phases of 4 + 1 evaluations (its first best, then `restart_after` without a better
+        // one), checked before each proposal: new phases at 5, 10 and 15.
+        assert_eq!(p.restarts, 3);
+        assert_eq!(p.phase, 15);
+        let mut b = Bayes::new(with(4, 2), 1);
+        drive(&mut b, &s, 20, |_| 1.0);
+        // Phases of 4 + 1, then 8 + 1 evaluations (new phases at 5 and 14), a third under way.
+        assert_eq!(b.parts().0.restarts, 2);
+        let mut b = Bayes::new(with(0, 1), 1);
+        drive(&mut b, &s, 20, |_| 1.0);
+        assert_eq!(b.parts().0.restarts, 0, "restart_after 0: never");
+    }
+
+    #[test]
+    fn surrogate_predicts_what_it_learned() {
+        let s = space(&[("v", ints(&(0..64).collect::<Vec<_>>()))]);
+        let mut b = Bayes::new(BayesOptions::default(), 3);
+        let cfg = |v: i64| Configuration {
+            values: vec![("v".to_string(), Value::Int(v))],
+        };
+        assert!(
+            b.surrogate(&s, &[cfg(0)]).is_empty(),
+            "nothing observed yet"
+        );
+        // Time grows tenfold along the values.
+        drive(&mut b, &s, 30, |v| 10f64.powf(v as f64 / 16.0));
+        let p = b.surrogate(&s, &[cfg(1), cfg(62), cfg(99)]);
+        let (fast, slow) = (p[0].unwrap(), p[1].unwrap());
+        assert!(fast.0 + 1.0 < slow.0, "{fast:?} {slow:?}");
+        assert_eq!(p[2], None, "99 is not a value of the space");
     }
 }

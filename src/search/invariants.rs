@@ -469,3 +469,49 @@ fn search_doc_lists_every_option_with_its_default() {
         }
     }
 }
+
+/// Bayes with restarts (and each way of remembering across them) keeps every invariant: never a
+/// configuration twice, never an infeasible one, every feasible one before it stops, the same
+/// sequence whatever the batch size.
+#[test]
+fn bayes_restarts_keep_the_invariants() {
+    let space = space();
+    let feasible = set_of(&space, |c| space.rejection(c).unwrap().is_none());
+    let int = |n: &str, v: i64| {
+        (
+            n.to_string(),
+            Located {
+                value: Value::Int(v),
+                span: Span::default(),
+            },
+        )
+    };
+    for memory in [0, 1] {
+        for growth in [1, 2] {
+            let opts = [
+                int("bayes_restart_after", 3),
+                int("bayes_initial_samples", 2),
+                int("bayes_restart_memory", memory),
+                int("bayes_restart_growth", growth),
+            ];
+            let run = |batch: usize, limit: usize| {
+                let mut s = make_strategy("Bayes", &opts, 5).unwrap();
+                let all = drain(s.as_mut(), &space, batch, limit);
+                (all, s.propose(&space, 5).unwrap().is_empty())
+            };
+            let (all, exhausted) = run(4, usize::MAX);
+            assert_no_duplicates("Bayes", &all);
+            assert!(all.iter().all(|c| c.violated.is_none()));
+            assert_eq!(keys(&all).into_iter().collect::<HashSet<_>>(), feasible);
+            assert!(exhausted);
+            let mut a = keys(&run(1, 40).0);
+            let mut b = keys(&run(16, 40).0);
+            a.truncate(40);
+            b.truncate(40);
+            assert_eq!(
+                a, b,
+                "memory {memory} growth {growth}: whatever the batch size"
+            );
+        }
+    }
+}

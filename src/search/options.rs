@@ -355,6 +355,27 @@ pub const ALGORITHMS: &[AlgorithmInfo] = &[
                 1,
                 "1: the neighbourhoods also double and halve an integer parameter's value; 0: steps along the value list only",
             ),
+            int(
+                "restart_after",
+                0,
+                NO_LIMIT,
+                30,
+                "evaluations without a new best of the current phase before a new phase starts from new random samples (0: never)",
+            ),
+            int(
+                "restart_memory",
+                0,
+                1,
+                0,
+                "1: after a restart the surrogate still learns from every observation; 0: from the new phase's only",
+            ),
+            int(
+                "restart_growth",
+                1,
+                NO_LIMIT,
+                2,
+                "factor by which restart_after grows after each restart (1: constant)",
+            ),
         ],
     },
 ];

@@ -60,6 +60,10 @@ for c in ${CASES:-fig2 axpy2p26 sgemm-opencl sgemm-cuda}; do
   # warm the kernel-binary cache (not for the 2^26 case: its 60 configurations are few kernels)
   # (the warm-up's wall time is the cold run: every kernel built, CUDA_CACHE_DISABLE=1)
   [ "$c" = axpy2p26 ] || [ -n "${NOWARM:-}" ] || CUDA_CACHE_DISABLE=1 one "$c-warmup" "$b" "$f" "$s" --device 0 "${x[@]}"
+  # and NVIDIA's JIT cache, which the cold run leaves empty: otherwise the first timed run (one
+  # GPU) re-JITs every cached program binary (~13 ms each) and the later ones do not, a bias that
+  # made one GPU look 1.5x slower than it is (session 32)
+  [ -n "${NOWARM:-}" ] || one "$c-jitwarmup" "$b" "$f" "$s" --device 0 "${x[@]}"
   one "$c-1dev" "$b" "$f" "$s" --device 0 "${x[@]}"
   for d in $devs; do
     one "$c-${d//,/_}" "$b" "$f" "$s" --devices "$d" "${x[@]}"
@@ -70,7 +74,7 @@ import csv, sys
 rows = list(csv.DictReader(open(sys.argv[1]), delimiter="\t"))
 by = {}
 for r in rows:
-    if r["case"].endswith("-warmup"):
+    if r["case"].endswith("warmup"):
         continue
     by.setdefault(r["case"].rsplit("-", 1)[0], []).append(r)
 for case, rs in by.items():

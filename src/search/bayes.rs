@@ -567,7 +567,7 @@ mod tests {
 
     /// Drive `b` for `n` measurements of `ms(value)` on `s`.
     fn drive(b: &mut Bayes, s: &SearchSpace, n: usize, ms: impl Fn(i64) -> f64) {
-        use crate::Strategy;
+        use crate::strategy::Strategy;
         for _ in 0..n {
             let batch = b.propose(s, 1).unwrap();
             let Some(c) = batch.first() else { return };

@@ -279,8 +279,10 @@ fn prepare_region(region: Region, text: &str) -> Result<Prepared, Diagnostic> {
         ));
     }
     let mut budget = CheckBudget::new();
+    let base = SearchSpace::new(spec, &BTreeMap::new());
     for input in &inputs {
-        check_input(spec, &kernel, &transforms, input, &mut budget)?;
+        let space = base.at_input(spec, input);
+        check_input(spec, &kernel, &transforms, (input, &space), &mut budget)?;
     }
     check_search(spec)?;
     check_build(spec, &inputs)?;
@@ -394,7 +396,7 @@ fn check_free_names(
     Ok(())
 }
 
-/// At input size `input`: some configuration satisfies the constraints (when the space is
+/// At input size `input` (whose search space is `space`): some configuration satisfies the constraints (when the space is
 /// small enough to enumerate within `budget`), the transform arguments of every configuration
 /// (up to a limit per size and `budget` over the sizes) bind and fit the loop, and the input
 /// arrays can be sized.
@@ -402,10 +404,9 @@ fn check_input(
     spec: &orcl_frontend::spec::TuningSpec,
     kernel: &Kernel,
     transforms: &[TransformArgs],
-    input: &BTreeMap<String, Value>,
+    (input, space): (&BTreeMap<String, Value>, &SearchSpace),
     budget: &mut CheckBudget,
 ) -> Result<(), Diagnostic> {
-    let space = SearchSpace::new(spec, input);
     let mut start = orcl_frontend::expr::steps_evaluated();
     if space.size() <= budget.feasibility && !budget.steps_spent(&mut start) {
         // Unproven when the steps run out first: this size is checked when it is tuned.
@@ -445,7 +446,7 @@ fn check_input(
         if space.check(&cfg)?.is_some() {
             continue;
         }
-        let env = env_for(&space, &cfg);
+        let env = env_for(space, &cfg);
         for t in transforms {
             // Options that do not fit the loop (innerThreads, vecWidth, tile), at the argument;
             // a time loop's arguments apply to each kernel of its step.

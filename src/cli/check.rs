@@ -92,8 +92,10 @@ pub(super) fn run(a: CheckArgs) -> Result<i32, Failure> {
                 orcl_frontend::diag::escape_controls(&cmd)
             );
         }
+        let base = SearchSpace::new(&p.region.spec, &BTreeMap::new());
         for input in &p.inputs {
-            print_input(p, input, (path, text), &mut left).map_err(|f| match f {
+            let space = base.at_input(&p.region.spec, input);
+            print_input(p, (input, &space), (path, text), &mut left).map_err(|f| match f {
                 Failure::Input(e) => Failure::Input(l.src.remap(e)),
                 f => f,
             })?;
@@ -229,12 +231,11 @@ pub(super) fn count_within(
 /// the command's remaining budget `left`); a warning when none of those enumerated does.
 fn print_input(
     p: &Prepared,
-    input: &BTreeMap<String, Value>,
+    (input, space): (&BTreeMap<String, Value>, &SearchSpace),
     (path, text): (&str, &str),
     left: &mut CheckLeft,
 ) -> Result<(), Failure> {
     let spec = &p.region.spec;
-    let space = SearchSpace::new(spec, input);
     let sizes: Vec<String> = input.iter().map(|(k, v)| format!("{k}={v}")).collect();
     let sizes = if sizes.is_empty() {
         "(none)".to_string()
@@ -242,7 +243,7 @@ fn print_input(
         sizes.join(" ")
     };
     let limit = CHECK_ENUMERATION_LIMIT.min(left.configurations);
-    let counted = count_within(&space, left).map_err(|d| {
+    let counted = count_within(space, left).map_err(|d| {
         Failure::Input(InputError {
             path: path.to_string(),
             source: text.to_string(),

@@ -52,11 +52,12 @@ pub(super) fn check(path: &str, text: &str, regions: &[Prepared]) -> Json {
     let region = |p: &Prepared| {
         let (line, column) = orcl_frontend::diag::line_col(text, p.region.raw.span.start);
         let spec = &p.region.spec;
+        let base = SearchSpace::new(spec, &BTreeMap::new());
         let inputs: Vec<Json> = p
             .inputs
             .iter()
             .map(|input| {
-                let space = SearchSpace::new(spec, input);
+                let space = base.at_input(spec, input);
                 let mut l = left.get();
                 let counted = super::check::count_within(&space, &mut l);
                 left.set(l);

@@ -11,11 +11,18 @@ use std::sync::Arc;
 /// own, and `check` of 10^6 of them ran for over 2 minutes in 750 MB (issue 25 G6).
 pub const MAX_INPUT_COMBINATIONS: u64 = 10_000;
 
+/// Steps ([`crate::expr::steps_evaluated`]) charged per tuning parameter for each configuration
+/// built: building one and binding it for the constraints costs about what two expression nodes
+/// do (measured with `perf` on `check` of a 46-parameter space, issue 25 G6).
+pub const CONFIG_STEPS_PER_PARAM: u64 = 2;
+
 /// One tuning parameter (axis of the search space) and its values, in declaration order.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Param {
     pub name: String,
-    pub values: Vec<Value>,
+    /// Shared with the spec's declaration: a space is made per input size, and copying 10^4
+    /// values for each of 5,000 sizes was most of `check`'s time (issue 25 G6, `make fuzz-long`).
+    pub values: Arc<[Value]>,
 }
 
 /// The cartesian product of the performance parameters' values, restricted by the constraints,
@@ -26,8 +33,10 @@ pub struct Param {
 /// addressable (`size` saturates).
 #[derive(Debug, Clone, PartialEq)]
 pub struct SearchSpace {
-    pub params: Vec<Param>,
-    pub constraints: Vec<ConstraintDecl>,
+    /// Shared by the spaces of every input size ([`SearchSpace::at_input`]).
+    pub params: Arc<[Param]>,
+    /// Shared like `params`.
+    pub constraints: Arc<[ConstraintDecl]>,
     /// Fixed bindings visible to constraints: the spec's lets and this input size's input params.
     pub fixed: BTreeMap<String, Value>,
     /// Optional extra feasibility knowledge, consulted after the constraints (see [`Prefilter`]).
@@ -160,15 +169,9 @@ impl<'de> Deserialize<'de> for OrderedConfig {
 impl SearchSpace {
     /// The space of `spec`'s performance parameters and constraints for one input size `input`
     /// (a map of input param name → value, from [`input_combinations`]).
+    /// Costs O(parameters + constraints); over many input sizes make one and use
+    /// [`SearchSpace::at_input`], which shares them.
     pub fn new(spec: &TuningSpec, input: &BTreeMap<String, Value>) -> SearchSpace {
-        let mut fixed: BTreeMap<String, Value> = spec
-            .lets
-            .iter()
-            .map(|b| (b.name.clone(), b.value.clone()))
-            .collect();
-        for (k, v) in input {
-            fixed.insert(k.clone(), v.clone());
-        }
         SearchSpace {
             params: spec
                 .performance_params
@@ -178,8 +181,21 @@ impl SearchSpace {
                     values: p.values.clone(),
                 })
                 .collect(),
-            constraints: spec.constraints.clone(),
-            fixed,
+            constraints: spec.constraints.iter().cloned().collect(),
+            fixed: fixed_bindings(spec, input),
+            prefilter: None,
+        }
+    }
+
+    /// The same parameters and constraints (shared, not copied) at input size `input` of `spec`
+    /// (the spec this space was made from), without a prefilter: a space per input size cost
+    /// O(parameters) each, and 5,000 parameters × 10,000 sizes took 7 s of `check` (issue 25
+    /// G6).
+    pub fn at_input(&self, spec: &TuningSpec, input: &BTreeMap<String, Value>) -> SearchSpace {
+        SearchSpace {
+            params: Arc::clone(&self.params),
+            constraints: Arc::clone(&self.constraints),
+            fixed: fixed_bindings(spec, input),
             prefilter: None,
         }
     }
@@ -254,6 +270,7 @@ impl SearchSpace {
 
     /// The configuration at the given value indices (missing or out-of-range ones are skipped).
     pub fn config_from_coords(&self, coords: &[usize]) -> Configuration {
+        crate::expr::charge_steps(CONFIG_STEPS_PER_PARAM * self.params.len() as u64);
         let values = self
             .params
             .iter()
@@ -270,7 +287,7 @@ impl SearchSpace {
             return None;
         }
         let mut coords = Vec::with_capacity(self.params.len());
-        for p in &self.params {
+        for p in self.params.iter() {
             let v = c.get(&p.name)?;
             coords.push(p.values.iter().position(|x| x == v)?);
         }
@@ -300,7 +317,7 @@ impl SearchSpace {
             return Ok(None);
         }
         let env = |n: &str| c.get(n).cloned().or_else(|| self.fixed.get(n).cloned());
-        for con in &self.constraints {
+        for con in self.constraints.iter() {
             let value = match con.expr.eval(&env) {
                 Ok(v) => v,
                 Err(_) => {
@@ -354,6 +371,20 @@ impl SearchSpace {
     }
 }
 
+/// The names a space's constraints see besides its parameters: `spec`'s lets, then the input
+/// size `input` (an input param shadows a let of its name).
+fn fixed_bindings(spec: &TuningSpec, input: &BTreeMap<String, Value>) -> BTreeMap<String, Value> {
+    let mut fixed: BTreeMap<String, Value> = spec
+        .lets
+        .iter()
+        .map(|b| (b.name.clone(), b.value.clone()))
+        .collect();
+    for (k, v) in input {
+        fixed.insert(k.clone(), v.clone());
+    }
+    fixed
+}
+
 /// Every input size to tune: the cartesian product of the spec's input params (declaration order,
 /// last param fastest), filtered by the input constraints. One empty map when there are no input
 /// params.
@@ -370,7 +401,7 @@ pub fn input_combinations(spec: &TuningSpec) -> Result<Vec<BTreeMap<String, Valu
                 values: p.values.clone(),
             })
             .collect(),
-        constraints: spec.input_constraints.clone(),
+        constraints: spec.input_constraints.iter().cloned().collect(),
         fixed: spec
             .lets
             .iter()
@@ -415,6 +446,36 @@ mod tests {
         let spec = parse_spec(DESIGN_EXAMPLE, 0).unwrap();
         let inputs = input_combinations(&spec).unwrap();
         SearchSpace::new(&spec, &inputs[0])
+    }
+
+    /// Issue 25 G6: the spaces of many input sizes share one copy of the parameters and
+    /// constraints, and differ only in the sizes bound for the constraints.
+    #[test]
+    fn spaces_at_other_inputs_share_parameters() {
+        let spec = parse_spec(DESIGN_EXAMPLE, 0).unwrap();
+        let inputs = input_combinations(&spec).unwrap();
+        let base = SearchSpace::new(&spec, &inputs[0]);
+        let other = base.at_input(&spec, &inputs[1]);
+        assert!(Arc::ptr_eq(&base.params, &other.params));
+        assert!(Arc::ptr_eq(&base.constraints, &other.constraints));
+        let fresh = SearchSpace::new(&spec, &inputs[1]);
+        assert_eq!(other.fixed, fresh.fixed);
+        assert_ne!(other.fixed, base.fixed);
+        assert_eq!(other.size(), fresh.size());
+        for i in 0..other.size() {
+            assert_eq!(other.config_at(i), fresh.config_at(i));
+        }
+    }
+
+    /// Issue 25 G6: building a configuration is charged to the step count by which `check` and
+    /// `prepare` bound their work, in proportion to the parameters.
+    #[test]
+    fn building_a_configuration_costs_steps_per_parameter() {
+        let s = design_space();
+        let before = crate::expr::steps_evaluated();
+        let _ = s.config_at(3);
+        let spent = crate::expr::steps_evaluated() - before;
+        assert_eq!(spent, CONFIG_STEPS_PER_PARAM * s.params.len() as u64);
     }
 
     #[test]
@@ -482,7 +543,7 @@ mod tests {
         let k = src.find("A + 1").unwrap() + 100;
         assert_eq!(e.span, Span::new(k, k + 5));
         let mut s2 = s.clone();
-        s2.constraints.remove(0);
+        s2.constraints = s2.constraints[1..].into();
         let e = s2.check(&s2.config_at(0)).unwrap_err();
         assert_eq!(e.message, "division by zero");
         assert!(s2.check(&s2.config_at(1)).unwrap().is_none());
@@ -512,8 +573,8 @@ mod tests {
     #[test]
     fn no_params_and_empty_space() {
         let s = SearchSpace {
-            params: vec![],
-            constraints: vec![],
+            params: Arc::from([]),
+            constraints: Arc::from([]),
             fixed: BTreeMap::new(),
             prefilter: None,
         };
@@ -521,10 +582,10 @@ mod tests {
         assert_eq!(s.config_at(0).key(), "{}");
         assert_eq!(s.count_feasible(10, u64::MAX).unwrap(), (1, true));
         let e = SearchSpace {
-            params: vec![Param {
+            params: Arc::from([Param {
                 name: "A".into(),
-                values: vec![],
-            }],
+                values: Arc::from([]),
+            }]),
             ..s
         };
         assert_eq!(e.size(), 0);

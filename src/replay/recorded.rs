@@ -95,8 +95,8 @@ impl Recorded {
         }
         let (names, configs) = recorded_values(experiment, rows)?;
         let mut space = SearchSpace {
-            params: grid_params(&names, &configs),
-            constraints: vec![],
+            params: grid_params(&names, &configs).into(),
+            constraints: Arc::from([]),
             fixed: BTreeMap::new(),
             prefilter: None,
         };
@@ -235,7 +235,7 @@ fn grid_params(names: &[String], configs: &[Vec<Value>]) -> Vec<Param> {
             values.sort_by(natural_cmp);
             Param {
                 name: name.clone(),
-                values,
+                values: values.into(),
             }
         })
         .collect()

@@ -133,11 +133,11 @@ fn rebuilds_the_grid_in_natural_order() {
     assert_eq!(r.space.params.len(), 2);
     assert_eq!(r.space.params[0].name, "A");
     assert_eq!(
-        r.space.params[0].values,
+        r.space.params[0].values[..],
         A.iter().map(|&a| Value::Int(a)).collect::<Vec<_>>()
     );
     assert_eq!(
-        r.space.params[1].values,
+        r.space.params[1].values[..],
         B.iter().map(|&b| Value::Str(b.into())).collect::<Vec<_>>()
     );
     assert!(r.space.constraints.is_empty() && r.space.fixed.is_empty());

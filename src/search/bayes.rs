@@ -520,10 +520,10 @@ mod tests {
                 .iter()
                 .map(|(n, v)| orcl_frontend::space::Param {
                     name: n.to_string(),
-                    values: v.clone(),
+                    values: v.clone().into(),
                 })
                 .collect(),
-            constraints: vec![],
+            constraints: vec![].into(),
             fixed: Default::default(),
             prefilter: None,
         }

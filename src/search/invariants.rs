@@ -25,7 +25,7 @@ fn ints(v: impl IntoIterator<Item = i64>) -> Vec<Value> {
 fn param(name: &str, values: Vec<Value>) -> Param {
     Param {
         name: name.into(),
-        values,
+        values: values.into(),
     }
 }
 
@@ -47,11 +47,13 @@ fn space() -> SearchSpace {
             param("B", ints((0..9).map(|k| 1 << k))),
             param("C", vec![Value::Bool(false), Value::Bool(true)]),
             param("D", ints([7])),
-        ],
+        ]
+        .into(),
         constraints: vec![
             constraint("small", "A * B <= 1024"),
             constraint("c_low_a", "not (C and A > 9)"),
-        ],
+        ]
+        .into(),
         fixed: BTreeMap::new(),
         prefilter: None,
     }
@@ -252,14 +254,14 @@ fn unobserved_candidates_count_as_failed() {
 #[test]
 fn degenerate_spaces() {
     let one = |values: Vec<Value>| SearchSpace {
-        params: vec![param("X", values)],
-        constraints: vec![],
+        params: vec![param("X", values)].into(),
+        constraints: vec![].into(),
         fixed: BTreeMap::new(),
         prefilter: None,
     };
     // No parameters: one configuration.
     let none = SearchSpace {
-        params: vec![],
+        params: vec![].into(),
         ..one(vec![])
     };
     // A parameter without values: no configuration.
@@ -268,12 +270,12 @@ fn degenerate_spaces() {
     let single = one(ints([4]));
     let line = one(ints(0..50));
     let flat = SearchSpace {
-        params: vec![param("X", ints([1])), param("Y", ints([2]))],
+        params: vec![param("X", ints([1])), param("Y", ints([2]))].into(),
         ..one(vec![])
     };
     // Everything infeasible, by constraint or by the prefilter.
     let mut infeasible = one(ints(0..30));
-    infeasible.constraints = vec![constraint("never", "X < 0")];
+    infeasible.constraints = vec![constraint("never", "X < 0")].into();
     let limited = one(ints(0..30)).with_prefilter(|_| Some(Rejection::DeviceLimit("no".into())));
     for name in ALL {
         for (what, space, expected) in [
@@ -317,7 +319,7 @@ fn huge_spaces_are_never_enumerated() {
         params: (0..10)
             .map(|k| param(&format!("P{k}"), ints(0..8)))
             .collect(),
-        constraints: vec![constraint("half", "P0 + P1 + P2 <= 10")],
+        constraints: vec![constraint("half", "P0 + P1 + P2 <= 10")].into(),
         fixed: BTreeMap::new(),
         prefilter: None,
     };

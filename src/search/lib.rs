@@ -173,22 +173,24 @@ mod tests {
             params: vec![
                 Param {
                     name: "WI".into(),
-                    values: ints(&[32, 64, 128, 256]),
+                    values: ints(&[32, 64, 128, 256]).into(),
                 },
                 Param {
                     name: "WG".into(),
-                    values: ints(&[4, 8, 16, 32]),
+                    values: ints(&[4, 8, 16, 32]).into(),
                 },
                 Param {
                     name: "CB".into(),
-                    values: vec![Value::Bool(true), Value::Bool(false)],
+                    values: vec![Value::Bool(true), Value::Bool(false)].into(),
                 },
-            ],
+            ]
+            .into(),
             constraints: vec![ConstraintDecl {
                 name: "c1".into(),
                 span: Span::default(),
                 expr: orcl_frontend::expr::parse_expr("WI*WG <= 1024", 0).unwrap(),
-            }],
+            }]
+            .into(),
             fixed: BTreeMap::new(),
             prefilter: None,
         }
@@ -290,18 +292,19 @@ mod tests {
             params: vec![
                 Param {
                     name: "A".into(),
-                    values: ints(300),
+                    values: ints(300).into(),
                 },
                 Param {
                     name: "B".into(),
-                    values: ints(300),
+                    values: ints(300).into(),
                 },
                 Param {
                     name: "C".into(),
-                    values: ints(300),
+                    values: ints(300).into(),
                 },
-            ],
-            constraints: vec![],
+            ]
+            .into(),
+            constraints: vec![].into(),
             fixed: BTreeMap::new(),
             prefilter: None,
         };

@@ -124,7 +124,7 @@ impl Meter {
             };
             return Ok(Some(Meter::Injected {
                 param,
-                values: pp.values.clone(),
+                values: pp.values.to_vec(),
             }));
         }
         let Some(bus) = dev.pci_bus_id.as_deref() else {

@@ -38,6 +38,10 @@ pub enum Shape {
     },
     /// A constraint of form `form` whose cost or length grows with `k`.
     Constraint { form: u8, k: u64 },
+    /// `n` performance parameters of `values` values each (the cost of building a
+    /// configuration grows with the parameters: 46 × 5,000 sizes took 15 s before the step
+    /// budgets charged it; 5,000 × 10,000 sizes 7 s before the spaces shared their parameters).
+    Params { n: u64, values: u8 },
 }
 
 fn shape() -> impl Strategy<Value = Shape> {
@@ -63,6 +67,7 @@ fn shape() -> impl Strategy<Value = Shape> {
             }
         }),
         (0u8..8, decades(1, 9)).prop_map(|(form, k)| Shape::Constraint { form, k }),
+        (decades(1, 4), 1u8..4).prop_map(|(n, values)| Shape::Params { n, values }),
     ]
 }
 
@@ -111,6 +116,20 @@ fn values(form: u8, n: u64, budget: usize) -> String {
             s + "0];"
         }
     }
+}
+
+/// `n` parameters `Q{i}_{k}` of `values` values each, within `budget` bytes.
+fn params(i: usize, n: u64, values: u8, budget: usize) -> String {
+    let list: Vec<String> = (1..=u64::from(values)).map(|v| v.to_string()).collect();
+    let mut out = String::new();
+    for k in 0..n {
+        let line = format!("param Q{i}_{k}[] = [{}]; ", list.join(", "));
+        if out.len() + line.len() > budget {
+            break;
+        }
+        out += &line;
+    }
+    out
 }
 
 fn defines(form: u8, lines: u64, budget: usize) -> String {
@@ -225,6 +244,7 @@ pub fn render(base: &str, shapes: &[Shape]) -> Vec<u8> {
             Shape::Constraint { form, k } => {
                 p.params += &constraint(form, k, budget).replace("c9", &format!("c9_{i}"));
             }
+            Shape::Params { n, values } => p.params += &params(i, n, values, budget),
         }
         p.params += "\n            ";
     }

@@ -148,7 +148,7 @@ impl SpecParser<'_> {
                         name_span: rp.name_span,
                         span: rp.span,
                         values_span: rp.expr.span,
-                        values,
+                        values: values.into(),
                     };
                     if rp.input {
                         self.spec.input_params.push(decl);

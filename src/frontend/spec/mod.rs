@@ -100,7 +100,8 @@ pub struct ParamDecl {
     pub span: Span,
     /// Span of the value expression.
     pub values_span: Span,
-    pub values: Vec<Value>,
+    /// Shared by every [`crate::space::SearchSpace`] made from this spec (one per input size).
+    pub values: std::sync::Arc<[Value]>,
 }
 
 /// `constraint NAME = EXPR;`

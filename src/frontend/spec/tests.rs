@@ -79,12 +79,15 @@ fn design_example() {
         .map(|p| p.name.as_str())
         .collect();
     assert_eq!(names, ["WI", "WG", "CB", "UI", "CL"]);
-    assert_eq!(s.performance_params[0].values, ints(&[32, 64, 128, 256]));
     assert_eq!(
-        s.performance_params[2].values,
+        s.performance_params[0].values[..],
+        ints(&[32, 64, 128, 256])
+    );
+    assert_eq!(
+        s.performance_params[2].values[..],
         vec![Value::Bool(true), Value::Bool(false)]
     );
-    assert_eq!(s.performance_params[3].values, ints(&[1, 2, 3]));
+    assert_eq!(s.performance_params[3].values[..], ints(&[1, 2, 3]));
     assert_eq!(
         s.performance_params[4].values[1],
         Value::Str("-cl-fast-relaxed-math".into())
@@ -104,7 +107,7 @@ fn design_example() {
         at(DESIGN_EXAMPLE, "constraint c1 = (WI*WG <= 16384);", 0)
     );
     assert_eq!(s.input_params.len(), 1);
-    assert_eq!(s.input_params[0].values, ints(&[100000, 1000000]));
+    assert_eq!(s.input_params[0].values[..], ints(&[100000, 1000000]));
     assert_eq!(
         s.build.build_command.as_ref().unwrap().value,
         "cc -O2 -lOpenCL"
@@ -134,7 +137,7 @@ fn design_example() {
 fn orio_figure_2() {
     let s = parse(ORIO_FIGURE_2);
     assert_eq!(s.performance_params.len(), 7);
-    assert_eq!(s.performance_params[5].values, ints(&[0, 2, 4]));
+    assert_eq!(s.performance_params[5].values[..], ints(&[0, 2, 4]));
     assert_eq!(s.counter.method.as_ref().unwrap().value, "basic timer");
     assert_eq!(s.counter.repetitions.as_ref().unwrap().value, 5);
     assert_eq!(
@@ -198,13 +201,16 @@ fn lets_options_and_all_args() {
             ("HALF", "128".into())
         ]
     );
-    assert_eq!(s.performance_params[0].values, ints(&[32, 64, 128, 256]));
-    assert_eq!(s.performance_params[1].values, ints(&[3]));
     assert_eq!(
-        s.performance_params[2].values,
+        s.performance_params[0].values[..],
+        ints(&[32, 64, 128, 256])
+    );
+    assert_eq!(s.performance_params[1].values[..], ints(&[3]));
+    assert_eq!(
+        s.performance_params[2].values[..],
         vec![Value::Int(1), Value::Float(2.5)]
     );
-    assert_eq!(s.input_params[0].values, ints(&[1000, 2000, 3000]));
+    assert_eq!(s.input_params[0].values[..], ints(&[1000, 2000, 3000]));
     assert_eq!(s.input_constraints[0].name, "big");
     assert_eq!(s.input_vars[0].storage, Storage::Dynamic);
     assert_eq!(s.input_vars[0].dims.len(), 2);

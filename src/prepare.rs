@@ -4,8 +4,8 @@
 use orcl_codegen::args::TransformArgs;
 use orcl_codegen::Backend;
 use orcl_frontend::diag::{did_you_mean, Diagnostic, InputError};
-use orcl_frontend::expr::KeywordArg;
 use orcl_frontend::expr::{ExprKind, Value};
+use orcl_frontend::expr::{KeywordArg, StepBudget};
 use orcl_frontend::ir::Kernel;
 use orcl_frontend::macros::Source;
 use orcl_frontend::space::{input_combinations, SearchSpace};
@@ -84,29 +84,19 @@ struct CheckBudget {
     feasibility: u64,
     /// Configurations left whose transform arguments are evaluated.
     options: u64,
-    /// Expression steps ([`orcl_frontend::expr::steps_evaluated`]) the constraints and
-    /// transform arguments may still take, for both: about 1.2 s at 40 ns a step. A 300-term
-    /// constraint over 8,000 sizes × 72 configurations took 20 s within the configuration
-    /// counts (issue 25 G6, `make fuzz-long`).
-    steps: u64,
+    /// The steps the constraints, the configurations built and the transform arguments may
+    /// still take, for both: 3·10^7, about 1.2 s. A 300-term constraint over 8,000 sizes × 72
+    /// configurations took 20 s within the configuration counts (issue 25 G6, `make fuzz-long`).
+    steps: StepBudget,
 }
 
 impl CheckBudget {
-    const fn new() -> CheckBudget {
+    fn new() -> CheckBudget {
         CheckBudget {
             feasibility: FEASIBILITY_LIMIT,
             options: 10 * OPTIONS_CHECK_LIMIT,
-            steps: 30_000_000,
+            steps: StepBudget::new(30_000_000),
         }
-    }
-
-    /// Whether the steps are spent, charging those taken since `start` (a value of
-    /// [`orcl_frontend::expr::steps_evaluated`]) and moving `start` to now.
-    fn steps_spent(&mut self, start: &mut u64) -> bool {
-        let now = orcl_frontend::expr::steps_evaluated();
-        self.steps = self.steps.saturating_sub(now - *start);
-        *start = now;
-        self.steps == 0
     }
 }
 
@@ -407,13 +397,12 @@ fn check_input(
     (input, space): (&BTreeMap<String, Value>, &SearchSpace),
     budget: &mut CheckBudget,
 ) -> Result<(), Diagnostic> {
-    let mut start = orcl_frontend::expr::steps_evaluated();
-    if space.size() <= budget.feasibility && !budget.steps_spent(&mut start) {
+    if space.size() <= budget.feasibility && !budget.steps.spent() {
         // Unproven when the steps run out first: this size is checked when it is tuned.
         let mut feasible_or_unknown = false;
         for index in 0..space.size() {
             budget.feasibility -= 1;
-            if budget.steps_spent(&mut start) || space.check(&space.config_at(index))?.is_none() {
+            if budget.steps.spent() || space.check(&space.config_at(index))?.is_none() {
                 feasible_or_unknown = true;
                 break;
             }
@@ -439,7 +428,7 @@ fn check_input(
     let options = space.size().min(OPTIONS_CHECK_LIMIT).min(budget.options);
     budget.options -= options;
     for index in 0..options {
-        if budget.steps_spent(&mut start) {
+        if budget.steps.spent() {
             break;
         }
         let cfg = space.config_at(index);

@@ -30,15 +30,15 @@ const CHECK_TOTAL_STEPS: u64 = 50_000_000;
 #[derive(Debug, Clone, Copy)]
 pub(super) struct CheckLeft {
     configurations: u64,
-    steps: u64,
+    steps: orcl_frontend::expr::StepBudget,
 }
 
 impl CheckLeft {
-    /// The whole budget of one command.
-    pub(super) const fn new() -> CheckLeft {
+    /// The whole budget of one command, from now on.
+    pub(super) fn new() -> CheckLeft {
         CheckLeft {
             configurations: CHECK_TOTAL_ENUMERATION,
-            steps: CHECK_TOTAL_STEPS,
+            steps: orcl_frontend::expr::StepBudget::new(CHECK_TOTAL_STEPS),
         }
     }
 }
@@ -216,15 +216,11 @@ pub(super) fn count_within(
     left: &mut CheckLeft,
 ) -> Result<Option<(u64, bool)>, orcl_frontend::diag::Diagnostic> {
     let limit = CHECK_ENUMERATION_LIMIT.min(left.configurations);
-    if limit == 0 || left.steps == 0 {
+    if limit == 0 || left.steps.spent() {
         return Ok(None);
     }
     left.configurations -= space.size().min(limit);
-    let start = orcl_frontend::expr::steps_evaluated();
-    let counted = space.count_feasible(limit, left.steps);
-    let spent = orcl_frontend::expr::steps_evaluated() - start;
-    left.steps = left.steps.saturating_sub(spent);
-    counted.map(Some)
+    space.count_feasible(limit, &mut left.steps).map(Some)
 }
 
 /// One input size: the configurations and how many satisfy the constraints ([`count_within`]

@@ -1,7 +1,7 @@
 //! The search space: tuning parameters, their values, constraints, enumeration.
 
 use crate::diag::Diagnostic;
-use crate::expr::Value;
+use crate::expr::{StepBudget, Value};
 use crate::spec::{ConstraintDecl, TuningSpec};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -351,16 +351,19 @@ impl SearchSpace {
     }
 
     /// Count feasible configurations by enumeration in index order, stopping after `limit`
-    /// configurations have been enumerated or once the constraints have taken more than
-    /// `max_steps` expression steps ([`crate::expr::steps_evaluated`]). Returns `(count, exact)`;
-    /// `exact` is false when the enumeration stopped early (`count` is then a lower bound).
-    pub fn count_feasible(&self, limit: u64, max_steps: u64) -> Result<(u64, bool), Diagnostic> {
+    /// configurations have been enumerated or once `budget` is spent (the configurations built
+    /// and the constraints evaluated are charged to it). Returns `(count, exact)`; `exact` is
+    /// false when the enumeration stopped early (`count` is then a lower bound).
+    pub fn count_feasible(
+        &self,
+        limit: u64,
+        budget: &mut StepBudget,
+    ) -> Result<(u64, bool), Diagnostic> {
         let size = self.size();
         let n = size.min(limit);
-        let start = crate::expr::steps_evaluated();
         let mut count = 0u64;
         for i in 0..n {
-            if crate::expr::steps_evaluated() - start > max_steps {
+            if budget.spent() {
                 return Ok((count, false));
             }
             if self.check(&self.config_at(i))?.is_none() {
@@ -513,13 +516,20 @@ mod tests {
         let s = design_space();
         let infeasible = 2 * 3 * 2; // WI=256, WG=128
         assert_eq!(
-            s.count_feasible(u64::MAX, u64::MAX).unwrap(),
+            s.count_feasible(u64::MAX, &mut StepBudget::new(u64::MAX))
+                .unwrap(),
             (s.size() - infeasible, true)
         );
-        assert_eq!(s.count_feasible(10, u64::MAX).unwrap(), (10, false));
+        assert_eq!(
+            s.count_feasible(10, &mut StepBudget::new(u64::MAX))
+                .unwrap(),
+            (10, false)
+        );
         // A step budget stops the count early, however few configurations were enumerated:
         // each check evaluates the constraint's nodes (more than one step).
-        let (n, exact) = s.count_feasible(u64::MAX, 20).unwrap();
+        let (n, exact) = s
+            .count_feasible(u64::MAX, &mut StepBudget::new(20))
+            .unwrap();
         assert!(!exact && n < 20, "stopped by steps: {n} counted");
         let bad = s.config_at(s.index_from_coords(&[3, 5, 0, 0, 0]));
         assert_eq!(bad.display(), "WI=256 WG=128 CB=True UI=1 CL=''");
@@ -580,7 +590,11 @@ mod tests {
         };
         assert_eq!(s.size(), 1);
         assert_eq!(s.config_at(0).key(), "{}");
-        assert_eq!(s.count_feasible(10, u64::MAX).unwrap(), (1, true));
+        assert_eq!(
+            s.count_feasible(10, &mut StepBudget::new(u64::MAX))
+                .unwrap(),
+            (1, true)
+        );
         let e = SearchSpace {
             params: Arc::from([Param {
                 name: "A".into(),
@@ -590,7 +604,11 @@ mod tests {
         };
         assert_eq!(e.size(), 0);
         assert_eq!(e.config_at(3).values.len(), 0);
-        assert_eq!(e.count_feasible(10, u64::MAX).unwrap(), (0, true));
+        assert_eq!(
+            e.count_feasible(10, &mut StepBudget::new(u64::MAX))
+                .unwrap(),
+            (0, true)
+        );
     }
 
     #[test]

@@ -22,6 +22,33 @@ pub fn steps_evaluated() -> u64 {
     STEPS.get()
 }
 
+/// A command's budget of work in steps ([`steps_evaluated`], about 40 ns each), charged with
+/// what this thread evaluated since the budget was made or last charged: the one way `prepare`
+/// and `check` bound the constraint and transform-argument work of a command (issue 25 G5/G6).
+#[derive(Debug, Clone, Copy)]
+pub struct StepBudget {
+    left: u64,
+    mark: u64,
+}
+
+impl StepBudget {
+    /// `steps` steps, counted from now on this thread.
+    pub fn new(steps: u64) -> StepBudget {
+        StepBudget {
+            left: steps,
+            mark: steps_evaluated(),
+        }
+    }
+
+    /// Charges the steps this thread took since the last charge; whether none are left.
+    pub fn spent(&mut self) -> bool {
+        let now = steps_evaluated();
+        self.left = self.left.saturating_sub(now.saturating_sub(self.mark));
+        self.mark = now;
+        self.left == 0
+    }
+}
+
 /// Charges `n` steps of work that is not an expression node to [`steps_evaluated`]: building a
 /// configuration costs about two steps per tuning parameter ([`crate::space::SearchSpace`]
 /// charges it), so that the step budgets bound spaces of many parameters too (issue 25 G6: 46

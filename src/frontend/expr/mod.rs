@@ -112,7 +112,7 @@ mod parser;
 mod tests;
 mod value;
 
-pub use eval::{charge_steps, steps_evaluated};
+pub use eval::{charge_steps, steps_evaluated, StepBudget};
 pub(crate) use lexer::{Tok, Token};
 pub(crate) use parser::Parser;
 pub use parser::{parse_expr, parse_keyword_args, KeywordArg};

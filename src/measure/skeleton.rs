@@ -503,10 +503,26 @@ pub fn run_bounded(
     };
     let out = reader(Box::new(child.stdout.take().expect("piped stdout")));
     let err = reader(Box::new(child.stderr.take().expect("piped stderr")));
+    // The exit is an event: a thread waits for it (wait(2)) and sends the status. SIGINT/SIGTERM
+    // is a flag set by orcl's signal handler, with nothing to wait on, and the limit a time:
+    // both are checked between waits of at most 20 ms.
+    let (tx, exited) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let _ = tx.send(child.wait());
+    });
     let start = std::time::Instant::now();
     let status = loop {
-        if let Some(s) = child.try_wait()? {
-            break Ok(s);
+        let tick = limit
+            .saturating_sub(start.elapsed())
+            .min(std::time::Duration::from_millis(20));
+        match exited.recv_timeout(tick) {
+            Ok(s) => break s,
+            Err(std::sync::mpsc::RecvTimeoutError::Timeout) => {}
+            Err(std::sync::mpsc::RecvTimeoutError::Disconnected) => {
+                break Err(std::io::Error::other(format!(
+                    "`{command}`: its exit could not be waited for"
+                )))
+            }
         }
         let stop = if let Some(sig) = crate::interrupt::requested() {
             Some(format!("interrupted by {}", crate::interrupt::name(sig)))
@@ -521,13 +537,12 @@ pub fn run_bounded(
         if let Some(why) = stop {
             // The supervisor ends the whole tree (setsid'd descendants too), then exits.
             crate::interrupt::end_group(pid);
-            let _ = child.wait();
+            let _ = exited.recv();
             break Err(std::io::Error::new(
                 std::io::ErrorKind::TimedOut,
                 format!("`{command}` {why}; its process group was killed"),
             ));
         }
-        std::thread::sleep(std::time::Duration::from_millis(20));
     };
     // Children of the shell left in the group (a backgrounded `sleep &`) go with it.
     crate::interrupt::kill_group(pid);

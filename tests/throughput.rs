@@ -529,6 +529,52 @@ fn build_processes_give_the_same_evaluations() {
     assert_eq!(a, b);
 }
 
+/// A copy of orcl under another name (`orcl-renamed`, as an install named `orcl-1.2` would be)
+/// still builds in `build-server` children, of itself: whether the executable answers
+/// `build-server` is declared by orcl's `main`, not read from the file's name (it was: any other
+/// name built in process, silently). No `ORCL_EXE`; processes forced on PoCL.
+#[test]
+fn a_renamed_orcl_still_builds_in_build_servers() {
+    let dir = tempfile::tempdir().unwrap();
+    let renamed = dir.path().join("orcl-renamed");
+    std::fs::copy(ORCL, &renamed).unwrap();
+    let file = input(dir.path(), "axpy_faults.c");
+    let db = dir.path().join("t.db");
+    let mut c = Command::new(&renamed);
+    c.arg("tune")
+        .arg(&file)
+        .arg("--db")
+        .arg(&db)
+        .arg("-o")
+        .arg(db.with_extension("c"))
+        .args(["--jobs", "2", "--no-kernel-cache"])
+        .env("ORCL_CACHE_DIR", dir.path().join("cache"))
+        .env("ORCL_BUILD_PROCESSES", "1")
+        .env("ORCL_LOG", "orcl_measure::build_server=debug")
+        .env_remove("ORCL_EXE")
+        .env_remove("ORCL_TEST_FAULT");
+    let r = run(c, Duration::from_secs(120));
+    r.assert_code(0);
+    assert_each_once_ok(&db, 4);
+    assert!(build_ms(&db) > 0.0, "nothing was built\n{}", r.dump());
+    let started: Vec<&str> = r
+        .stderr
+        .lines()
+        .filter(|l| l.contains("build server started"))
+        .collect();
+    assert!(
+        (1..=2).contains(&started.len()),
+        "{} build servers for --jobs 2\n{}",
+        started.len(),
+        r.dump()
+    );
+    let me = renamed.display().to_string();
+    assert!(
+        started.iter().all(|l| l.contains(&me)),
+        "a build server that is not the renamed orcl: {started:?}"
+    );
+}
+
 /// `orcl tune` of axpy_faults.c (in `dir`) into `db` on `jobs` build threads, builds in
 /// processes or not (`procs`: ORCL_BUILD_PROCESSES), processes started through `wrapper`
 /// (ORCL_EXE), no kernel cache.

@@ -25,7 +25,8 @@
 //! The module by concept: `sql` (every statement), `schema` (opening, WAL, migrations, the values
 //! the schema allows), `devices` (devices and regions), `experiments`, `evaluations`, `queries`
 //! (the read-only queries of `orcl db`), `import` (whole experiments at once, for `orcl db
-//! import`), `time` (ISO-8601 UTC text).
+//! import`), `time` (ISO-8601 UTC text), `sizes` (which recorded input size is nearest to
+//! another: `db best --size` and `tune --warm-start`).
 
 use std::time::Duration;
 
@@ -38,6 +39,7 @@ mod import;
 mod locate;
 mod queries;
 mod schema;
+pub mod sizes;
 mod sql;
 mod time;
 

@@ -130,6 +130,9 @@ impl Db {
                         && start.elapsed() < HALF_CREATED_WAIT => {}
                 Err(e) => return Err(e),
             }
+            // A poll, and the only way: SQLite tells one process nothing of another's commits
+            // (its busy handler, set above, waits out locks, but a WAL reader takes none and sees
+            // the schema missing until the creator commits it), so the version is read again.
             std::thread::sleep(Duration::from_millis(20));
         };
         if found > SCHEMA_VERSION {

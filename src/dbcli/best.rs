@@ -207,9 +207,10 @@ fn region_display(s: &ExperimentSummary) -> String {
 
 /// The `--size` values to show: `sizes` when an experiment (of the regions and devices
 /// selected) was recorded at them; otherwise, for a size that was never tuned, the recorded size
-/// nearest to them — the least Σ |ln(recorded / asked)| over the sizes asked for (numbers only;
-/// a size that is not a number must match) — with a note on stderr. This is how a program picks
-/// the tuned configuration for an input size it was not tuned at.
+/// nearest to them ([`crate::db::sizes`]: by Σ |ln(recorded / asked)|, ties to the newest
+/// experiment) among those where every size asked that is not a number matches, with a note on
+/// stderr. This is how a program picks the tuned configuration for an input size it was not
+/// tuned at.
 fn nearest_recorded(
     summaries: &[ExperimentSummary],
     region: Option<&str>,
@@ -219,32 +220,21 @@ fn nearest_recorded(
     if sizes.is_empty() {
         return sizes;
     }
-    let mut best: Option<(f64, Map<String, Json>)> = None;
-    for s in summaries {
-        if !region.is_none_or(|r| region_matches(s, r))
-            || !device.is_none_or(|d| s.device_name.to_lowercase().contains(d))
-        {
-            continue;
-        }
-        let Json::Object(params) = parse_json(&s.experiment.input_params_json) else {
-            continue;
-        };
-        let mut d = 0.0;
-        for (n, v) in &sizes {
-            if size_matches(&params, n, v) {
-                continue;
-            }
-            match (params.get(n).and_then(Json::as_f64), v.parse::<f64>()) {
-                (Some(a), Ok(b)) if a > 0.0 && b > 0.0 => d += (a / b).ln().abs(),
-                _ => d = f64::INFINITY,
-            }
-        }
-        if d == 0.0 {
-            return sizes;
-        }
-        if d.is_finite() && best.as_ref().is_none_or(|(b, _)| d < *b) {
-            best = Some((d, params));
-        }
+    let recorded: Vec<(i64, Map<String, Json>)> = summaries
+        .iter()
+        .filter(|s| {
+            region.is_none_or(|r| region_matches(s, r))
+                && device.is_none_or(|d| s.device_name.to_lowercase().contains(d))
+        })
+        .filter_map(|s| match parse_json(&s.experiment.input_params_json) {
+            Json::Object(params) => Some((s.experiment.id, params)),
+            _ => None,
+        })
+        .collect();
+    let best = crate::db::sizes::nearest(&sizes, recorded.iter().map(|(id, p)| (*id, p, p)))
+        .filter(|(d, _)| d.unmatched == 0);
+    if best.as_ref().is_some_and(|(d, _)| d.is_zero()) {
+        return sizes;
     }
     let Some((_, params)) = best else {
         return sizes;
@@ -288,21 +278,12 @@ pub(super) fn parse_size(s: &str) -> anyhow::Result<(String, String)> {
     }
 }
 
-/// Whether input param `name` equals `value`: numerically when both are numbers, else as text
-/// (a JSON string without its quotes; booleans case-insensitively, so `True` matches `true`).
+/// Whether input param `name` equals `value` ([`crate::db::sizes::matches`]: numerically when
+/// both are numbers, else as text).
 pub(super) fn size_matches(params: &Map<String, Json>, name: &str, value: &str) -> bool {
-    let Some(v) = params.get(name) else {
-        return false;
-    };
-    let text = match v {
-        Json::String(s) => s.clone(),
-        other => other.to_string(),
-    };
-    match (text.parse::<f64>(), value.parse::<f64>()) {
-        (Ok(a), Ok(b)) => a == b,
-        _ if v.is_boolean() => text.eq_ignore_ascii_case(value),
-        _ => text == value,
-    }
+    params
+        .get(name)
+        .is_some_and(|v| crate::db::sizes::matches(v, value))
 }
 
 /// A grouping key for input params independent of their key order.

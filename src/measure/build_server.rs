@@ -76,15 +76,41 @@ pub struct Server {
     kind: Kind,
 }
 
+/// Set by [`serve_from_this_executable`]: this process's executable answers `build-server`.
+static THIS_EXE_SERVES: AtomicBool = AtomicBool::new(false);
+
+/// Declare that this process's own executable answers the `build-server` subcommand: orcl's
+/// `main` calls it first thing, whatever the file is named (`orcl`, `orcl-1.2`, a copy under
+/// any name). A program that links the library (a test harness, an embedding tool) does not,
+/// and builds in its own process unless `$ORCL_EXE` names an orcl executable.
+pub fn serve_from_this_executable() {
+    THIS_EXE_SERVES.store(true, Ordering::SeqCst);
+}
+
 /// The orcl executable that can run `build-server`: `$ORCL_EXE`, else this process's own
-/// executable when it is orcl (not a test harness that links the library). `None`: build in
-/// process.
+/// executable when it declared that it answers `build-server` ([`serve_from_this_executable`]:
+/// the rule is that declaration, not the file's name). `None`: build in process — for a
+/// program that made no declaration, silently (it never had build servers); where the
+/// executable declared it but its path cannot be found (no `/proc`), with a warning, once.
 pub fn orcl_exe() -> Option<PathBuf> {
     if let Some(p) = std::env::var_os("ORCL_EXE") {
         return Some(p.into());
     }
-    let exe = std::env::current_exe().ok()?;
-    (exe.file_stem()? == "orcl").then_some(exe)
+    if !THIS_EXE_SERVES.load(Ordering::SeqCst) {
+        return None;
+    }
+    match std::env::current_exe() {
+        Ok(exe) => Some(exe),
+        Err(e) => {
+            static WARNED: std::sync::Once = std::sync::Once::new();
+            WARNED.call_once(|| {
+                orcl_frontend::errln!(
+                    "warning: cannot find orcl's own executable ({e}); kernels are built in orcl's process, without build servers (set ORCL_EXE to orcl's path)"
+                )
+            });
+            None
+        }
+    }
 }
 
 /// Whether the pool builds in child processes: `ORCL_BUILD_PROCESSES=1` / `=0` force it on /
@@ -127,6 +153,7 @@ impl Server {
             let _ = child.kill();
             return Err(std::io::Error::other("build-server without pipes"));
         };
+        tracing::debug!(exe = %exe.display(), pid = child.id(), "build server started");
         Ok(Server {
             child,
             stdin,

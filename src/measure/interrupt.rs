@@ -252,6 +252,11 @@ fn start_watchdog() {
     let spawned = std::thread::Builder::new()
         .name("orcl-watchdog".into())
         .spawn(|| {
+            // A poll, and the only way: nothing reports that a library replaced orcl's handlers
+            // (sigaction(2) has no notification; PoCL's LLVM installs its own at any point), so
+            // they are checked every 20 ms. The same tick reads the request flag, which the
+            // handler can only set (a signal handler may not notify a condition variable); the
+            // 20 ms are small beside the GRACE that follows.
             let signal = loop {
                 if let Some(s) = requested() {
                     break s;

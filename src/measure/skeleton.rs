@@ -13,6 +13,7 @@ use std::process::Command;
 pub mod cache;
 pub mod commands;
 pub mod reference;
+pub mod sealed;
 
 /// Default host compiler command (the spec's `build_command` overrides it).
 pub const DEFAULT_BUILD_COMMAND: &str = "cc -O2";
@@ -389,28 +390,27 @@ pub fn secure_dir(dir: &Path) -> Result<(), BuildError> {
     cache::CacheDir::open(dir).map(|_| ())
 }
 
-/// The build process id in a scratch file name (`skeleton-<h>.<pid>.c`, `skeleton-<h>.tmp<pid>`).
+/// The build process id in a scratch file name (`skeleton-<h>.<pid>.c`, `skeleton-<h>.tmp<pid>`,
+/// and a digest being sealed, `skeleton-<h>.sum<pid>`).
 fn scratch_pid(name: &str) -> Option<u32> {
     let rest = name.strip_prefix("skeleton-")?;
     let (_, tail) = rest.split_once('.')?;
     let digits = tail
         .strip_suffix(".c")
-        .or_else(|| tail.strip_prefix("tmp"))?;
+        .or_else(|| tail.strip_prefix("tmp"))
+        .or_else(|| tail.strip_prefix("sum"))?;
     digits.parse().ok().filter(|p| *p > 1)
 }
 
 /// Put a built entry in place, each step relative to the cache's descriptor: the binary made
-/// writable by its owner only, the digest of the binary first, then the source copy, then the
-/// binary (the name [`build`] looks for), each by rename.
+/// writable by its owner only and [`sealed`] under its scratch name (its digest recorded first),
+/// then the source copy, then the binary (the name [`build`] looks for), each by rename.
 fn install_entry(cache: &cache::CacheDir, hash: &str) -> std::io::Result<()> {
     let pid = std::process::id();
     let tmp = format!("skeleton-{hash}.tmp{pid}");
     let exe = format!("skeleton-{hash}");
-    let tmp_sum = format!("skeleton-{hash}.sum{pid}");
     cache.restrict(&tmp)?;
-    let digest = cache.digest_of(&tmp)?;
-    cache.write_new(&tmp_sum, digest.as_bytes())?;
-    cache.rename(&tmp_sum, &format!("{exe}.sha256"))?;
+    sealed::seal(cache, &tmp, &exe)?;
     cache.rename(&format!("skeleton-{hash}.{pid}.c"), &format!("{exe}.c"))?;
     cache.rename(&tmp, &exe)
 }
@@ -503,10 +503,26 @@ pub fn run_bounded(
     };
     let out = reader(Box::new(child.stdout.take().expect("piped stdout")));
     let err = reader(Box::new(child.stderr.take().expect("piped stderr")));
+    // The exit is an event: a thread waits for it (wait(2)) and sends the status. SIGINT/SIGTERM
+    // is a flag set by orcl's signal handler, with nothing to wait on, and the limit a time:
+    // both are checked between waits of at most 20 ms.
+    let (tx, exited) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let _ = tx.send(child.wait());
+    });
     let start = std::time::Instant::now();
     let status = loop {
-        if let Some(s) = child.try_wait()? {
-            break Ok(s);
+        let tick = limit
+            .saturating_sub(start.elapsed())
+            .min(std::time::Duration::from_millis(20));
+        match exited.recv_timeout(tick) {
+            Ok(s) => break s,
+            Err(std::sync::mpsc::RecvTimeoutError::Timeout) => {}
+            Err(std::sync::mpsc::RecvTimeoutError::Disconnected) => {
+                break Err(std::io::Error::other(format!(
+                    "`{command}`: its exit could not be waited for"
+                )))
+            }
         }
         let stop = if let Some(sig) = crate::interrupt::requested() {
             Some(format!("interrupted by {}", crate::interrupt::name(sig)))
@@ -521,13 +537,12 @@ pub fn run_bounded(
         if let Some(why) = stop {
             // The supervisor ends the whole tree (setsid'd descendants too), then exits.
             crate::interrupt::end_group(pid);
-            let _ = child.wait();
+            let _ = exited.recv();
             break Err(std::io::Error::new(
                 std::io::ErrorKind::TimedOut,
                 format!("`{command}` {why}; its process group was killed"),
             ));
         }
-        std::thread::sleep(std::time::Duration::from_millis(20));
     };
     // Children of the shell left in the group (a backgrounded `sleep &`) go with it.
     crate::interrupt::kill_group(pid);
@@ -638,9 +653,8 @@ pub fn build(
             "warning: the cached skeleton {} does not match its recorded source and digest; rebuilding it",
             exe.display()
         );
-        for n in [name.clone(), format!("{name}.c"), format!("{name}.sha256")] {
-            cache.remove(&n);
-        }
+        sealed::remove(&cache, &name);
+        cache.remove(&format!("{name}.c"));
     }
     // Written under a per-process name and renamed: concurrent tunes never see a partial file.
     // The compiler gets paths through the cache's descriptor (`/proc/PID/fd/N/NAME`).
@@ -758,6 +772,23 @@ mod tests {
     fn parallel_reference_falls_back_to_serial_when_openmp_rejects_the_loop() {
         // `i = i * 2 + 1` is no canonical OpenMP increment: `-fopenmp` fails, the serial build runs.
         assert_eq!(run_built("i = i * 2 + 1"), "serial\n63\n");
+    }
+
+    /// Scratch names carry the pid of the build that writes them (removed once it is gone);
+    /// entries, their source copies and digests do not.
+    #[test]
+    fn scratch_names_name_their_build() {
+        assert_eq!(scratch_pid("skeleton-ab.123.c"), Some(123));
+        assert_eq!(scratch_pid("skeleton-ab.tmp123"), Some(123));
+        assert_eq!(scratch_pid("skeleton-ab.sum123"), Some(123));
+        for entry in [
+            "skeleton-ab",
+            "skeleton-ab.c",
+            "skeleton-ab.sha256",
+            "other.sum123",
+        ] {
+            assert_eq!(scratch_pid(entry), None, "{entry}");
+        }
     }
 
     #[test]

@@ -6,7 +6,7 @@ use std::io::{BufRead, BufReader, Read, Write};
 use std::path::Path;
 use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::mpsc::{channel, Receiver, RecvTimeoutError};
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Condvar, Mutex};
 use std::time::Duration;
 
 pub use super::slurm::Preamble;
@@ -117,7 +117,7 @@ pub struct Worker {
     child: Child,
     stdin: ChildStdin,
     lines: Receiver<String>,
-    stderr: Arc<Mutex<String>>,
+    stderr: Arc<StderrTail>,
     pub hello: Hello,
     /// Where the worker runs (`orcl worker`'s first line; `None` for a local skeleton).
     pub preamble: Option<Preamble>,
@@ -133,6 +133,55 @@ pub enum SpawnError {
     Spawn { path: String, error: std::io::Error },
     #[error("the timing skeleton did not start: {0}")]
     NotReady(String),
+}
+
+/// The last 8 to 16 KiB of a worker's stderr, collected by a thread of its own until the pipe's
+/// end of file.
+#[derive(Default)]
+struct StderrTail {
+    /// (the text, end of file seen).
+    text: Mutex<(String, bool)>,
+    eof: Condvar,
+}
+
+/// How long [`StderrTail::after_exit`] waits for the end of the stderr pipe of a process that has
+/// exited: it comes at once unless another process still holds the pipe (something the worker
+/// started); then the tail is what has arrived.
+const STDERR_EOF_WAIT: Duration = Duration::from_millis(250);
+
+impl StderrTail {
+    /// Read `pipe` to its end, keeping the tail; then mark the end and wake [`Self::after_exit`].
+    fn collect(&self, pipe: &mut impl Read) {
+        let mut buf = [0u8; 4096];
+        while let Ok(n) = pipe.read(&mut buf) {
+            if n == 0 {
+                break;
+            }
+            let mut t = self.text.lock().unwrap_or_else(|e| e.into_inner());
+            let s = &mut t.0;
+            s.push_str(&String::from_utf8_lossy(&buf[..n]));
+            if s.len() > 16384 {
+                let cut = s.len() - 8192;
+                let cut = (cut..s.len()).find(|&i| s.is_char_boundary(i)).unwrap_or(0);
+                s.drain(..cut);
+            }
+        }
+        self.text.lock().unwrap_or_else(|e| e.into_inner()).1 = true;
+        self.eof.notify_all();
+    }
+
+    /// The last 2,000 characters, trimmed, of the stderr of a process that has exited (waited
+    /// for): once everything it wrote has been read — the pipe's end of file, waited for on
+    /// the condition variable, up to [`STDERR_EOF_WAIT`].
+    fn after_exit(&self) -> String {
+        let t = self.text.lock().unwrap_or_else(|e| e.into_inner());
+        let (t, _) = self
+            .eof
+            .wait_timeout_while(t, STDERR_EOF_WAIT, |t| !t.1)
+            .unwrap_or_else(|e| e.into_inner());
+        let tail: Vec<char> = t.0.trim().chars().rev().take(2000).collect();
+        tail.into_iter().rev().collect()
+    }
 }
 
 impl Worker {
@@ -189,24 +238,9 @@ impl Worker {
                 }
             }
         });
-        let stderr = Arc::new(Mutex::new(String::new()));
+        let stderr = Arc::new(StderrTail::default());
         let sink = stderr.clone();
-        std::thread::spawn(move || {
-            let mut buf = [0u8; 4096];
-            while let Ok(n) = stderr_pipe.read(&mut buf) {
-                if n == 0 {
-                    break;
-                }
-                if let Ok(mut s) = sink.lock() {
-                    s.push_str(&String::from_utf8_lossy(&buf[..n]));
-                    if s.len() > 16384 {
-                        let cut = s.len() - 8192;
-                        let cut = (cut..s.len()).find(|&i| s.is_char_boundary(i)).unwrap_or(0);
-                        s.drain(..cut);
-                    }
-                }
-            }
-        });
+        std::thread::spawn(move || sink.collect(&mut stderr_pipe));
         let mut w = Worker {
             child,
             stdin,
@@ -249,7 +283,7 @@ impl Worker {
                     .unwrap_or_default();
                 Err(SpawnError::NotReady(format!(
                     "no hello line ({status}); stderr: {}",
-                    w.stderr_tail()
+                    w.stderr.after_exit()
                 )))
             }
         }
@@ -271,22 +305,6 @@ impl Worker {
                 other => return other,
             }
         }
-    }
-
-    fn stderr_tail(&self) -> String {
-        self.stderr
-            .lock()
-            .map(|s| {
-                s.trim()
-                    .chars()
-                    .rev()
-                    .take(2000)
-                    .collect::<Vec<_>>()
-                    .into_iter()
-                    .rev()
-                    .collect()
-            })
-            .unwrap_or_default()
     }
 
     /// Run one variant. On a crash or a timeout the process is dead afterwards (drop it).
@@ -485,8 +503,7 @@ impl Worker {
             Ok(s) => describe_status(s),
             Err(e) => e.to_string(),
         };
-        std::thread::sleep(Duration::from_millis(20));
-        let tail = self.stderr_tail();
+        let tail = self.stderr.after_exit();
         // Under --slurm the process is srun: say which step on which node it was.
         let status = match &self.preamble {
             Some(p) => format!(
@@ -648,6 +665,33 @@ fn describe_status(s: std::process::ExitStatus) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The stderr tail of a process that has exited holds the last thing it wrote, however
+    /// much came before (the pipe is read to its end first), and keeps only the last 2,000
+    /// characters.
+    #[test]
+    fn the_stderr_tail_ends_with_the_last_words() {
+        let mut child = Command::new("sh")
+            .args([
+                "-c",
+                "head -c 1000000 /dev/zero | tr '\\0' x >&2; echo last words >&2; exit 3",
+            ])
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let mut pipe = child.stderr.take().unwrap();
+        let tail = Arc::new(StderrTail::default());
+        let sink = tail.clone();
+        std::thread::spawn(move || sink.collect(&mut pipe));
+        assert_eq!(child.wait().unwrap().code(), Some(3));
+        let t = tail.after_exit();
+        assert!(
+            t.ends_with("xxxlast words"),
+            "{:?}",
+            &t[t.len().saturating_sub(40)..]
+        );
+        assert_eq!(t.chars().count(), 2000);
+    }
 
     /// A stand-in skeleton that takes `build_s` seconds to "build" each kernel, then sends its
     /// `built` line, then answers (or, `hang`, never answers).

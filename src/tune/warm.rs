@@ -4,14 +4,16 @@
 //!
 //! The recorded experiments of the loop are ranked by similarity to the one being tuned: the same
 //! device first, then a device of the same model (same name and backend), then any other; within
-//! a rank, the nearest input size first (the sum over the input parameters of |ln(a/b)|, a
-//! parameter that is not a positive number on both sides counting 1), then the newest. The most
+//! a rank, the nearest input size first ([`crate::db::sizes`]: the fewest input parameters that
+//! differ and are not positive numbers on both sides, then Σ |ln(recorded / current)|), then the
+//! newest. The most
 //! similar experiment with a successful evaluation gives its [`crate::replay::WARM_COUNT`] fastest
 //! configurations, which the strategy proposes first ([`orcl_search::Strategy::warm_start`]).
 
+use crate::db::sizes::{self, SizeDistance};
 use crate::db::{Db, ExperimentRow};
 use orcl_frontend::space::Configuration;
-use std::collections::BTreeMap;
+use serde_json::{Map, Value as Json};
 
 /// What a warm start seeds a search with.
 pub(super) struct Seeds {
@@ -36,7 +38,8 @@ pub(super) fn seeds(
         return Ok(None);
     };
     let my_device = db.device(device_id)?;
-    let mut ranked: Vec<(u8, f64, i64, ExperimentRow)> = Vec::new();
+    let wanted = sizes::wanted_of(&me.input_params_json);
+    let mut ranked: Vec<(u8, SizeDistance, i64, ExperimentRow)> = Vec::new();
     for e in db.experiments_of_loop(loop_hash)? {
         if e.id == current {
             continue;
@@ -54,10 +57,14 @@ pub(super) fn seeds(
                 2
             }
         };
-        let d = size_distance(&me.input_params_json, &e.input_params_json);
-        ranked.push((rank, d, -e.id, e));
+        let recorded = match serde_json::from_str(&e.input_params_json) {
+            Ok(Json::Object(o)) => o,
+            _ => Map::new(),
+        };
+        ranked.push((rank, sizes::distance(&wanted, &recorded), -e.id, e));
     }
-    ranked.sort_by(|a, b| a.0.cmp(&b.0).then(a.1.total_cmp(&b.1)).then(a.2.cmp(&b.2)));
+    // Within a rank, the order of `sizes::nearest`: least distance, ties to the newest.
+    ranked.sort_by_key(|r| (r.0, r.1, r.2));
     for (rank, _, _, e) in ranked {
         let configs: Vec<Configuration> = db
             .best(e.id, count)?
@@ -83,18 +90,6 @@ pub(super) fn seeds(
     Ok(None)
 }
 
-/// The input parameters of an experiment's `input_params_json` as numbers (non-numbers: NaN).
-fn sizes(json: &str) -> BTreeMap<String, f64> {
-    let v: serde_json::Value = serde_json::from_str(json).unwrap_or_default();
-    v.as_object()
-        .map(|o| {
-            o.iter()
-                .map(|(k, v)| (k.clone(), v.as_f64().unwrap_or(f64::NAN)))
-                .collect()
-        })
-        .unwrap_or_default()
-}
-
 /// `N=1000, M=20` (or `no input parameters`).
 fn sizes_text(json: &str) -> String {
     let v: serde_json::Value = serde_json::from_str(json).unwrap_or_default();
@@ -106,32 +101,5 @@ fn sizes_text(json: &str) -> String {
         "with no input parameters".into()
     } else {
         parts.join(", ")
-    }
-}
-
-/// Σ |ln(a/b)| over the input parameters of either side; 1 for a parameter that is not a
-/// positive number on both sides.
-pub(super) fn size_distance(a: &str, b: &str) -> f64 {
-    let (a, b) = (sizes(a), sizes(b));
-    let keys: std::collections::BTreeSet<&String> = a.keys().chain(b.keys()).collect();
-    keys.iter()
-        .map(|k| match (a.get(*k), b.get(*k)) {
-            (Some(&x), Some(&y)) if x > 0.0 && y > 0.0 => (x / y).ln().abs(),
-            (Some(&x), Some(&y)) if x == y => 0.0,
-            _ => 1.0,
-        })
-        .sum()
-}
-
-#[cfg(test)]
-mod tests {
-    use super::size_distance;
-
-    #[test]
-    fn nearest_size_is_by_ratio() {
-        let d = |a, b| size_distance(a, b);
-        assert_eq!(d(r#"{"N":1000}"#, r#"{"N":1000}"#), 0.0);
-        assert!(d(r#"{"N":1000}"#, r#"{"N":2000}"#) < d(r#"{"N":1000}"#, r#"{"N":100}"#));
-        assert_eq!(d(r#"{"N":1000}"#, r#"{"M":1000}"#), 2.0);
     }
 }

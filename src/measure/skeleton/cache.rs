@@ -8,32 +8,26 @@
 //! through it (`/proc/<orcl's pid>/fd/<dir>/<name>`, which resolve to the directory opened, not
 //! to whatever the cache path names now). A cached skeleton is run by descriptor: its file is
 //! opened, checked (a regular file of this user's, writable by no one else, whose SHA-256 is the
-//! recorded digest, beside the source it would be built from) and kept open for orcl's life, and
+//! recorded digest — a [`super::sealed`] file —, beside the source it would be built from) and kept open for orcl's life, and
 //! the path handed to the worker is `/proc/<orcl's pid>/fd/<file>` — exec(2) of that path runs
 //! the very file whose content was hashed, whatever is renamed or linked in the directory
 //! afterwards (it is fexecve(3) by name, and works for a script too, whose interpreter opens
 //! the same path). So swapping the cache path, or a link on it, after orcl opened it changes
 //! nothing orcl reads, writes or runs. Linux only (`/proc`), as orcl is.
 
-use sha2::{Digest, Sha256};
 use std::io::{Read, Write};
-use std::os::fd::{AsFd, AsRawFd, OwnedFd};
+use std::os::fd::{AsFd, AsRawFd, BorrowedFd, OwnedFd};
 use std::path::{Path, PathBuf};
 
 use rustix::fs::{AtFlags, Mode, OFlags};
 
-use super::BuildError;
+use super::{sealed, BuildError};
 
 /// The cache directory opened once; see the module.
 pub struct CacheDir {
     /// The path as given (for messages and `--slurm`, whose nodes run skeletons by path).
     path: PathBuf,
     fd: OwnedFd,
-}
-
-/// An entry's file opened by descriptor, with its owner and mode checked.
-struct Opened {
-    file: std::fs::File,
 }
 
 impl CacheDir {
@@ -134,19 +128,6 @@ impl CacheDir {
         }
     }
 
-    /// Open `name` for reading without following a link; with its owner (this user) and mode
-    /// (writable by no one else, a regular file) checked on the descriptor.
-    fn open_ours(&self, name: &str) -> Option<Opened> {
-        let flags = OFlags::RDONLY | OFlags::NOFOLLOW | OFlags::CLOEXEC | OFlags::NONBLOCK;
-        let fd = rustix::fs::openat(&self.fd, name, flags, Mode::empty()).ok()?;
-        let st = rustix::fs::fstat(&fd).ok()?;
-        let me = unsafe { libc::geteuid() };
-        let regular = st.st_mode & libc::S_IFMT == libc::S_IFREG;
-        (regular && st.st_uid == me && st.st_mode & 0o022 == 0).then(|| Opened {
-            file: std::fs::File::from(fd),
-        })
-    }
-
     /// Whether `name` exists in the directory (as anything).
     pub fn exists(&self, name: &str) -> bool {
         rustix::fs::statat(&self.fd, name, AtFlags::SYMLINK_NOFOLLOW).is_ok()
@@ -179,42 +160,31 @@ impl CacheDir {
         let _ = rustix::fs::unlinkat(&self.fd, name, AtFlags::empty());
     }
 
-    /// The contents of `name` if it is one of this user's files (see `open_ours`).
+    /// The contents of `name` if it is one of this user's files ([`sealed::open_ours`]).
     fn read_ours(&self, name: &str) -> Option<Vec<u8>> {
         let mut b = Vec::new();
-        self.open_ours(name)?.file.read_to_end(&mut b).ok()?;
+        sealed::open_ours(self, name)?.read_to_end(&mut b).ok()?;
         Some(b)
     }
 
-    /// The SHA-256 of `name` in hexadecimal, read by descriptor.
-    pub fn digest_of(&self, name: &str) -> std::io::Result<String> {
-        let fd = rustix::fs::openat(
-            &self.fd,
-            name,
-            OFlags::RDONLY | OFlags::NOFOLLOW | OFlags::CLOEXEC,
-            Mode::empty(),
-        )?;
-        let mut b = Vec::new();
-        std::fs::File::from(fd).read_to_end(&mut b)?;
-        Ok(hex::encode(Sha256::digest(&b)))
-    }
-
     /// The cached entry `exe` (with `exe.c` and `exe.sha256`) opened for running when it may be
-    /// run for `source`: the three are this user's regular files that no one else may write to,
-    /// the source copy is `source`, and the binary's SHA-256 — computed from the descriptor that
-    /// is returned — is the recorded digest (issue 15 F5, issue 25 G1). `None` otherwise.
+    /// run for `source`: the binary is [`sealed`] (its SHA-256 — computed from the descriptor
+    /// that is returned — is the recorded digest; it and its digest are this user's regular
+    /// files that no one else may write to) and the source copy `exe.c`, such a file too, is
+    /// `source` (issue 15 F5, issue 25 G1). `None` otherwise.
     pub fn open_verified(&self, exe: &str, source: &str) -> Option<Verified> {
-        let mut bin = self.open_ours(exe)?;
-        let src = self.read_ours(&format!("{exe}.c"))?;
-        let sum = self.read_ours(&format!("{exe}.sha256"))?;
-        let mut b = Vec::new();
-        bin.file.read_to_end(&mut b).ok()?;
-        let ok = src == source.as_bytes()
-            && String::from_utf8_lossy(&sum).trim() == hex::encode(Sha256::digest(&b));
-        ok.then(|| Verified {
-            fd: OwnedFd::from(bin.file),
+        let bin = sealed::open(self, exe)?;
+        (self.read_ours(&format!("{exe}.c"))? == source.as_bytes()).then(|| Verified {
+            fd: OwnedFd::from(bin),
             on_disk: self.path.join(exe),
         })
+    }
+}
+
+impl AsFd for CacheDir {
+    /// The directory's descriptor (every access to the cache is relative to it).
+    fn as_fd(&self) -> BorrowedFd<'_> {
+        self.fd.as_fd()
     }
 }
 
@@ -267,6 +237,7 @@ pub fn on_disk(run: &Path) -> PathBuf {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use sha2::{Digest, Sha256};
 
     /// Put an entry (a shell script printing `word`) in `dir` by path, with its source copy and
     /// digest.

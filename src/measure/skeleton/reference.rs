@@ -13,14 +13,16 @@
 //!
 //! Cache: `CACHE/references/<skeleton name>-<first 16 hex digits of the binary's SHA-256>`, so the
 //! key is the compiled program itself (reference loop, input sizes and seeds, build command and
-//! compiler all change the binary), with the data's own SHA-256 beside it (`.sha256`), checked
-//! before a cached file is used (a file that does not match is removed and computed again). The
+//! compiler all change the binary), [`super::sealed`] like the skeleton: the data's own SHA-256
+//! beside it (`.sha256`), checked before a cached file is used (a file that does not match, or is
+//! not this user's, is removed and computed again). The
 //! directory is bounded: after each new file, the least recently used ones are removed until the
 //! total is at most `ORCL_REFERENCE_CACHE_MB` (default 4096 MiB; 0 disables the cache, and so does
 //! `--no-kernel-cache`). Without the cache the file is one of the run's (`CACHE/reference-PID-N-*`),
 //! removed at its end.
 
-use sha2::{Digest, Sha256};
+use super::cache::CacheDir;
+use super::sealed;
 use std::collections::HashMap;
 use std::os::unix::io::AsRawFd;
 use std::path::{Path, PathBuf};
@@ -36,8 +38,9 @@ pub struct References {
     /// `CACHE/reference-PID-N`: the prefix of the run's lock files (and of its outputs when
     /// there is no cache).
     run_prefix: PathBuf,
-    /// `CACHE/references` and its bound in bytes; `None`: no cache.
-    cache: Option<(PathBuf, u64)>,
+    /// `CACHE/references`, opened and checked once ([`CacheDir::open`]), and its bound in
+    /// bytes; `None`: no cache.
+    cache: Option<(Arc<CacheDir>, u64)>,
     jobs: Mutex<HashMap<PathBuf, Job>>,
 }
 
@@ -62,9 +65,10 @@ impl References {
             .ok()
             .and_then(|v| v.trim().parse::<u64>().ok())
             .unwrap_or(DEFAULT_CACHE_MB);
-        let refs = dir.join("references");
-        let cache = (cache && mb > 0 && super::secure_dir(&refs).is_ok())
-            .then(|| (refs, mb.saturating_mul(1 << 20)));
+        let cache = (cache && mb > 0)
+            .then(|| CacheDir::open(&dir.join("references")).ok())
+            .flatten()
+            .map(|refs| (Arc::new(refs), mb.saturating_mul(1 << 20)));
         Arc::new(References {
             run_prefix: dir.join(format!("reference-{}-{n}", std::process::id())),
             cache,
@@ -125,10 +129,9 @@ impl References {
         // digest are those of its file in the cache.
         let exe = &super::cache::on_disk(exe);
         let name = exe.file_name().map(|n| n.to_string_lossy().into_owned());
-        let digest = std::fs::read_to_string(exe.with_extension("sha256")).ok();
-        match (&self.cache, name, digest) {
-            (Some((dir, _)), Some(name), Some(d)) if d.trim().len() >= 16 => {
-                dir.join(format!("{name}-{}", &d.trim()[..16]))
+        match (&self.cache, name, sealed::recorded(exe)) {
+            (Some((dir, _)), Some(name), Some(d)) => {
+                dir.path().join(format!("{name}-{}", &d[..16]))
             }
             _ => self.run_file(exe, ""),
         }
@@ -172,7 +175,7 @@ impl Drop for References {
 struct JobCtx {
     exe: PathBuf,
     file: PathBuf,
-    cache: Option<(PathBuf, u64)>,
+    cache: Option<(Arc<CacheDir>, u64)>,
     running: Arc<Mutex<Option<u32>>>,
 }
 
@@ -180,23 +183,24 @@ impl JobCtx {
     /// Use the cached file if it is intact, else compute the outputs (and cache them).
     fn run(&self) {
         let t0 = Instant::now();
-        if self.cache.is_some() {
-            match cached_intact(&self.file) {
+        let name = self.file.file_name().unwrap_or_default().to_string_lossy();
+        if let Some((dir, _)) = &self.cache {
+            match cached_intact(dir, &name) {
                 Some(bytes) => {
                     tracing::info!(file = %self.file.display(), bytes, seconds = format!("{:.3}", t0.elapsed().as_secs_f64()), "reference outputs: cached");
                     return;
                 }
-                None => {
-                    let _ = std::fs::remove_file(&self.file);
-                    let _ = std::fs::remove_file(digest_path(&self.file));
-                }
+                None => sealed::remove(&**dir, &name),
             }
         }
         tracing::info!(skeleton = %self.exe.display(), "reference outputs: computing (`--reference`), beside the workers' device set-up");
         match self.compute() {
             Ok(()) => {
                 let bytes = std::fs::metadata(&self.file).map_or(0, |m| m.len());
-                let cached = self.cache.is_some() && self.seal();
+                let cached = self
+                    .cache
+                    .as_ref()
+                    .is_some_and(|(dir, _)| sealed::seal(&**dir, &name, &name).is_ok());
                 tracing::info!(
                     file = %self.file.display(),
                     bytes,
@@ -205,7 +209,7 @@ impl JobCtx {
                     "reference outputs: computed"
                 );
                 if let Some((dir, limit)) = &self.cache {
-                    evict(dir, *limit, &self.file);
+                    evict(dir, *limit, &name);
                 }
             }
             Err(why) => tracing::warn!(
@@ -252,73 +256,40 @@ impl JobCtx {
             Err(format!("{status}: {}", err.trim()))
         }
     }
-
-    /// Record the file's digest beside it; false where it cannot be written.
-    fn seal(&self) -> bool {
-        let Some(d) = digest(&self.file) else {
-            return false;
-        };
-        let sum = digest_path(&self.file);
-        let tmp = sum.with_extension(format!("tmp{}", std::process::id()));
-        std::fs::write(&tmp, d).is_ok() && std::fs::rename(&tmp, &sum).is_ok()
-    }
 }
 
-fn digest_path(file: &Path) -> PathBuf {
-    let mut s = file.as_os_str().to_owned();
-    s.push(".sha256");
-    PathBuf::from(s)
-}
-
-fn digest(file: &Path) -> Option<String> {
-    use std::io::Read;
-    let mut f = std::fs::File::open(file).ok()?;
-    let mut h = Sha256::new();
-    let mut buf = vec![0u8; 1 << 20];
-    loop {
-        let n = f.read(&mut buf).ok()?;
-        if n == 0 {
-            break;
-        }
-        h.update(&buf[..n]);
-    }
-    Some(hex::encode(h.finalize()))
-}
-
-/// The size of the cached `file` when its digest is the one recorded beside it (its time of
-/// last use is then updated, for the eviction); `None` otherwise.
-fn cached_intact(file: &Path) -> Option<u64> {
-    let want = std::fs::read_to_string(digest_path(file)).ok()?;
-    (digest(file)? == want.trim()).then_some(())?;
-    let f = std::fs::File::options().write(true).open(file).ok()?;
+/// The size of the cached `name` in `dir` when it is [`sealed`] (intact, this user's); its time
+/// of last use is then updated, for the eviction. `None` otherwise.
+fn cached_intact(dir: &CacheDir, name: &str) -> Option<u64> {
+    let f = sealed::open(dir, name)?;
     let _ = f.set_modified(std::time::SystemTime::now());
     Some(f.metadata().ok()?.len())
 }
 
-/// Remove the least recently used files of `dir` (and their digests) until their total is at
-/// most `limit` bytes; `keep` (the file just written) stays.
-fn evict(dir: &Path, limit: u64, keep: &Path) {
-    let mut files: Vec<(std::time::SystemTime, u64, PathBuf)> = std::fs::read_dir(dir)
+/// Remove the least recently used entries of `dir` (with their digests) until their total is at
+/// most `limit` bytes; `keep` (the entry just written) stays. Names with a dot (digests, scratch
+/// files) are not entries.
+fn evict(dir: &CacheDir, limit: u64, keep: &str) {
+    let mut files: Vec<(std::time::SystemTime, u64, String)> = std::fs::read_dir(dir.path())
         .into_iter()
         .flatten()
         .flatten()
-        .filter(|e| !e.file_name().to_string_lossy().contains('.'))
         .filter_map(|e| {
-            let m = e.metadata().ok()?;
-            Some((m.modified().ok()?, m.len(), e.path()))
+            let name = e.file_name().to_string_lossy().into_owned();
+            let m = e.metadata().ok().filter(|_| !name.contains('.'))?;
+            Some((m.modified().ok()?, m.len(), name))
         })
         .collect();
     let mut total: u64 = files.iter().map(|f| f.1).sum();
     files.sort();
-    for (_, len, path) in files {
+    for (_, len, name) in files {
         if total <= limit {
             break;
         }
-        if path != keep {
-            let _ = std::fs::remove_file(&path);
-            let _ = std::fs::remove_file(digest_path(&path));
+        if name != keep {
+            sealed::remove(dir, &name);
             total = total.saturating_sub(len);
-            tracing::info!(file = %path.display(), bytes = len, "reference cache: removed (over ORCL_REFERENCE_CACHE_MB)");
+            tracing::info!(file = %dir.path().join(&name).display(), bytes = len, "reference cache: removed (over ORCL_REFERENCE_CACHE_MB)");
         }
     }
 }
@@ -352,48 +323,55 @@ mod tests {
     use super::*;
     use std::time::Duration;
 
-    /// The LRU bound: the oldest files go first, the one just written stays.
+    /// The LRU bound: the oldest entries go first (with their digests), the one just written
+    /// stays.
     #[test]
     fn eviction_keeps_the_newest_within_the_bound() {
-        let dir = std::env::temp_dir().join(format!("orcl-refcache-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).unwrap();
+        let d = tempfile::tempdir().unwrap();
+        let dir = CacheDir::open(&d.path().join("references")).unwrap();
+        let path = dir.path().to_path_buf();
         let t = std::time::SystemTime::now();
         for (i, name) in ["a", "b", "c"].iter().enumerate() {
-            let p = dir.join(name);
+            let p = path.join(name);
             std::fs::write(&p, vec![0u8; 100]).unwrap();
-            std::fs::write(digest_path(&p), "x").unwrap();
+            sealed::seal(&dir, name, name).unwrap();
             let f = std::fs::File::options().write(true).open(&p).unwrap();
             f.set_modified(t - Duration::from_secs(100 - i as u64))
                 .unwrap();
         }
-        evict(&dir, 250, &dir.join("c"));
-        assert!(!dir.join("a").exists() && !digest_path(&dir.join("a")).exists());
+        evict(&dir, 250, "c");
+        assert!(!path.join("a").exists() && !sealed::digest_path(&path.join("a")).exists());
         assert!(
-            dir.join("b").exists(),
+            path.join("b").exists() && sealed::open(&dir, "b").is_some(),
             "more was removed than the bound asks"
         );
-        assert!(dir.join("c").exists(), "the file just written was removed");
+        assert!(path.join("c").exists(), "the file just written was removed");
         // Over the bound with only the file just written left: it stays.
-        evict(&dir, 50, &dir.join("b"));
-        assert!(dir.join("b").exists() && !dir.join("c").exists());
-        let _ = std::fs::remove_dir_all(&dir);
+        evict(&dir, 50, "b");
+        assert!(path.join("b").exists() && !path.join("c").exists());
     }
 
-    /// A cached file whose digest does not match is not used.
+    /// A cached file is used only while it is the one sealed; using it marks it recently used.
     #[test]
     fn a_changed_cached_file_is_not_intact() {
-        let dir = std::env::temp_dir().join(format!("orcl-refint-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).unwrap();
-        let p = dir.join("r");
+        let d = tempfile::tempdir().unwrap();
+        let dir = CacheDir::open(&d.path().join("references")).unwrap();
+        let p = dir.path().join("r");
         std::fs::write(&p, b"outputs").unwrap();
-        std::fs::write(digest_path(&p), digest(&p).unwrap()).unwrap();
-        assert_eq!(cached_intact(&p), Some(7));
+        let old = std::time::SystemTime::now() - Duration::from_secs(1000);
+        std::fs::File::options()
+            .write(true)
+            .open(&p)
+            .unwrap()
+            .set_modified(old)
+            .unwrap();
+        sealed::seal(&dir, "r", "r").unwrap();
+        assert_eq!(cached_intact(&dir, "r"), Some(7));
+        let used = std::fs::metadata(&p).unwrap().modified().unwrap();
+        assert!(used > old, "its time of last use was not updated");
         std::fs::write(&p, b"Outputs").unwrap();
-        assert_eq!(cached_intact(&p), None);
-        std::fs::remove_file(digest_path(&p)).unwrap();
-        assert_eq!(cached_intact(&p), None);
-        let _ = std::fs::remove_dir_all(&dir);
+        assert_eq!(cached_intact(&dir, "r"), None);
+        std::fs::remove_file(sealed::digest_path(&p)).unwrap();
+        assert_eq!(cached_intact(&dir, "r"), None);
     }
 }

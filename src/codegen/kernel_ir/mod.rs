@@ -206,6 +206,9 @@ pub struct KernelFn {
     pub declared_local: Option<Vec<u64>>,
     /// OpenCL: `work_group_size_hint` too, before `reqd_work_group_size`.
     pub size_hint: bool,
+    /// CUDA: `__launch_bounds__(threads, min_blocks)` with the declared extents (`minBlocks`;
+    /// 0 or 1: no second argument).
+    pub min_blocks: u32,
     /// OpenCL `vec_type_hint` type (`double2`); CUDA has none.
     pub vec_type_hint: Option<String>,
     /// Element types whose atomic add (`orcl_atomic_add_T`, see [`atomic`]) the body calls.
@@ -236,6 +239,7 @@ impl KernelFn {
                 .size_hint
                 .then(|| s.dims.iter().map(|d| d.items).collect()),
             size_hint: false,
+            min_blocks: 0,
             vec_type_hint: None,
             atomics: Vec::new(),
             body: Vec::new(),
@@ -742,7 +746,11 @@ fn write_header(out: &mut String, k: &KernelFn, w: &Words) {
     } else {
         out.push_str("extern \"C\" __global__ void ");
         if let Some(l) = &k.declared_local {
-            let _ = write!(out, "__launch_bounds__({}) ", l.iter().product::<u64>());
+            let threads = l.iter().product::<u64>();
+            let _ = match k.min_blocks {
+                0 | 1 => write!(out, "__launch_bounds__({threads}) "),
+                b => write!(out, "__launch_bounds__({threads}, {b}) "),
+            };
         }
     }
     let _ = writeln!(out, "orcl_kernel({})", params.join(", "));
@@ -834,7 +842,14 @@ fn write_vec_load(out: &mut String, pad: &str, w: &Words, s: &KStmt) {
     else {
         return;
     };
-    let vty = format!("{}{width}", ty.c_name());
+    // Eight 16-bit elements (16 bytes) travel as a `uint4` in both backends (CUDA has no
+    // `ushort8`): element e is half e % 2 (the low half first: little-endian, as every device
+    // orcl targets) of word e / 2.
+    let packed = *width == 8 && ty.size_bytes() == 2;
+    let vty = match packed {
+        true => "uint4".to_string(),
+        false => format!("{}{width}", ty.c_name()),
+    };
     let q = match (w.opencl, global) {
         (true, true) => "__global const ",
         (true, false) => "__local const ",
@@ -843,6 +858,14 @@ fn write_vec_load(out: &mut String, pad: &str, w: &Words, s: &KStmt) {
     let _ = writeln!(out, "{pad}{{");
     let _ = writeln!(out, "{pad}    const {vty} orcl_v = *({q}{vty} *)&{src};");
     match dst {
+        VecDst::Elements(lvalues) if packed => {
+            let t = ty.c_name();
+            for (e, l) in lvalues.iter().enumerate() {
+                let f = ["x", "y", "z", "w"][e / 2];
+                let shift = if e % 2 == 1 { " >> 16" } else { "" };
+                let _ = writeln!(out, "{pad}    {l} = ({t})(orcl_v.{f}{shift});");
+            }
+        }
         VecDst::Elements(lvalues) => {
             for (l, f) in lvalues.iter().zip(["x", "y", "z", "w"]) {
                 let _ = writeln!(out, "{pad}    {l} = orcl_v.{f};");

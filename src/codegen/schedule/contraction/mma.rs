@@ -169,6 +169,8 @@ pub(super) fn schedule(
                 ldmatrix,
                 frag_buffers,
                 input,
+                swizzle: u64::from(a.block_swizzle.max(1)),
+                async_ca: a.async_ca,
             }),
         }),
     })

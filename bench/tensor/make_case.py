@@ -28,10 +28,16 @@ usage: make_case.py FORM M N K SPACE [PREC] > file.c
         (CUDA __launch_bounds__(threads, 2): 8 warps of 64x32 within 128 registers, two blocks per
         SM) x 128x128 / 256x128 tiles of 4-16 warps x k-slab 32/64 x 2-3 stages, ldmatrix; the
         session-32 best (vecLoad 4) as baseline; 21 configurations)
+        | h16s (FP16/BF16, session 33: asyncCache 'ca' for the 16-byte copies x blockSwizzle 1/8 x
+        minBlocks 1/2 x 128x128 tiles of 4 warps of 64x64 or 8 of 64x32, k-slab 64, 2-3 stages,
+        vecLoad 4 or 8, ldmatrix; 20 configurations)
+        | t32s (TF32, session 33: asyncCache 'cg'/'ca' x blockSwizzle 1/8 x 128x128 tiles of 64x64 /
+        64x32 warps x k-slab 16/32 x 2-3 stages, ldmatrix, float4 copies; OpenCL prunes past 48 KiB)
         | deep (starter's 128x128 tiles x k-slab 16/32/64 x loadItems of A 1/4/8 x doubleBuffer)
         | "TI=128 TJ=128 TK=32 WI=64 WJ=32 PAD=8 VL=4" (one configuration; LA (loadItems of A),
         DB (doubleBuffer), ST (stages, cp.async), FL (fragLoad), LD (fragLoad='ldmatrix'), TC (tf32Convert: fragment / stage),
-        SH (sizeHint / launchBounds), FB (fragBuffers), MB (minBlocks, CUDA only) optional)
+        SH (sizeHint / launchBounds), FB (fragBuffers), MB (minBlocks, CUDA only), AC (asyncCache),
+        SW (blockSwizzle) optional)
 """
 import sys
 
@@ -94,6 +100,16 @@ elif space == "h16r":
     params = {"TI": [128, 256], "TJ": [128], "TK": [32, 64], "WI": [64], "WJ": [32, 64],
               "PAD": [8], "VL": [4, 8], "LD": [True], "DB": [False], "ST": [2, 3],
               "MB": [1, 2], "SH": [True]}
+elif space == "h16s":
+    # asyncCache 'ca' (16-byte copies through L1, measured +4% over .cg in a harness) x
+    # blockSwizzle x minBlocks on the session-32 bests (128x128 tiles, TK 64).
+    params = {"TI": [128], "TJ": [128], "TK": [64], "WI": [64], "WJ": [32, 64],
+              "PAD": [8], "VL": [4, 8], "LD": [True], "DB": [False], "ST": [2, 3],
+              "MB": [1, 2], "SH": [True], "AC": ["ca"], "SW": [1, 8]}
+elif space == "t32s":
+    params = {"TI": [128], "TJ": [128], "TK": [16, 32], "WI": [64], "WJ": [32, 64],
+              "PAD": [8], "VL": [4], "LD": [True], "DB": [False], "ST": [2, 3],
+              "SH": [True], "AC": ["cg", "ca"], "SW": [1, 8]}
 elif space == "deep":
     params = {"TI": [128], "TJ": [128], "TK": [16, 32, 64], "WI": [64], "WJ": [32, 64],
               "PAD": [8], "VL": [4], "LA": [1, 4, 8], "DB": [False, True], "SH": [True]}
@@ -110,8 +126,8 @@ constraints = ["warps = ((TI / WI) * (TJ / WJ) >= 4 and (TI / WI) * (TJ / WJ) <=
                "blocks = (TI >= TJ)",
                "lmem = ((TI * (TK + 4) + TK * (TJ + PAD)) * 4 * "
                + ("(2 if DB else ST)" if "ST" in params else "(2 if DB else 1)" if "DB" in params else "1")
-               + (" <= 232448)" if space in ("frag", "wide", "conv", "ldm", "h16", "h16x", "h16fb", "h16r") else " <= 49152)")]
-if space in ("frag", "wide", "conv", "ldm", "h16", "h16x", "h16fb", "h16r"):
+               + (" <= 232448)" if space in ("frag", "wide", "conv", "ldm", "h16", "h16x", "h16fb", "h16r", "h16s", "t32s") else " <= 49152)")]
+if space in ("frag", "wide", "conv", "ldm", "h16", "h16x", "h16fb", "h16r", "h16s", "t32s"):
     # doubleBuffer or stages 2-4, not both, not neither.
     constraints.append("staged = ((DB and ST == 1) or (not DB and ST > 1))")
 if space == "ldm":
@@ -120,6 +136,11 @@ if "ST" in params:
     constraints.append("staging = (not (DB and ST > 1))")
 if prec != "tf32":
     constraints[2] = constraints[2].replace(" * 4 * ", " * 2 * ")
+if space == "h16s":
+    constraints[2] = constraints[2].replace("(TK + 4)", "(TK + 8)")
+    constraints += ["mb = (MB == 1 or WJ == 32)", "st = (ST == 2 or WJ == 32)"]
+if space == "t32s":
+    constraints += ["st = (ST == 2 or TK == 16)"]
 if space == "h16r":
     # k-contiguous tiles of 16-bit elements are padded by 8 halves (ldmatrix rows of 16 bytes);
     # minBlocks 2 only where two blocks can fit (8 warps of 64x32); vecLoad 4 only as the
@@ -127,7 +148,7 @@ if space == "h16r":
     constraints[2] = constraints[2].replace("(TK + 4)", "(TK + 8)")
     constraints += ["mb = (MB == 1 or (TI == 128 and WJ == 32))",
                     "base = (VL == 8 or (TI == 128 and WJ == 64 and TK == 64 and ST == 2 and MB == 1))"]
-if space not in ("starter", "deep", "frag", "wide", "conv", "ldm", "h16", "h16x", "h16fb", "h16r"):
+if space not in ("starter", "deep", "frag", "wide", "conv", "ldm", "h16", "h16x", "h16fb", "h16r", "h16s", "t32s"):
     constraints = []
 loop = """    for (i=0; i<=m-1; i++)
         for (j=0; j<=n-1; j++) {
@@ -147,7 +168,9 @@ args = (f"mathMode='{prec}', tile=[('i',TI),('j',TJ),('l',TK)], warpTile=[('i',W
         + (", fragLoad=FL" if "FL" in params else "")
         + (", fragLoad=('ldmatrix' if LD else 1)" if "LD" in params else "")
         + (", tf32Convert=TC" if "TC" in params else "")
-        + (", fragBuffers=FB" if "FB" in params else ""))
+        + (", fragBuffers=FB" if "FB" in params else "")
+        + (", asyncCache=AC" if "AC" in params else "")
+        + (", blockSwizzle=SW" if "SW" in params else ""))
 cl_args = args + (", sizeHint=SH" if "SH" in params else "")
 cu_args = args + (", launchBounds=SH" if "SH" in params else "") + (", minBlocks=MB" if "MB" in params else "")
 print(f"""/* bench/tensor.sh case {prec.upper()} {form} {m} x {n} x {k} ({space}), generated by bench/tensor/make_case.py */

@@ -388,7 +388,8 @@ fn invalid_16bit_configurations_are_pruned() {
 /// tiles on the unguarded path) and the tuned files checked at odd shapes. With them
 /// `asyncCache='ca'` (the 16-byte copies `.ca`) and `blockSwizzle` 2 and 4 (work-groups walking
 /// groups of tile rows; 3 tile rows at the tuned size, up to 5 in the driver: partial last groups,
-/// so a mapping that missed or repeated a tile would fail). `minBlocks=2` writes
+/// so a mapping that missed or repeated a tile would fail), and `indexBits=32` on TN (`int` ids and
+/// loop counters). `minBlocks=2` writes
 /// `__launch_bounds__(threads, 2)` in CUDA; 32 blocks of 128 threads are pruned there.
 #[test]
 fn sixteen_byte_copies_and_min_blocks() {
@@ -409,7 +410,11 @@ fn sixteen_byte_copies_and_min_blocks() {
             "A[i*k+l]",
             "stages=2, asyncCache='ca', blockSwizzle=2",
         ),
-        ("tn", "A[l*m+i]", "doubleBuffer=True, blockSwizzle=4"),
+        (
+            "tn",
+            "A[l*m+i]",
+            "doubleBuffer=True, blockSwizzle=4, indexBits=32",
+        ),
     ] {
         let file = format!("v8_{name}.c");
         let text = variant(&example("hgemm_fp16.c"), a, "B[l*n+j]", &space, extra)
@@ -428,10 +433,11 @@ fn sixteen_byte_copies_and_min_blocks() {
                 .contains("cp.async.ca.shared.global [%0], [%1], 16;"));
             assert!(!e.stdout.contains("cp.async.cg"));
         }
-        assert!(
-            e.stdout.contains("const long orcl_g1 = orcl_sw1;"),
-            "{name}"
-        );
+        let index = if name == "tn" { "int" } else { "long" };
+        let g1 = format!("const {index} orcl_g1 = orcl_sw1;");
+        assert!(e.stdout.contains(&g1), "{name}");
+        let kernel = e.stdout.split("---- host code ----").next().unwrap();
+        assert_eq!(kernel.contains("for (long "), name == "nn", "{name}");
         let cl = orcl(dir, &["emit", &file, "--backend", "opencl"], None);
         cl.assert_code(0);
         assert!(cl.stdout.contains("__global const uint4 *)&"), "{name}");

@@ -36,6 +36,7 @@ pub enum Key {
     MinBlocks,
     BlockSwizzle,
     AsyncCache,
+    IndexBits,
     Device,
     Platform,
     PreferL1,
@@ -258,6 +259,9 @@ pub const ARGS: &[Arg] = &[
     arg(Key::AsyncCache, Kind::AsyncCache, "'cg'",
         &[n("asyncCache", 16, "with stages: the cache operator of the 16-byte cp.async copies (CUTLASS's CacheOperation): 'cg' (default; Global: L2 only) or 'ca' (Always: L1 and L2); copies of 4 or 8 bytes are always .ca; see docs/GEMM.md")],
         &[n("asyncCache", 16, "with stages: the cache operator of the 16-byte cp.async copies (CUTLASS's CacheOperation): 'cg' (default; Global: L2 only) or 'ca' (Always: L1 and L2); copies of 4 or 8 bytes are always .ca; see docs/GEMM.md")], true),
+    arg(Key::IndexBits, Kind::OneOf { min: 32, values: &[32, 64], unit: "", help: None }, "64",
+        &[n("indexBits", 16, "with mathMode='tf32'/'fp16'/'bf16': the width of the kernel's ids, tile offsets and loop counters (CUTLASS's Index / LongIndex): 64 (default, long) or 32 (int: fewer instructions and registers; needs int loop variables); see docs/GEMM.md")],
+        &[n("indexBits", 16, "with mathMode='tf32'/'fp16'/'bf16': the width of the kernel's ids, tile offsets and loop counters (CUTLASS's Index / LongIndex): 64 (default, long) or 32 (int: fewer instructions and registers; needs int loop variables); see docs/GEMM.md")], true),
     arg(Key::Device, INT0, "0",
         &[n("device", 17, "device index within the platform")],
         &[n("device", 18, "CUDA device ordinal")], true),
@@ -364,6 +368,8 @@ pub struct NestArgs {
     pub block_swizzle: u32,
     /// `asyncCache='ca'`: 16-byte `cp.async` copies as `.ca` (else `.cg`).
     pub async_ca: bool,
+    /// `indexBits`: 32 (`int` ids and loop counters in the tensor-core form) or 64 / 0 (`long`).
+    pub index_bits: u32,
 }
 
 /// A transform's arguments with their names checked, each with its row of [`ARGS`]: parsed once
@@ -630,6 +636,7 @@ impl Options {
             (Key::MinBlocks, r) => self.nest.min_blocks = int(&r) as u32,
             (Key::BlockSwizzle, r) => self.nest.block_swizzle = int(&r) as u32,
             (Key::AsyncCache, r) => self.nest.async_ca = flag(&r),
+            (Key::IndexBits, r) => self.nest.index_bits = int(&r) as u32,
             (Key::Device, r) => self.device = int(&r) as usize,
             (Key::Platform, r) => self.platform = int(&r) as usize,
             (Key::PreferL1, r) => self.prefer_l1_kb = int(&r) as u32,
@@ -933,7 +940,7 @@ mod tests {
         let cu: Vec<&str> = names(Backend::Cuda).into_iter().map(|x| x.0).collect();
         assert_eq!(cu[..3], ["threadCount", "blockCount", "cacheBlocks"]);
         assert_eq!(cu[cu.len() - 3..], ["pinHostMem", "dataOnDevice", "domain"]);
-        assert_eq!((cl.len(), cu.len()), (29, 30));
+        assert_eq!((cl.len(), cu.len()), (30, 31));
     }
 
     /// Names are checked once, at parse time; values bind per configuration.

@@ -759,9 +759,10 @@ pub(super) fn lower(k: &Kernel, s: &Schedule, c: &ContractionSchedule) -> Kernel
         })
         .collect();
     let cx = Cx { k, s, c, upper };
-    if c.mma.is_some() {
+    if let Some(m) = &c.mma {
         return KernelFn {
             body: mma::body(&cx, &con, &nest),
+            index32: m.index32,
             ..KernelFn::nest(k, s)
         };
     }

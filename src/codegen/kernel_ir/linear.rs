@@ -651,6 +651,7 @@ fn frame(
         declared_local: s.size_hint.then(|| vec![local]),
         size_hint: true,
         min_blocks: 0,
+        index32: false,
         vec_type_hint: match ls.vec_hint {
             0 => None,
             1 => Some(elem.to_string()),
@@ -912,6 +913,7 @@ mod tests {
             declared_local: Some(vec![32]),
             size_hint: true,
             min_blocks: 0,
+            index32: false,
             vec_type_hint: Some("float4".into()),
             atomics: Vec::new(),
             body: vec![KStmt::Line(q)],

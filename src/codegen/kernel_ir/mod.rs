@@ -209,6 +209,8 @@ pub struct KernelFn {
     /// CUDA: `__launch_bounds__(threads, min_blocks)` with the declared extents (`minBlocks`;
     /// 0 or 1: no second argument).
     pub min_blocks: u32,
+    /// `indexBits=32`: `long` ids, lets and loop counters written as `int`.
+    pub index32: bool,
     /// OpenCL `vec_type_hint` type (`double2`); CUDA has none.
     pub vec_type_hint: Option<String>,
     /// Element types whose atomic add (`orcl_atomic_add_T`, see [`atomic`]) the body calls.
@@ -240,6 +242,7 @@ impl KernelFn {
                 .then(|| s.dims.iter().map(|d| d.items).collect()),
             size_hint: false,
             min_blocks: 0,
+            index32: false,
             vec_type_hint: None,
             atomics: Vec::new(),
             body: Vec::new(),
@@ -560,6 +563,8 @@ fn stmt_of(e: &Expr) -> orcl_frontend::ir::Stmt {
 /// The words of a backend.
 struct Words {
     opencl: bool,
+    /// The type of ids, `long` lets and loop counters: `long`, or `int` with `indexBits=32`.
+    index: &'static str,
 }
 
 impl Words {
@@ -568,28 +573,28 @@ impl Words {
         ["x", "y", "z"][d]
     }
     fn query(&self, e: &KExpr) -> String {
-        let o = self.opencl;
+        let (o, t) = (self.opencl, self.index);
         match e {
-            KExpr::GroupId(d) if o => format!("(long)get_group_id({d})"),
-            KExpr::GroupId(d) => format!("(long)blockIdx.{}", Self::xyz(*d)),
-            KExpr::LocalId(d) if o => format!("(long)get_local_id({d})"),
-            KExpr::LocalId(d) => format!("(long)threadIdx.{}", Self::xyz(*d)),
+            KExpr::GroupId(d) if o => format!("({t})get_group_id({d})"),
+            KExpr::GroupId(d) => format!("({t})blockIdx.{}", Self::xyz(*d)),
+            KExpr::LocalId(d) if o => format!("({t})get_local_id({d})"),
+            KExpr::LocalId(d) => format!("({t})threadIdx.{}", Self::xyz(*d)),
             KExpr::LocalIndex(d) if o => format!("get_local_id({d})"),
             KExpr::LocalIndex(d) => format!("threadIdx.{}", Self::xyz(*d)),
-            KExpr::GlobalId(d) if o => format!("(long)get_global_id({d})"),
+            KExpr::GlobalId(d) if o => format!("({t})get_global_id({d})"),
             KExpr::GlobalId(d) => {
                 let x = Self::xyz(*d);
-                format!("((long)blockIdx.{x} * blockDim.{x} + threadIdx.{x})")
+                format!("(({t})blockIdx.{x} * blockDim.{x} + threadIdx.{x})")
             }
-            KExpr::GlobalSize(d) if o => format!("(long)get_global_size({d})"),
+            KExpr::GlobalSize(d) if o => format!("({t})get_global_size({d})"),
             KExpr::GlobalSize(d) => {
                 let x = Self::xyz(*d);
-                format!("((long)gridDim.{x} * blockDim.{x})")
+                format!("(({t})gridDim.{x} * blockDim.{x})")
             }
-            KExpr::NumGroups(d) if o => format!("(long)get_num_groups({d})"),
-            KExpr::NumGroups(d) => format!("(long)gridDim.{}", Self::xyz(*d)),
-            KExpr::LocalSize(d) if o => format!("(long)get_local_size({d})"),
-            KExpr::LocalSize(d) => format!("(long)blockDim.{}", Self::xyz(*d)),
+            KExpr::NumGroups(d) if o => format!("({t})get_num_groups({d})"),
+            KExpr::NumGroups(d) => format!("({t})gridDim.{}", Self::xyz(*d)),
+            KExpr::LocalSize(d) if o => format!("({t})get_local_size({d})"),
+            KExpr::LocalSize(d) => format!("({t})blockDim.{}", Self::xyz(*d)),
             KExpr::GlobalSpace if o => "__global ".to_string(),
             KExpr::GlobalSpace => String::new(),
             KExpr::Text(t) => t.clone(),
@@ -661,6 +666,7 @@ fn write_mma(out: &mut String, s: &KStmt, depth: usize, w: &Words) {
 pub fn write(k: &KernelFn, backend: Backend) -> String {
     let w = Words {
         opencl: backend == Backend::OpenCl,
+        index: if k.index32 { "int" } else { "long" },
     };
     let mut out = String::new();
     if w.opencl && k.fp64 {
@@ -884,6 +890,7 @@ fn write_stmt(out: &mut String, s: &KStmt, depth: usize, w: &Words) {
     let x = |e: &KExpr| w.query(e);
     match s {
         KStmt::Let { ty, name, value } => {
+            let ty = if *ty == "long" { w.index } else { ty };
             let _ = writeln!(out, "{pad}const {ty} {name} = {};", x(value));
         }
         KStmt::Var { ty, name, value } => {
@@ -921,7 +928,8 @@ fn write_stmt(out: &mut String, s: &KStmt, depth: usize, w: &Words) {
             write_unroll(out, &pad, *unroll);
             let _ = writeln!(
                 out,
-                "{pad}for (long {var} = {}; {var} < {}; {var} += {}) {{",
+                "{pad}for ({} {var} = {}; {var} < {}; {var} += {}) {{",
+                w.index,
                 x(start),
                 x(end),
                 x(step)

@@ -54,6 +54,8 @@ pub struct MmaTiles {
     pub swizzle: u64,
     /// `asyncCache='ca'`: 16-byte `cp.async` copies allocate in L1 (`.ca`) instead of `.cg`.
     pub async_ca: bool,
+    /// `indexBits=32`: the kernel's ids, tile offsets and loop counters are `int` (else `long`).
+    pub index32: bool,
 }
 
 impl MmaTiles {

@@ -279,6 +279,7 @@ pub mod linear;
 pub mod passes;
 mod rows;
 mod triangle;
+mod vec_load;
 
 /// Per NDRange dimension d: the work-group and work-item ids (`orcl_g{d}`, `orcl_l{d}`) and the
 /// first value of the loop variable in this work-group's tile (`orcl_base{d}`).
@@ -837,54 +838,6 @@ fn write_shared_view(out: &mut String, pad: &str, w: &Words, s: &KStmt) {
     }
 }
 
-fn write_vec_load(out: &mut String, pad: &str, w: &Words, s: &KStmt) {
-    let KStmt::VecLoad {
-        ty,
-        width,
-        src,
-        global,
-        dst,
-    } = s
-    else {
-        return;
-    };
-    // Eight 16-bit elements (16 bytes) travel as a `uint4` in both backends (CUDA has no
-    // `ushort8`): element e is half e % 2 (the low half first: little-endian, as every device
-    // orcl targets) of word e / 2.
-    let packed = *width == 8 && ty.size_bytes() == 2;
-    let vty = match packed {
-        true => "uint4".to_string(),
-        false => format!("{}{width}", ty.c_name()),
-    };
-    let q = match (w.opencl, global) {
-        (true, true) => "__global const ",
-        (true, false) => "__local const ",
-        (false, _) => "const ",
-    };
-    let _ = writeln!(out, "{pad}{{");
-    let _ = writeln!(out, "{pad}    const {vty} orcl_v = *({q}{vty} *)&{src};");
-    match dst {
-        VecDst::Elements(lvalues) if packed => {
-            let t = ty.c_name();
-            for (e, l) in lvalues.iter().enumerate() {
-                let f = ["x", "y", "z", "w"][e / 2];
-                let shift = if e % 2 == 1 { " >> 16" } else { "" };
-                let _ = writeln!(out, "{pad}    {l} = ({t})(orcl_v.{f}{shift});");
-            }
-        }
-        VecDst::Elements(lvalues) => {
-            for (l, f) in lvalues.iter().zip(["x", "y", "z", "w"]) {
-                let _ = writeln!(out, "{pad}    {l} = orcl_v.{f};");
-            }
-        }
-        VecDst::Local(first) => {
-            let q = if w.opencl { "__local " } else { "" };
-            let _ = writeln!(out, "{pad}    *({q}{vty} *)&{first} = orcl_v;");
-        }
-    }
-    let _ = writeln!(out, "{pad}}}");
-}
-
 fn write_stmt(out: &mut String, s: &KStmt, depth: usize, w: &Words) {
     let pad = "    ".repeat(depth);
     let x = |e: &KExpr| w.query(e);
@@ -916,7 +869,7 @@ fn write_stmt(out: &mut String, s: &KStmt, depth: usize, w: &Words) {
             let ext: String = dims.iter().map(|d| format!("[{d}]")).collect();
             let _ = writeln!(out, "{pad}{} {name}{ext};", ty.c_name());
         }
-        KStmt::VecLoad { .. } => write_vec_load(out, &pad, w, s),
+        KStmt::VecLoad { .. } => vec_load::write(out, &pad, w.opencl, s),
         KStmt::For {
             var,
             start,

@@ -38,6 +38,8 @@ usage: make_case.py FORM M N K SPACE [PREC] > file.c
         | h16j (FP16/BF16, session 33: indexBits 32 with minBlocks 2 (64x32 warps) or 4 warps of
         64x64, or 256x128 tiles of 16 warps of 64x32 x blockSwizzle 1/8 x 2-3 stages, TK 64, vecLoad 8
         through L1; 12 configurations)
+        | h16k (FP16/BF16, session 33: k-slabs of 64 / 128 x 128x128 and 256x128 tiles, indexBits 32,
+        vecLoad 8 through L1, 2 stages, minBlocks 2 where two blocks fit; 7 configurations)
         | deep (starter's 128x128 tiles x k-slab 16/32/64 x loadItems of A 1/4/8 x doubleBuffer)
         | "TI=128 TJ=128 TK=32 WI=64 WJ=32 PAD=8 VL=4" (one configuration; LA (loadItems of A),
         DB (doubleBuffer), ST (stages, cp.async), FL (fragLoad), LD (fragLoad='ldmatrix'), TC (tf32Convert: fragment / stage),
@@ -127,6 +129,10 @@ elif space == "h16j":
     params = {"TI": [128, 256], "TJ": [128], "TK": [64], "WI": [64], "WJ": [32, 64],
               "PAD": [8], "VL": [8], "LD": [True], "DB": [False], "ST": [2, 3],
               "MB": [1, 2], "SH": [True], "AC": ["ca"], "SW": [1, 8], "IB": [32]}
+elif space == "h16k":
+    params = {"TI": [128, 256], "TJ": [128], "TK": [64, 128], "WI": [64], "WJ": [32, 64],
+              "PAD": [8], "VL": [8], "LD": [True], "DB": [False], "ST": [2],
+              "MB": [1, 2], "SH": [True], "AC": ["ca"], "SW": [1], "IB": [32]}
 elif space == "deep":
     params = {"TI": [128], "TJ": [128], "TK": [16, 32, 64], "WI": [64], "WJ": [32, 64],
               "PAD": [8], "VL": [4], "LA": [1, 4, 8], "DB": [False, True], "SH": [True]}
@@ -143,8 +149,8 @@ constraints = ["warps = ((TI / WI) * (TJ / WJ) >= 4 and (TI / WI) * (TJ / WJ) <=
                "blocks = (TI >= TJ)",
                "lmem = ((TI * (TK + 4) + TK * (TJ + PAD)) * 4 * "
                + ("(2 if DB else ST)" if "ST" in params else "(2 if DB else 1)" if "DB" in params else "1")
-               + (" <= 232448)" if space in ("frag", "wide", "conv", "ldm", "h16", "h16x", "h16fb", "h16r", "h16s", "t32s", "t32i", "h16i", "h16j") else " <= 49152)")]
-if space in ("frag", "wide", "conv", "ldm", "h16", "h16x", "h16fb", "h16r", "h16s", "t32s", "t32i", "h16i", "h16j"):
+               + (" <= 232448)" if space in ("frag", "wide", "conv", "ldm", "h16", "h16x", "h16fb", "h16r", "h16s", "t32s", "t32i", "h16i", "h16j", "h16k") else " <= 49152)")]
+if space in ("frag", "wide", "conv", "ldm", "h16", "h16x", "h16fb", "h16r", "h16s", "t32s", "t32i", "h16i", "h16j", "h16k"):
     # doubleBuffer or stages 2-4, not both, not neither.
     constraints.append("staged = ((DB and ST == 1) or (not DB and ST > 1))")
 if space == "ldm":
@@ -153,6 +159,9 @@ if "ST" in params:
     constraints.append("staging = (not (DB and ST > 1))")
 if prec != "tf32":
     constraints[2] = constraints[2].replace(" * 4 * ", " * 2 * ")
+if space == "h16k":
+    constraints[2] = constraints[2].replace("(TK + 4)", "(TK + 8)")
+    constraints += ["mb = (MB == 1 or (TI == 128 and WJ == 32 and TK == 64))"]
 if space == "h16j":
     constraints[2] = constraints[2].replace("(TK + 4)", "(TK + 8)")
     constraints += ["mb = ((TI == 128 and WJ == 32) == (MB == 2))", "wide = (TI == 128 or WJ == 32)"]
@@ -171,7 +180,7 @@ if space == "h16r":
     constraints[2] = constraints[2].replace("(TK + 4)", "(TK + 8)")
     constraints += ["mb = (MB == 1 or (TI == 128 and WJ == 32))",
                     "base = (VL == 8 or (TI == 128 and WJ == 64 and TK == 64 and ST == 2 and MB == 1))"]
-if space not in ("starter", "deep", "frag", "wide", "conv", "ldm", "h16", "h16x", "h16fb", "h16r", "h16s", "t32s", "t32i", "h16i", "h16j"):
+if space not in ("starter", "deep", "frag", "wide", "conv", "ldm", "h16", "h16x", "h16fb", "h16r", "h16s", "t32s", "t32i", "h16i", "h16j", "h16k"):
     constraints = []
 loop = """    for (i=0; i<=m-1; i++)
         for (j=0; j<=n-1; j++) {

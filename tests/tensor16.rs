@@ -389,7 +389,7 @@ fn invalid_16bit_configurations_are_pruned() {
 /// `asyncCache='ca'` (the 16-byte copies `.ca`) and `blockSwizzle` 2 and 4 (work-groups walking
 /// groups of tile rows; 3 tile rows at the tuned size, up to 5 in the driver: partial last groups,
 /// so a mapping that missed or repeated a tile would fail), and `indexBits=32` on TN (`int` ids and
-/// loop counters). `minBlocks=2` writes
+/// loop counters); with all of them a wrong fragment mapping is `wrong_result`. `minBlocks=2` writes
 /// `__launch_bounds__(threads, 2)` in CUDA; 32 blocks of 128 threads are pruned there.
 #[test]
 fn sixteen_byte_copies_and_min_blocks() {
@@ -442,6 +442,25 @@ fn sixteen_byte_copies_and_min_blocks() {
         cl.assert_code(0);
         assert!(cl.stdout.contains("__global const uint4 *)&"), "{name}");
         check_tuned(dir, &file, "HgemmFp16", "_Float16");
+    }
+    // With all of them, a wrong fragment mapping is still caught.
+    let extra = "stages=2, asyncCache='ca', blockSwizzle=2, indexBits=32";
+    let text = variant(
+        &example("hgemm_fp16.c"),
+        "A[i*k+l]",
+        "B[l*n+j]",
+        &space,
+        extra,
+    );
+    let (_tmp, rows) = tune("v8_wrong.c", &text, Some("wrong:PAD=4"));
+    assert_eq!(rows.len(), 4, "{rows:?}");
+    for (key, status) in &rows {
+        let want = if key.contains("\"PAD\":4") {
+            "wrong_result"
+        } else {
+            "ok"
+        };
+        assert_eq!(status, want, "{key}");
     }
     let tmp = tempfile::tempdir().unwrap();
     let text = variant(&example("hgemm_fp16.c"), "A[i*k+l]", "B[l*n+j]", &space, "")

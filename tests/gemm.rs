@@ -513,8 +513,8 @@ fn recorded_space_in_chunks_and_its_replay() {
 }
 
 /// `vecLoad` values that cannot work are pruned before anything is built (a device-limit
-/// outcome): 4 elements of a 2-wide k-slab, a double4 (32 bytes); a value other than 1, 2, 4 is
-/// a located error.
+/// outcome): 4 elements of a 2-wide k-slab, a double4 (32 bytes); a value other than 1, 2, 4, 8
+/// (8: 16-bit elements) is a located error.
 #[test]
 fn vector_loads_that_cannot_work_are_pruned() {
     let text = example("sgemm.c")
@@ -544,7 +544,7 @@ fn vector_loads_that_cannot_work_are_pruned() {
     let r = orcl(dir.path(), &["check", "b.c"]);
     r.assert_code(2);
     assert!(
-        r.stderr.contains("`vecLoad` must be 1, 2 or 4, found 3"),
+        r.stderr.contains("`vecLoad` must be 1, 2, 4 or 8, found 3"),
         "{}",
         r.stderr
     );

@@ -218,6 +218,8 @@ fn tf32_layouts_nn_nt_tn_tt() {
 /// tiles read by `ldmatrix`): every variant correct on the emulated form (which rounds at the
 /// same point) and the tuned file correct at odd shapes; the emitted kernels read the staged bits
 /// straight into the mma registers, and `ldmatrix.x4` (A) / `.x2` (B) read the k-contiguous tiles.
+/// With them NN with `asyncCache='ca'`, `blockSwizzle=8` (3 tile rows: one partial group) and
+/// `indexBits=32` (`int` ids and loop counters).
 #[test]
 fn tf32_stage_conversion_and_ldmatrix() {
     for (name, a, b, extra) in [
@@ -250,6 +252,12 @@ fn tf32_stage_conversion_and_ldmatrix() {
             "A[l*m+i]",
             "B[j*k+l]",
             "doubleBuffer=True, fragLoad='ldmatrix'",
+        ),
+        (
+            "nn_st2_ca_swizzle_int",
+            "A[i*k+l]",
+            "B[l*n+j]",
+            "stages=2, fragLoad='ldmatrix', asyncCache='ca', blockSwizzle=8, indexBits=32",
         ),
     ] {
         let space = [
@@ -292,6 +300,14 @@ fn tf32_stage_conversion_and_ldmatrix() {
                     !text.contains("\"=r\"(orcl_a0_0) : \"f\""),
                     "{backend}: {text}"
                 );
+            }
+            if extra.contains("indexBits=32") {
+                // int ids and counters; the work-group's tile from the swizzled launch order.
+                assert!(text.contains("const int orcl_lane = "), "{backend}: {text}");
+                let kernel = text.split("---- host code ----").next().unwrap();
+                assert!(!kernel.contains("for (long "), "{backend}: {text}");
+                assert!(text.contains("const int orcl_g1 = orcl_sw1;"), "{backend}");
+                assert!(text.contains("cp.async.ca.shared.global [%0], [%1], 16;"));
             }
             if extra.contains("ldmatrix") {
                 let (x4, x2) = (a.ends_with("+l]"), b.ends_with("+l]"));

@@ -380,3 +380,98 @@ fn invalid_16bit_configurations_are_pruned() {
     );
     assert!(c.stderr.contains("w.c:"), "{}", c.dump());
 }
+
+/// `vecLoad=8`: 16-byte groups of eight halves (`cp.async.cg ... 16` on the hardware form, one
+/// `uint4` copy where there is no `cp.async`, eight halves unpacked from a `uint4` where the group
+/// lands in registers or in a tile row that is not 16-byte aligned): FP16 NN with `stages=2` and
+/// TN with `doubleBuffer`, `padLocal` 4 (unpacked) and 8 (whole), tuned at 96 x 64 x 144 (interior
+/// tiles on the unguarded path) and the tuned files checked at odd shapes. With them
+/// `asyncCache='ca'` (the 16-byte copies `.ca`) and `blockSwizzle` 2 and 4 (work-groups walking
+/// groups of tile rows; 3 tile rows at the tuned size, up to 5 in the driver: partial last groups,
+/// so a mapping that missed or repeated a tile would fail), and `indexBits=32` on TN (`int` ids and
+/// loop counters); with all of them a wrong fragment mapping is `wrong_result`. `minBlocks=2` writes
+/// `__launch_bounds__(threads, 2)` in CUDA; 32 blocks of 128 threads are pruned there.
+#[test]
+fn sixteen_byte_copies_and_min_blocks() {
+    let space = [
+        ("param TJ[] = [16, 32];", "param TJ[] = [32];"),
+        ("param TK[] = [16, 32];", "param TK[] = [16, 32];"),
+        ("param WI[] = [16, 32];", "param WI[] = [16];"),
+        ("param WJ[] = [8, 16];", "param WJ[] = [16];"),
+        ("param PAD[] = [8];", "param PAD[] = [4, 8];"),
+        ("param VL[] = [1, 4];", "param VL[] = [8];"),
+        ("param M[] = [33];", "param M[] = [96];"),
+        ("param N[] = [17];", "param N[] = [64];"),
+        ("param K[] = [9];", "param K[] = [144];"),
+    ];
+    for (name, a, extra) in [
+        (
+            "nn",
+            "A[i*k+l]",
+            "stages=2, asyncCache='ca', blockSwizzle=2",
+        ),
+        (
+            "tn",
+            "A[l*m+i]",
+            "doubleBuffer=True, blockSwizzle=4, indexBits=32",
+        ),
+    ] {
+        let file = format!("v8_{name}.c");
+        let text = variant(&example("hgemm_fp16.c"), a, "B[l*n+j]", &space, extra)
+            .replace("launchBounds=True,", "launchBounds=True, minBlocks=2,");
+        let (tmp, rows) = tune(&file, &text, None);
+        assert_eq!(rows.len(), 4, "{name}: {rows:?}");
+        assert!(rows.iter().all(|r| r.1 == "ok"), "{name}: {rows:?}");
+        let dir = tmp.path();
+        let e = orcl(dir, &["emit", &file, "--backend", "cuda"], None);
+        e.assert_code(0);
+        assert!(e.stdout.contains("__launch_bounds__(128, 2)"), "{name}");
+        assert!(e.stdout.contains("const uint4 orcl_v = *(const uint4 *)&"));
+        if name == "nn" {
+            assert!(e
+                .stdout
+                .contains("cp.async.ca.shared.global [%0], [%1], 16;"));
+            assert!(!e.stdout.contains("cp.async.cg"));
+        }
+        let index = if name == "tn" { "int" } else { "long" };
+        let g1 = format!("const {index} orcl_g1 = orcl_sw1;");
+        assert!(e.stdout.contains(&g1), "{name}");
+        let kernel = e.stdout.split("---- host code ----").next().unwrap();
+        assert_eq!(kernel.contains("for (long "), name == "nn", "{name}");
+        let cl = orcl(dir, &["emit", &file, "--backend", "opencl"], None);
+        cl.assert_code(0);
+        assert!(cl.stdout.contains("__global const uint4 *)&"), "{name}");
+        check_tuned(dir, &file, "HgemmFp16", "_Float16");
+    }
+    // With all of them, a wrong fragment mapping is still caught.
+    let extra = "stages=2, asyncCache='ca', blockSwizzle=2, indexBits=32";
+    let text = variant(
+        &example("hgemm_fp16.c"),
+        "A[i*k+l]",
+        "B[l*n+j]",
+        &space,
+        extra,
+    );
+    let (_tmp, rows) = tune("v8_wrong.c", &text, Some("wrong:PAD=4"));
+    assert_eq!(rows.len(), 4, "{rows:?}");
+    for (key, status) in &rows {
+        let want = if key.contains("\"PAD\":4") {
+            "wrong_result"
+        } else {
+            "ok"
+        };
+        assert_eq!(status, want, "{key}");
+    }
+    let tmp = tempfile::tempdir().unwrap();
+    let text = variant(&example("hgemm_fp16.c"), "A[i*k+l]", "B[l*n+j]", &space, "")
+        .replace("launchBounds=True,", "launchBounds=True, minBlocks=32,");
+    std::fs::write(tmp.path().join("mb.c"), text).unwrap();
+    let e = orcl(tmp.path(), &["emit", "mb.c", "--backend", "cuda"], None);
+    e.assert_code(0);
+    assert!(
+        e.stdout
+            .contains("minBlocks=32 blocks of 128 threads exceed the 2048 threads"),
+        "{}",
+        e.dump()
+    );
+}

@@ -24,10 +24,27 @@ usage: make_case.py FORM M N K SPACE [PREC] > file.c
         tf32Convert 'fragment' / 'stage'; CUDA tiles past 48 KiB in dynamic shared memory)
         | ldm (128x128 tiles, 64x64 / 64x32 warps, k-slab 16/32, fragLoad 1 / 'ldmatrix' x
         doubleBuffer or stages 2, tf32Convert 'stage' with doubleBuffer; 24 configurations)
+        | h16r (FP16/BF16 register levers, session 33: 16-byte cp.async (vecLoad 8) x minBlocks 1/2
+        (CUDA __launch_bounds__(threads, 2): 8 warps of 64x32 within 128 registers, two blocks per
+        SM) x 128x128 / 256x128 tiles of 4-16 warps x k-slab 32/64 x 2-3 stages, ldmatrix; the
+        session-32 best (vecLoad 4) as baseline; 21 configurations)
+        | h16s (FP16/BF16, session 33: asyncCache 'ca' for the 16-byte copies x blockSwizzle 1/8 x
+        minBlocks 1/2 x 128x128 tiles of 4 warps of 64x64 or 8 of 64x32, k-slab 64, 2-3 stages,
+        vecLoad 4 or 8, ldmatrix; 20 configurations)
+        | t32s (TF32, session 33: asyncCache 'cg'/'ca' x blockSwizzle 1/8 x 128x128 tiles of 64x64 /
+        64x32 warps x k-slab 16/32 x 2-3 stages, ldmatrix, float4 copies; OpenCL prunes past 48 KiB)
+        | t32i / h16i (session 33: indexBits 32 / 64 on the TF32 (t32s's tiles, 2 stages) and
+        FP16/BF16 (h16s's best, minBlocks 1/2) forms)
+        | h16j (FP16/BF16, session 33: indexBits 32 with minBlocks 2 (64x32 warps) or 4 warps of
+        64x64, or 256x128 tiles of 16 warps of 64x32 x blockSwizzle 1/8 x 2-3 stages, TK 64, vecLoad 8
+        through L1; 12 configurations)
+        | h16k (FP16/BF16, session 33: k-slabs of 64 / 128 x 128x128 and 256x128 tiles, indexBits 32,
+        vecLoad 8 through L1, 2 stages, minBlocks 2 where two blocks fit; 7 configurations)
         | deep (starter's 128x128 tiles x k-slab 16/32/64 x loadItems of A 1/4/8 x doubleBuffer)
         | "TI=128 TJ=128 TK=32 WI=64 WJ=32 PAD=8 VL=4" (one configuration; LA (loadItems of A),
         DB (doubleBuffer), ST (stages, cp.async), FL (fragLoad), LD (fragLoad='ldmatrix'), TC (tf32Convert: fragment / stage),
-        SH (sizeHint / launchBounds), FB (fragBuffers) optional)
+        SH (sizeHint / launchBounds), FB (fragBuffers), MB (minBlocks, CUDA only), AC (asyncCache),
+        SW (blockSwizzle), IB (indexBits) optional)
 """
 import sys
 
@@ -82,6 +99,40 @@ elif space == "h16fb":
     params = {"TI": [128], "TJ": [128], "TK": [32, 64], "WI": [64], "WJ": [32, 64],
               "PAD": [8], "VL": [4], "LD": [True], "FB": [1, 2], "DB": [False], "ST": [2, 3],
               "SH": [True]}
+elif space == "h16r":
+    # 16-byte copies (vecLoad 8) and minBlocks=2 (two blocks of 8 warps of 64x32 per SM, within
+    # 128 registers); 256x128 tiles of 16 warps of 64x32 (within 128 registers by their 512
+    # threads) or 8 of 64x64; the session-32 best (128x128, 4 warps of 64x64, TK 64, 2 stages of
+    # 8-byte copies) as the baseline of the same run.
+    params = {"TI": [128, 256], "TJ": [128], "TK": [32, 64], "WI": [64], "WJ": [32, 64],
+              "PAD": [8], "VL": [4, 8], "LD": [True], "DB": [False], "ST": [2, 3],
+              "MB": [1, 2], "SH": [True]}
+elif space == "h16s":
+    # asyncCache 'ca' (16-byte copies through L1, measured +4% over .cg in a harness) x
+    # blockSwizzle x minBlocks on the session-32 bests (128x128 tiles, TK 64).
+    params = {"TI": [128], "TJ": [128], "TK": [64], "WI": [64], "WJ": [32, 64],
+              "PAD": [8], "VL": [4, 8], "LD": [True], "DB": [False], "ST": [2, 3],
+              "MB": [1, 2], "SH": [True], "AC": ["ca"], "SW": [1, 8]}
+elif space == "t32s":
+    params = {"TI": [128], "TJ": [128], "TK": [16, 32], "WI": [64], "WJ": [32, 64],
+              "PAD": [8], "VL": [4], "LD": [True], "DB": [False], "ST": [2, 3],
+              "SH": [True], "AC": ["cg", "ca"], "SW": [1, 8]}
+elif space == "t32i":
+    params = {"TI": [128], "TJ": [128], "TK": [16, 32], "WI": [64], "WJ": [32, 64],
+              "PAD": [8], "VL": [4], "LD": [True], "DB": [False], "ST": [2],
+              "SH": [True], "AC": ["cg", "ca"], "SW": [8], "IB": [32, 64]}
+elif space == "h16i":
+    params = {"TI": [128], "TJ": [128], "TK": [64], "WI": [64], "WJ": [32, 64],
+              "PAD": [8], "VL": [8], "LD": [True], "DB": [False], "ST": [2],
+              "MB": [1, 2], "SH": [True], "AC": ["ca"], "SW": [1], "IB": [32, 64]}
+elif space == "h16j":
+    params = {"TI": [128, 256], "TJ": [128], "TK": [64], "WI": [64], "WJ": [32, 64],
+              "PAD": [8], "VL": [8], "LD": [True], "DB": [False], "ST": [2, 3],
+              "MB": [1, 2], "SH": [True], "AC": ["ca"], "SW": [1, 8], "IB": [32]}
+elif space == "h16k":
+    params = {"TI": [128, 256], "TJ": [128], "TK": [64, 128], "WI": [64], "WJ": [32, 64],
+              "PAD": [8], "VL": [8], "LD": [True], "DB": [False], "ST": [2],
+              "MB": [1, 2], "SH": [True], "AC": ["ca"], "SW": [1], "IB": [32]}
 elif space == "deep":
     params = {"TI": [128], "TJ": [128], "TK": [16, 32, 64], "WI": [64], "WJ": [32, 64],
               "PAD": [8], "VL": [4], "LA": [1, 4, 8], "DB": [False, True], "SH": [True]}
@@ -93,12 +144,13 @@ else:
     params = {kv.split("=")[0]: [value(kv.split("=")[1])] for kv in space.split()}
 # 4 or 8 warps of at most 64 x 64 outputs; no 64x128 block (the starter's blocks are 64x64,
 # 128x64, 128x128); static local memory within 48 KiB.
-constraints = ["warps = ((TI / WI) * (TJ / WJ) >= 4 and (TI / WI) * (TJ / WJ) <= 8)",
+constraints = ["warps = ((TI / WI) * (TJ / WJ) >= 4 and (TI / WI) * (TJ / WJ) <= "
+               + ("16)" if space == "h16r" else "8)"),
                "blocks = (TI >= TJ)",
                "lmem = ((TI * (TK + 4) + TK * (TJ + PAD)) * 4 * "
                + ("(2 if DB else ST)" if "ST" in params else "(2 if DB else 1)" if "DB" in params else "1")
-               + (" <= 232448)" if space in ("frag", "wide", "conv", "ldm", "h16", "h16x", "h16fb") else " <= 49152)")]
-if space in ("frag", "wide", "conv", "ldm", "h16", "h16x", "h16fb"):
+               + (" <= 232448)" if space in ("frag", "wide", "conv", "ldm", "h16", "h16x", "h16fb", "h16r", "h16s", "t32s", "t32i", "h16i", "h16j", "h16k") else " <= 49152)")]
+if space in ("frag", "wide", "conv", "ldm", "h16", "h16x", "h16fb", "h16r", "h16s", "t32s", "t32i", "h16i", "h16j", "h16k"):
     # doubleBuffer or stages 2-4, not both, not neither.
     constraints.append("staged = ((DB and ST == 1) or (not DB and ST > 1))")
 if space == "ldm":
@@ -107,7 +159,28 @@ if "ST" in params:
     constraints.append("staging = (not (DB and ST > 1))")
 if prec != "tf32":
     constraints[2] = constraints[2].replace(" * 4 * ", " * 2 * ")
-if space not in ("starter", "deep", "frag", "wide", "conv", "ldm", "h16", "h16x", "h16fb"):
+if space == "h16k":
+    constraints[2] = constraints[2].replace("(TK + 4)", "(TK + 8)")
+    constraints += ["mb = (MB == 1 or (TI == 128 and WJ == 32 and TK == 64))"]
+if space == "h16j":
+    constraints[2] = constraints[2].replace("(TK + 4)", "(TK + 8)")
+    constraints += ["mb = ((TI == 128 and WJ == 32) == (MB == 2))", "wide = (TI == 128 or WJ == 32)"]
+if space == "h16i":
+    constraints[2] = constraints[2].replace("(TK + 4)", "(TK + 8)")
+    constraints += ["mb = (MB == 1 or WJ == 32)"]
+if space == "h16s":
+    constraints[2] = constraints[2].replace("(TK + 4)", "(TK + 8)")
+    constraints += ["mb = (MB == 1 or WJ == 32)", "st = (ST == 2 or WJ == 32)"]
+if space == "t32s":
+    constraints += ["st = (ST == 2 or TK == 16)"]
+if space == "h16r":
+    # k-contiguous tiles of 16-bit elements are padded by 8 halves (ldmatrix rows of 16 bytes);
+    # minBlocks 2 only where two blocks can fit (8 warps of 64x32); vecLoad 4 only as the
+    # baseline.
+    constraints[2] = constraints[2].replace("(TK + 4)", "(TK + 8)")
+    constraints += ["mb = (MB == 1 or (TI == 128 and WJ == 32))",
+                    "base = (VL == 8 or (TI == 128 and WJ == 64 and TK == 64 and ST == 2 and MB == 1))"]
+if space not in ("starter", "deep", "frag", "wide", "conv", "ldm", "h16", "h16x", "h16fb", "h16r", "h16s", "t32s", "t32i", "h16i", "h16j", "h16k"):
     constraints = []
 loop = """    for (i=0; i<=m-1; i++)
         for (j=0; j<=n-1; j++) {
@@ -127,9 +200,12 @@ args = (f"mathMode='{prec}', tile=[('i',TI),('j',TJ),('l',TK)], warpTile=[('i',W
         + (", fragLoad=FL" if "FL" in params else "")
         + (", fragLoad=('ldmatrix' if LD else 1)" if "LD" in params else "")
         + (", tf32Convert=TC" if "TC" in params else "")
-        + (", fragBuffers=FB" if "FB" in params else ""))
+        + (", fragBuffers=FB" if "FB" in params else "")
+        + (", asyncCache=AC" if "AC" in params else "")
+        + (", blockSwizzle=SW" if "SW" in params else "")
+        + (", indexBits=IB" if "IB" in params else ""))
 cl_args = args + (", sizeHint=SH" if "SH" in params else "")
-cu_args = args + (", launchBounds=SH" if "SH" in params else "")
+cu_args = args + (", launchBounds=SH" if "SH" in params else "") + (", minBlocks=MB" if "MB" in params else "")
 print(f"""/* bench/tensor.sh case {prec.upper()} {form} {m} x {n} x {k} ({space}), generated by bench/tensor/make_case.py */
 void Gemm(int m, int n, int k, float alpha, const {ety} *A, const {ety} *B, float beta, float *C) {{
     int i, j, l;

@@ -33,6 +33,10 @@ pub enum Key {
     FragLoad,
     Tf32Convert,
     FragBuffers,
+    MinBlocks,
+    BlockSwizzle,
+    AsyncCache,
+    IndexBits,
     Device,
     Platform,
     PreferL1,
@@ -67,6 +71,8 @@ pub enum Kind {
     MathMode,
     /// `'fragment'` or `'stage'` (`tf32Convert`).
     Tf32Convert,
+    /// `asyncCache`: 'cg' / 'ca' (read as a bool: 'ca').
+    AsyncCache,
     /// `fragLoad`: 1, 2, 4 or `'ldmatrix'` (read as [`FRAG_LDMATRIX`]).
     FragLoad,
 }
@@ -142,6 +148,8 @@ const fn n(name: &'static str, rank: u8, meaning: &'static str) -> Name {
 
 const WIDTHS_OPENCL: &[i64] = &[1, 2, 4, 8, 16];
 const WIDTHS_4: &[i64] = &[1, 2, 4];
+/// `vecLoad`: 8 for 16-bit elements (16 bytes); wider than 16 bytes is refused by the schedule.
+const WIDTHS_8: &[i64] = &[1, 2, 4, 8];
 const INT1: Kind = Kind::Int {
     min: 1,
     max: i64::MAX,
@@ -219,9 +227,9 @@ pub const ARGS: &[Arg] = &[
     arg(Key::DoubleBuffer, Kind::Bool, "False",
         &[n("doubleBuffer", 13, "with tile and cacheBlocks on a matrix product: two local buffers per staged operand, the next k-slab loaded into registers while the current one is computed, one barrier per slab (bool; no effect when nothing is staged)")],
         &[n("doubleBuffer", 13, "with tile and cacheBlocks on a matrix product: two shared buffers per staged operand, the next k-slab loaded into registers while the current one is computed, one barrier per slab (bool; no effect when nothing is staged)")], true),
-    arg(Key::VecLoad, Kind::OneOf { min: 1, values: WIDTHS_4, unit: "", help: None }, "1",
-        &[n("vecLoad", 14, "with tile and cacheBlocks on a matrix product: the global-to-local k-slab loads read 1 (default), 2 or 4 elements adjacent along each staged operand's contiguous dimension as one vector (float4, double2; at most 16 bytes), falling back to scalar loads at the edges and at unaligned addresses; it must divide the slab's contiguous extent (TK for a row-major A, TI or TJ otherwise)")],
-        &[n("vecLoad", 14, "with tile and cacheBlocks on a matrix product: the global-to-shared k-slab loads read 1 (default), 2 or 4 elements adjacent along each staged operand's contiguous dimension as one vector (float4, double2; at most 16 bytes), falling back to scalar loads at the edges and at unaligned addresses; it must divide the slab's contiguous extent (TK for a row-major A, TI or TJ otherwise)")], true),
+    arg(Key::VecLoad, Kind::OneOf { min: 1, values: WIDTHS_8, unit: "", help: None }, "1",
+        &[n("vecLoad", 14, "with tile and cacheBlocks on a matrix product: the global-to-local k-slab loads read 1 (default), 2, 4 or 8 elements adjacent along each staged operand's contiguous dimension as one vector (float4, double2, eight 16-bit elements; at most 16 bytes), falling back to scalar loads at the edges and at unaligned addresses; it must divide the slab's contiguous extent (TK for a row-major A, TI or TJ otherwise)")],
+        &[n("vecLoad", 14, "with tile and cacheBlocks on a matrix product: the global-to-shared k-slab loads read 1 (default), 2, 4 or 8 elements adjacent along each staged operand's contiguous dimension as one vector (float4, double2, eight 16-bit elements; at most 16 bytes), falling back to scalar loads at the edges and at unaligned addresses; it must divide the slab's contiguous extent (TK for a row-major A, TI or TJ otherwise)")], true),
     arg(Key::LoadItems, Kind::Loops, "the slab linearised",
         &[n("loadItems", 15, "with tile, cacheBlocks and a k-slab on a matrix product: [('i',MA),('j',NB)] work-items side by side along the contiguous dimension of the staged operand that varies with each named loop while loading its slab (CLBlast's MDIMA/NDIMB; 1 puts consecutive work-items across rows, which makes the transposed local store of a row-major A conflict-free); it must divide the row's vecLoad groups and the work-group; default: the slab linearised")],
         &[n("loadItems", 15, "with tile, cacheBlocks and a k-slab on a matrix product: [('i',MA),('j',NB)] work-items side by side along the contiguous dimension of the staged operand that varies with each named loop while loading its slab (CLBlast's MDIMA/NDIMB; 1 puts consecutive work-items across rows, which makes the transposed shared store of a row-major A conflict-free); it must divide the row's vecLoad groups and the work-group; default: the slab linearised")], true),
@@ -243,6 +251,17 @@ pub const ARGS: &[Arg] = &[
     arg(Key::FragBuffers, Kind::OneOf { min: 1, values: &[1, 2], unit: "", help: None }, "1",
         &[n("fragBuffers", 16, "with mathMode='fp16'/'bf16' and fragLoad='ldmatrix': register sets of warp fragments (CUTLASS's double-buffered warp_frag_A/B[2]): 1 (default) reads each k-step's fragments, then issues its mma.sync; 2 reads k-step s+1's fragments before issuing step s's mma.sync, so the local reads overlap the tensor cores (twice the fragment registers); see docs/GEMM.md")],
         &[n("fragBuffers", 16, "with mathMode='fp16'/'bf16' and fragLoad='ldmatrix': register sets of warp fragments (CUTLASS's double-buffered warp_frag_A/B[2]): 1 (default) reads each k-step's fragments, then issues its mma.sync; 2 reads k-step s+1's fragments before issuing step s's mma.sync, so the shared reads overlap the tensor cores (twice the fragment registers); see docs/GEMM.md")], true),
+    arg(Key::MinBlocks, Kind::Int { min: 1, max: 32 }, "1", &[],
+        &[n("minBlocks", 16, "with tile: blocks of the kernel that must fit on one multiprocessor at once, the second argument of __launch_bounds__(threads, minBlocks) (CUTLASS's MinBlocksPerMultiprocessor): ptxas then keeps each thread within 65536 / (threads × minBlocks) registers, spilling if it must; 1 (default) = no such bound; a block count whose threads exceed the multiprocessor's 2048 is pruned as device_limit; see docs/GEMM.md")], true),
+    arg(Key::BlockSwizzle, Kind::OneOf { min: 1, values: &[1, 2, 4, 8, 16], unit: "", help: None }, "1",
+        &[n("blockSwizzle", 16, "with mathMode='tf32'/'fp16'/'bf16': work-groups in launch order walk down groups of S tile rows before moving along them (CUTLASS's GemmIdentityThreadblockSwizzle<S>), so the work-groups in flight share A's and B's slabs in L2; 1 (default) = row by row; see docs/GEMM.md")],
+        &[n("blockSwizzle", 16, "with mathMode='tf32'/'fp16'/'bf16': blocks in launch order walk down groups of S tile rows before moving along them (CUTLASS's GemmIdentityThreadblockSwizzle<S>), so the blocks in flight share A's and B's slabs in L2; 1 (default) = row by row; see docs/GEMM.md")], true),
+    arg(Key::AsyncCache, Kind::AsyncCache, "'cg'",
+        &[n("asyncCache", 16, "with stages: the cache operator of the 16-byte cp.async copies (CUTLASS's CacheOperation): 'cg' (default; Global: L2 only) or 'ca' (Always: L1 and L2); copies of 4 or 8 bytes are always .ca; see docs/GEMM.md")],
+        &[n("asyncCache", 16, "with stages: the cache operator of the 16-byte cp.async copies (CUTLASS's CacheOperation): 'cg' (default; Global: L2 only) or 'ca' (Always: L1 and L2); copies of 4 or 8 bytes are always .ca; see docs/GEMM.md")], true),
+    arg(Key::IndexBits, Kind::OneOf { min: 32, values: &[32, 64], unit: "", help: None }, "64",
+        &[n("indexBits", 16, "with mathMode='tf32'/'fp16'/'bf16': the width of the kernel's ids, tile offsets and loop counters (CUTLASS's Index / LongIndex): 64 (default, long) or 32 (int: fewer instructions and registers; needs int loop variables); see docs/GEMM.md")],
+        &[n("indexBits", 16, "with mathMode='tf32'/'fp16'/'bf16': the width of the kernel's ids, tile offsets and loop counters (CUTLASS's Index / LongIndex): 64 (default, long) or 32 (int: fewer instructions and registers; needs int loop variables); see docs/GEMM.md")], true),
     arg(Key::Device, INT0, "0",
         &[n("device", 17, "device index within the platform")],
         &[n("device", 18, "CUDA device ordinal")], true),
@@ -342,6 +361,15 @@ pub struct NestArgs {
     /// `fragBuffers`: register sets of the tensor-core form's warp fragments (0 or 1: one; 2: the
     /// next k-step's fragments read before the current step's mma).
     pub frag_buffers: u32,
+    /// `minBlocks` (CUDA): the second argument of `__launch_bounds__`; 0 or 1: none.
+    pub min_blocks: u32,
+    /// `blockSwizzle` S of the tensor-core form: work-groups walk groups of S tile rows (0 or 1:
+    /// row by row).
+    pub block_swizzle: u32,
+    /// `asyncCache='ca'`: 16-byte `cp.async` copies as `.ca` (else `.cg`).
+    pub async_ca: bool,
+    /// `indexBits`: 32 (`int` ids and loop counters in the tensor-core form) or 64 / 0 (`long`).
+    pub index_bits: u32,
 }
 
 /// A transform's arguments with their names checked, each with its row of [`ARGS`]: parsed once
@@ -507,6 +535,7 @@ fn read(kind: Kind, v: Value, a: &KeywordArg) -> Result<Read, Diagnostic> {
         Kind::Loops => Read::Loops(loop_list(&v, a)?),
         Kind::MathMode => Read::Math(math_mode_arg(&v, a)?),
         Kind::Tf32Convert => Read::Bool(tf32_convert_arg(&v, a)?),
+        Kind::AsyncCache => Read::Bool(async_cache_arg(&v, a)?),
         Kind::FragLoad => match v.as_str() {
             Some("ldmatrix") => Read::Int(i64::from(FRAG_LDMATRIX)),
             _ => Read::Int(one_of(&v, a, 1, &[1, 2, 4], " or 'ldmatrix'", None)?),
@@ -604,6 +633,10 @@ impl Options {
             (Key::FragLoad, r) => self.nest.frag_load = int(&r) as u32,
             (Key::Tf32Convert, r) => self.nest.tf32_stage = flag(&r),
             (Key::FragBuffers, r) => self.nest.frag_buffers = int(&r) as u32,
+            (Key::MinBlocks, r) => self.nest.min_blocks = int(&r) as u32,
+            (Key::BlockSwizzle, r) => self.nest.block_swizzle = int(&r) as u32,
+            (Key::AsyncCache, r) => self.nest.async_ca = flag(&r),
+            (Key::IndexBits, r) => self.nest.index_bits = int(&r) as u32,
             (Key::Device, r) => self.device = int(&r) as usize,
             (Key::Platform, r) => self.platform = int(&r) as usize,
             (Key::PreferL1, r) => self.prefer_l1_kb = int(&r) as u32,
@@ -757,6 +790,19 @@ fn tf32_convert_arg(v: &Value, a: &KeywordArg) -> Result<bool, Diagnostic> {
     }
 }
 
+/// `asyncCache`: `'cg'` (false) or `'ca'` (true). Errors: any other value, located.
+fn async_cache_arg(v: &Value, a: &KeywordArg) -> Result<bool, Diagnostic> {
+    match v.as_str() {
+        Some("cg") => Ok(false),
+        Some("ca") => Ok(true),
+        _ => Err(Diagnostic::new(
+            a.expr.span,
+            format!("`asyncCache` must be 'cg' or 'ca', found {v}"),
+        )
+        .with_help("the cache operator of 16-byte cp.async copies: 'cg' (default) caches in L2 only, 'ca' in L1 and L2")),
+    }
+}
+
 /// `mathMode`: `'fp32'`, `'tf32'`, `'fp16'` or `'bf16'`. Errors: any other value, located.
 fn math_mode_arg(v: &Value, a: &KeywordArg) -> Result<MathMode, Diagnostic> {
     match v.as_str() {
@@ -894,7 +940,7 @@ mod tests {
         let cu: Vec<&str> = names(Backend::Cuda).into_iter().map(|x| x.0).collect();
         assert_eq!(cu[..3], ["threadCount", "blockCount", "cacheBlocks"]);
         assert_eq!(cu[cu.len() - 3..], ["pinHostMem", "dataOnDevice", "domain"]);
-        assert_eq!((cl.len(), cu.len()), (27, 27));
+        assert_eq!((cl.len(), cu.len()), (30, 31));
     }
 
     /// Names are checked once, at parse time; values bind per configuration.

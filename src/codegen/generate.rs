@@ -65,7 +65,12 @@ pub fn variant(
         v.local_size = o.local;
         v.local_mem_bytes = low.local_mem_bytes;
     } else {
-        v.source = kernel_ir::write(&kernel_ir::lower(k, &s), o.backend);
+        let mut kernel = kernel_ir::lower(k, &s);
+        if let Err(why) = min_blocks(&mut kernel, o, s.local_size()) {
+            v.invalid = Some(why);
+            return Ok(v);
+        }
+        v.source = kernel_ir::write(&kernel, o.backend);
         v.local_size = s.local_size();
         v.local_mem_bytes = s.local_mem_bytes();
         v.grid = Some(s.grid());
@@ -80,6 +85,25 @@ pub fn variant(
         }
     }
     Ok(v)
+}
+
+/// `minBlocks` (CUDA) on a nest's kernel of `threads` threads per block: the second argument of
+/// `__launch_bounds__`, the block's extents declared with it. Err (a `device_limit` reason): more
+/// threads than a multiprocessor holds (2048 on every NVIDIA GPU since sm_30, CUDA C Programming
+/// Guide, "Compute Capabilities", table 21).
+fn min_blocks(kernel: &mut kernel_ir::KernelFn, o: &Options, threads: u64) -> Result<(), String> {
+    let b = o.nest.min_blocks;
+    if o.backend != Backend::Cuda || b <= 1 {
+        return Ok(());
+    }
+    if threads * u64::from(b) > 2048 {
+        return Err(format!(
+            "minBlocks={b} blocks of {threads} threads exceed the 2048 threads of a multiprocessor"
+        ));
+    }
+    kernel.min_blocks = b;
+    kernel.declared_local.get_or_insert_with(|| vec![threads]);
+    Ok(())
 }
 
 /// The variant of a time loop's kernels (`kernels`, one step in launch order): each kernel's

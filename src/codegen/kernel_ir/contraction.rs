@@ -213,7 +213,7 @@ impl Cx<'_> {
                     let cond = element("0", &mut body);
                     body.push(KStmt::IfElse {
                         cond: cond.into(),
-                        then: vec![Self::async_copy(&lvalue("0"), &value, o.ty, 1)],
+                        then: vec![self.async_copy(&lvalue("0"), &value, o.ty, 1)],
                         otherwise: vec![KStmt::Store {
                             target: lvalue("0").into(),
                             value: "0".into(),
@@ -291,7 +291,7 @@ impl Cx<'_> {
         if whole && matches!(mode, Load::Async(_)) {
             // One copy of the whole group; plain loads where there is no cp.async.
             return KStmt::Mma {
-                hardware: vec![Self::async_copy(&first, value, o.ty, w)],
+                hardware: vec![self.async_copy(&first, value, o.ty, w)],
                 emulated: vec![vector],
             };
         }
@@ -345,12 +345,14 @@ impl Cx<'_> {
     }
 
     /// The asynchronous copy of `width` elements of type `ty` from global element `src` to local
-    /// element `dst` (C lvalues): `cp.async` (PTX ISA §9.7.9.25; `.cg`, past L1, for 16 bytes),
-    /// or where `ORCL_MMA_SYNC` is 0 one plain element copy (`width` 1 only: wider groups give
-    /// their own plain form).
-    fn async_copy(dst: &str, src: &str, ty: ScalarType, width: u64) -> KStmt {
+    /// element `dst` (C lvalues): `cp.async` (PTX ISA §9.7.9.25; 16 bytes `.cg`, past L1, unless
+    /// `asyncCache='ca'`; fewer bytes `.ca`, the only operator they take), or where
+    /// `ORCL_MMA_SYNC` is 0 one plain element copy (`width` 1 only: wider groups give their own
+    /// plain form).
+    fn async_copy(&self, dst: &str, src: &str, ty: ScalarType, width: u64) -> KStmt {
         let bytes = width * ty.size_bytes() as u64;
-        let cache = if bytes == 16 { "cg" } else { "ca" };
+        let ca = self.c.mma.as_ref().is_some_and(|m| m.async_ca);
+        let cache = if bytes == 16 && !ca { "cg" } else { "ca" };
         let asm = KStmt::Lines(format!(
             "asm volatile(\"cp.async.{cache}.shared.global [%0], [%1], {bytes};\" :: \"r\"(orcl_smem(&{dst})), \"l\"((size_t)&{src}) : \"memory\");"
         ));
@@ -757,9 +759,10 @@ pub(super) fn lower(k: &Kernel, s: &Schedule, c: &ContractionSchedule) -> Kernel
         })
         .collect();
     let cx = Cx { k, s, c, upper };
-    if c.mma.is_some() {
+    if let Some(m) = &c.mma {
         return KernelFn {
             body: mma::body(&cx, &con, &nest),
+            index32: m.index32,
             ..KernelFn::nest(k, s)
         };
     }

@@ -650,6 +650,8 @@ fn frame(
         params: params(k),
         declared_local: s.size_hint.then(|| vec![local]),
         size_hint: true,
+        min_blocks: 0,
+        index32: false,
         vec_type_hint: match ls.vec_hint {
             0 => None,
             1 => Some(elem.to_string()),
@@ -910,6 +912,8 @@ mod tests {
             params: Vec::new(),
             declared_local: Some(vec![32]),
             size_hint: true,
+            min_blocks: 0,
+            index32: false,
             vec_type_hint: Some("float4".into()),
             atomics: Vec::new(),
             body: vec![KStmt::Line(q)],

@@ -206,6 +206,11 @@ pub struct KernelFn {
     pub declared_local: Option<Vec<u64>>,
     /// OpenCL: `work_group_size_hint` too, before `reqd_work_group_size`.
     pub size_hint: bool,
+    /// CUDA: `__launch_bounds__(threads, min_blocks)` with the declared extents (`minBlocks`;
+    /// 0 or 1: no second argument).
+    pub min_blocks: u32,
+    /// `indexBits=32`: `long` ids, lets and loop counters written as `int`.
+    pub index32: bool,
     /// OpenCL `vec_type_hint` type (`double2`); CUDA has none.
     pub vec_type_hint: Option<String>,
     /// Element types whose atomic add (`orcl_atomic_add_T`, see [`atomic`]) the body calls.
@@ -236,6 +241,8 @@ impl KernelFn {
                 .size_hint
                 .then(|| s.dims.iter().map(|d| d.items).collect()),
             size_hint: false,
+            min_blocks: 0,
+            index32: false,
             vec_type_hint: None,
             atomics: Vec::new(),
             body: Vec::new(),
@@ -272,6 +279,7 @@ pub mod linear;
 pub mod passes;
 mod rows;
 mod triangle;
+mod vec_load;
 
 /// Per NDRange dimension d: the work-group and work-item ids (`orcl_g{d}`, `orcl_l{d}`) and the
 /// first value of the loop variable in this work-group's tile (`orcl_base{d}`).
@@ -556,6 +564,8 @@ fn stmt_of(e: &Expr) -> orcl_frontend::ir::Stmt {
 /// The words of a backend.
 struct Words {
     opencl: bool,
+    /// The type of ids, `long` lets and loop counters: `long`, or `int` with `indexBits=32`.
+    index: &'static str,
 }
 
 impl Words {
@@ -564,28 +574,28 @@ impl Words {
         ["x", "y", "z"][d]
     }
     fn query(&self, e: &KExpr) -> String {
-        let o = self.opencl;
+        let (o, t) = (self.opencl, self.index);
         match e {
-            KExpr::GroupId(d) if o => format!("(long)get_group_id({d})"),
-            KExpr::GroupId(d) => format!("(long)blockIdx.{}", Self::xyz(*d)),
-            KExpr::LocalId(d) if o => format!("(long)get_local_id({d})"),
-            KExpr::LocalId(d) => format!("(long)threadIdx.{}", Self::xyz(*d)),
+            KExpr::GroupId(d) if o => format!("({t})get_group_id({d})"),
+            KExpr::GroupId(d) => format!("({t})blockIdx.{}", Self::xyz(*d)),
+            KExpr::LocalId(d) if o => format!("({t})get_local_id({d})"),
+            KExpr::LocalId(d) => format!("({t})threadIdx.{}", Self::xyz(*d)),
             KExpr::LocalIndex(d) if o => format!("get_local_id({d})"),
             KExpr::LocalIndex(d) => format!("threadIdx.{}", Self::xyz(*d)),
-            KExpr::GlobalId(d) if o => format!("(long)get_global_id({d})"),
+            KExpr::GlobalId(d) if o => format!("({t})get_global_id({d})"),
             KExpr::GlobalId(d) => {
                 let x = Self::xyz(*d);
-                format!("((long)blockIdx.{x} * blockDim.{x} + threadIdx.{x})")
+                format!("(({t})blockIdx.{x} * blockDim.{x} + threadIdx.{x})")
             }
-            KExpr::GlobalSize(d) if o => format!("(long)get_global_size({d})"),
+            KExpr::GlobalSize(d) if o => format!("({t})get_global_size({d})"),
             KExpr::GlobalSize(d) => {
                 let x = Self::xyz(*d);
-                format!("((long)gridDim.{x} * blockDim.{x})")
+                format!("(({t})gridDim.{x} * blockDim.{x})")
             }
-            KExpr::NumGroups(d) if o => format!("(long)get_num_groups({d})"),
-            KExpr::NumGroups(d) => format!("(long)gridDim.{}", Self::xyz(*d)),
-            KExpr::LocalSize(d) if o => format!("(long)get_local_size({d})"),
-            KExpr::LocalSize(d) => format!("(long)blockDim.{}", Self::xyz(*d)),
+            KExpr::NumGroups(d) if o => format!("({t})get_num_groups({d})"),
+            KExpr::NumGroups(d) => format!("({t})gridDim.{}", Self::xyz(*d)),
+            KExpr::LocalSize(d) if o => format!("({t})get_local_size({d})"),
+            KExpr::LocalSize(d) => format!("({t})blockDim.{}", Self::xyz(*d)),
             KExpr::GlobalSpace if o => "__global ".to_string(),
             KExpr::GlobalSpace => String::new(),
             KExpr::Text(t) => t.clone(),
@@ -657,6 +667,7 @@ fn write_mma(out: &mut String, s: &KStmt, depth: usize, w: &Words) {
 pub fn write(k: &KernelFn, backend: Backend) -> String {
     let w = Words {
         opencl: backend == Backend::OpenCl,
+        index: if k.index32 { "int" } else { "long" },
     };
     let mut out = String::new();
     if w.opencl && k.fp64 {
@@ -742,7 +753,11 @@ fn write_header(out: &mut String, k: &KernelFn, w: &Words) {
     } else {
         out.push_str("extern \"C\" __global__ void ");
         if let Some(l) = &k.declared_local {
-            let _ = write!(out, "__launch_bounds__({}) ", l.iter().product::<u64>());
+            let threads = l.iter().product::<u64>();
+            let _ = match k.min_blocks {
+                0 | 1 => write!(out, "__launch_bounds__({threads}) "),
+                b => write!(out, "__launch_bounds__({threads}, {b}) "),
+            };
         }
     }
     let _ = writeln!(out, "orcl_kernel({})", params.join(", "));
@@ -823,44 +838,12 @@ fn write_shared_view(out: &mut String, pad: &str, w: &Words, s: &KStmt) {
     }
 }
 
-fn write_vec_load(out: &mut String, pad: &str, w: &Words, s: &KStmt) {
-    let KStmt::VecLoad {
-        ty,
-        width,
-        src,
-        global,
-        dst,
-    } = s
-    else {
-        return;
-    };
-    let vty = format!("{}{width}", ty.c_name());
-    let q = match (w.opencl, global) {
-        (true, true) => "__global const ",
-        (true, false) => "__local const ",
-        (false, _) => "const ",
-    };
-    let _ = writeln!(out, "{pad}{{");
-    let _ = writeln!(out, "{pad}    const {vty} orcl_v = *({q}{vty} *)&{src};");
-    match dst {
-        VecDst::Elements(lvalues) => {
-            for (l, f) in lvalues.iter().zip(["x", "y", "z", "w"]) {
-                let _ = writeln!(out, "{pad}    {l} = orcl_v.{f};");
-            }
-        }
-        VecDst::Local(first) => {
-            let q = if w.opencl { "__local " } else { "" };
-            let _ = writeln!(out, "{pad}    *({q}{vty} *)&{first} = orcl_v;");
-        }
-    }
-    let _ = writeln!(out, "{pad}}}");
-}
-
 fn write_stmt(out: &mut String, s: &KStmt, depth: usize, w: &Words) {
     let pad = "    ".repeat(depth);
     let x = |e: &KExpr| w.query(e);
     match s {
         KStmt::Let { ty, name, value } => {
+            let ty = if *ty == "long" { w.index } else { ty };
             let _ = writeln!(out, "{pad}const {ty} {name} = {};", x(value));
         }
         KStmt::Var { ty, name, value } => {
@@ -886,7 +869,7 @@ fn write_stmt(out: &mut String, s: &KStmt, depth: usize, w: &Words) {
             let ext: String = dims.iter().map(|d| format!("[{d}]")).collect();
             let _ = writeln!(out, "{pad}{} {name}{ext};", ty.c_name());
         }
-        KStmt::VecLoad { .. } => write_vec_load(out, &pad, w, s),
+        KStmt::VecLoad { .. } => vec_load::write(out, &pad, w.opencl, s),
         KStmt::For {
             var,
             start,
@@ -898,7 +881,8 @@ fn write_stmt(out: &mut String, s: &KStmt, depth: usize, w: &Words) {
             write_unroll(out, &pad, *unroll);
             let _ = writeln!(
                 out,
-                "{pad}for (long {var} = {}; {var} < {}; {var} += {}) {{",
+                "{pad}for ({} {var} = {}; {var} < {}; {var} += {}) {{",
+                w.index,
                 x(start),
                 x(end),
                 x(step)

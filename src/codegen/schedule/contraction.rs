@@ -47,6 +47,18 @@ pub(super) fn schedule(
                 .into(),
         );
     }
+    if a.index_bits == 32 {
+        return Err(
+            "indexBits=32 (int ids and offsets) needs mathMode='tf32', 'fp16' or 'bf16' (the tensor-core form)"
+                .into(),
+        );
+    }
+    if a.block_swizzle > 1 {
+        return Err(format!(
+            "blockSwizzle={} (work-group rasterization) needs mathMode='tf32', 'fp16' or 'bf16' (the tensor-core form)",
+            a.block_swizzle
+        ));
+    }
     if a.frag_buffers > 1 {
         return Err(format!(
             "fragBuffers={} (double-buffered warp fragments) needs mathMode='fp16' or 'bf16' (the tensor-core form)",

@@ -47,6 +47,15 @@ pub struct MmaTiles {
     /// m16n8k8 TF32), `Half` ('fp16') or `BFloat16` ('bf16'): m16n8k16, two 16-bit values per
     /// 32-bit fragment register.
     pub input: orcl_frontend::ir::ScalarType,
+    /// `blockSwizzle` S (CUTLASS's `GemmIdentityThreadblockSwizzle<S>`): work-group `b` in
+    /// launch order (row-major over the NDRange's groups) computes tile row `first + w % rows`,
+    /// column `w / rows`, where `first` = S·(b / (S·columns)), `w` = b mod S·columns and `rows`
+    /// = min(S, tile rows − first): a bijection; 1: the NDRange's own order.
+    pub swizzle: u64,
+    /// `asyncCache='ca'`: 16-byte `cp.async` copies allocate in L1 (`.ca`) instead of `.cg`.
+    pub async_ca: bool,
+    /// `indexBits=32`: the kernel's ids, tile offsets and loop counters are `int` (else `long`).
+    pub index32: bool,
 }
 
 impl MmaTiles {

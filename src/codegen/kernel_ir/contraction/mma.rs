@@ -669,9 +669,17 @@ fn ids(cx: &Cx<'_>, nest: &Nest<'_>) -> Vec<KStmt> {
         name: name.into(),
         value,
     };
+    let swizzled = m.swizzle > 1 && s.dims.len() == 2;
+    if swizzled {
+        body.extend(swizzle(m.swizzle));
+    }
     for (d, dim) in s.dims.iter().enumerate() {
         let l = nest.loops[dim.depth];
-        body.push(long(&format!("orcl_g{d}"), KExpr::GroupId(d)));
+        let group = match swizzled {
+            true => KExpr::Text(format!("orcl_sw{d}")),
+            false => KExpr::GroupId(d),
+        };
+        body.push(long(&format!("orcl_g{d}"), group));
         body.push(long(&format!("orcl_h{d}"), KExpr::LocalId(d)));
         body.push(long(
             &format!("orcl_base{d}"),
@@ -704,6 +712,39 @@ fn ids(cx: &Cx<'_>, nest: &Nest<'_>) -> Vec<KStmt> {
         body.push(long(name, KExpr::Text(value)));
     }
     body
+}
+
+/// `blockSwizzle` S ([`crate::schedule::MmaTiles::swizzle`]): the work-group's tile column
+/// `orcl_sw0` and row `orcl_sw1` from its position in launch order, walking groups of S tile rows.
+fn swizzle(s: u64) -> Vec<KStmt> {
+    let long = |name: &str, value: KExpr| KStmt::Let {
+        ty: "long",
+        name: name.into(),
+        value,
+    };
+    let mut out = vec![
+        long("orcl_nx", KExpr::NumGroups(0)),
+        long("orcl_ny", KExpr::NumGroups(1)),
+        long("orcl_bx", KExpr::GroupId(0)),
+        long("orcl_by", KExpr::GroupId(1)),
+    ];
+    for (name, value) in [
+        ("orcl_blin", "orcl_by * orcl_nx + orcl_bx".to_string()),
+        (
+            "orcl_bfirst",
+            format!("(orcl_blin / ({s} * orcl_nx)) * {s}"),
+        ),
+        (
+            "orcl_brows",
+            format!("orcl_ny - orcl_bfirst < {s} ? orcl_ny - orcl_bfirst : {s}"),
+        ),
+        ("orcl_bw", format!("orcl_blin % ({s} * orcl_nx)")),
+        ("orcl_sw1", "orcl_bfirst + orcl_bw % orcl_brows".into()),
+        ("orcl_sw0", "orcl_bw / orcl_brows".into()),
+    ] {
+        out.push(long(name, KExpr::Text(value)));
+    }
+    out
 }
 
 /// The accumulators `orcl_acc[wm/16][wn/8][4]`, initialised (a scalar form's initial value

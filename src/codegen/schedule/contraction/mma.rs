@@ -98,6 +98,9 @@ pub(super) fn schedule(
     if input.is_16bit() {
         check_16bit(a, mode)?;
     }
+    if a.index_bits == 32 {
+        check_index32(k, &vars)?;
+    }
     let frag_buffers = u64::from(a.frag_buffers.max(1));
     if frag_buffers > 1 && !(input.is_16bit() && a.frag_load == crate::args::FRAG_LDMATRIX) {
         return Err(format!(
@@ -169,9 +172,26 @@ pub(super) fn schedule(
                 ldmatrix,
                 frag_buffers,
                 input,
+                swizzle: u64::from(a.block_swizzle.max(1)),
+                async_ca: a.async_ca,
+                index32: a.index_bits == 32,
             }),
         }),
     })
+}
+
+/// `indexBits=32`: the nest's loop variables (`vars`) must be `int` (then every id, tile offset and
+/// slab counter of the kernel lies within their range plus one tile).
+fn check_index32(k: &Kernel, vars: &[&str]) -> Result<(), String> {
+    for v in vars {
+        if let Some(sym) = k.symbols.get(*v).filter(|s| s.ty != ScalarType::Int) {
+            return Err(format!(
+                "indexBits=32 computes the kernel's ids and offsets in int: it needs int loop variables, and `{v}` is {}",
+                sym.ty.user_name()
+            ));
+        }
+    }
+    Ok(())
 }
 
 /// `ldmatrix` reads 16-byte rows: with 16-bit operands every local tile row (k-contiguous: TK + 8

@@ -16,6 +16,10 @@ pub const MAX_INPUT_COMBINATIONS: u64 = 10_000;
 /// do (measured with `perf` on `check` of a 46-parameter space, issue 25 G6).
 pub const CONFIG_STEPS_PER_PARAM: u64 = 2;
 
+/// Parameter names a constraint's name lookup passes per step charged ([`SearchSpace::check`]:
+/// a comparison of two short names is about 2 ns, a step about 33 ns).
+const SCAN_PER_STEP: u64 = 16;
+
 /// One tuning parameter (axis of the search space) and its values, in declaration order.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Param {
@@ -316,7 +320,16 @@ impl SearchSpace {
         if self.constraints.is_empty() {
             return Ok(None);
         }
-        let env = |n: &str| c.get(n).cloned().or_else(|| self.fixed.get(n).cloned());
+        // A name is found by scanning the configuration; the scan is charged to the step
+        // budgets (one step per `SCAN_PER_STEP` names passed): with 30,000 parameters each name
+        // of a constraint cost a 30,000-entry scan, far more than its one step (issue 25 G6).
+        let env = |n: &str| {
+            let at = c.values.iter().position(|(k, _)| k == n);
+            crate::expr::charge_steps(at.unwrap_or(c.values.len()) as u64 / SCAN_PER_STEP);
+            at.map(|i| &c.values[i].1)
+                .or_else(|| self.fixed.get(n))
+                .cloned()
+        };
         for con in self.constraints.iter() {
             let value = match con.expr.eval(&env) {
                 Ok(v) => v,
@@ -479,6 +492,38 @@ mod tests {
         let _ = s.config_at(3);
         let spent = crate::expr::steps_evaluated() - before;
         assert_eq!(spent, CONFIG_STEPS_PER_PARAM * s.params.len() as u64);
+    }
+
+    /// Issue 25 G6: a constraint's name lookup scans the configuration, and the scan is charged:
+    /// naming the last of 3,200 parameters costs 200 steps beyond the expression's own.
+    #[test]
+    fn a_long_lookup_costs_steps() {
+        let n = 3_200;
+        let params: Vec<Param> = (0..n)
+            .map(|k| Param {
+                name: format!("P{k}"),
+                values: Arc::from([Value::Int(1)]),
+            })
+            .collect();
+        let last = format!("P{} > 0", n - 1);
+        let first = "P0 > 0".to_string();
+        let cost = |text: &str| {
+            let s = SearchSpace {
+                params: params.clone().into(),
+                constraints: Arc::from([ConstraintDecl {
+                    name: "c".into(),
+                    span: Span::default(),
+                    expr: crate::expr::parse_expr(text, 0).unwrap(),
+                }]),
+                fixed: BTreeMap::new(),
+                prefilter: None,
+            };
+            let c = s.config_at(0);
+            let before = crate::expr::steps_evaluated();
+            assert_eq!(s.check(&c).unwrap(), None);
+            crate::expr::steps_evaluated() - before
+        };
+        assert_eq!(cost(&last) - cost(&first), (n as u64 - 1) / SCAN_PER_STEP);
     }
 
     #[test]

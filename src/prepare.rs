@@ -85,8 +85,9 @@ struct CheckBudget {
     /// Configurations left whose transform arguments are evaluated.
     options: u64,
     /// The steps the constraints, the configurations built and the transform arguments may
-    /// still take, for both: 2·10^7, about 0.7 s (with `check`'s 3·10^7, about 1.7 s beside
-    /// the parse of a 16 MiB file, up to 3 s: the 5 s goal of issue 25 G6). A 300-term constraint over 8,000 sizes × 72
+    /// still take, for both: 3·10^7, about 1 s — enough to prove a 2·10^6-configuration space
+    /// unsatisfiable (`unsatisfiable_constraint_large_space`); with `check`'s 2·10^7, about
+    /// 1.7 s beside the parse of a 16 MiB file, up to 2 s: the 5 s goal of issue 25 G6. A 300-term constraint over 8,000 sizes × 72
     /// configurations took 20 s within the configuration counts (issue 25 G6, `make fuzz-long`).
     steps: StepBudget,
 }
@@ -96,7 +97,7 @@ impl CheckBudget {
         CheckBudget {
             feasibility: FEASIBILITY_LIMIT,
             options: 10 * OPTIONS_CHECK_LIMIT,
-            steps: StepBudget::new(20_000_000),
+            steps: StepBudget::new(30_000_000),
         }
     }
 }

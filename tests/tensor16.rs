@@ -475,3 +475,63 @@ fn sixteen_byte_copies_and_min_blocks() {
         e.dump()
     );
 }
+
+/// `prefetchResult=1` (the result's lines prefetched into L2 in the last k-slab, `prefetch.global.L2`
+/// on the hardware form only) and the multistage loop's fast path, whose tile and alignment test
+/// is computed once (`orcl_fast0`) and per slab only the slab's bound: FP16 NN with `stages=2`,
+/// 16-byte copies, tuned at 96 x 64 x 144 (interior tiles) and checked at odd shapes, every
+/// variant `ok`; without stages the parameter is refused with its reason.
+#[test]
+fn prefetch_result_and_hoisted_fast_path() {
+    let space = [
+        ("param TJ[] = [16, 32];", "param TJ[] = [32];"),
+        ("param TK[] = [16, 32];", "param TK[] = [16, 32];"),
+        ("param WI[] = [16, 32];", "param WI[] = [16];"),
+        ("param WJ[] = [8, 16];", "param WJ[] = [16];"),
+        ("param PAD[] = [8];", "param PAD[] = [4, 8];"),
+        ("param VL[] = [1, 4];", "param VL[] = [8];"),
+        ("param M[] = [33];", "param M[] = [96];"),
+        ("param N[] = [17];", "param N[] = [64];"),
+        ("param K[] = [9];", "param K[] = [144];"),
+    ];
+    let extra = "stages=2, asyncCache='ca', indexBits=32, prefetchResult=1";
+    let text = variant(
+        &example("hgemm_fp16.c"),
+        "A[i*k+l]",
+        "B[l*n+j]",
+        &space,
+        extra,
+    );
+    let (tmp, rows) = tune("pf.c", &text, None);
+    assert_eq!(rows.len(), 4, "{rows:?}");
+    assert!(rows.iter().all(|r| r.1 == "ok"), "{rows:?}");
+    let dir = tmp.path();
+    let e = orcl(dir, &["emit", "pf.c", "--backend", "cuda"], None);
+    e.assert_code(0);
+    let kernel = e.stdout.split("---- host code ----").next().unwrap();
+    assert!(kernel
+        .contains("asm volatile(\"prefetch.global.L2 [%0];\" :: \"l\"((size_t)&C[i * n + j]));"));
+    assert!(
+        kernel.contains("const int orcl_kpre = (orcl_kn - 1) / 16 >= 0 ?"),
+        "{kernel}"
+    );
+    assert!(kernel.contains("if (orcl_k0 == orcl_kpre) {"));
+    assert!(kernel.contains("int orcl_fast0 = "));
+    assert!(kernel.contains("int orcl_fast = orcl_k0 + 16 + 16 <= orcl_kn && orcl_fast0;"));
+    check_tuned(dir, "pf.c", "HgemmFp16", "_Float16");
+    let text = variant(
+        &example("hgemm_fp16.c"),
+        "A[i*k+l]",
+        "B[l*n+j]",
+        &space,
+        "doubleBuffer=True, prefetchResult=2",
+    );
+    std::fs::write(dir.join("pf1.c"), text).unwrap();
+    let e = orcl(dir, &["emit", "pf1.c", "--backend", "cuda"], None);
+    assert!(
+        e.stdout.contains("prefetchResult=2 prefetches")
+            && e.stdout.contains("it needs stages > 1"),
+        "{}",
+        e.dump()
+    );
+}

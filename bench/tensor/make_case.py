@@ -40,11 +40,18 @@ usage: make_case.py FORM M N K SPACE [PREC] > file.c
         through L1; 12 configurations)
         | h16k (FP16/BF16, session 33: k-slabs of 64 / 128 x 128x128 and 256x128 tiles, indexBits 32,
         vecLoad 8 through L1, 2 stages, minBlocks 2 where two blocks fit; 7 configurations)
+        | h16l (FP16/BF16, session 33: fragBuffers 1/2 on 64x32 warps with minBlocks 2 and on 64x64
+        warps, k-slab 32 with 2-4 stages, 8 warps of 32x64; indexBits 32, vecLoad 8 through L1;
+        8 configurations)
+        | h16p / t32p (session 33: prefetchResult 0/1/2 (the result's lines prefetched into L2
+        one or two k-slabs before the epilogue) on the FP16/BF16 bests, 8 warps of 64x32 with
+        minBlocks 2 and 4 of 64x64, 6 configurations / TF32's best, 2 configurations)
+        | h16q (the FP16/BF16 best, 8 warps of 64x32 with minBlocks 2, prefetchResult 0 / 1)
         | deep (starter's 128x128 tiles x k-slab 16/32/64 x loadItems of A 1/4/8 x doubleBuffer)
         | "TI=128 TJ=128 TK=32 WI=64 WJ=32 PAD=8 VL=4" (one configuration; LA (loadItems of A),
         DB (doubleBuffer), ST (stages, cp.async), FL (fragLoad), LD (fragLoad='ldmatrix'), TC (tf32Convert: fragment / stage),
         SH (sizeHint / launchBounds), FB (fragBuffers), MB (minBlocks, CUDA only), AC (asyncCache),
-        SW (blockSwizzle), IB (indexBits) optional)
+        SW (blockSwizzle), IB (indexBits), PF (prefetchResult) optional)
 """
 import sys
 
@@ -133,6 +140,22 @@ elif space == "h16k":
     params = {"TI": [128, 256], "TJ": [128], "TK": [64, 128], "WI": [64], "WJ": [32, 64],
               "PAD": [8], "VL": [8], "LD": [True], "DB": [False], "ST": [2],
               "MB": [1, 2], "SH": [True], "AC": ["ca"], "SW": [1], "IB": [32]}
+elif space == "h16l":
+    params = {"TI": [128], "TJ": [128], "TK": [32, 64], "WI": [32, 64], "WJ": [32, 64],
+              "PAD": [8], "VL": [8], "LD": [True], "DB": [False], "ST": [2, 3, 4], "FB": [1, 2],
+              "MB": [1, 2], "SH": [True], "AC": ["ca"], "SW": [1], "IB": [32]}
+elif space == "h16p":
+    params = {"TI": [128], "TJ": [128], "TK": [64], "WI": [64], "WJ": [32, 64],
+              "PAD": [8], "VL": [8], "LD": [True], "DB": [False], "ST": [2],
+              "MB": [1, 2], "SH": [True], "AC": ["ca"], "SW": [1], "IB": [32], "PF": [0, 1, 2]}
+elif space == "h16q":
+    params = {"TI": [128], "TJ": [128], "TK": [64], "WI": [64], "WJ": [32],
+              "PAD": [8], "VL": [8], "LD": [True], "DB": [False], "ST": [2],
+              "MB": [2], "SH": [True], "AC": ["ca"], "SW": [1], "IB": [32], "PF": [0, 1]}
+elif space == "t32p":
+    params = {"TI": [128], "TJ": [128], "TK": [32], "WI": [64], "WJ": [64],
+              "PAD": [8], "VL": [4], "LD": [True], "DB": [False], "ST": [2],
+              "SH": [True], "AC": ["cg"], "SW": [8], "IB": [32], "PF": [0, 2]}
 elif space == "deep":
     params = {"TI": [128], "TJ": [128], "TK": [16, 32, 64], "WI": [64], "WJ": [32, 64],
               "PAD": [8], "VL": [4], "LA": [1, 4, 8], "DB": [False, True], "SH": [True]}
@@ -149,8 +172,8 @@ constraints = ["warps = ((TI / WI) * (TJ / WJ) >= 4 and (TI / WI) * (TJ / WJ) <=
                "blocks = (TI >= TJ)",
                "lmem = ((TI * (TK + 4) + TK * (TJ + PAD)) * 4 * "
                + ("(2 if DB else ST)" if "ST" in params else "(2 if DB else 1)" if "DB" in params else "1")
-               + (" <= 232448)" if space in ("frag", "wide", "conv", "ldm", "h16", "h16x", "h16fb", "h16r", "h16s", "t32s", "t32i", "h16i", "h16j", "h16k") else " <= 49152)")]
-if space in ("frag", "wide", "conv", "ldm", "h16", "h16x", "h16fb", "h16r", "h16s", "t32s", "t32i", "h16i", "h16j", "h16k"):
+               + (" <= 232448)" if space in ("frag", "wide", "conv", "ldm", "h16", "h16x", "h16fb", "h16r", "h16s", "t32s", "t32i", "h16i", "h16j", "h16k", "h16l", "h16p", "h16q", "t32p") else " <= 49152)")]
+if space in ("frag", "wide", "conv", "ldm", "h16", "h16x", "h16fb", "h16r", "h16s", "t32s", "t32i", "h16i", "h16j", "h16k", "h16l", "h16p", "h16q", "t32p"):
     # doubleBuffer or stages 2-4, not both, not neither.
     constraints.append("staged = ((DB and ST == 1) or (not DB and ST > 1))")
 if space == "ldm":
@@ -159,6 +182,16 @@ if "ST" in params:
     constraints.append("staging = (not (DB and ST > 1))")
 if prec != "tf32":
     constraints[2] = constraints[2].replace(" * 4 * ", " * 2 * ")
+if space == "h16l":
+    # 64x32 / 32x64 warps with minBlocks 2, 64x64 with 1; fragBuffers 2 on 64-row warps; k-slab 32
+    # with 2-4 stages on the 64x32 form only: 8 configurations.
+    constraints[2] = constraints[2].replace("(TK + 4)", "(TK + 8)")
+    constraints += ["mb = ((WI * WJ == 2048) == (MB == 2))", "st = (ST == 2 or TK == 32)",
+                    "tk = (TK == 64 or (WI == 64 and WJ == 32 and FB == 1))",
+                    "fb = (FB == 1 or WI == 64)", "w = (WI == 64 or (TK == 64 and FB == 1))"]
+if space == "h16p":
+    constraints[2] = constraints[2].replace("(TK + 4)", "(TK + 8)")
+    constraints += ["mb = ((WJ == 32) == (MB == 2))"]
 if space == "h16k":
     constraints[2] = constraints[2].replace("(TK + 4)", "(TK + 8)")
     constraints += ["mb = (MB == 1 or (TI == 128 and WJ == 32 and TK == 64))"]
@@ -180,7 +213,7 @@ if space == "h16r":
     constraints[2] = constraints[2].replace("(TK + 4)", "(TK + 8)")
     constraints += ["mb = (MB == 1 or (TI == 128 and WJ == 32))",
                     "base = (VL == 8 or (TI == 128 and WJ == 64 and TK == 64 and ST == 2 and MB == 1))"]
-if space not in ("starter", "deep", "frag", "wide", "conv", "ldm", "h16", "h16x", "h16fb", "h16r", "h16s", "t32s", "t32i", "h16i", "h16j", "h16k"):
+if space not in ("starter", "deep", "frag", "wide", "conv", "ldm", "h16", "h16x", "h16fb", "h16r", "h16s", "t32s", "t32i", "h16i", "h16j", "h16k", "h16l", "h16p", "h16q", "t32p"):
     constraints = []
 loop = """    for (i=0; i<=m-1; i++)
         for (j=0; j<=n-1; j++) {
@@ -203,7 +236,8 @@ args = (f"mathMode='{prec}', tile=[('i',TI),('j',TJ),('l',TK)], warpTile=[('i',W
         + (", fragBuffers=FB" if "FB" in params else "")
         + (", asyncCache=AC" if "AC" in params else "")
         + (", blockSwizzle=SW" if "SW" in params else "")
-        + (", indexBits=IB" if "IB" in params else ""))
+        + (", indexBits=IB" if "IB" in params else "")
+        + (", prefetchResult=PF" if "PF" in params else ""))
 cl_args = args + (", sizeHint=SH" if "SH" in params else "")
 cu_args = args + (", launchBounds=SH" if "SH" in params else "") + (", minBlocks=MB" if "MB" in params else "")
 print(f"""/* bench/tensor.sh case {prec.upper()} {form} {m} x {n} x {k} ({space}), generated by bench/tensor/make_case.py */

@@ -37,6 +37,7 @@ pub enum Key {
     BlockSwizzle,
     AsyncCache,
     IndexBits,
+    PrefetchResult,
     Device,
     Platform,
     PreferL1,
@@ -262,6 +263,9 @@ pub const ARGS: &[Arg] = &[
     arg(Key::IndexBits, Kind::OneOf { min: 32, values: &[32, 64], unit: "", help: None }, "64",
         &[n("indexBits", 16, "with mathMode='tf32'/'fp16'/'bf16': the width of the kernel's ids, tile offsets and loop counters (CUTLASS's Index / LongIndex): 64 (default, long) or 32 (int: fewer instructions and registers; needs int loop variables); see docs/GEMM.md")],
         &[n("indexBits", 16, "with mathMode='tf32'/'fp16'/'bf16': the width of the kernel's ids, tile offsets and loop counters (CUTLASS's Index / LongIndex): 64 (default, long) or 32 (int: fewer instructions and registers; needs int loop variables); see docs/GEMM.md")], true),
+    arg(Key::PrefetchResult, Kind::OneOf { min: 0, values: &[0, 1, 2], unit: "", help: None }, "0",
+        &[n("prefetchResult", 16, "with mathMode='tf32'/'fp16'/'bf16' and stages > 1, where the loop's statements after the product read global arrays (C = alpha*s + beta*C): the k-slab, counted back from the last (1 = the last, 2 = the one before), at whose start each work-item issues prefetch.global.L2 for the cache lines its results will read, so the epilogue's reads find L2 instead of memory; 0 (default) = none; no effect without such reads; see docs/GEMM.md")],
+        &[n("prefetchResult", 16, "with mathMode='tf32'/'fp16'/'bf16' and stages > 1, where the loop's statements after the product read global arrays (C = alpha*s + beta*C): the k-slab, counted back from the last (1 = the last, 2 = the one before), at whose start each work-item issues prefetch.global.L2 for the cache lines its results will read, so the epilogue's reads find L2 instead of memory; 0 (default) = none; no effect without such reads; see docs/GEMM.md")], true),
     arg(Key::Device, INT0, "0",
         &[n("device", 17, "device index within the platform")],
         &[n("device", 18, "CUDA device ordinal")], true),
@@ -370,6 +374,9 @@ pub struct NestArgs {
     pub async_ca: bool,
     /// `indexBits`: 32 (`int` ids and loop counters in the tensor-core form) or 64 / 0 (`long`).
     pub index_bits: u32,
+    /// `prefetchResult`: 0 (none) or the k-slab, counted back from the last (1), at which the
+    /// tensor-core form prefetches into L2 the lines its result statements read.
+    pub prefetch_result: u32,
 }
 
 /// A transform's arguments with their names checked, each with its row of [`ARGS`]: parsed once
@@ -637,6 +644,7 @@ impl Options {
             (Key::BlockSwizzle, r) => self.nest.block_swizzle = int(&r) as u32,
             (Key::AsyncCache, r) => self.nest.async_ca = flag(&r),
             (Key::IndexBits, r) => self.nest.index_bits = int(&r) as u32,
+            (Key::PrefetchResult, r) => self.nest.prefetch_result = int(&r) as u32,
             (Key::Device, r) => self.device = int(&r) as usize,
             (Key::Platform, r) => self.platform = int(&r) as usize,
             (Key::PreferL1, r) => self.prefer_l1_kb = int(&r) as u32,
@@ -940,7 +948,7 @@ mod tests {
         let cu: Vec<&str> = names(Backend::Cuda).into_iter().map(|x| x.0).collect();
         assert_eq!(cu[..3], ["threadCount", "blockCount", "cacheBlocks"]);
         assert_eq!(cu[cu.len() - 3..], ["pinHostMem", "dataOnDevice", "domain"]);
-        assert_eq!((cl.len(), cu.len()), (30, 31));
+        assert_eq!((cl.len(), cu.len()), (31, 32));
     }
 
     /// Names are checked once, at parse time; values bind per configuration.

@@ -905,7 +905,7 @@ fn slabs(cx: &Cx<'_>, con: &Contraction<'_>) -> Vec<KStmt> {
     let c = cx.c;
     let mut body = Vec::new();
     if c.stages > 1 {
-        body.extend(cx.pipelined());
+        body.extend(cx.pipelined(con));
     } else if c.double_buffer {
         body.extend(cx.double_buffered(con.term));
     } else {

@@ -56,6 +56,9 @@ pub struct MmaTiles {
     pub async_ca: bool,
     /// `indexBits=32`: the kernel's ids, tile offsets and loop counters are `int` (else `long`).
     pub index32: bool,
+    /// `prefetchResult` R: 0, or the k-slab (1 = the last, 2 = the one before) at whose start the
+    /// work-item issues `prefetch.global.L2` for each global element its result statements read.
+    pub prefetch_result: u64,
 }
 
 impl MmaTiles {

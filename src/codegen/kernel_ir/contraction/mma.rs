@@ -449,7 +449,7 @@ impl Cx<'_> {
     /// per slab; past the end the copies are skipped (their groups empty), and the loads
     /// zero-fill past the reduction loop. Where `ORCL_MMA_SYNC` is 0 the copies are plain loads
     /// and the waits nothing.
-    pub(super) fn pipelined(&self) -> Vec<KStmt> {
+    pub(super) fn pipelined(&self, con: &Contraction<'_>) -> Vec<KStmt> {
         let (tk, st) = (self.c.tk, self.c.stages);
         let ptx = |text: &str| KStmt::Mma {
             hardware: vec![KStmt::Lines(format!(
@@ -480,16 +480,28 @@ impl Cx<'_> {
             KStmt::Barrier,
             KStmt::If {
                 cond: format!("orcl_k0 + {} < orcl_kn", (st - 1) * tk).into(),
-                then: self.loads(
+                then: self.fast_loads_hoisted(
                     &format!("orcl_k0 + {}", (st - 1) * tk),
-                    None,
-                    true,
+                    "orcl_fast0",
                     super::Load::Async("orcl_fill"),
                 ),
             },
             commit(),
+            KStmt::Block(self.prefetch_result(con)),
             KStmt::Block(self.mma_compute("orcl_buf")),
         ];
+        out.extend(self.fast_tile_flag("orcl_fast0"));
+        let r = self.mma().prefetch_result;
+        if r > 0 {
+            out.push(KStmt::Let {
+                ty: "long",
+                name: "orcl_kpre".into(),
+                value: KExpr::Text(format!(
+                    "(orcl_kn - 1) / {tk} >= {0} ? ((orcl_kn - 1) / {tk} - {0}) * {tk} : 0",
+                    r - 1
+                )),
+            });
+        }
         out.push(KStmt::For {
             var: "orcl_k0".into(),
             start: "0".into(),
@@ -499,6 +511,67 @@ impl Cx<'_> {
             body: slab,
         });
         out
+    }
+
+    /// `prefetchResult` R > 0 ([`MmaTiles::prefetch_result`]): in slab `orcl_kpre` (R - 1 slabs
+    /// before the last, or the first), `prefetch.global.L2` of each global element the result
+    /// statements read, for the accumulators in range whose lane holds column 0 (mod 128 bytes
+    /// of the array's elements) of the warp tile: one prefetch per 128-byte line of a row-major
+    /// result whose rows are 128-byte aligned (PTX ISA, "prefetch, prefetchu"; CUTLASS's
+    /// epilogues read C through the same L2). A hint only: the results do not depend on it, and
+    /// where `ORCL_MMA_SYNC` is 0 nothing is emitted. Empty where R = 0 or nothing is read.
+    fn prefetch_result(&self, con: &Contraction<'_>) -> Vec<KStmt> {
+        let m = self.mma();
+        if m.prefetch_result == 0 {
+            return Vec::new();
+        }
+        let reads: Vec<&orcl_frontend::ir::Expr> = match &con.form {
+            ContractionForm::Scalar { after, .. } => {
+                orcl_frontend::analysis::accesses(self.k, after, &[])
+                    .into_iter()
+                    .filter(|a| !a.write)
+                    .map(|a| a.expr)
+                    .collect()
+            }
+            ContractionForm::Element { target } => vec![target],
+        };
+        let mut lines: Vec<(String, u64)> = Vec::new();
+        for e in reads {
+            let orcl_frontend::ir::ExprKind::Index { array, .. } = &e.kind else {
+                continue;
+            };
+            let Some(arg) = self.k.args.iter().find(|a| &a.name == array && a.is_array) else {
+                continue;
+            };
+            let text = c_expr(e, &|_| None);
+            let per_line = (128 / arg.ty.size_bytes().max(1) as u64 / 8).clamp(1, m.wn / 8);
+            if !lines.iter().any(|(t, _)| *t == text) {
+                lines.push((text, per_line));
+            }
+        }
+        if lines.is_empty() {
+            return Vec::new();
+        }
+        let mut body = self.mma_output_vars();
+        for (text, per_line) in lines {
+            body.push(KStmt::If {
+                cond: format!(
+                    "orcl_tig == 0 && orcl_q % 2 == 0 && orcl_ni % {per_line} == 0 && {}",
+                    self.mma_in_range()
+                )
+                .into(),
+                then: vec![KStmt::Mma {
+                    hardware: vec![KStmt::Lines(format!(
+                        "asm volatile(\"prefetch.global.L2 [%0];\" :: \"l\"((size_t)&{text}));"
+                    ))],
+                    emulated: Vec::new(),
+                }],
+            });
+        }
+        vec![KStmt::If {
+            cond: "orcl_k0 == orcl_kpre".into(),
+            then: vec![self.each_accumulator(body)],
+        }]
     }
 
     /// `target = value` rounded to TF32 (C lvalue and value): `cvt.rna.tf32.f32` where
@@ -569,12 +642,48 @@ impl Cx<'_> {
     /// every group's address is then aligned. The groups are then read without guards, else
     /// each is guarded (H100, 4096³: the guards cost 12% of the kernel's time).
     pub(super) fn fast_loads(&self, k0: &str, k_guard: bool, mode: super::Load) -> Vec<KStmt> {
+        let (mut cond, checks) = self.fast_terms(k0, "orcl_fast");
+        if k_guard {
+            cond.insert(0, format!("{k0} + {} <= orcl_kn", self.c.tk));
+        }
+        self.fast_branch(cond, checks, k0, k_guard, mode)
+    }
+
+    /// [`Cx::fast_loads`] with the tile and alignment part of the test hoisted out of the slab
+    /// loop into `flag` (set by [`Cx::fast_tile_flag`]): only the slab's own bound is tested per
+    /// slab. The same test: the subscripts are affine in the reduction variable and every slab
+    /// start is a multiple of the k-slab, itself a multiple of the vector, so the checks at slab
+    /// 0 hold at every slab (the argument of [`Cx::fast_loads`]).
+    pub(super) fn fast_loads_hoisted(&self, k0: &str, flag: &str, mode: super::Load) -> Vec<KStmt> {
+        let cond = vec![format!("{k0} + {} <= orcl_kn", self.c.tk), flag.to_string()];
+        self.fast_branch(cond, Vec::new(), k0, true, mode)
+    }
+
+    /// `int flag`: [`Cx::fast_loads`]'s tile and alignment test at slab 0, once per kernel.
+    pub(super) fn fast_tile_flag(&self, flag: &str) -> Vec<KStmt> {
+        let (cond, checks) = self.fast_terms("0", flag);
+        let mut out = vec![KStmt::Var {
+            ty: "int".into(),
+            name: flag.into(),
+            value: Some(
+                if cond.is_empty() {
+                    "1".to_string()
+                } else {
+                    cond.join(" && ")
+                }
+                .into(),
+            ),
+        }];
+        out.extend(checks);
+        out
+    }
+
+    /// The fast path's terms at slab `k0`: every staged tile inside the iteration space (C
+    /// text), and the alignment checks that clear `flag`.
+    fn fast_terms(&self, k0: &str, flag: &str) -> (Vec<String>, Vec<KStmt>) {
         let (c, s) = (self.c, self.s);
         let w = c.load_vec;
         let mut cond = Vec::new();
-        if k_guard {
-            cond.push(format!("{k0} + {} <= orcl_kn", c.tk));
-        }
         let mut checks = Vec::new();
         for o in c.operands.iter().filter(|o| o.staged) {
             let d = o.dim.expect("staged operands have a dimension");
@@ -594,9 +703,9 @@ impl Cx<'_> {
                     self.var(&s.dims[d].var, format!("orcl_base{d} + {t}")),
                     self.var(&c.red_var, format!("orcl_klo + {k0} + {kk}")),
                     KStmt::Store {
-                        target: "orcl_fast".into(),
+                        target: flag.into(),
                         value: format!(
-                            "orcl_fast && (size_t)&{value} % {} == 0",
+                            "{flag} && (size_t)&{value} % {} == 0",
                             w * o.ty.size_bytes() as u64
                         )
                         .into(),
@@ -604,10 +713,30 @@ impl Cx<'_> {
                 ]));
             }
         }
+        (cond, checks)
+    }
+
+    /// `int orcl_fast = cond` (C texts, joined by &&), the `checks`, and the slab's loads
+    /// without guards where `orcl_fast` holds, else guarded.
+    fn fast_branch(
+        &self,
+        cond: Vec<String>,
+        checks: Vec<KStmt>,
+        k0: &str,
+        k_guard: bool,
+        mode: super::Load,
+    ) -> Vec<KStmt> {
         let mut body = vec![KStmt::Var {
             ty: "int".into(),
             name: "orcl_fast".into(),
-            value: Some(cond.join(" && ").into()),
+            value: Some(
+                if cond.is_empty() {
+                    "1".to_string()
+                } else {
+                    cond.join(" && ")
+                }
+                .into(),
+            ),
         }];
         body.extend(checks);
         body.push(KStmt::IfElse {

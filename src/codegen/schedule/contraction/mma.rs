@@ -135,12 +135,7 @@ pub(super) fn schedule(
     for d in dims.iter_mut() {
         d.per_item = 1;
     }
-    if a.stages > 1 && a.double_buffer {
-        return Err(format!(
-            "stages={} and doubleBuffer are two ways of staging the next k-slab: give one",
-            a.stages
-        ));
-    }
+    check_staging(a)?;
     let load_vec = u64::from(a.vec_load.max(1));
     check_vec_load(&ops, &dims, tk, load_vec, &c.red.var)?;
     assign_load_items(&mut ops, a, &dims, tk, load_vec)?;
@@ -175,9 +170,28 @@ pub(super) fn schedule(
                 swizzle: u64::from(a.block_swizzle.max(1)),
                 async_ca: a.async_ca,
                 index32: a.index_bits == 32,
+                prefetch_result: u64::from(a.prefetch_result),
             }),
         }),
     })
+}
+
+/// `stages` and `doubleBuffer` are not both given, and `prefetchResult` comes with stages.
+fn check_staging(a: &NestArgs) -> Result<(), String> {
+    if a.stages > 1 && a.double_buffer {
+        return Err(format!(
+            "stages={} and doubleBuffer are two ways of staging the next k-slab: give one",
+            a.stages
+        ));
+    }
+    if a.prefetch_result > 0 && a.stages < 2 {
+        return Err(format!(
+            "prefetchResult={} prefetches the result's lines during the multistage main loop: it needs stages > 1, found stages={}",
+            a.prefetch_result,
+            a.stages.max(1)
+        ));
+    }
+    Ok(())
 }
 
 /// `indexBits=32`: the nest's loop variables (`vars`) must be `int` (then every id, tile offset and

@@ -271,7 +271,7 @@ fn prepare_region(region: Region, text: &str) -> Result<Prepared, Diagnostic> {
         ));
     }
     let mut budget = CheckBudget::new();
-    let base = SearchSpace::new(spec, &BTreeMap::new());
+    let base = SearchSpace::unbound(spec);
     for input in &inputs {
         let space = base.at_input(spec, input);
         check_input(spec, &kernel, &transforms, (input, &space), &mut budget)?;

@@ -92,7 +92,7 @@ pub(super) fn run(a: CheckArgs) -> Result<i32, Failure> {
                 orcl_frontend::diag::escape_controls(&cmd)
             );
         }
-        let base = SearchSpace::new(&p.region.spec, &BTreeMap::new());
+        let base = SearchSpace::unbound(&p.region.spec);
         for input in &p.inputs {
             let space = base.at_input(&p.region.spec, input);
             print_input(p, (input, &space), (path, text), &mut left).map_err(|f| match f {

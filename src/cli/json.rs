@@ -52,7 +52,7 @@ pub(super) fn check(path: &str, text: &str, regions: &[Prepared]) -> Json {
     let region = |p: &Prepared| {
         let (line, column) = orcl_frontend::diag::line_col(text, p.region.raw.span.start);
         let spec = &p.region.spec;
-        let base = SearchSpace::new(spec, &BTreeMap::new());
+        let base = SearchSpace::unbound(spec);
         let inputs: Vec<Json> = p
             .inputs
             .iter()

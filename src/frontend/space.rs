@@ -177,6 +177,16 @@ impl SearchSpace {
     /// [`SearchSpace::at_input`], which shares them.
     pub fn new(spec: &TuningSpec, input: &BTreeMap<String, Value>) -> SearchSpace {
         SearchSpace {
+            fixed: fixed_bindings(spec, input),
+            ..SearchSpace::unbound(spec)
+        }
+    }
+
+    /// The parameters and constraints of `spec` with no names bound (not even its lets): the
+    /// base of [`SearchSpace::at_input`] over many input sizes, which binds them. It holds no
+    /// copy of the lets, which may be lists of 10^7 elements (issue 25 G6: `make fuzz-long`).
+    pub fn unbound(spec: &TuningSpec) -> SearchSpace {
+        SearchSpace {
             params: spec
                 .performance_params
                 .iter()
@@ -186,7 +196,7 @@ impl SearchSpace {
                 })
                 .collect(),
             constraints: spec.constraints.iter().cloned().collect(),
-            fixed: fixed_bindings(spec, input),
+            fixed: BTreeMap::new(),
             prefilter: None,
         }
     }

@@ -662,20 +662,7 @@ impl Cx<'_> {
     /// `int flag`: [`Cx::fast_loads`]'s tile and alignment test at slab 0, once per kernel.
     pub(super) fn fast_tile_flag(&self, flag: &str) -> Vec<KStmt> {
         let (cond, checks) = self.fast_terms("0", flag);
-        let mut out = vec![KStmt::Var {
-            ty: "int".into(),
-            name: flag.into(),
-            value: Some(
-                if cond.is_empty() {
-                    "1".to_string()
-                } else {
-                    cond.join(" && ")
-                }
-                .into(),
-            ),
-        }];
-        out.extend(checks);
-        out
+        flag_with_checks(flag, &cond, checks)
     }
 
     /// The fast path's terms at slab `k0`: every staged tile inside the iteration space (C
@@ -726,19 +713,7 @@ impl Cx<'_> {
         k_guard: bool,
         mode: super::Load,
     ) -> Vec<KStmt> {
-        let mut body = vec![KStmt::Var {
-            ty: "int".into(),
-            name: "orcl_fast".into(),
-            value: Some(
-                if cond.is_empty() {
-                    "1".to_string()
-                } else {
-                    cond.join(" && ")
-                }
-                .into(),
-            ),
-        }];
-        body.extend(checks);
+        let mut body = flag_with_checks("orcl_fast", &cond, checks);
         body.push(KStmt::IfElse {
             cond: "orcl_fast".into(),
             then: self.group_loads(k0, None, k_guard, mode, true),
@@ -922,4 +897,21 @@ pub(super) fn body(cx: &Cx<'_>, con: &Contraction<'_>, nest: &Nest<'_>) -> Vec<K
     });
     body.push(cx.each_accumulator(out));
     body
+}
+
+/// `int flag = cond` (C texts joined by `&&`; 1 when there are none), then the `checks` that
+/// may clear it: the fast path's test, per slab or once per kernel.
+fn flag_with_checks(flag: &str, cond: &[String], checks: Vec<KStmt>) -> Vec<KStmt> {
+    let value = if cond.is_empty() {
+        "1".to_string()
+    } else {
+        cond.join(" && ")
+    };
+    let mut out = vec![KStmt::Var {
+        ty: "int".into(),
+        name: flag.into(),
+        value: Some(value.into()),
+    }];
+    out.extend(checks);
+    out
 }

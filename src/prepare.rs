@@ -155,7 +155,7 @@ fn check_build(
                 let names: Vec<&str> = space
                     .params
                     .iter()
-                    .map(|p| p.name.as_str())
+                    .map(|p| &*p.name)
                     .chain(space.fixed.keys().map(String::as_str))
                     .collect();
                 let d =

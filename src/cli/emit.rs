@@ -12,6 +12,7 @@ use orcl_frontend::expr::Value;
 use orcl_frontend::space::{Configuration, SearchSpace};
 use std::collections::BTreeMap;
 use std::path::PathBuf;
+use std::sync::Arc;
 
 #[derive(clap::Args, Debug)]
 pub(super) struct EmitArgs {
@@ -120,17 +121,17 @@ fn input_size(p: &Prepared, size: &[String]) -> Result<BTreeMap<String, Value>, 
 
 /// Every tuning parameter at its first value, but those `--set NAME=VALUE` names.
 fn configuration(space: &SearchSpace, set: &[String]) -> Result<Configuration, Failure> {
-    let mut values: Vec<(String, Value)> = space
+    let mut values: Vec<(Arc<str>, Value)> = space
         .params
         .iter()
         .map(|p| (p.name.clone(), p.values[0].clone()))
         .collect();
     for s in set {
         let (n, v) = assignment(s)?;
-        match values.iter_mut().find(|(k, _)| *k == n) {
+        match values.iter_mut().find(|(k, _)| **k == *n) {
             Some(slot) => slot.1 = v,
             None => {
-                let names: Vec<&str> = space.params.iter().map(|p| p.name.as_str()).collect();
+                let names: Vec<&str> = space.params.iter().map(|p| &*p.name).collect();
                 return Err(Failure::Usage(format!(
                     "`{n}` is not a tuning parameter{}",
                     did_you_mean(&n, names)

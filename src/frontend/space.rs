@@ -23,7 +23,7 @@ const SCAN_PER_STEP: u64 = 16;
 /// One tuning parameter (axis of the search space) and its values, in declaration order.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Param {
-    pub name: String,
+    pub name: Arc<str>,
     /// Shared with the spec's declaration: a space is made per input size, and copying 10^4
     /// values for each of 5,000 sizes was most of `check`'s time (issue 25 G6, `make fuzz-long`).
     pub values: Arc<[Value]>,
@@ -96,13 +96,16 @@ impl PartialEq for Prefilter {
 /// One point of the search space: a value for every parameter, in parameter declaration order.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Configuration {
-    pub values: Vec<(String, Value)>,
+    pub values: Vec<(Arc<str>, Value)>,
 }
 
 impl Configuration {
     /// The value of parameter `name`.
     pub fn get(&self, name: &str) -> Option<&Value> {
-        self.values.iter().find(|(n, _)| n == name).map(|(_, v)| v)
+        self.values
+            .iter()
+            .find(|(n, _)| &**n == name)
+            .map(|(_, v)| v)
     }
 
     /// Canonical compact JSON object in parameter order, e.g. `{"WI":32,"WG":4,"CB":true,"CL":""}`.
@@ -125,6 +128,7 @@ impl Configuration {
     /// Integers stay `Int`, numbers with a fraction or exponent become `Float`.
     pub fn from_key(key: &str) -> Result<Configuration, serde_json::Error> {
         let OrderedConfig(values) = serde_json::from_str(key)?;
+        let values = values.into_iter().map(|(n, v)| (Arc::from(n), v)).collect();
         Ok(Configuration { values })
     }
 
@@ -191,7 +195,7 @@ impl SearchSpace {
                 .performance_params
                 .iter()
                 .map(|p| Param {
-                    name: p.name.clone(),
+                    name: Arc::from(p.name.as_str()),
                     values: p.values.clone(),
                 })
                 .collect(),
@@ -334,7 +338,7 @@ impl SearchSpace {
         // budgets (one step per `SCAN_PER_STEP` names passed): with 30,000 parameters each name
         // of a constraint cost a 30,000-entry scan, far more than its one step (issue 25 G6).
         let env = |n: &str| {
-            let at = c.values.iter().position(|(k, _)| k == n);
+            let at = c.values.iter().position(|(k, _)| &**k == n);
             crate::expr::charge_steps(at.unwrap_or(c.values.len()) as u64 / SCAN_PER_STEP);
             at.map(|i| &c.values[i].1)
                 .or_else(|| self.fixed.get(n))
@@ -348,7 +352,7 @@ impl SearchSpace {
                     let names: Vec<&str> = c
                         .values
                         .iter()
-                        .map(|(n, _)| n.as_str())
+                        .map(|(n, _)| &**n)
                         .chain(self.fixed.keys().map(|k| k.as_str()))
                         .collect();
                     con.expr.eval_with_names(&env, &names)?
@@ -423,7 +427,7 @@ pub fn input_combinations(spec: &TuningSpec) -> Result<Vec<BTreeMap<String, Valu
             .input_params
             .iter()
             .map(|p| Param {
-                name: p.name.clone(),
+                name: Arc::from(p.name.as_str()),
                 values: p.values.clone(),
             })
             .collect(),
@@ -456,7 +460,12 @@ pub fn input_combinations(spec: &TuningSpec) -> Result<Vec<BTreeMap<String, Valu
     for i in 0..size {
         let c = space.config_at(i);
         if space.check(&c)?.is_none() {
-            out.push(c.values.into_iter().collect());
+            out.push(
+                c.values
+                    .into_iter()
+                    .map(|(k, v)| (k.to_string(), v))
+                    .collect(),
+            );
         }
     }
     Ok(out)
@@ -466,6 +475,7 @@ pub fn input_combinations(spec: &TuningSpec) -> Result<Vec<BTreeMap<String, Valu
 mod tests {
     use super::*;
     use crate::diag::Span;
+    use crate::expr::parse_expr;
     use crate::spec::{parse_spec, DESIGN_EXAMPLE};
 
     fn design_space() -> SearchSpace {
@@ -493,6 +503,38 @@ mod tests {
         }
     }
 
+    /// Issue 25 G6: a large `let` is held once: the space's fixed bindings and a name's use in
+    /// a constraint share the spec's list (a 10^7-element `let` was held four times, 1.1 GiB).
+    #[test]
+    fn a_let_list_is_shared_not_copied() {
+        let src = DESIGN_EXAMPLE.replacen(
+            "def performance_params {",
+            "def performance_params { let ORCL_L = [1]*5000;",
+            1,
+        );
+        let spec = parse_spec(&src, 0).unwrap();
+        let inputs = input_combinations(&spec).unwrap();
+        let let_list = match &spec.lets.iter().find(|b| b.name == "ORCL_L").unwrap().value {
+            Value::List(l) => l.clone(),
+            v => panic!("ORCL_L is {v}"),
+        };
+        let space = SearchSpace::new(&spec, &inputs[0]).at_input(&spec, &inputs[1]);
+        match space.fixed.get("ORCL_L") {
+            Some(Value::List(l)) => assert!(Arc::ptr_eq(l, &let_list)),
+            v => panic!("fixed ORCL_L is {v:?}"),
+        }
+        let used = parse_expr("ORCL_L", 0)
+            .unwrap()
+            .eval(&|n| space.fixed.get(n).cloned())
+            .unwrap();
+        match used {
+            Value::List(l) => assert!(Arc::ptr_eq(&l, &let_list)),
+            v => panic!("ORCL_L evaluates to {v}"),
+        }
+        // 1 reference in the spec, 1 in the space, 1 in `let_list`: no copy was made.
+        assert_eq!(Arc::strong_count(&let_list), 3);
+    }
+
     /// Issue 25 G6: building a configuration is charged to the step count by which `check` and
     /// `prepare` bound their work, in proportion to the parameters.
     #[test]
@@ -511,7 +553,7 @@ mod tests {
         let n = 3_200;
         let params: Vec<Param> = (0..n)
             .map(|k| Param {
-                name: format!("P{k}"),
+                name: Arc::from(format!("P{k}")),
                 values: Arc::from([Value::Int(1)]),
             })
             .collect();
@@ -622,7 +664,7 @@ mod tests {
                 ("A".into(), Value::Str("a\"b".into())),
                 (
                     "L".into(),
-                    Value::List(vec![Value::Int(1), Value::Bool(false)]),
+                    Value::list(vec![Value::Int(1), Value::Bool(false)]),
                 ),
             ],
         };

@@ -32,7 +32,7 @@ pub(super) fn write_csv(l: &Loaded, out: &mut dyn Write) -> Result<()> {
     let mut params: Vec<&str> = Vec::new();
     for (_, cfg) in &l.evaluations {
         for (name, _) in &cfg.values {
-            if !params.contains(&name.as_str()) {
+            if !params.contains(&&**name) {
                 params.push(name);
             }
         }

@@ -71,7 +71,7 @@ pub fn value_from_json(v: &serde_json::Value) -> Result<Value> {
         },
         serde_json::Value::String(s) => Value::Str(s.clone()),
         serde_json::Value::Array(a) => {
-            Value::List(a.iter().map(value_from_json).collect::<Result<_>>()?)
+            Value::list(a.iter().map(value_from_json).collect::<Result<_>>()?)
         }
         serde_json::Value::Null | serde_json::Value::Object(_) => {
             bail!("unsupported parameter value {v} (use numbers, strings, booleans or lists)")
@@ -200,13 +200,13 @@ pub(super) fn space_text(configs: &[&Configuration]) -> String {
     let mut space: Vec<(String, Vec<Value>)> = Vec::new();
     for cfg in configs {
         for (name, v) in &cfg.values {
-            match space.iter_mut().find(|(n, _)| n == name) {
+            match space.iter_mut().find(|(n, _)| **n == **name) {
                 Some((_, vals)) => {
                     if !vals.contains(v) {
                         vals.push(v.clone());
                     }
                 }
-                None => space.push((name.clone(), vec![v.clone()])),
+                None => space.push((name.to_string(), vec![v.clone()])),
             }
         }
     }
@@ -409,7 +409,7 @@ mod tests {
         let cfg = Configuration {
             values: ["a", "b", "c", "d", "e"]
                 .iter()
-                .map(|k| (k.to_string(), value_from_json(&j[*k]).unwrap()))
+                .map(|k| (std::sync::Arc::from(*k), value_from_json(&j[*k]).unwrap()))
                 .collect(),
         };
         assert_eq!(cfg.values[0].1, Value::Int(16));

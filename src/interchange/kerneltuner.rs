@@ -11,6 +11,7 @@ use super::kerneltuner_failure_status;
 use crate::db::{EvaluationRow, RegionRow};
 use orcl_frontend::expr::Value;
 use orcl_frontend::space::Configuration;
+use std::sync::Arc;
 
 #[derive(Deserialize)]
 pub(super) struct KtCache {
@@ -131,7 +132,7 @@ fn configuration(
                 }
             }
         };
-        values.push((name.clone(), v));
+        values.push((Arc::from(name.as_str()), v));
     }
     Ok(Configuration { values })
 }

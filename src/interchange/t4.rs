@@ -13,6 +13,7 @@ use super::import::{
 use super::{t4_invalidity, t4_status, T4_SCHEMA_VERSION};
 use crate::db::{DeviceRow, EvaluationRow, ExperimentRow, RegionRow, EVALUATION_STATUSES};
 use orcl_frontend::space::Configuration;
+use std::sync::Arc;
 
 #[derive(Serialize)]
 pub(super) struct T4Doc<'a> {
@@ -293,7 +294,7 @@ fn evaluation(i: usize, r: &T4ResultIn) -> Result<EvaluationRow> {
         .configuration
         .0
         .iter()
-        .map(|(k, v)| Ok((k.clone(), value_from_json(v)?)))
+        .map(|(k, v)| Ok((Arc::from(k.as_str()), value_from_json(v)?)))
         .collect::<Result<Vec<_>>>()
         .with_context(|| format!("result {i}: configuration"))?;
     let key = Configuration { values }.key();

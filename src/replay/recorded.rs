@@ -106,7 +106,11 @@ impl Recorded {
         let mut best: Option<(f64, u64)> = None;
         for (row, values) in rows.iter().zip(&configs) {
             let config = Configuration {
-                values: names.iter().cloned().zip(values.iter().cloned()).collect(),
+                values: names
+                    .iter()
+                    .map(|n| Arc::from(n.as_str()))
+                    .zip(values.iter().cloned())
+                    .collect(),
             };
             let outcome = outcome_of(row);
             rejections
@@ -204,7 +208,7 @@ fn recorded_values(
             )
         })?;
         if k == 0 {
-            names = c.values.iter().map(|(n, _)| n.clone()).collect();
+            names = c.values.iter().map(|(n, _)| n.to_string()).collect();
         }
         let same = c.values.len() == names.len() && names.iter().all(|n| c.get(n).is_some());
         if !same {
@@ -234,7 +238,7 @@ fn grid_params(names: &[String], configs: &[Vec<Value>]) -> Vec<Param> {
             }
             values.sort_by(natural_cmp);
             Param {
-                name: name.clone(),
+                name: Arc::from(name.as_str()),
                 values: values.into(),
             }
         })
@@ -330,7 +334,7 @@ pub fn natural_cmp(a: &Value, b: &Value) -> Ordering {
         (Value::Str(x), Value::Str(y)) => x.cmp(y),
         (Value::List(x), Value::List(y)) => x
             .iter()
-            .zip(y)
+            .zip(y.iter())
             .map(|(p, q)| natural_cmp(p, q))
             .find(|o| o.is_ne())
             .unwrap_or(x.len().cmp(&y.len())),

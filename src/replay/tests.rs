@@ -131,7 +131,7 @@ fn exact(s: &Summary, fraction: f64, hit: f64) {
 fn rebuilds_the_grid_in_natural_order() {
     let r = load("Exhaustive", &[]);
     assert_eq!(r.space.params.len(), 2);
-    assert_eq!(r.space.params[0].name, "A");
+    assert_eq!(&*r.space.params[0].name, "A");
     assert_eq!(
         r.space.params[0].values[..],
         A.iter().map(|&a| Value::Int(a)).collect::<Vec<_>>()

@@ -519,7 +519,7 @@ mod tests {
             params: params
                 .iter()
                 .map(|(n, v)| orcl_frontend::space::Param {
-                    name: n.to_string(),
+                    name: std::sync::Arc::from(*n),
                     values: v.clone().into(),
                 })
                 .collect(),
@@ -612,7 +612,7 @@ mod tests {
         let s = space(&[("v", ints(&(0..64).collect::<Vec<_>>()))]);
         let mut b = Bayes::new(BayesOptions::default(), 3);
         let cfg = |v: i64| Configuration {
-            values: vec![("v".to_string(), Value::Int(v))],
+            values: vec![("v".into(), Value::Int(v))],
         };
         assert!(
             b.surrogate(&s, &[cfg(0)]).is_empty(),

@@ -128,7 +128,7 @@ fn range(c: &Call, ctx: &mut Ctx) -> Result<Value, Diagnostic> {
         out.push(Value::Int(x as i64));
         x += step;
     }
-    Ok(Value::List(out))
+    Ok(Value::list(out))
 }
 
 /// `len(list)` or `len(str)` (characters).
@@ -155,7 +155,7 @@ fn min_max(c: Call) -> Result<Value, Diagnostic> {
     }
     let items: Vec<Value> = if c.vals.len() == 1 {
         match &c.vals[0] {
-            Value::List(l) => l.clone(),
+            Value::List(l) => l.to_vec(),
             v => {
                 return Err(Diagnostic::new(
                     c.arg_span(0),

@@ -5,6 +5,7 @@ use super::builtins::call;
 use super::value::{num, py_cmp, Num};
 use super::{BinOp, Expr, ExprKind, UnOp, Value, COMMAND_BUDGET, EVAL_BUDGET, FREE_PER_EVAL};
 use std::cell::Cell;
+use std::sync::Arc;
 
 thread_local! {
     /// Elements charged to [`COMMAND_BUDGET`] on this thread so far (a command evaluates its
@@ -238,7 +239,9 @@ fn ev_name(n: &str, span: Span, ctx: &mut Ctx) -> Result<Value, Diagnostic> {
         return Ok(v.clone());
     }
     if let Some(v) = (ctx.env)(n) {
-        // A name's value is copied: charge it, so repeated uses of a large `let` stay bounded.
+        // A name's list is shared, not copied, but what the expression does with it (`in`,
+        // comparisons, comprehensions) may walk it: charge its weight, so repeated uses of a
+        // large `let` stay bounded in time (issue 25 G5).
         if let Value::List(_) = v {
             ctx.spend(v.weight().0, span)?;
         }
@@ -266,7 +269,7 @@ fn ev_list(items: &[Expr], span: Span, ctx: &mut Ctx) -> Result<Value, Diagnosti
     for e in items {
         out.push(e.ev(ctx)?);
     }
-    Ok(Value::List(out))
+    Ok(Value::list(out))
 }
 
 #[inline(never)]
@@ -337,7 +340,7 @@ fn ev_comprehension(
     ctx: &mut Ctx,
 ) -> Result<Value, Diagnostic> {
     let items = match iter.ev(ctx)? {
-        Value::List(l) => l,
+        Value::List(l) => Arc::unwrap_or_clone(l),
         Value::Str(s) => s.chars().map(|c| Value::Str(c.to_string())).collect(),
         v => {
             return Err(Diagnostic::new(
@@ -356,7 +359,7 @@ fn ev_comprehension(
             out.push(v);
         }
     }
-    Ok(Value::List(out))
+    Ok(Value::list(out))
 }
 
 fn comprehension_item(
@@ -467,9 +470,10 @@ fn binary(op: BinOp, l: &Value, r: &Value, span: Span, ctx: &mut Ctx) -> Result<
         }
         (BinOp::Add, Value::List(a), Value::List(b)) => {
             ctx.spend((a.len() + b.len()) as u64, span)?;
-            let mut v = a.clone();
+            let mut v = Vec::with_capacity(a.len() + b.len());
+            v.extend_from_slice(a);
             v.extend_from_slice(b);
-            return Ok(Value::List(v));
+            return Ok(Value::list(v));
         }
         (BinOp::Mul, Value::Str(s), Value::Int(n)) | (BinOp::Mul, Value::Int(n), Value::Str(s)) => {
             let chars: Vec<char> = s.chars().collect();
@@ -479,7 +483,7 @@ fn binary(op: BinOp, l: &Value, r: &Value, span: Span, ctx: &mut Ctx) -> Result<
         }
         (BinOp::Mul, Value::List(s), Value::Int(n))
         | (BinOp::Mul, Value::Int(n), Value::List(s)) => {
-            return Ok(Value::List(repeat(s, *n, span, ctx)?));
+            return Ok(Value::list(repeat(s, *n, span, ctx)?));
         }
         _ => {}
     }

@@ -4,6 +4,7 @@
 
 use crate::diag::Span;
 use serde::{Deserialize, Serialize};
+use std::sync::Arc;
 
 /// A value of the spec language. Python-like semantics: `Int` and `Float` mix in arithmetic,
 /// `True`/`False` are `Bool`, strings are single- or double-quoted.
@@ -14,7 +15,10 @@ pub enum Value {
     Int(i64),
     Float(f64),
     Str(String),
-    List(Vec<Value>),
+    /// A list, shared: cloning a value (a name's use, a configuration's fixed values, the
+    /// spaces of other input sizes) does not copy its elements (issue 25 G6: a 10^7-element
+    /// `let` was held four times, 1.1 GiB).
+    List(Arc<Vec<Value>>),
 }
 
 /// A parsed expression with the span of its source text (absolute byte offsets into the file).

@@ -7,6 +7,11 @@ use super::Value;
 // ---------------------------------------------------------------------------------------------
 
 impl Value {
+    /// A list value owning `items` (shared from here on: see [`Value::List`]).
+    pub fn list(items: Vec<Value>) -> Value {
+        Value::List(std::sync::Arc::new(items))
+    }
+
     /// Python's name of the type: `bool`, `int`, `float`, `str`, `list`.
     pub fn type_name(&self) -> &'static str {
         match self {
@@ -59,7 +64,7 @@ impl Value {
         match (self, other) {
             (Value::Str(a), Value::Str(b)) => a == b,
             (Value::List(a), Value::List(b)) => {
-                a.len() == b.len() && a.iter().zip(b).all(|(x, y)| x.py_eq(y))
+                a.len() == b.len() && a.iter().zip(b.iter()).all(|(x, y)| x.py_eq(y))
             }
             _ => match (num(self), num(other)) {
                 (Some(Num::I(a)), Some(Num::I(b))) => a == b,
@@ -105,7 +110,7 @@ impl Value {
             Value::Str(s) => out.push_str(&repr_str(s)),
             Value::List(l) => {
                 out.push('[');
-                for v in l {
+                for v in l.iter() {
                     v.eq_key_into(out);
                     out.push(',');
                 }
@@ -224,7 +229,7 @@ pub(super) fn py_cmp(a: &Value, b: &Value) -> Result<Option<std::cmp::Ordering>,
     match (a, b) {
         (Value::Str(x), Value::Str(y)) => Ok(Some(x.cmp(y))),
         (Value::List(x), Value::List(y)) => {
-            for (p, q) in x.iter().zip(y) {
+            for (p, q) in x.iter().zip(y.iter()) {
                 if !p.py_eq(q) {
                     return py_cmp(p, q);
                 }

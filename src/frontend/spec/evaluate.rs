@@ -7,6 +7,7 @@ use super::{Binding, ParamDecl, VarInit};
 use crate::diag::{did_you_mean, Diagnostic};
 use crate::expr::{Expr, ExprKind, Value, EVAL_BUDGET, MAX_VALUE_DEPTH};
 use std::collections::{HashMap, HashSet};
+use std::sync::Arc;
 
 /// The names an expression may use: in order (for messages) and as a set (for lookups, so that
 /// a spec with many names is checked in linear time).
@@ -317,7 +318,7 @@ pub const MAX_PARAM_VALUES: usize = 100_000;
 /// Validate a parameter's evaluated value: a non-empty list of distinct values of one type.
 fn param_values(rp: &RawParam, v: Value) -> PResult<Vec<Value>> {
     let values = match (rp.bracketed, v) {
-        (true, Value::List(l)) => l,
+        (true, Value::List(l)) => Arc::unwrap_or_clone(l),
         (true, other) => {
             return Err(Diagnostic::new(
                 rp.expr.span,

@@ -245,3 +245,20 @@ fn keyword_args() {
     assert!(parse_keyword_args("x(a=1)", 0).is_err());
     assert!(parse_keyword_args("(a=1", 0).is_err());
 }
+
+/// Issue 25 G6 (`make fuzz-long` round nine): elements an evaluation produces within its free
+/// allowance still cost time, so they are charged to the step count by which `check` and
+/// `prepare` bound a command.
+#[test]
+fn free_elements_are_charged_as_steps() {
+    let before = steps_evaluated();
+    ok("5 in range(400)");
+    let small = steps_evaluated() - before;
+    let before = steps_evaluated();
+    ok("5 in range(4)");
+    let tiny = steps_evaluated() - before;
+    assert!(
+        small >= tiny + 396 / eval::ELEMENTS_PER_STEP,
+        "{small} vs {tiny}"
+    );
+}

@@ -148,6 +148,9 @@ pub fn device_limit(v: &Variant, d: &DeviceInfo) -> Option<String> {
     if let Some(why) = v.parts.iter().skip(1).find_map(|p| device_limit(p, d)) {
         return Some(why);
     }
+    if let Some(why) = sm90a_limit(v, d) {
+        return Some(why);
+    }
     if let Some(g) = &v.grid {
         for (k, (&l, &max)) in g.local.iter().zip(&d.max_work_item_sizes).enumerate() {
             if l as usize > max {
@@ -197,6 +200,26 @@ pub fn device_limit(v: &Variant, d: &DeviceInfo) -> Option<String> {
         }
     }
     None
+}
+
+/// A `wgmma` kernel ([`orcl_codegen::target::Variant::sm90a`]) on a device that cannot run it:
+/// in CUDA one of compute capability other than 9.0 (sm_90a's features exist on no other), in
+/// OpenCL NVIDIA's (its compiler targets sm_90, not sm_90a: only the emulated form would run).
+fn sm90a_limit(v: &Variant, d: &DeviceInfo) -> Option<String> {
+    if !v.sm90a {
+        return None;
+    }
+    match v.backend {
+        Backend::Cuda if d.compute_capability != Some((9, 0)) => Some(format!(
+            "mmaInstruction='wgmma' needs sm_90a (compute capability 9.0, H100 / H200); the device has {}",
+            d.device_version
+        )),
+        Backend::OpenCl if d.vendor.to_uppercase().contains("NVIDIA") => Some(
+            "mmaInstruction='wgmma' is CUDA's (sm_90a): NVIDIA's OpenCL compiler targets sm_90 and would run only the emulated form"
+                .into(),
+        ),
+        _ => None,
+    }
 }
 
 /// The arrays of input size `input` fit the device (each buffer within

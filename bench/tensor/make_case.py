@@ -50,6 +50,8 @@ usage: make_case.py FORM M N K SPACE [PREC] > file.c
         | wg (FP16/BF16 with mmaInstruction='wgmma', session 34: 128 x 128 / 256 tiles of two
         warpgroups along i, warpgroup tiles 64 x 64 / 128 / 256, k-slab 64, 3-4 stages of 16-byte
         copies ('cg' / 'ca'), indexBits 32; 20 configurations; CUDA on sm_90a only)
+        | wgb (the wgmma levers, session 34: 128x128 / 128x256 / 256x128 tiles of warpgroups of
+        64 x 128, 4 stages, blockSwizzle 1/8, prefetchResult 0/1; 12 configurations)
         | deep (starter's 128x128 tiles x k-slab 16/32/64 x loadItems of A 1/4/8 x doubleBuffer)
         | "TI=128 TJ=128 TK=32 WI=64 WJ=32 PAD=8 VL=4" (one configuration; LA (loadItems of A),
         DB (doubleBuffer), ST (stages, cp.async), FL (fragLoad), LD (fragLoad='ldmatrix'), TC (tf32Convert: fragment / stage),
@@ -163,6 +165,10 @@ elif space == "wg":
     params = {"TI": [128], "TJ": [128, 256], "TK": [64], "WI": [64], "WJ": [64, 128, 256],
               "PAD": [0], "VL": [8], "ST": [3, 4], "SH": [True], "AC": ["cg", "ca"], "IB": [32],
               "MI": ["wgmma"]}
+elif space == "wgb":
+    params = {"TI": [128, 256], "TJ": [128, 256], "TK": [64], "WI": [64], "WJ": [128],
+              "PAD": [0], "VL": [8], "ST": [4], "SH": [True], "AC": ["cg"], "SW": [1, 8],
+              "IB": [32], "PF": [0, 1], "MI": ["wgmma"]}
 elif space == "deep":
     params = {"TI": [128], "TJ": [128], "TK": [16, 32, 64], "WI": [64], "WJ": [32, 64],
               "PAD": [8], "VL": [4], "LA": [1, 4, 8], "DB": [False, True], "SH": [True]}
@@ -222,6 +228,8 @@ if space == "h16r":
                     "base = (VL == 8 or (TI == 128 and WJ == 64 and TK == 64 and ST == 2 and MB == 1))"]
 if space == "wg":
     constraints = ["wj = (TJ % WJ == 0)"]
+elif space == "wgb":
+    constraints = ["size = (TI * TJ <= 32768)"]
 elif space not in ("starter", "deep", "frag", "wide", "conv", "ldm", "h16", "h16x", "h16fb", "h16r", "h16s", "t32s", "t32i", "h16i", "h16j", "h16k", "h16l", "h16p", "h16q", "t32p"):
     constraints = []
 loop = """    for (i=0; i<=m-1; i++)

@@ -52,6 +52,11 @@ usage: make_case.py FORM M N K SPACE [PREC] > file.c
         copies ('cg' / 'ca'), indexBits 32; 20 configurations; CUDA on sm_90a only)
         | wgb (the wgmma levers, session 34: 128x128 / 128x256 / 256x128 tiles of warpgroups of
         64 x 128, 4 stages, blockSwizzle 1/8, prefetchResult 0/1; 12 configurations)
+        | wgc (wgmma, session 34: 256x128 tiles of 4 warpgroups of 64 x 128 / 8 of 64 x 64, 3-4
+        stages, 'cg' / 'ca', and 128x128 tiles with 3 stages and minBlocks 2 (two blocks per SM);
+        7 configurations)
+        | wgs (the wgmma starter space, session 34: 128x128 / 128x256 / 256x128 tiles of 2-4
+        warpgroups of 64 x 64 / 128 / 256, 3-4 stages, 16-byte copies; 10 configurations)
         | deep (starter's 128x128 tiles x k-slab 16/32/64 x loadItems of A 1/4/8 x doubleBuffer)
         | "TI=128 TJ=128 TK=32 WI=64 WJ=32 PAD=8 VL=4" (one configuration; LA (loadItems of A),
         DB (doubleBuffer), ST (stages, cp.async), FL (fragLoad), LD (fragLoad='ldmatrix'), TC (tf32Convert: fragment / stage),
@@ -169,6 +174,13 @@ elif space == "wgb":
     params = {"TI": [128, 256], "TJ": [128, 256], "TK": [64], "WI": [64], "WJ": [128],
               "PAD": [0], "VL": [8], "ST": [4], "SH": [True], "AC": ["cg"], "SW": [1, 8],
               "IB": [32], "PF": [0, 1], "MI": ["wgmma"]}
+elif space == "wgc":
+    params = {"TI": [128, 256], "TJ": [128], "TK": [64], "WI": [64], "WJ": [64, 128],
+              "PAD": [0], "VL": [8], "ST": [3, 4], "SH": [True], "AC": ["cg", "ca"], "IB": [32],
+              "MB": [1, 2], "MI": ["wgmma"]}
+elif space == "wgs":
+    params = {"TI": [128, 256], "TJ": [128, 256], "TK": [64], "WI": [64], "WJ": [64, 128, 256],
+              "PAD": [0], "VL": [8], "ST": [3, 4], "SH": [True], "IB": [32], "MI": ["wgmma"]}
 elif space == "deep":
     params = {"TI": [128], "TJ": [128], "TK": [16, 32, 64], "WI": [64], "WJ": [32, 64],
               "PAD": [8], "VL": [4], "LA": [1, 4, 8], "DB": [False, True], "SH": [True]}
@@ -230,6 +242,12 @@ if space == "wg":
     constraints = ["wj = (TJ % WJ == 0)"]
 elif space == "wgb":
     constraints = ["size = (TI * TJ <= 32768)"]
+elif space == "wgs":
+    constraints = ["wj = (TJ % WJ == 0)", "size = (TI * TJ <= 32768)",
+                   "groups = ((TI / 64) * (TJ / WJ) <= 4)"]
+elif space == "wgc":
+    constraints = ["pick = ((TI == 256 and MB == 1 and (ST == 4 or (WJ == 128 and AC == 'cg')))"
+                   " or (TI == 128 and ST == 3 and MB == 2 and AC == 'cg'))"]
 elif space not in ("starter", "deep", "frag", "wide", "conv", "ldm", "h16", "h16x", "h16fb", "h16r", "h16s", "t32s", "t32i", "h16i", "h16j", "h16k", "h16l", "h16p", "h16q", "t32p"):
     constraints = []
 loop = """    for (i=0; i<=m-1; i++)

@@ -57,6 +57,9 @@ usage: make_case.py FORM M N K SPACE [PREC] > file.c
         7 configurations)
         | wgs (the wgmma starter space, session 34: 128x128 / 128x256 / 256x128 tiles of 2-4
         warpgroups of 64 x 64 / 128 / 256, 3-4 stages, 16-byte copies; 10 configurations)
+        | wgd (wgmma, session 34: three warpgroups of 64 x 128 / 64 x 256 (192-row tiles, 384 threads:
+        up to 170 registers), 5-6 stages of 128x128 and 192x128 tiles; the 256x128 winner as
+        baseline; 7 configurations)
         | deep (starter's 128x128 tiles x k-slab 16/32/64 x loadItems of A 1/4/8 x doubleBuffer)
         | "TI=128 TJ=128 TK=32 WI=64 WJ=32 PAD=8 VL=4" (one configuration; LA (loadItems of A),
         DB (doubleBuffer), ST (stages, cp.async), FL (fragLoad), LD (fragLoad='ldmatrix'), TC (tf32Convert: fragment / stage),
@@ -181,6 +184,9 @@ elif space == "wgc":
 elif space == "wgs":
     params = {"TI": [128, 256], "TJ": [128, 256], "TK": [64], "WI": [64], "WJ": [64, 128, 256],
               "PAD": [0], "VL": [8], "ST": [3, 4], "SH": [True], "IB": [32], "MI": ["wgmma"]}
+elif space == "wgd":
+    params = {"TI": [128, 192, 256], "TJ": [128, 256], "TK": [64], "WI": [64], "WJ": [128, 256],
+              "PAD": [0], "VL": [8], "ST": [4, 5, 6], "SH": [True], "IB": [32], "MI": ["wgmma"]}
 elif space == "deep":
     params = {"TI": [128], "TJ": [128], "TK": [16, 32, 64], "WI": [64], "WJ": [32, 64],
               "PAD": [8], "VL": [4], "LA": [1, 4, 8], "DB": [False, True], "SH": [True]}
@@ -245,6 +251,12 @@ elif space == "wgb":
 elif space == "wgs":
     constraints = ["wj = (TJ % WJ == 0)", "size = (TI * TJ <= 32768)",
                    "groups = ((TI / 64) * (TJ / WJ) <= 4)"]
+elif space == "wgd":
+    constraints = ["pick = ((TI == 256 and TJ == 128 and WJ == 128 and ST == 4)"
+                   " or (TI == 192 and TJ == 128 and WJ == 128 and ST >= 4 and ST <= 5)"
+                   " or (TI == 192 and TJ == 256 and WJ == 256 and ST == 4)"
+                   " or (TI == 128 and TJ == 128 and WJ == 128 and ST >= 5)"
+                   " or (TI == 128 and TJ == 256 and WJ == 128 and ST == 4))"]
 elif space == "wgc":
     constraints = ["pick = ((TI == 256 and MB == 1 and (ST == 4 or (WJ == 128 and AC == 'cg')))"
                    " or (TI == 128 and ST == 3 and MB == 2 and AC == 'cg'))"]

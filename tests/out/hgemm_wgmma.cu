@@ -28,6 +28,9 @@ extern "C" __global__ void __launch_bounds__(256) orcl_kernel(const int m, const
 #define orcl_u2f(x) __uint_as_float(x)
 #define orcl_gdesc(a, lbo, sbo) ((unsigned long long)(((a) & 0x3FFFF) >> 4) | ((unsigned long long)((lbo) >> 4) << 16) | ((unsigned long long)((sbo) >> 4) << 32) | (1ull << 62))
 #define orcl_gx(o) ((o) ^ ((((o) >> 7) & 7) << 4))
+#if defined(__CUDA_ARCH__) && !defined(__CUDA_ARCH_FEAT_SM90_ALL) && !defined(ORCL_EMULATE_MMA)
+#warning "orcl: this kernel issues wgmma (sm_90a); built for another architecture it runs its emulated form: build with -arch=sm_90a"
+#endif
     const long orcl_g0 = (long)blockIdx.x;
     const long orcl_h0 = (long)threadIdx.x;
     const long orcl_base0 = (long)(0) + orcl_g0 * 128;

@@ -283,6 +283,8 @@ fn substitute(e: &Expr, map: &dyn Fn(&str) -> Option<String>) -> String {
 }
 
 mod atomic;
+mod mma_macros;
+use mma_macros::mma_macros;
 mod widen;
 mod contraction;
 pub mod linear;
@@ -624,53 +626,6 @@ const CUDA_LIMITS: &str = "#ifndef INT_MIN
 #ifndef INFINITY
 #define INFINITY __int_as_float(0x7f800000)
 #endif
-";
-
-/// The tensor-core macros of [`KStmt::MmaMacros`] in OpenCL C (`as_uint`) or CUDA C
-/// (`__float_as_uint`).
-fn mma_macros(opencl: bool, sm90a: bool) -> String {
-    let (target, bits, float, smem) = if opencl {
-        (
-            if sm90a {
-                "0"
-            } else {
-                "defined(__NV_CL_C_VERSION)"
-            },
-            "as_uint",
-            "as_float",
-            "((uint)(size_t)(p))",
-        )
-    } else {
-        (
-            if sm90a {
-                "defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800 && defined(__CUDA_ARCH_FEAT_SM90_ALL)"
-            } else {
-                "defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800"
-            },
-            "__float_as_uint",
-            "__uint_as_float",
-            "((unsigned int)__cvta_generic_to_shared(p))",
-        )
-    };
-    format!(
-        "#if {target} && !defined(ORCL_EMULATE_MMA)
-#define ORCL_MMA_SYNC 1
-#define orcl_smem(p) {smem}
-#else
-#define ORCL_MMA_SYNC 0
-#endif
-#define orcl_tf32(x) ((({bits}(x) & 0x7f800000u) == 0x7f800000u) ? (x) : {float}(({bits}(x) + 0x1000u) & 0xffffe000u))
-#define orcl_f2u(x) {bits}(x)
-#define orcl_u2f(x) {float}(x)
-{}",
-        if sm90a { GMMA_MACROS } else { "" }
-    )
-}
-
-/// [`KStmt::MmaMacros`]'s wgmma macros (PTX ISA §9.7.15.5.1: start address, leading and stride
-/// byte offsets in 16-byte units at bits 0, 16 and 32; swizzle mode 1, 128 bytes, at bit 62).
-const GMMA_MACROS: &str = "#define orcl_gdesc(a, lbo, sbo) ((unsigned long long)(((a) & 0x3FFFF) >> 4) | ((unsigned long long)((lbo) >> 4) << 16) | ((unsigned long long)((sbo) >> 4) << 32) | (1ull << 62))
-#define orcl_gx(o) ((o) ^ ((((o) >> 7) & 7) << 4))
 ";
 
 /// [`KStmt::MmaMacros`] and [`KStmt::Mma`] (preprocessor lines at the start of the line).

@@ -449,7 +449,10 @@ impl Cx<'_> {
     /// buffer, slab `t + S - 1` is issued into that buffer, and slab `t` is computed. One barrier
     /// per slab; past the end the copies are skipped (their groups empty), and the loads
     /// zero-fill past the reduction loop. Where `ORCL_MMA_SYNC` is 0 the copies are plain loads
-    /// and the waits nothing.
+    /// and the waits nothing. With `wgmma` ([`MmaTiles::wgmma`]) S - 2 slabs are in flight: the
+    /// wait leaves S - 3 groups pending, `fence.proxy.async` precedes the barrier, slab
+    /// `t + S - 2` goes into slab `t - 2`'s buffer (its wgmma group completed at slab `t - 1`'s
+    /// `wgmma.wait_group 1`), and `wgmma.wait_group 0` follows the loop.
     pub(super) fn pipelined(&self, con: &Contraction<'_>) -> Vec<KStmt> {
         let (tk, st) = (self.c.tk, self.c.stages);
         // Slabs in flight: S - 1, or with wgmma S - 2 (slab t's group may still read its buffer

@@ -419,6 +419,10 @@ golden! {
         "--set",
         "VL=4",
     ) => [OpenCl, Cuda, CudaSkeleton],
+    // mmaInstruction='wgmma' (sm_90a): 128-byte-swizzled tiles in dynamic shared memory aligned to
+    // 1024 bytes, wgmma.mma_async m64n64k16 from descriptors (A K-major, B MN-major with
+    // imm-trans-b), wait_group 1 per slab; the emulated form decodes the same descriptors.
+    hgemm_wgmma("tests/in/hgemm_wgmma.c") => [OpenCl, Cuda],
     // A region holding a time loop (issue 22 item 6): four kernels per step in one program, the
     // loop on the host, the step's value (`_fict_[t]`) a kernel argument; PART lines in the skeleton.
     // `tile` maps the three 2-D nests (4 x 16), the first, 1-D, is the 1-D map of WI = 8.

@@ -535,3 +535,83 @@ fn prefetch_result_and_hoisted_fast_path() {
         e.dump()
     );
 }
+
+/// `mmaInstruction='wgmma'` (sm_90a; PoCL runs the emulated form, which reads every element at the
+/// byte offset the wgmma descriptors give, through the 128-byte swizzle): NN, NT, TN in FP16 and
+/// TT in BF16 at 130 x 77 x 200 (no tile divides it, a partial last k-slab, unaligned rows of B in
+/// NN), one or two warpgroups along each tiled loop; the tuned FP16 files correct at odd shapes;
+/// the CUDA text carries `wgmma.mma_async` with each layout's transpose flags (MN-major operands
+/// transposed). A wrong descriptor (A advanced by half a k-step) is recorded as `wrong_result`;
+/// a k-slab other than 64 is pruned as `device_limit`.
+#[test]
+fn wgmma_layouts_edges_and_wrong_mapping() {
+    let space = |tk: &'static str, wj: &'static str| {
+        vec![
+            ("param TI[] = [32];", "param TI[] = [64, 128];"),
+            ("param TJ[] = [16, 32];", "param TJ[] = [128];"),
+            ("param TK[] = [16, 32];", tk),
+            ("param WI[] = [16, 32];", "param WI[] = [64];"),
+            ("param WJ[] = [8, 16];", wj),
+            ("param PAD[] = [8];", "param PAD[] = [0];"),
+            ("param VL[] = [1, 4];", "param VL[] = [8];"),
+            ("param M[] = [33];", "param M[] = [130];"),
+            ("param N[] = [17];", "param N[] = [77];"),
+            ("param K[] = [9];", "param K[] = [200];"),
+            ("constraint warps = (TI/WI) * (TJ/WJ) <= 8;", ""),
+        ]
+    };
+    let wg = "stages=3, mmaInstruction='wgmma'";
+    let wj = "param WJ[] = [64, 128];";
+    for (name, ex, a, b, flags) in [
+        ("nn", "hgemm_fp16.c", "A[i*k+l]", "B[l*n+j]", "0, 1"),
+        ("nt", "hgemm_fp16.c", "A[i*k+l]", "B[j*k+l]", "0, 0"),
+        ("tn", "hgemm_fp16.c", "A[l*m+i]", "B[l*n+j]", "1, 1"),
+        ("tt", "bgemm_bf16.c", "A[l*m+i]", "B[j*k+l]", "1, 0"),
+    ] {
+        let file = format!("wg_{name}.c");
+        let text = variant(&example(ex), a, b, &space("param TK[] = [64];", wj), wg);
+        let (tmp, rows) = tune(&file, &text, None);
+        assert_eq!(rows.len(), 4, "{name}: {rows:?}");
+        for (key, status) in &rows {
+            assert_eq!(status, "ok", "{name}: {key}");
+        }
+        let dir = tmp.path();
+        let e = orcl(dir, &["emit", &file, "--backend", "cuda"], None);
+        e.assert_code(0);
+        let ty = if name == "tt" { "bf16" } else { "f16" };
+        let op = format!("wgmma.mma_async.sync.aligned.m64n64k16.f32.{ty}.{ty}");
+        assert!(e.stdout.contains(&op), "{name}");
+        assert!(e.stdout.contains(&format!("p, 1, 1, {flags};")), "{name}");
+        assert!(e.stdout.contains("-orcl-arch=a"), "{name}");
+        if name != "tt" {
+            check_tuned(dir, &file, "HgemmFp16", "_Float16");
+        }
+    }
+    let text = variant(
+        &example("hgemm_fp16.c"),
+        "A[i*k+l]",
+        "B[l*n+j]",
+        &space("param TK[] = [64];", wj),
+        wg,
+    );
+    let (_tmp, rows) = tune("wg_wrong.c", &text, Some("wrong:WJ=64"));
+    assert_eq!(rows.len(), 4, "{rows:?}");
+    for (key, status) in &rows {
+        let want = if key.contains("\"WJ\":64") {
+            "wrong_result"
+        } else {
+            "ok"
+        };
+        assert_eq!(status, want, "{key}");
+    }
+    let sp = space("param TK[] = [32];", "param WJ[] = [64];");
+    let text = variant(&example("hgemm_fp16.c"), "A[i*k+l]", "B[l*n+j]", &sp, wg);
+    let (tmp, rows) = tune("wg_tk.c", &text, None);
+    assert!(rows.iter().all(|r| r.1 == "device_limit"), "{rows:?}");
+    let e = orcl(tmp.path(), &["emit", "wg_tk.c"], None);
+    assert!(
+        e.stdout.contains("k-slab of 64") || e.stderr.contains("k-slab of 64"),
+        "{}",
+        e.dump()
+    );
+}

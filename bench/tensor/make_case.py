@@ -47,11 +47,24 @@ usage: make_case.py FORM M N K SPACE [PREC] > file.c
         one or two k-slabs before the epilogue) on the FP16/BF16 bests, 8 warps of 64x32 with
         minBlocks 2 and 4 of 64x64, 6 configurations / TF32's best, 2 configurations)
         | h16q (the FP16/BF16 best, 8 warps of 64x32 with minBlocks 2, prefetchResult 0 / 1)
+        | wg (FP16/BF16 with mmaInstruction='wgmma', session 34: 128 x 128 / 256 tiles of two
+        warpgroups along i, warpgroup tiles 64 x 64 / 128 / 256, k-slab 64, 3-4 stages of 16-byte
+        copies ('cg' / 'ca'), indexBits 32; 20 configurations; CUDA on sm_90a only)
+        | wgb (the wgmma levers, session 34: 128x128 / 128x256 / 256x128 tiles of warpgroups of
+        64 x 128, 4 stages, blockSwizzle 1/8, prefetchResult 0/1; 12 configurations)
+        | wgc (wgmma, session 34: 256x128 tiles of 4 warpgroups of 64 x 128 / 8 of 64 x 64, 3-4
+        stages, 'cg' / 'ca', and 128x128 tiles with 3 stages and minBlocks 2 (two blocks per SM);
+        7 configurations)
+        | wgs (the wgmma starter space, session 34: 128x128 / 128x256 / 256x128 tiles of 2-4
+        warpgroups of 64 x 64 / 128 / 256, 3-4 stages, 16-byte copies; 10 configurations)
+        | wgd (wgmma, session 34: three warpgroups of 64 x 128 / 64 x 256 (192-row tiles, 384 threads:
+        up to 170 registers), 5-6 stages of 128x128 and 192x128 tiles; the 256x128 winner as
+        baseline; 7 configurations)
         | deep (starter's 128x128 tiles x k-slab 16/32/64 x loadItems of A 1/4/8 x doubleBuffer)
         | "TI=128 TJ=128 TK=32 WI=64 WJ=32 PAD=8 VL=4" (one configuration; LA (loadItems of A),
         DB (doubleBuffer), ST (stages, cp.async), FL (fragLoad), LD (fragLoad='ldmatrix'), TC (tf32Convert: fragment / stage),
         SH (sizeHint / launchBounds), FB (fragBuffers), MB (minBlocks, CUDA only), AC (asyncCache),
-        SW (blockSwizzle), IB (indexBits), PF (prefetchResult) optional)
+        SW (blockSwizzle), IB (indexBits), PF (prefetchResult), MI (mmaInstruction) optional)
 """
 import sys
 
@@ -156,6 +169,24 @@ elif space == "t32p":
     params = {"TI": [128], "TJ": [128], "TK": [32], "WI": [64], "WJ": [64],
               "PAD": [8], "VL": [4], "LD": [True], "DB": [False], "ST": [2],
               "SH": [True], "AC": ["cg"], "SW": [8], "IB": [32], "PF": [0, 2]}
+elif space == "wg":
+    params = {"TI": [128], "TJ": [128, 256], "TK": [64], "WI": [64], "WJ": [64, 128, 256],
+              "PAD": [0], "VL": [8], "ST": [3, 4], "SH": [True], "AC": ["cg", "ca"], "IB": [32],
+              "MI": ["wgmma"]}
+elif space == "wgb":
+    params = {"TI": [128, 256], "TJ": [128, 256], "TK": [64], "WI": [64], "WJ": [128],
+              "PAD": [0], "VL": [8], "ST": [4], "SH": [True], "AC": ["cg"], "SW": [1, 8],
+              "IB": [32], "PF": [0, 1], "MI": ["wgmma"]}
+elif space == "wgc":
+    params = {"TI": [128, 256], "TJ": [128], "TK": [64], "WI": [64], "WJ": [64, 128],
+              "PAD": [0], "VL": [8], "ST": [3, 4], "SH": [True], "AC": ["cg", "ca"], "IB": [32],
+              "MB": [1, 2], "MI": ["wgmma"]}
+elif space == "wgs":
+    params = {"TI": [128, 256], "TJ": [128, 256], "TK": [64], "WI": [64], "WJ": [64, 128, 256],
+              "PAD": [0], "VL": [8], "ST": [3, 4], "SH": [True], "IB": [32], "MI": ["wgmma"]}
+elif space == "wgd":
+    params = {"TI": [128, 192, 256], "TJ": [128, 256], "TK": [64], "WI": [64], "WJ": [128, 256],
+              "PAD": [0], "VL": [8], "ST": [4, 5, 6], "SH": [True], "IB": [32], "MI": ["wgmma"]}
 elif space == "deep":
     params = {"TI": [128], "TJ": [128], "TK": [16, 32, 64], "WI": [64], "WJ": [32, 64],
               "PAD": [8], "VL": [4], "LA": [1, 4, 8], "DB": [False, True], "SH": [True]}
@@ -213,7 +244,23 @@ if space == "h16r":
     constraints[2] = constraints[2].replace("(TK + 4)", "(TK + 8)")
     constraints += ["mb = (MB == 1 or (TI == 128 and WJ == 32))",
                     "base = (VL == 8 or (TI == 128 and WJ == 64 and TK == 64 and ST == 2 and MB == 1))"]
-if space not in ("starter", "deep", "frag", "wide", "conv", "ldm", "h16", "h16x", "h16fb", "h16r", "h16s", "t32s", "t32i", "h16i", "h16j", "h16k", "h16l", "h16p", "h16q", "t32p"):
+if space == "wg":
+    constraints = ["wj = (TJ % WJ == 0)"]
+elif space == "wgb":
+    constraints = ["size = (TI * TJ <= 32768)"]
+elif space == "wgs":
+    constraints = ["wj = (TJ % WJ == 0)", "size = (TI * TJ <= 32768)",
+                   "groups = ((TI / 64) * (TJ / WJ) <= 4)"]
+elif space == "wgd":
+    constraints = ["pick = ((TI == 256 and TJ == 128 and WJ == 128 and ST == 4)"
+                   " or (TI == 192 and TJ == 128 and WJ == 128 and ST >= 4 and ST <= 5)"
+                   " or (TI == 192 and TJ == 256 and WJ == 256 and ST == 4)"
+                   " or (TI == 128 and TJ == 128 and WJ == 128 and ST >= 5)"
+                   " or (TI == 128 and TJ == 256 and WJ == 128 and ST == 4))"]
+elif space == "wgc":
+    constraints = ["pick = ((TI == 256 and MB == 1 and (ST == 4 or (WJ == 128 and AC == 'cg')))"
+                   " or (TI == 128 and ST == 3 and MB == 2 and AC == 'cg'))"]
+elif space not in ("starter", "deep", "frag", "wide", "conv", "ldm", "h16", "h16x", "h16fb", "h16r", "h16s", "t32s", "t32i", "h16i", "h16j", "h16k", "h16l", "h16p", "h16q", "t32p"):
     constraints = []
 loop = """    for (i=0; i<=m-1; i++)
         for (j=0; j<=n-1; j++) {
@@ -237,7 +284,8 @@ args = (f"mathMode='{prec}', tile=[('i',TI),('j',TJ),('l',TK)], warpTile=[('i',W
         + (", asyncCache=AC" if "AC" in params else "")
         + (", blockSwizzle=SW" if "SW" in params else "")
         + (", indexBits=IB" if "IB" in params else "")
-        + (", prefetchResult=PF" if "PF" in params else ""))
+        + (", prefetchResult=PF" if "PF" in params else "")
+        + (", mmaInstruction=MI" if "MI" in params else ""))
 cl_args = args + (", sizeHint=SH" if "SH" in params else "")
 cu_args = args + (", launchBounds=SH" if "SH" in params else "") + (", minBlocks=MB" if "MB" in params else "")
 print(f"""/* bench/tensor.sh case {prec.upper()} {form} {m} x {n} x {k} ({space}), generated by bench/tensor/make_case.py */

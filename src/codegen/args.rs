@@ -8,6 +8,11 @@ use crate::target::Backend;
 use orcl_frontend::diag::{did_you_mean, Diagnostic, Span};
 use orcl_frontend::expr::{KeywordArg, Value};
 
+mod words;
+use words::{
+    async_cache_arg, increment_type_arg, math_mode_arg, mma_instruction_arg, tf32_convert_arg,
+};
+
 /// What an argument sets in [`Options`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Key {
@@ -38,6 +43,7 @@ pub enum Key {
     AsyncCache,
     IndexBits,
     PrefetchResult,
+    MmaInstruction,
     Device,
     Platform,
     PreferL1,
@@ -76,6 +82,8 @@ pub enum Kind {
     AsyncCache,
     /// `fragLoad`: 1, 2, 4 or `'ldmatrix'` (read as [`FRAG_LDMATRIX`]).
     FragLoad,
+    /// `mmaInstruction`: 'mma.sync' / 'wgmma' (read as a bool: 'wgmma').
+    MmaInstruction,
 }
 
 /// `fragLoad='ldmatrix'` as [`NestArgs::frag_load`] holds it.
@@ -240,9 +248,9 @@ pub const ARGS: &[Arg] = &[
     arg(Key::MathMode, Kind::MathMode, "'fp32'",
         &[n("mathMode", 16, "with tile on a matrix product: 'fp32' (default: FP32 multiply-adds), 'tf32' (float arrays on TF32 tensor cores, mma.sync m16n8k8 with FP32 accumulation), 'fp16' / 'bf16' (_Float16 / __bf16 arrays, mma.sync m16n8k16, k-slab a multiple of 16; warpTile then gives each warp's output tile, and the k-slab must be a multiple of 8; emulated lane by lane where the device has no tensor cores); see docs/GEMM.md")],
         &[n("mathMode", 16, "with tile on a matrix product: 'fp32' (default: FP32 multiply-adds), 'tf32' (float arrays on TF32 tensor cores, mma.sync m16n8k8 with FP32 accumulation), 'fp16' / 'bf16' (_Float16 / __bf16 arrays, mma.sync m16n8k16, k-slab a multiple of 16; warpTile then gives each warp's output tile, and the k-slab must be a multiple of 8; emulated below sm_80); see docs/GEMM.md")], true),
-    arg(Key::Stages, Kind::OneOf { min: 1, values: &[1, 2, 3, 4], unit: "", help: None }, "1",
-        &[n("stages", 16, "with mathMode='tf32': shared buffers per staged operand filled by asynchronous copies (cp.async on NVIDIA OpenCL; plain loads elsewhere), up to STAGES-1 k-slabs in flight while one is computed, one barrier per slab (CUTLASS's Stages); 1 (default) = none; not with doubleBuffer")],
-        &[n("stages", 16, "with mathMode='tf32': shared buffers per staged operand filled by asynchronous copies (cp.async, sm_80+; plain loads below), up to STAGES-1 k-slabs in flight while one is computed, one barrier per slab (CUTLASS's Stages); 1 (default) = none; not with doubleBuffer")], true),
+    arg(Key::Stages, Kind::OneOf { min: 1, values: &[1, 2, 3, 4, 5, 6], unit: "", help: None }, "1",
+        &[n("stages", 16, "with mathMode='tf32': shared buffers per staged operand filled by asynchronous copies (cp.async on NVIDIA OpenCL; plain loads elsewhere), up to STAGES-1 k-slabs in flight while one is computed (STAGES-2 with mmaInstruction='wgmma'), one barrier per slab (CUTLASS's Stages; 1 to 6); 1 (default) = none; not with doubleBuffer")],
+        &[n("stages", 16, "with mathMode='tf32': shared buffers per staged operand filled by asynchronous copies (cp.async, sm_80+; plain loads below), up to STAGES-1 k-slabs in flight while one is computed (STAGES-2 with mmaInstruction='wgmma'), one barrier per slab (CUTLASS's Stages; 1 to 6); 1 (default) = none; not with doubleBuffer")], true),
     arg(Key::FragLoad, Kind::FragLoad, "1",
         &[n("fragLoad", 16, "with mathMode='tf32' ('ldmatrix' also with 'fp16'/'bf16', where it reads either tile layout, .trans for a k-major one): fragment registers each local-memory read fills (1 = one 32-bit read per register, the default; 2 or 4 = one 64/128-bit read of a k-contiguous tile, the k order within the mma permuted to match and the local tiles padded or XOR-swizzled so the reads stay conflict-free; 4 needs a k-slab multiple of 16; 'ldmatrix': ldmatrix.sync.aligned.m8n8.x4 of a k-contiguous tile, four registers per instruction, the PTX fragment layout kept); see docs/GEMM.md")],
         &[n("fragLoad", 16, "with mathMode='tf32' ('ldmatrix' also with 'fp16'/'bf16', where it reads either tile layout, .trans for a k-major one): fragment registers each shared-memory read fills (1 = one 32-bit ld.shared per register, the default; 2 or 4 = one ld.shared.v2/v4 of a k-contiguous tile, the k order within the mma permuted to match and the shared tiles padded or XOR-swizzled so the reads stay conflict-free; 4 needs a k-slab multiple of 16; 'ldmatrix': ldmatrix.sync.aligned.m8n8.x4 of a k-contiguous tile, four registers per instruction, the PTX fragment layout kept); see docs/GEMM.md")], true),
@@ -266,6 +274,9 @@ pub const ARGS: &[Arg] = &[
     arg(Key::PrefetchResult, Kind::OneOf { min: 0, values: &[0, 1, 2], unit: "", help: None }, "0",
         &[n("prefetchResult", 16, "with mathMode='tf32'/'fp16'/'bf16' and stages > 1, where the loop's statements after the product read global arrays (C = alpha*s + beta*C): the k-slab, counted back from the last (1 = the last, 2 = the one before), at whose start each work-item issues prefetch.global.L2 for the cache lines its results will read, so the epilogue's reads find L2 instead of memory; 0 (default) = none; no effect without such reads; see docs/GEMM.md")],
         &[n("prefetchResult", 16, "with mathMode='tf32'/'fp16'/'bf16' and stages > 1, where the loop's statements after the product read global arrays (C = alpha*s + beta*C): the k-slab, counted back from the last (1 = the last, 2 = the one before), at whose start each work-item issues prefetch.global.L2 for the cache lines its results will read, so the epilogue's reads find L2 instead of memory; 0 (default) = none; no effect without such reads; see docs/GEMM.md")], true),
+    arg(Key::MmaInstruction, Kind::MmaInstruction, "'mma.sync'",
+        &[n("mmaInstruction", 16, "with mathMode='fp16'/'bf16': the tensor-core instruction: 'mma.sync' (default: each warp's 16 x 8 blocks) or 'wgmma' (wgmma.mma_async of CUDA on sm_90a: warpgroups of 4 warps, warpTile=[('i',64),('j',WN)] each, operands read by the tensor cores from 128-byte-swizzled shared tiles, k-slab 64, stages >= 3, vecLoad=8; on OpenCL only the emulated form, for tests: pruned as device_limit on NVIDIA's OpenCL, which cannot compile it); see docs/GEMM.md")],
+        &[n("mmaInstruction", 16, "with mathMode='fp16'/'bf16': the tensor-core instruction: 'mma.sync' (default: each warp's 16 x 8 blocks) or 'wgmma' (wgmma.mma_async, sm_90a: warpgroups of 4 warps, warpTile=[('i',64),('j',WN)] each with WN a multiple of 64 up to 256, operands read by the tensor cores from 128-byte-swizzled shared tiles, k-slab 64, stages >= 3, vecLoad=8; built for compute_90a, pruned as device_limit on any other device); see docs/GEMM.md")], true),
     arg(Key::Device, INT0, "0",
         &[n("device", 17, "device index within the platform")],
         &[n("device", 18, "CUDA device ordinal")], true),
@@ -377,6 +388,9 @@ pub struct NestArgs {
     /// `prefetchResult`: 0 (none) or the k-slab, counted back from the last (1), at which the
     /// tensor-core form prefetches into L2 the lines its result statements read.
     pub prefetch_result: u32,
+    /// `mmaInstruction='wgmma'`: the 16-bit tensor-core form issues `wgmma.mma_async` per
+    /// warpgroup (sm_90a) instead of `mma.sync` per warp.
+    pub wgmma: bool,
 }
 
 /// A transform's arguments with their names checked, each with its row of [`ARGS`]: parsed once
@@ -543,6 +557,7 @@ fn read(kind: Kind, v: Value, a: &KeywordArg) -> Result<Read, Diagnostic> {
         Kind::MathMode => Read::Math(math_mode_arg(&v, a)?),
         Kind::Tf32Convert => Read::Bool(tf32_convert_arg(&v, a)?),
         Kind::AsyncCache => Read::Bool(async_cache_arg(&v, a)?),
+        Kind::MmaInstruction => Read::Bool(mma_instruction_arg(&v, a)?),
         Kind::FragLoad => match v.as_str() {
             Some("ldmatrix") => Read::Int(i64::from(FRAG_LDMATRIX)),
             _ => Read::Int(one_of(&v, a, 1, &[1, 2, 4], " or 'ldmatrix'", None)?),
@@ -645,6 +660,7 @@ impl Options {
             (Key::AsyncCache, r) => self.nest.async_ca = flag(&r),
             (Key::IndexBits, r) => self.nest.index_bits = int(&r) as u32,
             (Key::PrefetchResult, r) => self.nest.prefetch_result = int(&r) as u32,
+            (Key::MmaInstruction, r) => self.nest.wgmma = flag(&r),
             (Key::Device, r) => self.device = int(&r) as usize,
             (Key::Platform, r) => self.platform = int(&r) as usize,
             (Key::PreferL1, r) => self.prefer_l1_kb = int(&r) as u32,
@@ -772,60 +788,6 @@ fn bool_arg(v: &Value, a: &KeywordArg) -> Result<bool, Diagnostic> {
     }
 }
 
-/// `incrementType` (ViennaCL study §2): `'global'` → `false` (stride by the global size),
-/// `'local'` → `true` (one contiguous chunk per work-group). Errors: any other value, located.
-fn increment_type_arg(v: &Value, a: &KeywordArg) -> Result<bool, Diagnostic> {
-    match v.as_str() {
-        Some("global") => Ok(false),
-        Some("local") => Ok(true),
-        _ => Err(Diagnostic::new(
-            a.expr.span,
-            format!("`incrementType` must be 'global' or 'local', found {v}"),
-        )),
-    }
-}
-
-/// `tf32Convert`: `'fragment'` → `false`, `'stage'` → `true`. Errors: any other value, located.
-fn tf32_convert_arg(v: &Value, a: &KeywordArg) -> Result<bool, Diagnostic> {
-    match v.as_str() {
-        Some("fragment") => Ok(false),
-        Some("stage") => Ok(true),
-        _ => Err(Diagnostic::new(
-            a.expr.span,
-            format!("`tf32Convert` must be 'fragment' or 'stage', found {v}"),
-        )
-        .with_help("'stage' rounds each element to TF32 once when its slab is staged; 'fragment' (default) each fragment register after its read")),
-    }
-}
-
-/// `asyncCache`: `'cg'` (false) or `'ca'` (true). Errors: any other value, located.
-fn async_cache_arg(v: &Value, a: &KeywordArg) -> Result<bool, Diagnostic> {
-    match v.as_str() {
-        Some("cg") => Ok(false),
-        Some("ca") => Ok(true),
-        _ => Err(Diagnostic::new(
-            a.expr.span,
-            format!("`asyncCache` must be 'cg' or 'ca', found {v}"),
-        )
-        .with_help("the cache operator of 16-byte cp.async copies: 'cg' (default) caches in L2 only, 'ca' in L1 and L2")),
-    }
-}
-
-/// `mathMode`: `'fp32'`, `'tf32'`, `'fp16'` or `'bf16'`. Errors: any other value, located.
-fn math_mode_arg(v: &Value, a: &KeywordArg) -> Result<MathMode, Diagnostic> {
-    match v.as_str() {
-        Some("fp32") => Ok(MathMode::Fp32),
-        Some("tf32") => Ok(MathMode::Tf32),
-        Some("fp16") => Ok(MathMode::Fp16),
-        Some("bf16") => Ok(MathMode::Bf16),
-        _ => Err(Diagnostic::new(
-            a.expr.span,
-            format!("`mathMode` must be 'fp32', 'tf32', 'fp16' or 'bf16', found {v}"),
-        )
-        .with_help("'tf32' runs a float matrix product on TF32 tensor cores, 'fp16' / 'bf16' one of _Float16 / __bf16 arrays on FP16 / BF16 tensor cores (FP32 accumulation); 'fp32' (default) on FP32 multiply-adds")),
-    }
-}
-
 /// The value of `tile=[('i',32),('j',8)]` / `regTile=...`: (loop name, extent ≥ 1) pairs, each
 /// located at the argument's expression.
 ///
@@ -948,7 +910,7 @@ mod tests {
         let cu: Vec<&str> = names(Backend::Cuda).into_iter().map(|x| x.0).collect();
         assert_eq!(cu[..3], ["threadCount", "blockCount", "cacheBlocks"]);
         assert_eq!(cu[cu.len() - 3..], ["pinHostMem", "dataOnDevice", "domain"]);
-        assert_eq!((cl.len(), cu.len()), (31, 32));
+        assert_eq!((cl.len(), cu.len()), (32, 33));
     }
 
     /// Names are checked once, at parse time; values bind per configuration.

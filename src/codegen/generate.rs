@@ -42,6 +42,7 @@ pub fn variant(
         grid: None,
         invalid: None,
         parts: Vec::new(),
+        sm90a: false,
     };
     let mut s = match schedule {
         Ok(s) => s,
@@ -56,6 +57,9 @@ pub fn variant(
             m.wrong_fragments = true;
         }
     }
+    let wgmma = s
+        .contraction()
+        .is_some_and(|c| c.mma.as_ref().is_some_and(|m| m.wgmma));
     if let Form::Linear(l) = &s.form {
         let low = kernel_ir::linear::lower(k, &s, fault);
         v.source = kernel_ir::write(&low.kernel, o.backend);
@@ -74,11 +78,19 @@ pub fn variant(
         v.local_size = s.local_size();
         v.local_mem_bytes = s.local_mem_bytes();
         v.grid = Some(s.grid());
+        v.sm90a = wgmma;
+        if wgmma && o.backend == Backend::Cuda {
+            // compute_90a / sm_90a: the skeleton's and the build pool's architecture suffix.
+            v.build_options = format!("{} -orcl-arch=a", v.build_options)
+                .trim()
+                .to_string();
+        }
         if o.backend == Backend::Cuda && s.dynamic_local() {
             // Dynamic shared memory: its size (the tiles, each view's offset rounded up to 16
             // bytes) is a launch token of the skeleton and of `_file.cu`'s launch.
+            // wgmma: 1024 more, the views starting at the first 1024-byte boundary.
             let views = s.contraction().map_or(0, |c| c.operands.len() as u64);
-            let bytes = v.local_mem_bytes + 16 * views;
+            let bytes = v.local_mem_bytes + 16 * views + if wgmma { 1024 } else { 0 };
             v.build_options = format!("{} -orcl-smem={bytes}", v.build_options)
                 .trim()
                 .to_string();

@@ -359,12 +359,25 @@ pub enum Swizzle {
     /// A k-contiguous tile `[t][kk]` read as 16-byte chunks: stored at `kk ^ (16·(t % 2))`, chunk index XOR 4 (needs
     /// a k-slab that is a multiple of 32).
     KInner,
+    /// `mmaInstruction='wgmma'`: the 128-byte swizzle of the wgmma shared-memory matrix
+    /// descriptors (PTX ISA §9.7.15.5.1, CUTLASS's `Swizzle<3,4,3>`, 16-bit elements): rows of
+    /// 64 elements (128 bytes), 16-byte chunk c of row r stored at chunk c ^ (r % 8). A
+    /// k-contiguous tile (K-major) is `[t][kk]` with the k-slab 64 (`[t][kk ^ 8·(t % 8)]`); a
+    /// k-major one (MN-major) is blocks of 64 columns, each `TK` rows of 64
+    /// (`[(t / 64)·TK + kk][(t % 64) ^ 8·(kk % 8)]`, `tk` = TK).
+    Gmma { tk: u64 },
 }
 
 impl Operand {
     /// The (rows, row length) of its local tile in a contraction with k-slab `tk`, tile extent
     /// `per_group` along its dimension and `padLocal` `pad`.
     pub fn tile_shape(&self, tk: u64, per_group: u64, pad: u64) -> (u64, u64) {
+        if let Swizzle::Gmma { .. } = self.swizzle {
+            return match self.k_inner_pad {
+                Some(_) => (per_group, tk),
+                None => (per_group.div_ceil(64) * tk, 64),
+            };
+        }
         match self.k_inner_pad {
             Some(kp) => (per_group, tk + kp),
             None => (tk, per_group + pad),
@@ -450,7 +463,9 @@ impl Schedule {
     /// shared memory (the launch raises the kernel's limit; OpenCL has no such memory, and the
     /// device's 48 KiB prunes the variant as a device limit).
     pub fn dynamic_local(&self) -> bool {
-        self.contraction().is_some() && self.local_mem_bytes() > STATIC_LOCAL_LIMIT
+        self.contraction()
+            .is_some_and(|c| c.mma.as_ref().is_some_and(|m| m.wgmma))
+            || self.contraction().is_some() && self.local_mem_bytes() > STATIC_LOCAL_LIMIT
     }
     /// Bytes of local memory of the staged tiles.
     pub fn local_mem_bytes(&self) -> u64 {

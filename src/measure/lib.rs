@@ -642,6 +642,7 @@ done
             grid: None,
             invalid: None,
             parts: Vec::new(),
+            sm90a: false,
         }
     }
 

@@ -222,13 +222,16 @@ impl Nvrtc {
 /// `--gpu-architecture=sm_<major><minor>` of the device (the skeleton compiles for
 /// `compute_<major><minor>` and JIT-loads the PTX). orcl's launch tokens: `-orcl-dlcm=cg|ca` (the
 /// skeleton's JIT cache mode, nvcc's `-Xptxas -dlcm=`) becomes `--ptxas-options=-dlcm=cg|ca`;
+/// `-orcl-arch=a` (sm_90a's `wgmma`) makes the architecture `sm_<major><minor>a`;
 /// `-orcl-cache=`, `-orcl-smem=` (dynamic shared memory) and `-orcl-total` are left out (the skeleton applies them when it loads and
 /// launches the kernel: they come with the `BIN` request). Errors: a launch token this function
 /// does not know (the variant is left to the skeleton, which does).
 pub fn pool_options(options: &str, cc: (u32, u32)) -> Result<Vec<String>, String> {
     let mut out = Vec::new();
+    let mut suffix = "";
     for w in options.split_whitespace() {
         match w {
+            "-orcl-arch=a" => suffix = "a",
             "-orcl-dlcm=cg" | "-orcl-dlcm=ca" => {
                 out.push(format!("--ptxas-options=-dlcm={}", &w["-orcl-dlcm=".len()..]))
             }
@@ -242,7 +245,7 @@ pub fn pool_options(options: &str, cc: (u32, u32)) -> Result<Vec<String>, String
             w => out.push(w.to_string()),
         }
     }
-    out.push(format!("--gpu-architecture=sm_{}{}", cc.0, cc.1));
+    out.push(format!("--gpu-architecture=sm_{}{}{suffix}", cc.0, cc.1));
     Ok(out)
 }
 
@@ -272,6 +275,10 @@ mod tests {
         assert_eq!(
             pool_options("", (12, 0)).unwrap(),
             ["--gpu-architecture=sm_120"]
+        );
+        assert_eq!(
+            pool_options("-orcl-smem=99328 -orcl-arch=a", (9, 0)).unwrap(),
+            ["--gpu-architecture=sm_90a"]
         );
         let e = pool_options("-orcl-dlcm=cs", (9, 0)).unwrap_err();
         assert!(e.contains("`-orcl-dlcm=cs`"), "{e}");

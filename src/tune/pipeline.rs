@@ -148,6 +148,9 @@ pub fn device_limit(v: &Variant, d: &DeviceInfo) -> Option<String> {
     if let Some(why) = v.parts.iter().skip(1).find_map(|p| device_limit(p, d)) {
         return Some(why);
     }
+    if let Some(why) = sm90a_limit(v, d) {
+        return Some(why);
+    }
     if let Some(g) = &v.grid {
         for (k, (&l, &max)) in g.local.iter().zip(&d.max_work_item_sizes).enumerate() {
             if l as usize > max {
@@ -197,6 +200,26 @@ pub fn device_limit(v: &Variant, d: &DeviceInfo) -> Option<String> {
         }
     }
     None
+}
+
+/// A `wgmma` kernel ([`orcl_codegen::target::Variant::sm90a`]) on a device that cannot run it:
+/// in CUDA one of compute capability other than 9.0 (sm_90a's features exist on no other), in
+/// OpenCL NVIDIA's (its compiler targets sm_90, not sm_90a: only the emulated form would run).
+fn sm90a_limit(v: &Variant, d: &DeviceInfo) -> Option<String> {
+    if !v.sm90a {
+        return None;
+    }
+    match v.backend {
+        Backend::Cuda if d.compute_capability != Some((9, 0)) => Some(format!(
+            "mmaInstruction='wgmma' needs sm_90a (compute capability 9.0, H100 / H200); the device has {}",
+            d.device_version
+        )),
+        Backend::OpenCl if d.vendor.to_uppercase().contains("NVIDIA") => Some(
+            "mmaInstruction='wgmma' is CUDA's (sm_90a): NVIDIA's OpenCL compiler targets sm_90 and would run only the emulated form"
+                .into(),
+        ),
+        _ => None,
+    }
 }
 
 /// The arrays of input size `input` fit the device (each buffer within
@@ -696,5 +719,73 @@ impl Workers {
         let mut t = self.runner.traffic().clone();
         self.extra.iter().for_each(|(_, r)| t.add(r.traffic()));
         t
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn device(backend: &'static str, vendor: &str, cc: Option<(u32, u32)>) -> DeviceInfo {
+        DeviceInfo {
+            backend,
+            platform_index: 0,
+            platform: "p".into(),
+            device_index: 0,
+            name: "d".into(),
+            vendor: vendor.into(),
+            driver_version: "1".into(),
+            device_version: "compute capability 8.0".into(),
+            compute_capability: cc,
+            compute_units: 1,
+            max_work_group_size: 1024,
+            max_work_item_sizes: vec![1024, 1024, 64],
+            max_grid_size: vec![],
+            local_mem_bytes: 1 << 20,
+            local_mem_optin_bytes: None,
+            local_mem_per_compute_unit_bytes: None,
+            global_mem_bytes: 1 << 30,
+            constant_mem_bytes: 1,
+            global_cache_bytes: 1,
+            max_clock_mhz: 1,
+            max_alloc_bytes: 1 << 30,
+            preferred_work_group_multiple: None,
+            registers_per_block: None,
+            max_threads_per_compute_unit: None,
+            pci_bus_id: None,
+            nvrtc_version: None,
+            fp64: true,
+        }
+    }
+
+    /// A `wgmma` kernel runs on a CUDA device of compute capability 9.0 and on OpenCL devices other
+    /// than NVIDIA's (its emulated form); elsewhere it is pruned with the reason.
+    #[test]
+    fn sm90a_kernels_are_pruned_where_they_cannot_run() {
+        let v = |backend, sm90a| Variant {
+            backend,
+            source: String::new(),
+            build_options: String::new(),
+            global_size: GlobalSize::CoverLoop,
+            local_size: 128,
+            platform: 0,
+            device: 0,
+            local_mem_bytes: 0,
+            grid: None,
+            invalid: None,
+            parts: Vec::new(),
+            sm90a,
+        };
+        let a100 = device("cuda", "NVIDIA Corporation", Some((8, 0)));
+        let h100 = device("cuda", "NVIDIA Corporation", Some((9, 0)));
+        let why = device_limit(&v(Backend::Cuda, true), &a100).unwrap();
+        assert!(why.contains("sm_90a"), "{why}");
+        assert_eq!(device_limit(&v(Backend::Cuda, true), &h100), None);
+        assert_eq!(device_limit(&v(Backend::Cuda, false), &a100), None);
+        let nv_cl = device("opencl", "NVIDIA Corporation", None);
+        let why = device_limit(&v(Backend::OpenCl, true), &nv_cl).unwrap();
+        assert!(why.contains("OpenCL"), "{why}");
+        let pocl = device("opencl", "AuthenticAMD", None);
+        assert_eq!(device_limit(&v(Backend::OpenCl, true), &pocl), None);
     }
 }

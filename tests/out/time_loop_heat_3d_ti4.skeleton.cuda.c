@@ -12,8 +12,9 @@
  *   sm_XY (ptxas included), and the options (only their launch tokens are used: the image is
  *   loaded as it is, no JIT); or QUIT\n. Both may end with a multi-dimensional grid.
  * Options are NVRTC options plus orcl's launch tokens: -orcl-dlcm=cg|ca (JIT cache mode, nvcc's
- * -Xptxas -dlcm), -orcl-cache=none|shared|l1|equal (cuFuncSetCacheConfig) and -orcl-total (time
- * host-to-device copies + kernel + device-to-host copies as one objective).
+ * -Xptxas -dlcm), -orcl-cache=none|shared|l1|equal (cuFuncSetCacheConfig), -orcl-total (time
+ * host-to-device copies + kernel + device-to-host copies as one objective), -orcl-smem=BYTES
+ * (dynamic shared memory) and -orcl-arch=a (compile for compute_XYa: sm_90a's wgmma).
  * Answers one JSON line per request, as the OpenCL skeleton does: id, status (ok | compile_error |
  * launch_error | wrong_result), build_ms, kernel_ms (per timed repetition, from CUDA events; under
  * -orcl-total: host-to-device copies + kernel + device-to-host copies), transfer_ms (the copies of
@@ -535,7 +536,7 @@ static CUresult orcl_run_steps(CUfunction *pk, unsigned (*gdim)[3], unsigned (*b
 }
 
 /* The launch tokens of a request's options (the rest are NVRTC options). */
-struct launch { int dlcm; int cache_config; int total; unsigned smem; };
+struct launch { int dlcm; int cache_config; int total; unsigned smem; int arch_a; };
 
 /* Split `opts` into NVRTC options (argv, pointing into `buf`) and launch tokens. Returns argc. */
 static int parse_options(const char *opts, char *buf, size_t bufsize, const char **argv, int maxargs, struct launch *l) {
@@ -551,6 +552,7 @@ static int parse_options(const char *opts, char *buf, size_t bufsize, const char
         else if (!strcmp(t, "-orcl-cache=l1")) l->cache_config = 2;
         else if (!strcmp(t, "-orcl-cache=equal")) l->cache_config = 3;
         else if (!strcmp(t, "-orcl-total")) l->total = 1;
+        else if (!strcmp(t, "-orcl-arch=a")) l->arch_a = 1;
         else if (!strncmp(t, "-orcl-smem=", 11)) l->smem = (unsigned)strtoul(t + 11, NULL, 10);
         else if (argc < maxargs) argv[argc++] = t;
     }
@@ -570,7 +572,7 @@ static int get_kernel(const char *src, const char *opts, char *log, size_t logsi
     char arch[64];
     struct launch l;
     int argc = parse_options(opts, buf, sizeof buf, argv, 120, &l);
-    snprintf(arch, sizeof arch, "--gpu-architecture=compute_%d%d", cc_major, cc_minor);
+    snprintf(arch, sizeof arch, "--gpu-architecture=compute_%d%d%s", cc_major, cc_minor, l.arch_a ? "a" : "");
     argv[argc++] = arch;
     nvrtcProgram prog;
     nvrtcResult rr = cu.CreateProgram(&prog, src, "orcl_kernel.cu", 0, NULL, NULL);

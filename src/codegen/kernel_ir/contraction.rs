@@ -336,6 +336,10 @@ impl Cx<'_> {
         use crate::schedule::Swizzle;
         match (o.k_inner_pad, o.swizzle) {
             (Some(_), Swizzle::KInner) => format!("[{t}][({kk}) ^ ((({t}) & 1) << 4)]"),
+            (Some(_), Swizzle::Gmma { .. }) => format!("[{t}][({kk}) ^ ((({t}) & 7) << 3)]"),
+            (None, Swizzle::Gmma { tk }) => {
+                format!("[({t}) / 64 * {tk} + ({kk})][(({t}) % 64) ^ ((({kk}) & 7) << 3)]")
+            }
             (Some(_), _) => format!("[{t}][{kk}]"),
             (None, Swizzle::KMajor { v }) => {
                 format!("[{kk}][({t}) ^ (((({kk}) / {v}) & 3) << 3)]")

@@ -119,8 +119,12 @@ pub enum KStmt {
     /// CUDA: the block's dynamic shared memory, `extern __shared__ __align__(16) unsigned char
     /// orcl_dsmem[];` (its size given at launch: more than the 48 KiB a kernel may declare
     /// statically, after `cudaFuncSetAttribute(..., MaxDynamicSharedMemorySize, ...)`); OpenCL:
-    /// nothing.
-    DynamicShared,
+    /// nothing. `align` 1024 (`mmaInstruction='wgmma'`: the 128-byte swizzle repeats every 1024
+    /// bytes of the shared window): the views start at `orcl_dsmem`, the first 1024-byte
+    /// boundary of the memory (the launch gives 1024 bytes more).
+    DynamicShared {
+        align: u64,
+    },
     /// A local array `TY NAME[d0][d1]...` that CUDA places at byte `offset` of
     /// [`KStmt::DynamicShared`]'s memory (a pointer to rows, indexed as the array would be) and
     /// OpenCL declares as a `__local` array aligned to 16 bytes.
@@ -162,7 +166,13 @@ pub enum KStmt {
     /// shared-window address `cp.async` takes), and `orcl_tf32(x)`, `x` rounded to TF32 as
     /// `cvt.rna.tf32.f32` does (nearest, ties away from zero, on the 13 low mantissa bits);
     /// `orcl_f2u(x)` / `orcl_u2f(x)` reinterpret a float's bits as `unsigned int` and back.
-    MmaMacros,
+    /// `sm90a` (`mmaInstruction='wgmma'`): the hardware form also needs CUDA's sm_90a features
+    /// (`__CUDA_ARCH_FEAT_SM90_ALL`; never in OpenCL), and `orcl_gdesc(addr, lbo, sbo)` (a wgmma
+    /// shared-memory matrix descriptor, 128-byte swizzle) and `orcl_gx(o)` (byte offset `o` as
+    /// that swizzle places it) are defined.
+    MmaMacros {
+        sm90a: bool,
+    },
     /// `#if ORCL_MMA_SYNC` HARDWARE `#else` EMULATED `#endif`.
     Mma {
         hardware: Vec<KStmt>,
@@ -273,6 +283,8 @@ fn substitute(e: &Expr, map: &dyn Fn(&str) -> Option<String>) -> String {
 }
 
 mod atomic;
+mod mma_macros;
+use mma_macros::mma_macros;
 mod widen;
 mod contraction;
 pub mod linear;
@@ -616,42 +628,10 @@ const CUDA_LIMITS: &str = "#ifndef INT_MIN
 #endif
 ";
 
-/// The tensor-core macros of [`KStmt::MmaMacros`] in OpenCL C (`as_uint`) or CUDA C
-/// (`__float_as_uint`).
-fn mma_macros(opencl: bool) -> String {
-    let (target, bits, float, smem) = if opencl {
-        (
-            "defined(__NV_CL_C_VERSION)",
-            "as_uint",
-            "as_float",
-            "((uint)(size_t)(p))",
-        )
-    } else {
-        (
-            "defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800",
-            "__float_as_uint",
-            "__uint_as_float",
-            "((unsigned int)__cvta_generic_to_shared(p))",
-        )
-    };
-    format!(
-        "#if {target} && !defined(ORCL_EMULATE_MMA)
-#define ORCL_MMA_SYNC 1
-#define orcl_smem(p) {smem}
-#else
-#define ORCL_MMA_SYNC 0
-#endif
-#define orcl_tf32(x) ((({bits}(x) & 0x7f800000u) == 0x7f800000u) ? (x) : {float}(({bits}(x) + 0x1000u) & 0xffffe000u))
-#define orcl_f2u(x) {bits}(x)
-#define orcl_u2f(x) {float}(x)
-"
-    )
-}
-
 /// [`KStmt::MmaMacros`] and [`KStmt::Mma`] (preprocessor lines at the start of the line).
 fn write_mma(out: &mut String, s: &KStmt, depth: usize, w: &Words) {
     match s {
-        KStmt::MmaMacros => out.push_str(&mma_macros(w.opencl)),
+        KStmt::MmaMacros { sm90a } => out.push_str(&mma_macros(w.opencl, *sm90a)),
         KStmt::Mma { hardware, emulated } => {
             out.push_str("#if ORCL_MMA_SYNC\n");
             write_block(out, hardware, depth, w);
@@ -808,9 +788,17 @@ fn write_local_array(
 
 /// [`KStmt::DynamicShared`] and [`KStmt::SharedView`]: CUDA's `extern __shared__` memory and
 /// pointer-to-rows views into it; OpenCL's static `__local` arrays.
-fn write_shared_view(out: &mut String, pad: &str, w: &Words, s: &KStmt) {
+fn shared_view(out: &mut String, pad: &str, w: &Words, s: &KStmt) {
     match s {
-        KStmt::DynamicShared if !w.opencl => {
+        KStmt::DynamicShared { align } if !w.opencl && *align > 16 => {
+            let _ = writeln!(
+                out,
+                "{pad}extern __shared__ __align__({align}) unsigned char orcl_dsmem0[];\n{pad}unsigned char *orcl_dsmem = orcl_dsmem0 + (({align}u - ((unsigned int)__cvta_generic_to_shared(orcl_dsmem0) & {}u)) & {}u);",
+                align - 1,
+                align - 1
+            );
+        }
+        KStmt::DynamicShared { .. } if !w.opencl => {
             let _ = writeln!(
                 out,
                 "{pad}extern __shared__ __align__(16) unsigned char orcl_dsmem[];"
@@ -861,7 +849,7 @@ fn write_stmt(out: &mut String, s: &KStmt, depth: usize, w: &Words) {
             let ext: String = dims.iter().map(|d| format!("[{d}]")).collect();
             write_local_array(out, &pad, w, *ty, name, &ext, *align);
         }
-        KStmt::DynamicShared | KStmt::SharedView { .. } => write_shared_view(out, &pad, w, s),
+        KStmt::DynamicShared { .. } | KStmt::SharedView { .. } => shared_view(out, &pad, w, s),
         KStmt::LocalBuffer { ty, name, size } => {
             write_local_array(out, &pad, w, *ty, name, &format!("[{size}]"), 0);
         }
@@ -955,6 +943,6 @@ fn write_stmt(out: &mut String, s: &KStmt, depth: usize, w: &Words) {
                 let _ = writeln!(out, "{pad}{l}");
             }
         }
-        KStmt::MmaMacros | KStmt::Mma { .. } => write_mma(out, s, depth, w),
+        KStmt::MmaMacros { .. } | KStmt::Mma { .. } => write_mma(out, s, depth, w),
     }
 }

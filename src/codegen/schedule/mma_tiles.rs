@@ -59,6 +59,14 @@ pub struct MmaTiles {
     /// `prefetchResult` R: 0, or the k-slab (1 = the last, 2 = the one before) at whose start the
     /// work-item issues `prefetch.global.L2` for each global element its result statements read.
     pub prefetch_result: u64,
+    /// `mmaInstruction='wgmma'` (16-bit operands, sm_90a): each warpgroup (4 consecutive warps)
+    /// computes a 64 × `wn` block with `wgmma.mma_async.sync.aligned.m64n{wn}k16`, A and B read
+    /// by the tensor cores from the 128-byte-swizzled local tiles ([`crate::schedule::Swizzle::Gmma`])
+    /// through matrix descriptors. Warp w of a warpgroup holds rows 16·w.. of its block: `wm`
+    /// is then 16 and the accumulators keep the m16n8 layout per warp (PTX ISA §9.7.15.5.1,
+    /// "Register Fragments": row 16·w + groupID + 8·(q / 2), column 8·j + 2·threadID_in_group +
+    /// q % 2 of accumulator 4·j + q); `warps_m` counts warps (4 per warpgroup).
+    pub wgmma: bool,
 }
 
 impl MmaTiles {

@@ -20,6 +20,7 @@
 
 mod k16;
 mod ldm16;
+mod wgmma;
 
 use super::Cx;
 use crate::kernel_ir::{KExpr, KStmt, VecDst};
@@ -448,9 +449,16 @@ impl Cx<'_> {
     /// buffer, slab `t + S - 1` is issued into that buffer, and slab `t` is computed. One barrier
     /// per slab; past the end the copies are skipped (their groups empty), and the loads
     /// zero-fill past the reduction loop. Where `ORCL_MMA_SYNC` is 0 the copies are plain loads
-    /// and the waits nothing.
+    /// and the waits nothing. With `wgmma` ([`MmaTiles::wgmma`]) S - 2 slabs are in flight: the
+    /// wait leaves S - 3 groups pending, `fence.proxy.async` precedes the barrier, slab
+    /// `t + S - 2` goes into slab `t - 2`'s buffer (its wgmma group completed at slab `t - 1`'s
+    /// `wgmma.wait_group 1`), and `wgmma.wait_group 0` follows the loop.
     pub(super) fn pipelined(&self, con: &Contraction<'_>) -> Vec<KStmt> {
         let (tk, st) = (self.c.tk, self.c.stages);
+        // Slabs in flight: S - 1, or with wgmma S - 2 (slab t's group may still read its buffer
+        // while slab t + 1 is computed; buffer t's refill waits for slab t + 2's barrier).
+        let wg = self.mma().wgmma;
+        let ahead = if wg { st - 2 } else { st - 1 };
         let ptx = |text: &str| KStmt::Mma {
             hardware: vec![KStmt::Lines(format!(
                 "asm volatile(\"{text}\" ::: \"memory\");"
@@ -459,7 +467,7 @@ impl Cx<'_> {
         };
         let commit = || ptx("cp.async.commit_group;");
         let mut out = Vec::new();
-        for s in 0..st - 1 {
+        for s in 0..ahead {
             let k0 = (s * tk).to_string();
             out.push(KStmt::If {
                 cond: format!("{k0} < orcl_kn").into(),
@@ -474,21 +482,29 @@ impl Cx<'_> {
         };
         let slab = vec![
             int("orcl_buf", format!("(int)((orcl_k0 / {tk}) % {st})")),
-            int("orcl_fill", format!("(orcl_buf + {}) % {st}", st - 1)),
-            ptx(&format!("cp.async.wait_group {};", st - 2)),
+            int("orcl_fill", format!("(orcl_buf + {ahead}) % {st}")),
+            ptx(&format!("cp.async.wait_group {};", ahead - 1)),
+            // wgmma reads the tiles through the async proxy: the copies are ordered before it.
+            KStmt::Block(match wg {
+                true => vec![ptx("fence.proxy.async.shared::cta;")],
+                false => Vec::new(),
+            }),
             KStmt::Block(self.convert_in_place("orcl_buf")),
             KStmt::Barrier,
             KStmt::If {
-                cond: format!("orcl_k0 + {} < orcl_kn", (st - 1) * tk).into(),
+                cond: format!("orcl_k0 + {} < orcl_kn", ahead * tk).into(),
                 then: self.fast_loads_hoisted(
-                    &format!("orcl_k0 + {}", (st - 1) * tk),
+                    &format!("orcl_k0 + {}", ahead * tk),
                     "orcl_fast0",
                     super::Load::Async("orcl_fill"),
                 ),
             },
             commit(),
             KStmt::Block(self.prefetch_result(con)),
-            KStmt::Block(self.mma_compute("orcl_buf")),
+            KStmt::Block(match wg {
+                true => self.wgmma_slab("orcl_buf"),
+                false => self.mma_compute("orcl_buf"),
+            }),
         ];
         out.extend(self.fast_tile_flag("orcl_fast0"));
         let r = self.mma().prefetch_result;
@@ -510,6 +526,9 @@ impl Cx<'_> {
             unroll: None,
             body: slab,
         });
+        if wg {
+            out.extend(self.wgmma_drain());
+        }
         out
     }
 
@@ -767,7 +786,7 @@ impl Cx<'_> {
 /// tile's first row and column within the work-group's tile.
 fn ids(cx: &Cx<'_>, nest: &Nest<'_>) -> Vec<KStmt> {
     let (s, m) = (cx.s, cx.mma());
-    let mut body = vec![KStmt::MmaMacros];
+    let mut body = vec![KStmt::MmaMacros { sm90a: m.wgmma }];
     let long = |name: &str, value: KExpr| KStmt::Let {
         ty: "long",
         name: name.into(),
@@ -804,17 +823,27 @@ fn ids(cx: &Cx<'_>, nest: &Nest<'_>) -> Vec<KStmt> {
         ("orcl_lane", format!("orcl_lin % {w}")),
         ("orcl_gid", "orcl_lane / 4".to_string()),
         ("orcl_tig", "orcl_lane % 4".to_string()),
-        (
-            "orcl_wm0",
-            format!("(orcl_warp / {}) * {}", m.warps_n, m.wm),
-        ),
-        (
-            "orcl_wn0",
-            format!("(orcl_warp % {}) * {}", m.warps_n, m.wn),
-        ),
     ] {
         body.push(long(name, KExpr::Text(value)));
     }
+    // wgmma: warpgroup g = warp / 4 owns rows 64·(g / warps_n).. and columns wn·(g % warps_n)..;
+    // its warp w = warp % 4 holds rows 16·w.. of them.
+    let (wm0, wn0) = match m.wgmma {
+        true => {
+            let g = format!("(orcl_warp / 4 / {0}) * 64", m.warps_n);
+            body.push(long("orcl_wgm0", KExpr::Text(g)));
+            (
+                "orcl_wgm0 + (orcl_warp % 4) * 16".to_string(),
+                format!("(orcl_warp / 4 % {}) * {}", m.warps_n, m.wn),
+            )
+        }
+        false => (
+            format!("(orcl_warp / {}) * {}", m.warps_n, m.wm),
+            format!("(orcl_warp % {}) * {}", m.warps_n, m.wn),
+        ),
+    };
+    body.push(long("orcl_wm0", KExpr::Text(wm0)));
+    body.push(long("orcl_wn0", KExpr::Text(wn0)));
     body
 }
 

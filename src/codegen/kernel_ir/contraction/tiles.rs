@@ -13,7 +13,10 @@ pub(super) fn local_tiles(s: &Schedule, c: &ContractionSchedule) -> Vec<KStmt> {
     let mut body = Vec::new();
     let dynamic = s.dynamic_local();
     if dynamic {
-        body.push(KStmt::DynamicShared);
+        let wgmma = c.mma.as_ref().is_some_and(|m| m.wgmma);
+        body.push(KStmt::DynamicShared {
+            align: if wgmma { 1024 } else { 16 },
+        });
     }
     let mut offset = 0;
     for (n, o) in c.operands.iter().enumerate().filter(|(_, o)| o.staged) {

@@ -95,9 +95,7 @@ pub(super) fn schedule(
             c.red.var
         ));
     }
-    if input.is_16bit() {
-        check_16bit(a, mode)?;
-    }
+    check_16bit(a, input, tk, mode)?;
     if a.index_bits == 32 {
         check_index32(k, &vars)?;
     }
@@ -126,10 +124,16 @@ pub(super) fn schedule(
             o.k_inner_pad = Some(K_INNER_PAD_16);
         }
     }
+    for o in ops.iter_mut().filter(|_| a.wgmma) {
+        (o.swizzle, o.k_inner_pad) = (Swizzle::Gmma { tk }, o.red_fast.then_some(0));
+    }
     if ldmatrix && input.is_16bit() {
         check_ldmatrix_rows(&ops, &dims, tk, a.pad_local)?;
     }
-    let (wm, wn, warps_m, warps_n) = warp_tiles(a, &dims)?;
+    let (wm, wn, warps_m, warps_n) = match a.wgmma {
+        true => wgmma_tiles(a, &dims)?,
+        false => warp_tiles(a, &dims)?,
+    };
     dims[0].items = WARP * warps_n;
     dims[1].items = warps_m;
     for d in dims.iter_mut() {
@@ -171,9 +175,75 @@ pub(super) fn schedule(
                 async_ca: a.async_ca,
                 index32: a.index_bits == 32,
                 prefetch_result: u64::from(a.prefetch_result),
+                wgmma: a.wgmma,
             }),
         }),
     })
+}
+
+/// What `mmaInstruction='wgmma'` cannot take (one line each): operands other than 16-bit (TF32
+/// wgmma needs both operands k-major in shared memory, not done), a k-slab other than 64 (one
+/// 128-byte swizzled row of 16-bit elements), fewer than 3 stages (one slab in the tensor cores,
+/// one landing, one being filled: [`crate::kernel_ir`]'s wgmma main loop waits on the
+/// previous slab's wgmma before refilling its buffer), `vecLoad` other than 8 (16-byte copies,
+/// whole swizzle chunks), and the knobs of `mma.sync`'s fragment reads or of padded tiles.
+fn check_wgmma(a: &NestArgs, input: ScalarType, tk: u64, mode: &str) -> Result<(), String> {
+    if !input.is_16bit() {
+        return Err(format!("mmaInstruction='wgmma' takes mathMode='fp16' or 'bf16' (TF32 wgmma needs both operands k-major in shared memory, not done), found mathMode='{mode}'"));
+    }
+    if tk != 64 {
+        return Err(format!("mmaInstruction='wgmma' reads 128-byte swizzled rows of 64 16-bit elements: it needs a k-slab of 64, found {tk}"));
+    }
+    if a.stages < 3 {
+        return Err(format!("mmaInstruction='wgmma' keeps one slab in the tensor cores while the next ones land: it needs stages >= 3, found stages={}", a.stages.max(1)));
+    }
+    if a.vec_load != 8 {
+        return Err(format!("mmaInstruction='wgmma' copies whole 16-byte chunks of the swizzled tiles: it needs vecLoad=8, found vecLoad={}", a.vec_load.max(1)));
+    }
+    if a.frag_load > 1 || a.frag_buffers > 1 {
+        return Err("fragLoad and fragBuffers choose how mma.sync reads its fragments; wgmma reads its operands from shared memory itself: leave them at 1".into());
+    }
+    if a.pad_local != 0 {
+        return Err(format!("mmaInstruction='wgmma' reads unpadded 128-byte rows (swizzled, not padded): it needs padLocal=0, found {}", a.pad_local));
+    }
+    Ok(())
+}
+
+/// The tiles of `mmaInstruction='wgmma'`: (`wm` = 16, `wn`, warps along dimension 1, warpgroups
+/// along dimension 0; see [`MmaTiles::wgmma`]) from `warpTile=[(i, 64), (j, WN)]` (default the
+/// whole tile). Errors: a warpgroup tile other than 64 rows, WN not a multiple of 64 up to 256
+/// (B's 64-column swizzle blocks; wgmma's N is at most 256), tiles they do not divide, more than
+/// 8 warpgroups (1024 work-items).
+fn wgmma_tiles(a: &NestArgs, dims: &[Dim]) -> Result<(u64, u64, u64, u64), String> {
+    let warp_of = |d: usize| {
+        a.warp_tile
+            .iter()
+            .find(|w| w.0 == dims[d].var)
+            .map_or(dims[d].per_group, |w| w.1)
+    };
+    let (wm, wn) = (warp_of(1), warp_of(0));
+    if wm != 64 || wn % 64 != 0 || wn > 256 {
+        return Err(format!(
+            "mmaInstruction='wgmma' computes 64 x N per warpgroup (N a multiple of 64 up to 256): warpTile {wm} x {wn} (along `{}` x `{}`) is not one",
+            dims[1].var, dims[0].var
+        ));
+    }
+    for (d, w) in [(1, wm), (0, wn)] {
+        if dims[d].per_group % w != 0 {
+            return Err(format!(
+                "warpTile {w} along `{}` does not divide its tile {}",
+                dims[d].var, dims[d].per_group
+            ));
+        }
+    }
+    let (groups_m, groups_n) = (dims[1].per_group / 64, dims[0].per_group / wn);
+    if groups_m * groups_n > 8 {
+        return Err(format!(
+            "{} warpgroups per work-group ({groups_m} x {groups_n}) exceed the 1024 work-items of any device",
+            groups_m * groups_n
+        ));
+    }
+    Ok((16, wn, 4 * groups_m, groups_n))
 }
 
 /// `stages` and `doubleBuffer` are not both given, and `prefetchResult` comes with stages.
@@ -264,10 +334,17 @@ fn warp_tiles(a: &NestArgs, dims: &[Dim]) -> Result<(u64, u64, u64, u64), String
     Ok((wm, wn, warps_m, warps_n))
 }
 
-/// What the 16-bit forms (`mode` 'fp16' or 'bf16') cannot take: `fragLoad` 2 or 4 (TF32's vector
+/// What the 16-bit forms (`mode` 'fp16' or 'bf16') cannot take (and `mmaInstruction='wgmma'`,
+/// [`check_wgmma`]): `fragLoad` 2 or 4 (TF32's vector
 /// fragment reads; `'ldmatrix'` is taken), `stages` with single-element copies (`cp.async`
 /// copies 4, 8 or 16 bytes).
-fn check_16bit(a: &NestArgs, mode: &str) -> Result<(), String> {
+fn check_16bit(a: &NestArgs, input: ScalarType, tk: u64, mode: &str) -> Result<(), String> {
+    if a.wgmma {
+        check_wgmma(a, input, tk, mode)?;
+    }
+    if !input.is_16bit() {
+        return Ok(());
+    }
     if a.tf32_stage {
         return Err(format!("tf32Convert='stage' applies to mathMode='tf32'; '{mode}' operands are widened exactly, with no rounding to convert"));
     }

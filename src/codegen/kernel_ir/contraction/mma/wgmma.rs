@@ -1,0 +1,217 @@
+//! The `wgmma` form of the 16-bit tensor-core schedule (`mmaInstruction='wgmma'`, see
+//! [`crate::schedule::MmaTiles::wgmma`]): per k-slab of 64, each warpgroup issues four
+//! `wgmma.mma_async.sync.aligned.m64n{WN}k16.f32.{f16,bf16}.{f16,bf16}` whose A (64 × 16) and
+//! B (16 × WN) are read by the tensor cores from the local tiles through shared-memory matrix
+//! descriptors (PTX ISA §9.7.15.5.1, 128-byte swizzle; CUTLASS's SM90 GMMA with
+//! `GMMA::Layout_K_SW128_Atom` / `Layout_MN_SW128_Atom`).
+//!
+//! The tiles ([`crate::schedule::Swizzle::Gmma`]) are 1024-byte aligned rows of 128 bytes whose
+//! 16-byte chunks are XOR-ed with the row's index mod 8, the pattern the hardware applies to
+//! address bits 4–6 from bits 7–9. A descriptor gives the block's start (its first row and the
+//! k-step's first element, unswizzled), the leading byte offset (LBO) and the stride byte
+//! offset (SBO): K-major (a k-contiguous tile) — rows of one k-step are 32 bytes of a 128-byte
+//! row, 8-row groups SBO = 1024 apart (LBO unused, 16); MN-major (a k-major tile, `imm-trans`
+//! 1, allowed for 16-bit types) — 64 elements of M or N in a 128-byte row, k-rows 128 bytes
+//! apart, 8-k-row groups SBO = 1024 apart, 64-element blocks LBO = TK·128 apart. Checked
+//! exactly on the H100 with the probe `bench/tensor/wgmma_probe.py` (the swapped LBO/SBO fails).
+//!
+//! The emulated form decodes the same descriptors: element (mn, k) of a block is read at the
+//! byte offset the hardware computes from the block's start, LBO and SBO, swizzled by
+//! `orcl_gx`, so PoCL checks that the tiles' cell function, the swizzle and the descriptors'
+//! strides agree (a wrong descriptor fails there too); the accumulators are those of
+//! m16n8 per warp (warp w of the warpgroup: rows 16·w..).
+
+use crate::kernel_ir::contraction::Cx;
+use crate::kernel_ir::{KExpr, KStmt};
+use orcl_frontend::ir::ScalarType;
+
+/// The stride byte offset of every descriptor: 8 rows of 128 bytes.
+const SBO: u64 = 1024;
+
+impl Cx<'_> {
+    /// Whether operand `n`'s tile is K-major (k-contiguous).
+    fn gmma_k_major(&self, n: usize) -> bool {
+        self.c.operands[n].k_inner_pad.is_some()
+    }
+
+    /// Operand `n`'s leading byte offset and transpose flag: K-major (16: unused, 0), MN-major
+    /// (the stride of its 64-element blocks, 1).
+    fn gmma_lbo(&self, n: usize) -> (u64, u64) {
+        match self.gmma_k_major(n) {
+            true => (16, 0),
+            false => (self.c.tk * 128, 1),
+        }
+    }
+
+    /// The byte offset (C text), from its buffer's first element, of the block of operand `n`
+    /// that the warpgroup reads at k-step `ks` (C text): its first row (A: `orcl_wgm0`) or column
+    /// (B: `orcl_wn0`) and k = `ks`. The test fault (`wrong_fragments`) advances A by half a
+    /// k-step per step, a wrong descriptor that validation must catch.
+    fn gmma_origin(&self, n: usize, ks: &str) -> String {
+        let m = self.mma();
+        let wrong = m.wrong_fragments && n == m.a;
+        let t0 = if n == m.a { "orcl_wgm0" } else { "orcl_wn0" };
+        match self.gmma_k_major(n) {
+            true => format!("{t0} * 128 + ({ks}) * {}", if wrong { 1 } else { 2 }),
+            false => format!(
+                "{t0} / 64 * {} + ({ks}) * {}",
+                self.c.tk * 128,
+                if wrong { 64 } else { 128 }
+            ),
+        }
+    }
+
+    /// The byte offset within its block (C text, before the swizzle) of element (`mn` along M or
+    /// N, `k`) of operand `n`, as the hardware computes it from the descriptor.
+    fn gmma_decode(&self, n: usize, mn: &str, k: &str) -> String {
+        let (lbo, _) = self.gmma_lbo(n);
+        match self.gmma_k_major(n) {
+            true => format!("({mn}) / 8 * {SBO} + ({mn}) % 8 * 128 + ({k}) * 2"),
+            false => format!(
+                "({mn}) / 64 * {lbo} + ({k}) / 8 * {SBO} + ({k}) % 8 * 128 + ({mn}) % 64 * 2"
+            ),
+        }
+    }
+
+    /// The asm statement of one `wgmma.mma_async` (descriptors `orcl_da`, `orcl_db`; accumulators
+    /// `orcl_acc[0][j][q]` as D's registers 4·j + q).
+    fn gmma_asm(&self) -> String {
+        let m = self.mma();
+        let ty = match m.input {
+            ScalarType::BFloat16 => "bf16",
+            _ => "f16",
+        };
+        let n = m.wn / 2;
+        let regs: Vec<String> = (0..n).map(|i| format!("%{i}")).collect();
+        let outs: Vec<String> = (0..m.wn / 8)
+            .flat_map(|j| (0..4).map(move |q| format!("\"+f\"(orcl_acc[0][{j}][{q}])")))
+            .collect();
+        let (ta, tb) = (self.gmma_lbo(m.a).1, self.gmma_lbo(m.b).1);
+        format!(
+            "asm volatile(\"{{\\n.reg .pred p;\\nsetp.ne.b32 p, %{}, 0;\\nwgmma.mma_async.sync.aligned.m64n{}k16.f32.{ty}.{ty} {{{}}}, %{n}, %{}, p, 1, 1, {ta}, {tb};\\n}}\\n\"\n    : {}\n    : \"l\"(orcl_da), \"l\"(orcl_db), \"r\"(1));",
+            n + 2,
+            m.wn,
+            regs.join(","),
+            n + 1,
+            outs.join(", ")
+        )
+    }
+
+    /// The k-slab in local buffer `buf` with `wgmma` (hardware: `wgmma.fence`, one
+    /// `wgmma.mma_async` per k-step of 16, `commit_group`, then `wait_group 1`: the previous
+    /// slab's group has finished reading its buffer, which the next slab's copies refill), or
+    /// emulated: each accumulator's sums of the products decoded from the same descriptors.
+    pub(in crate::kernel_ir::contraction) fn wgmma_slab(&self, buf: &str) -> Vec<KStmt> {
+        let m = self.mma();
+        let ptx = |t: &str| KStmt::Lines(format!("asm volatile(\"{t}\" ::: \"memory\");"));
+        let mut hw = vec![ptx("wgmma.fence.sync.aligned;")];
+        let base = |n: usize| format!("orcl_smem(&{}[0][0])", self.tile(n, buf));
+        for ks in (0..self.c.tk).step_by(16) {
+            let ks = ks.to_string();
+            let desc = |name: &str, n: usize| KStmt::Var {
+                ty: "unsigned long long".into(),
+                name: name.into(),
+                value: Some(
+                    format!(
+                        "orcl_gdesc({} + {}, {}, {SBO})",
+                        base(n),
+                        self.gmma_origin(n, &ks),
+                        self.gmma_lbo(n).0
+                    )
+                    .into(),
+                ),
+            };
+            hw.push(KStmt::Block(vec![
+                desc("orcl_da", m.a),
+                desc("orcl_db", m.b),
+                KStmt::Lines(self.gmma_asm()),
+            ]));
+        }
+        hw.push(ptx("wgmma.commit_group.sync.aligned;"));
+        hw.push(ptx("wgmma.wait_group.sync.aligned 1;"));
+        vec![KStmt::Mma {
+            hardware: hw,
+            emulated: self.wgmma_emulated(buf),
+        }]
+    }
+
+    /// [`Cx::wgmma_slab`] emulated: each work-item's accumulators (row `orcl_r` of the
+    /// warpgroup's 64, column `orcl_c` of its `wn`) sum the slab's products of elements read at
+    /// the descriptors' decoded, swizzled offsets.
+    fn wgmma_emulated(&self, buf: &str) -> Vec<KStmt> {
+        let m = self.mma();
+        let widen = m.input.widen_fn().unwrap_or("(float)");
+        let long = |name: &str, value: String| KStmt::Let {
+            ty: "long",
+            name: name.into(),
+            value: KExpr::Text(value),
+        };
+        let at = |n: usize, mn: &str| {
+            format!(
+                "orcl_gx({} + {}) / 2",
+                self.gmma_origin(n, "orcl_ks"),
+                self.gmma_decode(n, mn, "orcl_kk")
+            )
+        };
+        let (ta, tb) = (self.tile(m.a, buf), self.tile(m.b, buf));
+        let step = vec![
+            long("orcl_ea", at(m.a, "orcl_r")),
+            long("orcl_eb", at(m.b, "orcl_c")),
+            KStmt::Store {
+                target: "orcl_d".into(),
+                value: format!(
+                    "orcl_d + {widen}({ta}[orcl_ea / 64][orcl_ea % 64]) * {widen}({tb}[orcl_eb / 64][orcl_eb % 64])"
+                )
+                .into(),
+            },
+        ];
+        let body = vec![
+            long(
+                "orcl_r",
+                "(orcl_warp % 4) * 16 + orcl_gid + 8 * (orcl_q / 2)".into(),
+            ),
+            long("orcl_c", "orcl_ni * 8 + 2 * orcl_tig + orcl_q % 2".into()),
+            KStmt::Var {
+                ty: "float".into(),
+                name: "orcl_d".into(),
+                value: Some("orcl_acc[orcl_mi][orcl_ni][orcl_q]".into()),
+            },
+            KStmt::For {
+                var: "orcl_ks".into(),
+                start: "0".into(),
+                end: self.c.tk.to_string().into(),
+                step: "16".into(),
+                unroll: Some(0),
+                body: vec![Self::each("orcl_kk", 16, step)],
+            },
+            KStmt::Store {
+                target: "orcl_acc[orcl_mi][orcl_ni][orcl_q]".into(),
+                value: "orcl_d".into(),
+            },
+        ];
+        vec![self.each_accumulator(body)]
+    }
+
+    /// After the wgmma main loop: `wgmma.wait_group 0` (every group has written its
+    /// accumulators) and each accumulator fenced as an asm operand, so the compiler reads none
+    /// of them before the wait (CUTLASS's `warpgroup_fence_operand`). Nothing emulated.
+    pub(in crate::kernel_ir::contraction) fn wgmma_drain(&self) -> Vec<KStmt> {
+        let m = self.mma();
+        let mut hw = vec![KStmt::Lines(
+            "asm volatile(\"wgmma.wait_group.sync.aligned 0;\" ::: \"memory\");".into(),
+        )];
+        for j in 0..m.wn / 8 {
+            let ops: Vec<String> = (0..4)
+                .map(|q| format!("\"+f\"(orcl_acc[0][{j}][{q}])"))
+                .collect();
+            hw.push(KStmt::Lines(format!(
+                "asm volatile(\"\" : {} :: \"memory\");",
+                ops.join(", ")
+            )));
+        }
+        vec![KStmt::Mma {
+            hardware: hw,
+            emulated: Vec::new(),
+        }]
+    }
+}

@@ -2,7 +2,7 @@
 
 use crate::diag::Diagnostic;
 use crate::expr::{StepBudget, Value};
-use crate::spec::{ConstraintDecl, TuningSpec};
+use crate::spec::{ConstraintDecl, ParamDecl, TuningSpec};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::sync::Arc;
@@ -90,6 +90,16 @@ impl std::fmt::Debug for Prefilter {
 impl PartialEq for Prefilter {
     fn eq(&self, other: &Self) -> bool {
         Arc::ptr_eq(&self.0, &other.0)
+    }
+}
+
+impl From<&ParamDecl> for Param {
+    /// The parameter a spec declares, sharing its values.
+    fn from(p: &ParamDecl) -> Param {
+        Param {
+            name: Arc::from(p.name.as_str()),
+            values: p.values.clone(),
+        }
     }
 }
 
@@ -191,14 +201,7 @@ impl SearchSpace {
     /// copy of the lets, which may be lists of 10^7 elements (issue 25 G6: `make fuzz-long`).
     pub fn unbound(spec: &TuningSpec) -> SearchSpace {
         SearchSpace {
-            params: spec
-                .performance_params
-                .iter()
-                .map(|p| Param {
-                    name: Arc::from(p.name.as_str()),
-                    values: p.values.clone(),
-                })
-                .collect(),
+            params: spec.performance_params.iter().map(Param::from).collect(),
             constraints: spec.constraints.iter().cloned().collect(),
             fixed: BTreeMap::new(),
             prefilter: None,
@@ -423,20 +426,9 @@ fn fixed_bindings(spec: &TuningSpec, input: &BTreeMap<String, Value>) -> BTreeMa
 /// than [`MAX_INPUT_COMBINATIONS`] combinations (located at the input params).
 pub fn input_combinations(spec: &TuningSpec) -> Result<Vec<BTreeMap<String, Value>>, Diagnostic> {
     let space = SearchSpace {
-        params: spec
-            .input_params
-            .iter()
-            .map(|p| Param {
-                name: Arc::from(p.name.as_str()),
-                values: p.values.clone(),
-            })
-            .collect(),
+        params: spec.input_params.iter().map(Param::from).collect(),
         constraints: spec.input_constraints.iter().cloned().collect(),
-        fixed: spec
-            .lets
-            .iter()
-            .map(|b| (b.name.clone(), b.value.clone()))
-            .collect(),
+        fixed: fixed_bindings(spec, &BTreeMap::new()),
         prefilter: None,
     };
     let size = space.size();

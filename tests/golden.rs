@@ -423,6 +423,13 @@ golden! {
     // 1024 bytes, wgmma.mma_async m64n64k16 from descriptors (A K-major, B MN-major with
     // imm-trans-b), wait_group 1 per slab; the emulated form decodes the same descriptors.
     hgemm_wgmma("tests/in/hgemm_wgmma.c") => [OpenCl, Cuda],
+    // TF32 wgmma (NT: both operands K-major): m64n64k8.f32.tf32.tf32 without transpose operands,
+    // rows of 32 floats swizzled by 16-byte chunks of 4; the skeleton validates at the truncation
+    // tolerance 2^-9 * sqrt(k) (the tensor cores ignore the low 13 bits of the staged floats).
+    sgemm_wgmma("tests/in/sgemm_wgmma.c") => [OpenCl, Cuda, CudaSkeleton],
+    // TF32 wgmma, NN: B (contiguous along j) transposed into its K-major tile, each float4 group
+    // stored element by element (`loadItems=[('j',8)]`: 8 work-items along j, 4 k-rows per warp).
+    sgemm_wgmma_nn("tests/in/sgemm_wgmma_nn.c") => [Cuda],
     // A region holding a time loop (issue 22 item 6): four kernels per step in one program, the
     // loop on the host, the step's value (`_fict_[t]`) a kernel argument; PART lines in the skeleton.
     // `tile` maps the three 2-D nests (4 x 16), the first, 1-D, is the 1-D map of WI = 8.

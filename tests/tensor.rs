@@ -63,7 +63,12 @@ const SHAPES: &str =
 /// The BLAS-form driver of `SgemmTf32` over the tuned file of `file` at every odd shape, at the
 /// TF32 tolerance of the largest k (2^-10 · √130 ≈ 1.1e-2).
 fn check_tuned(dir: &Path, file: &str) {
-    let protos = "#define TOL 1.2e-2\nvoid SgemmTf32(int m, int n, int k, float alpha, const float *A, const float *B, float beta, float *C);\nvoid SgemmTf32_orig(int m, int n, int k, float alpha, const float *A, const float *B, float beta, float *C);";
+    check_tuned_at(dir, file, "1.2e-2");
+}
+
+/// [`check_tuned`] at relative tolerance `tol` (C text).
+fn check_tuned_at(dir: &Path, file: &str, tol: &str) {
+    let protos = format!("#define TOL {tol}\nvoid SgemmTf32(int m, int n, int k, float alpha, const float *A, const float *B, float beta, float *C);\nvoid SgemmTf32_orig(int m, int n, int k, float alpha, const float *A, const float *B, float beta, float *C);");
     let body = r#"
     int m = s[0], n = s[1], k = s[2];
     float *A = fvec((long)m * k), *B = fvec((long)k * n), *C = fvec((long)m * n);
@@ -79,7 +84,7 @@ fn check_tuned(dir: &Path, file: &str) {
         &format!("_{file}"),
         file,
         "SgemmTf32",
-        &driver_source(protos, SHAPES, body),
+        &driver_source(&protos, SHAPES, body),
         Duration::from_secs(300),
     );
 }
@@ -505,4 +510,98 @@ fn tiles_past_48k_use_dynamic_shared_memory() {
     );
     assert!(!cl.stdout.contains("orcl_dsmem"), "{}", cl.stdout);
     check_tuned(dir, "dyn.c");
+}
+
+/// `mmaInstruction='wgmma'` with `mathMode='tf32'` (sm_90a; PoCL runs the emulated form, which
+/// reads each element at the byte offset the descriptors give through the 128-byte swizzle of
+/// rows of 32 floats, truncated to TF32 as the tensor cores read it): NT (both operands
+/// k-contiguous, copied as they lie), NN (B transposed into its K-major tile, 8 work-items along j
+/// by `loadItems`), TN (both transposed), TT (A transposed) at 130 x 77 x 200 (no tile divides it,
+/// a partial last k-slab) with one or two warpgroups along each tiled loop, every variant `ok` at
+/// the truncation tolerance; the tuned NT and NN files correct at odd shapes (2^-9 · √130 ≈
+/// 2.3e-2); the CUDA text carries `wgmma.mma_async...k8.f32.tf32.tf32` without transpose
+/// operands. A wrong descriptor (A advanced by half a k-step) is `wrong_result`; a k-slab other
+/// than 32 is pruned as `device_limit` with its reason.
+#[test]
+fn wgmma_tf32_layouts_edges_and_wrong_mapping() {
+    let space = |tk: &'static str, wj: &'static str| {
+        vec![
+            ("param TI[] = [32];", "param TI[] = [64, 128];"),
+            ("param TJ[] = [16, 32];", "param TJ[] = [128];"),
+            ("param TK[] = [8, 16];", tk),
+            ("param WI[] = [16, 32];", "param WI[] = [64];"),
+            ("param WJ[] = [8, 16];", wj),
+            ("param PAD[] = [8];", "param PAD[] = [0];"),
+            ("param VL[] = [1, 4];", "param VL[] = [4];"),
+            ("param M[] = [33];", "param M[] = [130];"),
+            ("param N[] = [17];", "param N[] = [77];"),
+            ("param K[] = [9];", "param K[] = [200];"),
+            ("constraint warps = (TI/WI) * (TJ/WJ) <= 8;", ""),
+        ]
+    };
+    let wg = "stages=3, mmaInstruction='wgmma'";
+    let sp = space("param TK[] = [32];", "param WJ[] = [64, 128];");
+    for (name, a, b, extra) in [
+        ("nt", "A[i*k+l]", "B[j*k+l]", ""),
+        ("nn", "A[i*k+l]", "B[l*n+j]", ", loadItems=[('j',8)]"),
+        ("tn", "A[l*m+i]", "B[l*n+j]", ""),
+        ("tt", "A[l*m+i]", "B[j*k+l]", ""),
+    ] {
+        let file = format!("wg_{name}.c");
+        let text = variant_of(a, b, &sp, &format!("{wg}{extra}"));
+        let (tmp, rows) = tune(&file, &text, None);
+        assert_eq!(rows.len(), 4, "{name}: {rows:?}");
+        for (key, status) in &rows {
+            assert_eq!(status, "ok", "{name}: {key}");
+        }
+        let dir = tmp.path();
+        let e = orcl(dir, &["emit", &file, "--backend", "cuda"], None);
+        e.assert_code(0);
+        assert!(
+            e.stdout
+                .contains("wgmma.mma_async.sync.aligned.m64n64k8.f32.tf32.tf32"),
+            "{name}: {}",
+            e.dump()
+        );
+        assert!(e.stdout.contains("p, 1, 1;"), "{name}");
+        assert!(e.stdout.contains("-orcl-arch=a"), "{name}");
+        if name == "nt" || name == "nn" {
+            check_tuned_at(dir, &file, "2.4e-2");
+        }
+    }
+
+    let text = variant_of("A[i*k+l]", "B[l*n+j]", &sp, wg);
+    let (_tmp, rows) = tune("wg_wrong.c", &text, Some("wrong:WJ=64"));
+    assert_eq!(rows.len(), 4, "{rows:?}");
+    for (key, status) in &rows {
+        let want = if key.contains("\"WJ\":64") {
+            "wrong_result"
+        } else {
+            "ok"
+        };
+        assert_eq!(status, want, "{key}");
+    }
+
+    // A k-slab other than one 128-byte row of floats: every configuration pruned (exit 1).
+    let text = variant_of(
+        "A[i*k+l]",
+        "B[j*k+l]",
+        &space("param TK[] = [16];", "param WJ[] = [64];"),
+        wg,
+    );
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path();
+    std::fs::write(dir.join("wg_tk.c"), &text).unwrap();
+    orcl(dir, &["tune", "wg_tk.c", "--db", "tune.db"], None).assert_code(1);
+    let rows = statuses(&dir.join("tune.db"));
+    assert!(
+        !rows.is_empty() && rows.iter().all(|r| r.1 == "device_limit"),
+        "{rows:?}"
+    );
+    let e = orcl(dir, &["emit", "wg_tk.c"], None);
+    assert!(
+        e.stdout.contains("k-slab of 32") || e.stderr.contains("k-slab of 32"),
+        "{}",
+        e.dump()
+    );
 }

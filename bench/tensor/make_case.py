@@ -60,9 +60,16 @@ usage: make_case.py FORM M N K SPACE [PREC] > file.c
         | wgd (wgmma, session 34: three warpgroups of 64 x 128 / 64 x 256 (192-row tiles, 384 threads:
         up to 170 registers), 5-6 stages of 128x128 and 192x128 tiles; the 256x128 winner as
         baseline; 7 configurations)
+        | wt (TF32 with mmaInstruction='wgmma', session 35, for NT (both operands k-contiguous,
+        copied as they lie; other forms transpose an operand element by element), 128x128 / 128x256 / 256x128 tiles of 2-4
+        warpgroups of 64 x 64 / 128 / 256, k-slab 32 (one 128-byte row of floats), 3-6 stages of
+        16-byte copies within 227 KiB, indexBits 32; 14 configurations)
+        | wtn (TF32 wgmma with a transposed operand (NN: B stored K-major element by element from
+        float4 loads), session 35: 128x128 / 256x128 tiles of 2-4 warpgroups of 64 x 64 / 128, 4
+        stages, loadItems of B 8 / 16 / 32 (32: the linearised slab); 9 configurations)
         | deep (starter's 128x128 tiles x k-slab 16/32/64 x loadItems of A 1/4/8 x doubleBuffer)
         | "TI=128 TJ=128 TK=32 WI=64 WJ=32 PAD=8 VL=4" (one configuration; LA (loadItems of A),
-        DB (doubleBuffer), ST (stages, cp.async), FL (fragLoad), LD (fragLoad='ldmatrix'), TC (tf32Convert: fragment / stage),
+        LB (loadItems of B), DB (doubleBuffer), ST (stages, cp.async), FL (fragLoad), LD (fragLoad='ldmatrix'), TC (tf32Convert: fragment / stage),
         SH (sizeHint / launchBounds), FB (fragBuffers), MB (minBlocks, CUDA only), AC (asyncCache),
         SW (blockSwizzle), IB (indexBits), PF (prefetchResult), MI (mmaInstruction) optional)
 """
@@ -187,6 +194,13 @@ elif space == "wgs":
 elif space == "wgd":
     params = {"TI": [128, 192, 256], "TJ": [128, 256], "TK": [64], "WI": [64], "WJ": [128, 256],
               "PAD": [0], "VL": [8], "ST": [4, 5, 6], "SH": [True], "IB": [32], "MI": ["wgmma"]}
+elif space == "wt":
+    params = {"TI": [128, 256], "TJ": [128, 256], "TK": [32], "WI": [64], "WJ": [64, 128, 256],
+              "PAD": [0], "VL": [4], "ST": [3, 4, 5, 6], "SH": [True], "IB": [32], "MI": ["wgmma"]}
+elif space == "wtn":
+    params = {"TI": [128, 256], "TJ": [128], "TK": [32], "WI": [64], "WJ": [64, 128],
+              "PAD": [0], "VL": [4], "ST": [4], "SH": [True], "IB": [32], "MI": ["wgmma"],
+              "LB": [8, 16, 32]}
 elif space == "deep":
     params = {"TI": [128], "TJ": [128], "TK": [16, 32, 64], "WI": [64], "WJ": [32, 64],
               "PAD": [8], "VL": [4], "LA": [1, 4, 8], "DB": [False, True], "SH": [True]}
@@ -251,6 +265,11 @@ elif space == "wgb":
 elif space == "wgs":
     constraints = ["wj = (TJ % WJ == 0)", "size = (TI * TJ <= 32768)",
                    "groups = ((TI / 64) * (TJ / WJ) <= 4)"]
+elif space == "wt":
+    constraints = ["wj = (TJ % WJ == 0)", "size = (TI * TJ <= 32768)",
+                   "groups = ((TI / 64) * (TJ / WJ) <= 4)", "smem = ((TI + TJ) * TK * 4 * ST <= 232448)"]
+elif space == "wtn":
+    constraints = ["groups = ((TI / 64) * (TJ / WJ) <= 4)"]
 elif space == "wgd":
     constraints = ["pick = ((TI == 256 and TJ == 128 and WJ == 128 and ST == 4)"
                    " or (TI == 192 and TJ == 128 and WJ == 128 and ST >= 4 and ST <= 5)"
@@ -274,7 +293,8 @@ lines = "\n".join(f"            param {p}[] = [{', '.join(repr(x) if isinstance(
 cons = "\n".join(f"            constraint {c};" for c in constraints)
 args = (f"mathMode='{prec}', tile=[('i',TI),('j',TJ),('l',TK)], warpTile=[('i',WI),('j',WJ)], padLocal=PAD"
         + (", vecLoad=VL" if "VL" in params else "")
-        + (", loadItems=[('i',LA)]" if "LA" in params else "")
+        + (", loadItems=[" + ", ".join(f"('{v}',{p})" for v, p in (("i", "LA"), ("j", "LB")) if p in params) + "]"
+           if "LA" in params or "LB" in params else "")
         + (", doubleBuffer=DB" if "DB" in params else "")
         + (", stages=ST" if "ST" in params else "")
         + (", fragLoad=FL" if "FL" in params else "")

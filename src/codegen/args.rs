@@ -275,8 +275,8 @@ pub const ARGS: &[Arg] = &[
         &[n("prefetchResult", 16, "with mathMode='tf32'/'fp16'/'bf16' and stages > 1, where the loop's statements after the product read global arrays (C = alpha*s + beta*C): the k-slab, counted back from the last (1 = the last, 2 = the one before), at whose start each work-item issues prefetch.global.L2 for the cache lines its results will read, so the epilogue's reads find L2 instead of memory; 0 (default) = none; no effect without such reads; see docs/GEMM.md")],
         &[n("prefetchResult", 16, "with mathMode='tf32'/'fp16'/'bf16' and stages > 1, where the loop's statements after the product read global arrays (C = alpha*s + beta*C): the k-slab, counted back from the last (1 = the last, 2 = the one before), at whose start each work-item issues prefetch.global.L2 for the cache lines its results will read, so the epilogue's reads find L2 instead of memory; 0 (default) = none; no effect without such reads; see docs/GEMM.md")], true),
     arg(Key::MmaInstruction, Kind::MmaInstruction, "'mma.sync'",
-        &[n("mmaInstruction", 16, "with mathMode='fp16'/'bf16': the tensor-core instruction: 'mma.sync' (default: each warp's 16 x 8 blocks) or 'wgmma' (wgmma.mma_async of CUDA on sm_90a: warpgroups of 4 warps, warpTile=[('i',64),('j',WN)] each, operands read by the tensor cores from 128-byte-swizzled shared tiles, k-slab 64, stages >= 3, vecLoad=8; on OpenCL only the emulated form, for tests: pruned as device_limit on NVIDIA's OpenCL, which cannot compile it); see docs/GEMM.md")],
-        &[n("mmaInstruction", 16, "with mathMode='fp16'/'bf16': the tensor-core instruction: 'mma.sync' (default: each warp's 16 x 8 blocks) or 'wgmma' (wgmma.mma_async, sm_90a: warpgroups of 4 warps, warpTile=[('i',64),('j',WN)] each with WN a multiple of 64 up to 256, operands read by the tensor cores from 128-byte-swizzled shared tiles, k-slab 64, stages >= 3, vecLoad=8; built for compute_90a, pruned as device_limit on any other device); see docs/GEMM.md")], true),
+        &[n("mmaInstruction", 16, "with mathMode='fp16'/'bf16'/'tf32': the tensor-core instruction: 'mma.sync' (default: each warp's 16 x 8 blocks) or 'wgmma' (wgmma.mma_async of CUDA on sm_90a: warpgroups of 4 warps, warpTile=[('i',64),('j',WN)] each, operands read by the tensor cores from 128-byte-swizzled shared tiles, k-slab 64 (TF32: 32), stages >= 3, vecLoad=8 (TF32: 4; both operands k-contiguous, inputs truncated to TF32); on OpenCL only the emulated form, for tests: pruned as device_limit on NVIDIA's OpenCL, which cannot compile it); see docs/GEMM.md")],
+        &[n("mmaInstruction", 16, "with mathMode='fp16'/'bf16'/'tf32': the tensor-core instruction: 'mma.sync' (default: each warp's 16 x 8 blocks) or 'wgmma' (wgmma.mma_async, sm_90a: warpgroups of 4 warps, warpTile=[('i',64),('j',WN)] each with WN a multiple of 64 up to 256, operands read by the tensor cores from 128-byte-swizzled shared tiles, k-slab 64 (TF32: 32), stages >= 3, vecLoad=8 (TF32: 4; both operands k-contiguous, inputs truncated to TF32); built for compute_90a, pruned as device_limit on any other device); see docs/GEMM.md")], true),
     arg(Key::Device, INT0, "0",
         &[n("device", 17, "device index within the platform")],
         &[n("device", 18, "CUDA device ordinal")], true),
@@ -388,9 +388,21 @@ pub struct NestArgs {
     /// `prefetchResult`: 0 (none) or the k-slab, counted back from the last (1), at which the
     /// tensor-core form prefetches into L2 the lines its result statements read.
     pub prefetch_result: u32,
-    /// `mmaInstruction='wgmma'`: the 16-bit tensor-core form issues `wgmma.mma_async` per
-    /// warpgroup (sm_90a) instead of `mma.sync` per warp.
+    /// `mmaInstruction='wgmma'`: the tensor-core form (16-bit, or TF32 with both operands
+    /// k-contiguous) issues `wgmma.mma_async` per warpgroup (sm_90a) instead of `mma.sync` per warp.
     pub wgmma: bool,
+}
+
+/// Whether a transform's configurations may read float operands on TF32 tensor cores, and how
+/// (what validation must allow for; [`TransformArgs::may_use_tf32`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Tf32Use {
+    /// `mathMode` is the constant 'fp32': FP32 arithmetic only.
+    No,
+    /// `mma.sync` with its inputs rounded (`cvt.rna.tf32.f32`).
+    Rounded,
+    /// Possibly `wgmma`, which reads the staged FP32 bits and ignores their low 13 (truncation).
+    Truncated,
 }
 
 /// A transform's arguments with their names checked, each with its row of [`ARGS`]: parsed once
@@ -491,13 +503,25 @@ impl TransformArgs {
     }
 
     /// Whether some configuration may bind `mathMode='tf32'`: the transform has a `mathMode`
-    /// argument whose expression is not the constant `'fp32'` (a parameter's value, or `'tf32'`).
-    /// The timing skeleton then validates at the TF32 tolerance (`skeleton::tf32_tolerance`).
-    pub fn may_use_tf32(&self) -> bool {
-        self.entries.iter().any(|(row, a)| {
-            row.key == Key::MathMode
-                && !matches!(a.expr.eval(&|_| None), Ok(Value::Str(s)) if s == "fp32")
-        })
+    /// argument whose expression is not the constant `'fp32'` (a parameter's value, or `'tf32'`);
+    /// and whether it may then bind `mmaInstruction='wgmma'` (an `mmaInstruction` argument that is
+    /// not the constant `'mma.sync'`), whose TF32 operands are truncated, not rounded. The timing
+    /// skeleton validates at the tolerance this gives (`skeleton::tf32_tolerance`,
+    /// `skeleton::tf32_truncated_tolerance`).
+    pub fn may_use_tf32(&self) -> Tf32Use {
+        let not = |key: Key, value: &str| {
+            self.entries.iter().any(|(row, a)| {
+                row.key == key && !matches!(a.expr.eval(&|_| None), Ok(Value::Str(s)) if s == value)
+            })
+        };
+        match (
+            not(Key::MathMode, "fp32"),
+            not(Key::MmaInstruction, "mma.sync"),
+        ) {
+            (false, _) => Tf32Use::No,
+            (true, false) => Tf32Use::Rounded,
+            (true, true) => Tf32Use::Truncated,
+        }
     }
 
     /// The bound `platform` and `device` arguments of one configuration (what selects the

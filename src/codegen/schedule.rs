@@ -360,11 +360,11 @@ pub enum Swizzle {
     /// a k-slab that is a multiple of 32).
     KInner,
     /// `mmaInstruction='wgmma'`: the 128-byte swizzle of the wgmma shared-memory matrix
-    /// descriptors (PTX ISA §9.7.15.5.1, CUTLASS's `Swizzle<3,4,3>`, 16-bit elements): rows of
-    /// 64 elements (128 bytes), 16-byte chunk c of row r stored at chunk c ^ (r % 8). A
-    /// k-contiguous tile (K-major) is `[t][kk]` with the k-slab 64 (`[t][kk ^ 8·(t % 8)]`); a
-    /// k-major one (MN-major) is blocks of 64 columns, each `TK` rows of 64
-    /// (`[(t / 64)·TK + kk][(t % 64) ^ 8·(kk % 8)]`, `tk` = TK).
+    /// descriptors (PTX ISA §9.7.15.5.1, CUTLASS's `Swizzle<3,4,3>`): rows of 128 bytes (64
+    /// 16-bit or 32 TF32 elements), 16-byte chunk c of row r stored at chunk c ^ (r % 8). A
+    /// k-contiguous tile (K-major) is `[t][kk]` with the k-slab one row (`[t][kk ^ 8·(t % 8)]`,
+    /// TF32 `[t][kk ^ 4·(t % 8)]`); a k-major one (MN-major, 16-bit only) is blocks of 64
+    /// columns, each `TK` rows of 64 (`[(t / 64)·TK + kk][(t % 64) ^ 8·(kk % 8)]`, `tk` = TK).
     Gmma { tk: u64 },
 }
 

@@ -5,6 +5,7 @@
 
 mod half;
 
+use crate::args::Tf32Use;
 use orcl_frontend::diag::Diagnostic;
 use orcl_frontend::expr::Value;
 use orcl_frontend::inputs::{array_elems, c_literal};
@@ -87,14 +88,15 @@ fn fnv(s: &str) -> u64 {
 }
 
 /// Render the OpenCL timing skeleton of `kernel` for one input size (`input`: input param values).
-/// `tf32`: some configuration may run the matrix product on TF32 tensor cores
-/// (`TransformArgs::may_use_tf32`): float outputs are then validated at [`tf32_tolerance`].
+/// `tf32`: whether and how some configuration may run the matrix product on TF32 tensor cores
+/// (`TransformArgs::may_use_tf32`): float outputs are then validated at [`tf32_tolerance`], or
+/// [`tf32_truncated_tolerance`] where `wgmma` may truncate the inputs.
 pub fn render_opencl(
     kernel: &Kernel,
     spec: &TuningSpec,
     input: &BTreeMap<String, Value>,
     region_label: &str,
-    tf32: bool,
+    tf32: Tf32Use,
 ) -> Result<String, Diagnostic> {
     let ctx = context(kernel, spec, input, region_label, tf32)?;
     Ok(crate::templates::render("opencl_skeleton.c.tera", &ctx))
@@ -107,7 +109,7 @@ pub fn render_cuda(
     spec: &TuningSpec,
     input: &BTreeMap<String, Value>,
     region_label: &str,
-    tf32: bool,
+    tf32: Tf32Use,
 ) -> Result<String, Diagnostic> {
     let ctx = context(kernel, spec, input, region_label, tf32)?;
     Ok(crate::templates::render("cuda_skeleton.c.tera", &ctx))
@@ -288,6 +290,20 @@ pub fn tf32_tolerance(k: u64) -> f64 {
     (2f64.powi(-10) * (k.max(1) as f64).sqrt()).max(default_tolerance(ScalarType::Float))
 }
 
+/// The relative tolerance where the TF32 inputs may be truncated instead of rounded
+/// (`mmaInstruction='wgmma'`: the tensor cores read the FP32 bits staged by `cp.async` as
+/// `.tf32` operands, whose low 13 mantissa bits they do not use): 2^-9 · √k. Truncation to
+/// p = 11 significant bits errs by less than 2^(1-p) = 2^-10 relatively per input (twice the
+/// rounding's u = 2^-11: the unit roundoff of directed rounding, Higham, *Accuracy and Stability
+/// of Numerical Algorithms*, 2nd ed., §2.1), so a product of two by less than 2^-9, twice
+/// [`tf32_tolerance`]'s per product, with the same √k growth (Higham & Mary 2019, λ = 1). Where
+/// the terms share a sign (the skeleton's inputs in [0, 1)) the truncation errors share it too and
+/// do not average out, but then the sum's relative error is at most the largest term's, 2^-9 (plus
+/// FP32 summation), which this bound covers for every k ≥ 1. Never below the FP32 default.
+pub fn tf32_truncated_tolerance(k: u64) -> f64 {
+    2.0 * tf32_tolerance(k)
+}
+
 /// The relative tolerance of a float output of a matrix product of 16-bit inputs (`_Float16`,
 /// `__bf16`) on FP16 / BF16 tensor cores summing `k` products: 2·γ_k with γ_k = k·u / (1 − k·u)
 /// and FP32's unit roundoff u = 2^-24. The products of 16-bit values are exact in FP32 (11 + 11
@@ -302,11 +318,13 @@ pub fn half_tolerance(k: u64) -> f64 {
 }
 
 /// The tolerance of a tensor-core matrix product summing `k` products: [`half_tolerance`] with
-/// 16-bit operands, else [`tf32_tolerance`].
-fn tensor_tolerance(kernel: &Kernel, k: u64) -> f64 {
-    match kernel.symbols.values().any(|s| s.ty.is_16bit()) {
-        true => half_tolerance(k),
-        false => tf32_tolerance(k),
+/// 16-bit operands, else [`tf32_tolerance`] or, where the inputs may be truncated,
+/// [`tf32_truncated_tolerance`].
+fn tensor_tolerance(kernel: &Kernel, k: u64, tf32: Tf32Use) -> f64 {
+    match (kernel.symbols.values().any(|s| s.ty.is_16bit()), tf32) {
+        (true, _) => half_tolerance(k),
+        (false, Tf32Use::Truncated) => tf32_truncated_tolerance(k),
+        (false, _) => tf32_tolerance(k),
     }
 }
 
@@ -420,14 +438,14 @@ fn context(
     spec: &TuningSpec,
     input: &BTreeMap<String, Value>,
     region_label: &str,
-    tf32: bool,
+    tf32: Tf32Use,
 ) -> Result<tera::Context, Diagnostic> {
     let env = spec.input_env(input);
     let elems = array_elems(spec, &env)?;
-    let tf32 = tf32
+    let tf32 = (tf32 != Tf32Use::No)
         .then(|| contraction_k(kernel, spec, &env, &elems))
         .flatten()
-        .map(|k| tensor_tolerance(kernel, k));
+        .map(|k| tensor_tolerance(kernel, k, tf32));
     let vars = variables(kernel, spec, &env, &elems)?;
     let vars = references(kernel, spec, &env, vars)?;
     let elems_of = |n: &str| {

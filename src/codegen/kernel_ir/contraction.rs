@@ -10,6 +10,7 @@
 //! work-group; loads outside the iteration space store 0 and their sums are never stored (any m,
 //! n, k); the last, partial slab runs a loop of the remaining length.
 
+mod groups;
 mod mma;
 mod tiles;
 
@@ -237,8 +238,7 @@ impl Cx<'_> {
                         true => "1".to_string(),
                         false => self.vector_guard(o, &last, &vk, k0, bound, k_guard, &value),
                     };
-                    let elements = (0..w).map(|v| lvalue(&v.to_string())).collect();
-                    let vector = self.vector_group(o, p, mode, lvalue("0"), elements, &value);
+                    let vector = self.vector_group(o, p, mode, &lvalue, &value);
                     let mut each = Vec::new();
                     let cond_w = element("orcl_w", &mut each);
                     each.push(KStmt::Store {
@@ -258,76 +258,6 @@ impl Cx<'_> {
         out
     }
 
-    /// One load group of `vecLoad` elements of staged operand `o` (tile extent `p`) read as one
-    /// vector from global element `value` (C text): into `first` and on as one local vector when
-    /// the group is whole and aligned in the local tile (one `cp.async` with [`Load::Async`]),
-    /// else into `elements` (C lvalues).
-    fn vector_group(
-        &self,
-        o: &crate::schedule::Operand,
-        p: u64,
-        mode: Load,
-        first: String,
-        elements: Vec<String>,
-        value: &str,
-    ) -> KStmt {
-        let (c, w) = (self.c, self.c.load_vec);
-        let whole = matches!(mode, Load::ToTile | Load::Async(_))
-            && match o.k_inner_pad {
-                Some(kp) => (c.tk + kp) % w == 0,
-                None => !o.red_fast && (p + c.pad) % w == 0,
-            };
-        let vector = KStmt::VecLoad {
-            ty: o.ty,
-            width: w,
-            src: value.to_string(),
-            global: true,
-            dst: if whole {
-                VecDst::Local(first.clone())
-            } else {
-                VecDst::Elements(elements)
-            },
-        };
-        if whole && matches!(mode, Load::Async(_)) {
-            // One copy of the whole group; plain loads where there is no cp.async.
-            return KStmt::Mma {
-                hardware: vec![self.async_copy(&first, value, o.ty, w)],
-                emulated: vec![vector],
-            };
-        }
-        vector
-    }
-
-    /// The stores of one load group of staged operand `n` from its prefetch registers (`reg`:
-    /// element `v`'s register) into local buffer `buf`, element `v` at tile cell `at(v)`.
-    fn regs_to_tile(
-        &self,
-        n: usize,
-        buf: &str,
-        at: &dyn Fn(&str) -> (String, String),
-        reg: &dyn Fn(&str) -> String,
-    ) -> KStmt {
-        let o = &self.c.operands[n];
-        let stage = self.c.mma.as_ref().is_some_and(|m| m.stage);
-        let store = |v: &str| {
-            let (kk, t) = at(v);
-            let target = format!("{}{}", self.tile(n, buf), Self::cell(o, &kk, &t));
-            let value = format!("orcl_p{n}[{}]", reg(v));
-            match stage {
-                // `tf32Convert='stage'`: rounded on the way from the registers to the tile.
-                true => Self::round_store(&target, &value),
-                false => KStmt::Store {
-                    target: target.into(),
-                    value: value.into(),
-                },
-            }
-        };
-        match self.c.load_vec {
-            1 => store("0"),
-            w => Self::each("orcl_w", w, vec![store("orcl_w")]),
-        }
-    }
-
     /// The subscripts of element (`kk` along the reduction loop, `t` along the tile) of staged
     /// operand `o`'s local tile: `[kk][t]`, or `[t][kk]` for a k-inner tile.
     /// With a swizzle (`fragLoad` > 1, [`crate::schedule::Swizzle`]) the column is XOR-ed with a
@@ -336,7 +266,11 @@ impl Cx<'_> {
         use crate::schedule::Swizzle;
         match (o.k_inner_pad, o.swizzle) {
             (Some(_), Swizzle::KInner) => format!("[{t}][({kk}) ^ ((({t}) & 1) << 4)]"),
-            (Some(_), Swizzle::Gmma { .. }) => format!("[{t}][({kk}) ^ ((({t}) & 7) << 3)]"),
+            (Some(_), Swizzle::Gmma { .. }) => {
+                // 16-byte chunks of 8 (16-bit) or 4 (TF32) elements.
+                let shift = (16 / o.ty.size_bytes()).trailing_zeros();
+                format!("[{t}][({kk}) ^ ((({t}) & 7) << {shift})]")
+            }
             (None, Swizzle::Gmma { tk }) => {
                 format!("[({t}) / 64 * {tk} + ({kk})][(({t}) % 64) ^ ((({kk}) & 7) << 3)]")
             }

@@ -59,8 +59,9 @@ pub struct MmaTiles {
     /// `prefetchResult` R: 0, or the k-slab (1 = the last, 2 = the one before) at whose start the
     /// work-item issues `prefetch.global.L2` for each global element its result statements read.
     pub prefetch_result: u64,
-    /// `mmaInstruction='wgmma'` (16-bit operands, sm_90a): each warpgroup (4 consecutive warps)
-    /// computes a 64 × `wn` block with `wgmma.mma_async.sync.aligned.m64n{wn}k16`, A and B read
+    /// `mmaInstruction='wgmma'` (16-bit operands, or TF32 with both operands K-major; sm_90a):
+    /// each warpgroup (4 consecutive warps) computes a 64 × `wn` block with
+    /// `wgmma.mma_async.sync.aligned.m64n{wn}k16` (TF32: `k8`), A and B read
     /// by the tensor cores from the 128-byte-swizzled local tiles ([`crate::schedule::Swizzle::Gmma`])
     /// through matrix descriptors. Warp w of a warpgroup holds rows 16·w.. of its block: `wm`
     /// is then 16 and the accumulators keep the m16n8 layout per warp (PTX ISA §9.7.15.5.1,

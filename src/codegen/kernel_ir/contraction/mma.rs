@@ -480,7 +480,12 @@ impl Cx<'_> {
             name: name.into(),
             value: KExpr::Text(value),
         };
-        let slab = vec![
+        let compute = KStmt::Block(match wg {
+            true => self.wgmma_slab("orcl_buf"),
+            false => self.mma_compute("orcl_buf"),
+        });
+        let first = self.wgmma_issue_first();
+        let mut slab = vec![
             int("orcl_buf", format!("(int)((orcl_k0 / {tk}) % {st})")),
             int("orcl_fill", format!("(orcl_buf + {ahead}) % {st}")),
             ptx(&format!("cp.async.wait_group {};", ahead - 1)),
@@ -491,6 +496,11 @@ impl Cx<'_> {
             }),
             KStmt::Block(self.convert_in_place("orcl_buf")),
             KStmt::Barrier,
+        ];
+        if first {
+            slab.push(compute.clone());
+        }
+        slab.extend([
             KStmt::If {
                 cond: format!("orcl_k0 + {} < orcl_kn", ahead * tk).into(),
                 then: self.fast_loads_hoisted(
@@ -501,11 +511,11 @@ impl Cx<'_> {
             },
             commit(),
             KStmt::Block(self.prefetch_result(con)),
-            KStmt::Block(match wg {
-                true => self.wgmma_slab("orcl_buf"),
-                false => self.mma_compute("orcl_buf"),
-            }),
-        ];
+        ]);
+        slab.push(match first {
+            true => ptx("wgmma.wait_group.sync.aligned 1;"),
+            false => compute,
+        });
         out.extend(self.fast_tile_flag("orcl_fast0"));
         let r = self.mma().prefetch_result;
         if r > 0 {

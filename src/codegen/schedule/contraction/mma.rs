@@ -124,8 +124,11 @@ pub(super) fn schedule(
             o.k_inner_pad = Some(K_INNER_PAD_16);
         }
     }
+    // wgmma: 16-bit operands keep their layout (K- or MN-major); TF32 ones are all K-major,
+    // an operand contiguous along its tile transposed on its way into the tile.
     for o in ops.iter_mut().filter(|_| a.wgmma) {
-        (o.swizzle, o.k_inner_pad) = (Swizzle::Gmma { tk }, o.red_fast.then_some(0));
+        let k_major = o.red_fast || !input.is_16bit();
+        (o.swizzle, o.k_inner_pad) = (Swizzle::Gmma { tk }, k_major.then_some(0));
     }
     if ldmatrix && input.is_16bit() {
         check_ldmatrix_rows(&ops, &dims, tk, a.pad_local)?;
@@ -181,24 +184,27 @@ pub(super) fn schedule(
     })
 }
 
-/// What `mmaInstruction='wgmma'` cannot take (one line each): operands other than 16-bit (TF32
-/// wgmma needs both operands k-major in shared memory, not done), a k-slab other than 64 (one
-/// 128-byte swizzled row of 16-bit elements), fewer than 3 stages (one slab in the tensor cores,
-/// one landing, one being filled: [`crate::kernel_ir`]'s wgmma main loop waits on the
-/// previous slab's wgmma before refilling its buffer), `vecLoad` other than 8 (16-byte copies,
-/// whole swizzle chunks), and the knobs of `mma.sync`'s fragment reads or of padded tiles.
+/// What `mmaInstruction='wgmma'` cannot take (one line each): a k-slab other than one 128-byte
+/// swizzled row (64 16-bit or 32 TF32 elements), fewer than 3 stages (one slab in the tensor
+/// cores, one landing, one being filled: [`crate::kernel_ir`]'s wgmma main loop waits on the
+/// previous slab's wgmma before refilling its buffer), `vecLoad` other than one 16-byte chunk (8
+/// or 4 elements: whole swizzle chunks), `tf32Convert='stage'` (the tiles arrive by `cp.async`
+/// and the tensor cores read them as they lie: TF32 truncation, validated at its own tolerance),
+/// and the knobs of `mma.sync`'s fragment reads or of padded tiles.
 fn check_wgmma(a: &NestArgs, input: ScalarType, tk: u64, mode: &str) -> Result<(), String> {
-    if !input.is_16bit() {
-        return Err(format!("mmaInstruction='wgmma' takes mathMode='fp16' or 'bf16' (TF32 wgmma needs both operands k-major in shared memory, not done), found mathMode='{mode}'"));
-    }
-    if tk != 64 {
-        return Err(format!("mmaInstruction='wgmma' reads 128-byte swizzled rows of 64 16-bit elements: it needs a k-slab of 64, found {tk}"));
+    let size = input.size_bytes() as u64;
+    let (row, chunk) = (128 / size, 16 / size);
+    if tk != row {
+        return Err(format!("mmaInstruction='wgmma' with mathMode='{mode}' reads 128-byte swizzled rows of {row} elements: it needs a k-slab of {row}, found {tk}"));
     }
     if a.stages < 3 {
         return Err(format!("mmaInstruction='wgmma' keeps one slab in the tensor cores while the next ones land: it needs stages >= 3, found stages={}", a.stages.max(1)));
     }
-    if a.vec_load != 8 {
-        return Err(format!("mmaInstruction='wgmma' copies whole 16-byte chunks of the swizzled tiles: it needs vecLoad=8, found vecLoad={}", a.vec_load.max(1)));
+    if u64::from(a.vec_load) != chunk {
+        return Err(format!("mmaInstruction='wgmma' copies whole 16-byte chunks of the swizzled tiles: with mathMode='{mode}' it needs vecLoad={chunk}, found vecLoad={}", a.vec_load.max(1)));
+    }
+    if a.tf32_stage {
+        return Err("tf32Convert='stage' rounds staged elements in place; with mmaInstruction='wgmma' the tensor cores read the cp.async tiles as they lie (TF32 truncation): leave tf32Convert at 'fragment'".into());
     }
     if a.frag_load > 1 || a.frag_buffers > 1 {
         return Err("fragLoad and fragBuffers choose how mma.sync reads its fragments; wgmma reads its operands from shared memory itself: leave them at 1".into());

@@ -1,16 +1,21 @@
-//! The `wgmma` form of the 16-bit tensor-core schedule (`mmaInstruction='wgmma'`, see
-//! [`crate::schedule::MmaTiles::wgmma`]): per k-slab of 64, each warpgroup issues four
-//! `wgmma.mma_async.sync.aligned.m64n{WN}k16.f32.{f16,bf16}.{f16,bf16}` whose A (64 × 16) and
-//! B (16 × WN) are read by the tensor cores from the local tiles through shared-memory matrix
-//! descriptors (PTX ISA §9.7.15.5.1, 128-byte swizzle; CUTLASS's SM90 GMMA with
-//! `GMMA::Layout_K_SW128_Atom` / `Layout_MN_SW128_Atom`).
+//! The `wgmma` form of the tensor-core schedule (`mmaInstruction='wgmma'`, see
+//! [`crate::schedule::MmaTiles::wgmma`]): per k-slab of one 128-byte row (64 16-bit or 32 TF32
+//! elements), each warpgroup issues four
+//! `wgmma.mma_async.sync.aligned.m64n{WN}k16.f32.{f16,bf16}.{f16,bf16}` (A 64 × 16, B 16 × WN)
+//! or `m64n{WN}k8.f32.tf32.tf32` (A 64 × 8, B 8 × WN), read by the tensor cores from the local
+//! tiles through shared-memory matrix descriptors (PTX ISA §9.7.15.5.1, 128-byte swizzle;
+//! CUTLASS's SM90 GMMA with `GMMA::Layout_K_SW128_Atom` / `Layout_MN_SW128_Atom`). TF32 reads
+//! both operands K-major (no transpose for 32-bit types: an operand contiguous along its tile is
+//! transposed while staged, `Cx::transposed_group`) and uses the low 13 mantissa bits of
+//! neither (the tiles arrive unrounded: truncation, which the emulated form reproduces and
+//! validation allows for, `skeleton::tf32_truncated_tolerance`).
 //!
 //! The tiles ([`crate::schedule::Swizzle::Gmma`]) are 1024-byte aligned rows of 128 bytes whose
 //! 16-byte chunks are XOR-ed with the row's index mod 8, the pattern the hardware applies to
 //! address bits 4–6 from bits 7–9. A descriptor gives the block's start (its first row and the
 //! k-step's first element, unswizzled), the leading byte offset (LBO) and the stride byte
-//! offset (SBO): K-major (a k-contiguous tile) — rows of one k-step are 32 bytes of a 128-byte
-//! row, 8-row groups SBO = 1024 apart (LBO unused, 16); MN-major (a k-major tile, `imm-trans`
+//! offset (SBO): K-major (a k-contiguous tile) — rows of one k-step (16 or 8 elements) are 32
+//! bytes of a 128-byte row, 8-row groups SBO = 1024 apart (LBO unused, 16); MN-major (a k-major tile, `imm-trans`
 //! 1, allowed for 16-bit types) — 64 elements of M or N in a 128-byte row, k-rows 128 bytes
 //! apart, 8-k-row groups SBO = 1024 apart, 64-element blocks LBO = TK·128 apart. Checked
 //! exactly on the H100 with the probe `bench/tensor/wgmma_probe.py` (the swapped LBO/SBO fails).
@@ -29,6 +34,11 @@ use orcl_frontend::ir::ScalarType;
 const SBO: u64 = 1024;
 
 impl Cx<'_> {
+    /// Bytes per element of the operands (2, or 4 for TF32).
+    fn gmma_size(&self) -> u64 {
+        self.mma().input.size_bytes() as u64
+    }
+
     /// Whether operand `n`'s tile is K-major (k-contiguous).
     fn gmma_k_major(&self, n: usize) -> bool {
         self.c.operands[n].k_inner_pad.is_some()
@@ -51,8 +61,12 @@ impl Cx<'_> {
         let m = self.mma();
         let wrong = m.wrong_fragments && n == m.a;
         let t0 = if n == m.a { "orcl_wgm0" } else { "orcl_wn0" };
+        let size = self.gmma_size();
         match self.gmma_k_major(n) {
-            true => format!("{t0} * 128 + ({ks}) * {}", if wrong { 1 } else { 2 }),
+            true => format!(
+                "{t0} * 128 + ({ks}) * {}",
+                if wrong { size / 2 } else { size }
+            ),
             false => format!(
                 "{t0} / 64 * {} + ({ks}) * {}",
                 self.c.tk * 128,
@@ -66,7 +80,10 @@ impl Cx<'_> {
     fn gmma_decode(&self, n: usize, mn: &str, k: &str) -> String {
         let (lbo, _) = self.gmma_lbo(n);
         match self.gmma_k_major(n) {
-            true => format!("({mn}) / 8 * {SBO} + ({mn}) % 8 * 128 + ({k}) * 2"),
+            true => format!(
+                "({mn}) / 8 * {SBO} + ({mn}) % 8 * 128 + ({k}) * {}",
+                self.gmma_size()
+            ),
             false => format!(
                 "({mn}) / 64 * {lbo} + ({k}) / 8 * {SBO} + ({k}) % 8 * 128 + ({mn}) % 64 * 2"
             ),
@@ -74,11 +91,12 @@ impl Cx<'_> {
     }
 
     /// The asm statement of one `wgmma.mma_async` (descriptors `orcl_da`, `orcl_db`; accumulators
-    /// `orcl_acc[0][j][q]` as D's registers 4·j + q).
+    /// `orcl_acc[0][j][q]` as D's registers 4·j + q). TF32 takes no transpose operands.
     fn gmma_asm(&self) -> String {
         let m = self.mma();
         let ty = match m.input {
             ScalarType::BFloat16 => "bf16",
+            ScalarType::Float => "tf32",
             _ => "f16",
         };
         let n = m.wn / 2;
@@ -87,10 +105,15 @@ impl Cx<'_> {
             .flat_map(|j| (0..4).map(move |q| format!("\"+f\"(orcl_acc[0][{j}][{q}])")))
             .collect();
         let (ta, tb) = (self.gmma_lbo(m.a).1, self.gmma_lbo(m.b).1);
+        let trans = match m.input {
+            ScalarType::Float => String::new(),
+            _ => format!(", {ta}, {tb}"),
+        };
         format!(
-            "asm volatile(\"{{\\n.reg .pred p;\\nsetp.ne.b32 p, %{}, 0;\\nwgmma.mma_async.sync.aligned.m64n{}k16.f32.{ty}.{ty} {{{}}}, %{n}, %{}, p, 1, 1, {ta}, {tb};\\n}}\\n\"\n    : {}\n    : \"l\"(orcl_da), \"l\"(orcl_db), \"r\"(1));",
+            "asm volatile(\"{{\\n.reg .pred p;\\nsetp.ne.b32 p, %{}, 0;\\nwgmma.mma_async.sync.aligned.m64n{}k{}.f32.{ty}.{ty} {{{}}}, %{n}, %{}, p, 1, 1{trans};\\n}}\\n\"\n    : {}\n    : \"l\"(orcl_da), \"l\"(orcl_db), \"r\"(1));",
             n + 2,
             m.wn,
+            m.k_step(),
             regs.join(","),
             n + 1,
             outs.join(", ")
@@ -98,7 +121,7 @@ impl Cx<'_> {
     }
 
     /// The k-slab in local buffer `buf` with `wgmma` (hardware: `wgmma.fence`, one
-    /// `wgmma.mma_async` per k-step of 16, `commit_group`, then `wait_group 1`: the previous
+    /// `wgmma.mma_async` per k-step of 16 or 8 (TF32), `commit_group`, then `wait_group 1`: the previous
     /// slab's group has finished reading its buffer, which the next slab's copies refill), or
     /// emulated: each accumulator's sums of the products decoded from the same descriptors.
     pub(in crate::kernel_ir::contraction) fn wgmma_slab(&self, buf: &str) -> Vec<KStmt> {
@@ -106,7 +129,7 @@ impl Cx<'_> {
         let ptx = |t: &str| KStmt::Lines(format!("asm volatile(\"{t}\" ::: \"memory\");"));
         let mut hw = vec![ptx("wgmma.fence.sync.aligned;")];
         let base = |n: usize| format!("orcl_smem(&{}[0][0])", self.tile(n, buf));
-        for ks in (0..self.c.tk).step_by(16) {
+        for ks in (0..self.c.tk).step_by(m.k_step() as usize) {
             let ks = ks.to_string();
             let desc = |name: &str, n: usize| KStmt::Var {
                 ty: "unsigned long long".into(),
@@ -128,19 +151,41 @@ impl Cx<'_> {
             ]));
         }
         hw.push(ptx("wgmma.commit_group.sync.aligned;"));
-        hw.push(ptx("wgmma.wait_group.sync.aligned 1;"));
+        if !self.wgmma_issue_first() {
+            hw.push(ptx("wgmma.wait_group.sync.aligned 1;"));
+        }
         vec![KStmt::Mma {
             hardware: hw,
             emulated: self.wgmma_emulated(buf),
         }]
     }
 
+    /// Whether the slab's `wgmma` group is issued before the slab's loads, its `wait_group 1`
+    /// after them: where an operand is transposed into its tile ([`Cx::transposed_group`]), whose
+    /// loads wait in registers for global memory; the tensor cores then have this slab's group
+    /// and the previous one to work on meanwhile. The buffer refilled is still slab `t - 2`'s,
+    /// whose group completed at the previous slab's `wait_group 1`.
+    pub(in crate::kernel_ir::contraction) fn wgmma_issue_first(&self) -> bool {
+        self.mma().wgmma
+            && self
+                .c
+                .operands
+                .iter()
+                .any(|o| o.staged && o.k_inner_pad.is_some() && !o.red_fast)
+    }
+
     /// [`Cx::wgmma_slab`] emulated: each work-item's accumulators (row `orcl_r` of the
     /// warpgroup's 64, column `orcl_c` of its `wn`) sum the slab's products of elements read at
-    /// the descriptors' decoded, swizzled offsets.
+    /// the descriptors' decoded, swizzled offsets: 16-bit elements widened exactly, TF32 ones
+    /// truncated to their high 19 bits, as the tensor cores read them.
     fn wgmma_emulated(&self, buf: &str) -> Vec<KStmt> {
         let m = self.mma();
-        let widen = m.input.widen_fn().unwrap_or("(float)");
+        let (size, step) = (self.gmma_size(), m.k_step());
+        let row = 128 / size;
+        let read = |x: String| match m.input.widen_fn() {
+            Some(f) => format!("{f}({x})"),
+            None => format!("orcl_u2f(orcl_f2u({x}) & 0xffffe000u)"),
+        };
         let long = |name: &str, value: String| KStmt::Let {
             ty: "long",
             name: name.into(),
@@ -148,21 +193,22 @@ impl Cx<'_> {
         };
         let at = |n: usize, mn: &str| {
             format!(
-                "orcl_gx({} + {}) / 2",
+                "orcl_gx({} + {}) / {size}",
                 self.gmma_origin(n, "orcl_ks"),
                 self.gmma_decode(n, mn, "orcl_kk")
             )
         };
         let (ta, tb) = (self.tile(m.a, buf), self.tile(m.b, buf));
-        let step = vec![
+        let (ea, eb) = (
+            read(format!("{ta}[orcl_ea / {row}][orcl_ea % {row}]")),
+            read(format!("{tb}[orcl_eb / {row}][orcl_eb % {row}]")),
+        );
+        let body_k = vec![
             long("orcl_ea", at(m.a, "orcl_r")),
             long("orcl_eb", at(m.b, "orcl_c")),
             KStmt::Store {
                 target: "orcl_d".into(),
-                value: format!(
-                    "orcl_d + {widen}({ta}[orcl_ea / 64][orcl_ea % 64]) * {widen}({tb}[orcl_eb / 64][orcl_eb % 64])"
-                )
-                .into(),
+                value: format!("orcl_d + {ea} * {eb}").into(),
             },
         ];
         let body = vec![
@@ -180,9 +226,9 @@ impl Cx<'_> {
                 var: "orcl_ks".into(),
                 start: "0".into(),
                 end: self.c.tk.to_string().into(),
-                step: "16".into(),
+                step: step.to_string().into(),
                 unroll: Some(0),
-                body: vec![Self::each("orcl_kk", 16, step)],
+                body: vec![Self::each("orcl_kk", step, body_k)],
             },
             KStmt::Store {
                 target: "orcl_acc[orcl_mi][orcl_ni][orcl_q]".into(),

@@ -1,0 +1,135 @@
+//! The stores of one slab-load group of a contraction's staged operand (split from the
+//! contraction's kernel IR for size): a vector group into its tile cells or as one local vector
+//! (`cp.async`), a transposed group element by element, a register-staged group.
+
+use super::{Cx, Load};
+use crate::kernel_ir::{KExpr, KStmt, VecDst};
+use orcl_frontend::ir::ScalarType;
+
+impl Cx<'_> {
+    /// One load group of `vecLoad` elements of staged operand `o` (tile extent `p`) read as one
+    /// vector from global element `value` (C text): into element 0's cell and on as one local
+    /// vector when the group is whole and aligned in the local tile (one `cp.async` with
+    /// [`Load::Async`]), else into each element's cell (`lvalue(v)`: the C lvalue of element `v`,
+    /// C text). A transposed group ([`Cx::transposed_group`]) is stored in a rotated order.
+    pub(super) fn vector_group(
+        &self,
+        o: &crate::schedule::Operand,
+        p: u64,
+        mode: Load,
+        lvalue: &dyn Fn(&str) -> String,
+        value: &str,
+    ) -> KStmt {
+        let (c, w) = (self.c, self.c.load_vec);
+        if o.k_inner_pad.is_some() && !o.red_fast {
+            return Self::transposed_group(o.ty, w, lvalue, value);
+        }
+        let first = lvalue("0");
+        let elements = (0..w).map(|v| lvalue(&v.to_string())).collect();
+        // A k-contiguous tile of an operand contiguous along its tile (TF32 `wgmma`: K-major,
+        // transposed on the way) takes the group element by element.
+        let whole = matches!(mode, Load::ToTile | Load::Async(_))
+            && match o.k_inner_pad {
+                Some(kp) => o.red_fast && (c.tk + kp) % w == 0,
+                None => !o.red_fast && (p + c.pad) % w == 0,
+            };
+        let vector = KStmt::VecLoad {
+            ty: o.ty,
+            width: w,
+            src: value.to_string(),
+            global: true,
+            dst: if whole {
+                VecDst::Local(first.clone())
+            } else {
+                VecDst::Elements(elements)
+            },
+        };
+        if whole && matches!(mode, Load::Async(_)) {
+            // One copy of the whole group; plain loads where there is no cp.async.
+            return KStmt::Mma {
+                hardware: vec![self.async_copy(&first, value, o.ty, w)],
+                emulated: vec![vector],
+            };
+        }
+        vector
+    }
+
+    /// A load group of an operand contiguous along its tile into a k-contiguous tile (TF32
+    /// `wgmma`, whose tiles are all K-major): the vector read into registers `orcl_tv0..`, then
+    /// element `x` = (`v` + r) mod W stored at step `v` into its own tile row, r = (`orcl_t` / 8)
+    /// mod W. The swizzle places element x of the group at column `kk ^ 4·((t + x) % 8)`: with
+    /// every lane storing the same x, lanes 8 columns apart collide (the rows' 32-bank offsets are
+    /// equal), and at most 2 of the 8 values of (t + x) % 8 occur among the lanes of a row; the
+    /// rotation gives lanes of groups 8 apart different x, so that all 8 occur (4 work-items
+    /// along the row × 8 k-rows, or 8 × 4 with `loadItems`, store to 32 distinct banks).
+    fn transposed_group(
+        ty: ScalarType,
+        w: u64,
+        lvalue: &dyn Fn(&str) -> String,
+        value: &str,
+    ) -> KStmt {
+        let regs: Vec<String> = (0..w).map(|v| format!("orcl_tv{v}")).collect();
+        let mut out: Vec<KStmt> = regs
+            .iter()
+            .map(|r| KStmt::Var {
+                ty: ty.c_name().into(),
+                name: r.clone(),
+                value: None,
+            })
+            .collect();
+        out.push(KStmt::VecLoad {
+            ty,
+            width: w,
+            src: value.to_string(),
+            global: true,
+            dst: VecDst::Elements(regs.clone()),
+        });
+        let pick = (1..w).rev().fold(regs[0].clone(), |rest, x| {
+            format!("orcl_x == {x} ? {} : {rest}", regs[x as usize])
+        });
+        for v in 0..w {
+            out.push(KStmt::Block(vec![
+                KStmt::Let {
+                    ty: "int",
+                    name: "orcl_x".into(),
+                    value: KExpr::Text(format!("(int)(({v} + orcl_t / 8) % {w})")),
+                },
+                KStmt::Store {
+                    target: lvalue("orcl_x").into(),
+                    value: pick.clone().into(),
+                },
+            ]));
+        }
+        KStmt::Block(out)
+    }
+
+    /// The stores of one load group of staged operand `n` from its prefetch registers (`reg`:
+    /// element `v`'s register) into local buffer `buf`, element `v` at tile cell `at(v)`.
+    pub(super) fn regs_to_tile(
+        &self,
+        n: usize,
+        buf: &str,
+        at: &dyn Fn(&str) -> (String, String),
+        reg: &dyn Fn(&str) -> String,
+    ) -> KStmt {
+        let o = &self.c.operands[n];
+        let stage = self.c.mma.as_ref().is_some_and(|m| m.stage);
+        let store = |v: &str| {
+            let (kk, t) = at(v);
+            let target = format!("{}{}", self.tile(n, buf), Self::cell(o, &kk, &t));
+            let value = format!("orcl_p{n}[{}]", reg(v));
+            match stage {
+                // `tf32Convert='stage'`: rounded on the way from the registers to the tile.
+                true => Self::round_store(&target, &value),
+                false => KStmt::Store {
+                    target: target.into(),
+                    value: value.into(),
+                },
+            }
+        };
+        match self.c.load_vec {
+            1 => store("0"),
+            w => Self::each("orcl_w", w, vec![store("orcl_w")]),
+        }
+    }
+}

@@ -39,30 +39,56 @@ fn polybench(name: &str, evaluations: usize, protos: &str, sizes: &str, body: &s
 
 /// [`polybench`] for a file whose kernel function is `func` (PolyBench/GPU's `conv2D`).
 fn polybench_fn(name: &str, func: &str, evaluations: usize, protos: &str, sizes: &str, body: &str) {
+    let file = format!("{name}.c");
+    let src = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/polybench")
+        .join(&file);
+    let text = std::fs::read_to_string(&src).unwrap();
+    let tuned = Tuned {
+        file: &file,
+        text: &text,
+        func,
+        evaluations,
+        tune_args: &[],
+    };
+    tune_and_drive(&tuned, protos, sizes, body);
+}
+
+/// A file to tune: its name, its text, its kernel function, how many evaluations the tuning
+/// makes (each must be `ok`) and extra `orcl tune` arguments.
+struct Tuned<'a> {
+    file: &'a str,
+    text: &'a str,
+    func: &'a str,
+    evaluations: usize,
+    tune_args: &'a [&'a str],
+}
+
+/// Check and tune `t` in a fresh directory, then run the C driver on the tuned file and the
+/// original function (see [`polybench`]).
+fn tune_and_drive(t: &Tuned<'_>, protos: &str, sizes: &str, body: &str) {
     let tmp = tempfile::Builder::new()
         .prefix("orcl-polybench-")
         .tempdir()
         .unwrap();
     let dir = tmp.path();
-    let file = format!("{name}.c");
-    let src = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/polybench")
-        .join(&file);
-    std::fs::copy(&src, dir.join(&file)).unwrap();
-    orcl(dir, &["check", &file]).assert_code(0);
-    let t = orcl(dir, &["tune", &file, "--db", "tune.db"]);
-    t.assert_code(0);
+    std::fs::write(dir.join(t.file), t.text).unwrap();
+    orcl(dir, &["check", t.file]).assert_code(0);
+    let mut args = vec!["tune", t.file, "--db", "tune.db"];
+    args.extend_from_slice(t.tune_args);
+    let run = orcl(dir, &args);
+    run.assert_code(0);
     let rows = statuses(&dir.join("tune.db"));
-    assert_eq!(rows.len(), evaluations, "{rows:?}\n{}", t.dump());
+    assert_eq!(rows.len(), t.evaluations, "{rows:?}\n{}", run.dump());
     for (key, status) in &rows {
-        assert_eq!(status, "ok", "{key}\n{}", t.dump());
+        assert_eq!(status, "ok", "{key}\n{}", run.dump());
     }
     let driver = driver_source(protos, sizes, body);
     run_driver(
         dir,
-        &format!("_{file}"),
-        &file,
-        func,
+        &format!("_{}", t.file),
+        t.file,
+        t.func,
         &driver,
         Duration::from_secs(120),
     );
@@ -219,6 +245,75 @@ fn gemm_as_written_tunes() {
     return 1;
 "#,
     );
+}
+
+/// PolyBench's gemm as written, with `DATA_TYPE` float, on the tensor cores (issue 23): the
+/// summand `alpha * A[i][k] * B[k][j]` is a product of the 2-D operands times a loop-invariant
+/// scalar (the tensor cores sum A·B, the result takes alpha times the sum), after the fused
+/// `C[i][j] *= beta` prologue; B is contiguous along j (NN). Emulated fragments on PoCL:
+/// `mma.sync` m16n8k8 warp tiles (two configurations), then `wgmma` (its TF32 form transposes B
+/// into a K-major tile); the tuned files match the original at the tuned sizes and at 5 × 40 × 3
+/// (k below one mma step), to the TF32 tolerance.
+#[test]
+fn gemm_as_written_on_tensor_cores() {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/polybench/gemm.c");
+    let original = std::fs::read_to_string(src).unwrap();
+    let edit = |text: &str, from: &str, to: &str| {
+        assert!(text.contains(from), "tests/polybench/gemm.c lacks {from:?}");
+        text.replace(from, to)
+    };
+    let mut text = edit(
+        &original,
+        "#define DATA_TYPE double",
+        "#define DATA_TYPE float",
+    );
+    for (from, to) in [
+        ("decl double alpha", "decl float alpha"),
+        ("decl double beta", "decl float beta"),
+        ("decl static double", "decl static float"),
+        ("param NJ[] = [17, 18]", "param NJ[] = [17, 45]"),
+        ("param NK[] = [9, 20]", "param NK[] = [9, 41]"),
+        ("NJ == 18 and NK == 20", "NJ == 45 and NK == 41"),
+    ] {
+        text = edit(&text, from, to);
+    }
+    let params = "param TI[] = [4, 8]; param TJ[] = [8]; param TK[] = [4];";
+    let transform = "transform OpenCL(tile=[('i',TI),('j',TJ),('k',TK)],";
+    let mma = edit(
+        &edit(&text, params, "param TI[] = [32]; param TJ[] = [16]; param TK[] = [8, 16];"),
+        transform,
+        "transform OpenCL(mathMode='tf32', tile=[('i',TI),('j',TJ),('k',TK)], warpTile=[('i',16),('j',8)], padLocal=8,",
+    );
+    let wgmma = edit(
+        &edit(&text, params, "param TI[] = [64]; param TJ[] = [64]; param TK[] = [32];"),
+        transform,
+        "transform OpenCL(mathMode='tf32', mmaInstruction='wgmma', stages=3, vecLoad=4, tile=[('i',TI),('j',TJ),('k',TK)], warpTile=[('i',64),('j',64)],",
+    );
+    let protos = "void kernel_gemm(int ni, int nj, int nk, float alpha, float beta, float C[ni][nj], float A[ni][nk], float B[nk][nj]);\n\
+                  void kernel_gemm_orig(int ni, int nj, int nk, float alpha, float beta, float C[ni][nj], float A[ni][nk], float B[nk][nj]);\n\
+                  #define TOL 2e-2\n";
+    let body = r#"
+    int ni = s[0], nj = s[1], nk = s[2];
+    float *C = fvec((long)ni * nj), *A = fvec((long)ni * nk), *B = fvec((long)nk * nj);
+    float *C2 = DUP(C, (long)ni * nj);
+    kernel_gemm(ni, nj, nk, 1.5f, 1.2f, (float (*)[nj])C, (float (*)[nk])A, (float (*)[nj])B);
+    kernel_gemm_orig(ni, nj, nk, 1.5f, 1.2f, (float (*)[nj])C2, (float (*)[nk])A, (float (*)[nj])B);
+    cmp("C", C, C2, (long)ni * nj);
+    return 1;
+"#;
+    let sizes = "{13, 17, 9}, {33, 45, 41}, {5, 40, 3}";
+    for (text, evaluations, tune_args) in
+        [(&mma, 4, &[][..]), (&wgmma, 2, &["--timeout", "300s"][..])]
+    {
+        let tuned = Tuned {
+            file: "gemm.c",
+            text,
+            func: "kernel_gemm",
+            evaluations,
+            tune_args,
+        };
+        tune_and_drive(&tuned, protos, sizes, body);
+    }
 }
 
 /// syrk and syr2k: the `j <= i` triangle made its bounding square with the guard `j <= i`,

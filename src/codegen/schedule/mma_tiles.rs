@@ -68,6 +68,12 @@ pub struct MmaTiles {
     /// "Register Fragments": row 16·w + groupID + 8·(q / 2), column 8·j + 2·threadID_in_group +
     /// q % 2 of accumulator 4·j + q); `warps_m` counts warps (4 per warpgroup).
     pub wgmma: bool,
+    /// Loop-invariant factors of the summand besides the two operands (`alpha` of
+    /// `alpha * A[i][k] * B[k][j]`, PolyBench's gemm as written), empty when it is `A * B`: the
+    /// tensor cores sum `A * B` and the result statements take their product times the sum
+    /// (alpha·Σ a·b instead of Σ alpha·a·b: the same value up to FP32 rounding, far inside the
+    /// TF32/16-bit tolerance).
+    pub scale: Vec<orcl_frontend::ir::Expr>,
 }
 
 impl MmaTiles {

@@ -895,6 +895,7 @@ fn swizzle(s: u64) -> Vec<KStmt> {
 fn accumulators(cx: &Cx<'_>, con: &Contraction<'_>) -> Vec<KStmt> {
     let m = cx.mma();
     let init = match &con.form {
+        ContractionForm::Scalar { .. } if !m.scale.is_empty() => "0.0f".into(),
         ContractionForm::Scalar { init, .. } => {
             format!(
                 "({}) ? ({}) : 0.0f",
@@ -929,13 +930,32 @@ pub(super) fn body(cx: &Cx<'_>, con: &Contraction<'_>, nest: &Nest<'_>) -> Vec<K
     let mut out = cx.mma_output_vars();
     out.push(KStmt::If {
         cond: cx.mma_in_range().into(),
-        then: vec![KStmt::Lines(super::result_lines(
-            con,
-            "orcl_acc[orcl_mi][orcl_ni][orcl_q]",
-        ))],
+        then: vec![KStmt::Lines(super::result_lines(con, &scaled_sum(cx, con)))],
     });
     body.push(cx.each_accumulator(out));
     body
+}
+
+/// The value the loop's sum has, for the result statements: the accumulator, or with a scaled
+/// summand ([`MmaTiles::scale`]) its factors times it, plus a scalar form's initial value (the
+/// accumulators then start at 0).
+fn scaled_sum(cx: &Cx<'_>, con: &Contraction<'_>) -> String {
+    const ACC: &str = "orcl_acc[orcl_mi][orcl_ni][orcl_q]";
+    let scale = &cx.mma().scale;
+    if scale.is_empty() {
+        return ACC.into();
+    }
+    let factors: Vec<String> = scale
+        .iter()
+        .map(|f| format!("({})", c_expr(f, &|_| None)))
+        .collect();
+    let product = format!("{} * {ACC}", factors.join(" * "));
+    match &con.form {
+        ContractionForm::Scalar { init, .. } => {
+            format!("({}) + {product}", c_expr(init, &|_| None))
+        }
+        ContractionForm::Element { .. } => product,
+    }
 }
 
 /// `int flag = cond` (C texts joined by `&&`; 1 when there are none), then the `checks` that

@@ -87,7 +87,7 @@ pub(super) fn schedule(
         MathMode::Bf16 => ScalarType::BFloat16,
         _ => ScalarType::Float,
     };
-    let (ia, ib) = roles(k, c, &ops, a.math_mode, input)?;
+    let (ia, ib, scale) = roles(k, c, &ops, a.math_mode, input)?;
     let (mode, shape) = (a.math_mode.name(), if input.is_16bit() { 16 } else { 8 });
     if tk % shape != 0 {
         return Err(format!(
@@ -179,6 +179,7 @@ pub(super) fn schedule(
                 index32: a.index_bits == 32,
                 prefetch_result: u64::from(a.prefetch_result),
                 wgmma: a.wgmma,
+                scale,
             }),
         }),
     })
@@ -363,26 +364,52 @@ fn check_16bit(a: &NestArgs, input: ScalarType, tk: u64, mode: &str) -> Result<(
     Ok(())
 }
 
-/// The operands' roles: (index of A, varying with dimension 1; index of B, with dimension 0).
+/// The factors of a summand's product tree (`alpha * A[..] * B[..]` → alpha, A[..], B[..]);
+/// a summand that is no product is its own single factor.
+fn factors(e: &Expr) -> Vec<&Expr> {
+    match &e.kind {
+        ExprKind::Binary(BinaryOp::Mul, x, y) => {
+            let mut out = factors(x);
+            out.extend(factors(y));
+            out
+        }
+        _ => vec![e],
+    }
+}
+
+/// A summand `A[..] * B[..]`, possibly times factors that read no array and do not vary with
+/// the reduction loop `red` (`alpha * A[i][k] * B[k][j]`): (A's and B's factors, the others),
+/// or `None`.
+fn split_summand<'e>(term: &'e Expr, red: &str) -> Option<(Vec<&'e Expr>, Vec<Expr>)> {
+    let all = factors(term);
+    let (reads, rest): (Vec<&Expr>, Vec<&Expr>) = all.into_iter().partition(|f| read(f));
+    let invariant = |f: &&Expr| {
+        let mut arrays = false;
+        f.visit(&mut |e| arrays |= matches!(e.kind, ExprKind::Index { .. }));
+        !arrays && !f.mentions(red)
+    };
+    (reads.len() == 2 && rest.iter().all(invariant))
+        .then(|| (reads, rest.into_iter().cloned().collect()))
+}
+
+/// The operands' roles: (index of A, varying with dimension 1; index of B, with dimension 0;
+/// the summand's loop-invariant factors, [`MmaTiles::scale`]).
 ///
-/// Errors: a summand other than `A[..] * B[..]` of two float operands staged along different
-/// dimensions (a scaled product `alpha*A*B`, a 2-D array, an operand read in place), or an
-/// accumulator that is not `float`.
+/// Errors: a summand other than `A[..] * B[..]` (times loop-invariant scalars) of two float
+/// operands staged along different dimensions (an operand read in place), or an accumulator
+/// that is not `float`.
 fn roles(
     k: &Kernel,
     c: &Contraction<'_>,
     ops: &[crate::schedule::Operand],
     mode: MathMode,
     input: ScalarType,
-) -> Result<(usize, usize), String> {
-    let product = matches!(
-        &c.term.kind,
-        ExprKind::Binary(BinaryOp::Mul, x, y) if read(x) && read(y)
-    );
+) -> Result<(usize, usize, Vec<Expr>), String> {
+    let split = split_summand(c.term, &c.red.var);
     let find = |d: usize| ops.iter().position(|o| o.dim == Some(d));
-    let (Some(ia), Some(ib), true, 2) = (find(1), find(0), product, ops.len()) else {
+    let (Some(ia), Some(ib), Some((_, scale)), 2) = (find(1), find(0), split, ops.len()) else {
         return Err(
-            "a tensor-core mathMode needs a summand A[..]*B[..] of two 1-D arrays, one varying with each tiled loop and the reduction loop"
+            "a tensor-core mathMode needs a summand A[..]*B[..] (times scalars that do not vary with the reduction loop) of two arrays, one varying with each tiled loop and the reduction loop"
                 .into(),
         );
     };
@@ -415,5 +442,5 @@ fn roles(
             acc.c_name()
         ));
     }
-    Ok((ia, ib))
+    Ok((ia, ib, scale))
 }

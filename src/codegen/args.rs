@@ -511,9 +511,8 @@ impl TransformArgs {
     /// and whether it may then bind `mmaInstruction='wgmma'` (an `mmaInstruction` argument that is
     /// not the constant `'mma.sync'`) or `tf32Convert='truncate'` (a `tf32Convert` argument that is
     /// neither the constant `'fragment'` nor `'stage'`), whose TF32 operands are truncated, not
-    /// rounded. The timing
-    /// skeleton validates at the tolerance this gives (`skeleton::tf32_tolerance`,
-    /// `skeleton::tf32_truncated_tolerance`).
+    /// rounded. The timing skeleton validates at the tolerance this gives
+    /// (`skeleton::tf32_tolerance`, `skeleton::tf32_truncated_tolerance`).
     pub fn may_use_tf32(&self) -> Tf32Use {
         let not = |key: Key, value: &str| {
             self.entries.iter().any(|(row, a)| {

@@ -397,6 +397,20 @@ golden! {
         "--set",
         "VL=4",
     ) => [OpenCl, Cuda],
+    // The same with tf32Convert='truncate' (no cvt.rna: the staged bits into the mma registers;
+    // the emulated form clears the low 13 mantissa bits), 2 cp.async stages (.ca), ldmatrix and
+    // blockSwizzle=8; its skeleton validates at the truncation's tolerance 2^-9 * sqrt(k).
+    sgemm_tf32_truncate_tk16_wj16_vl4(
+        "tests/in/sgemm_tf32_truncate.c",
+        "--set",
+        "TJ=32",
+        "--set",
+        "TK=16",
+        "--set",
+        "WJ=16",
+        "--set",
+        "VL=4",
+    ) => [OpenCl, Cuda, Skeleton],
     // mathMode='fp16' / 'bf16': _Float16 / __bf16 arrays held as ushort, mma.sync m16n8k16 under
     // ORCL_MMA_SYNC (A's registers one 32-bit read of its k-contiguous tile, B's two 16-bit
     // reads), the emulated form reading the widened inputs otherwise; the skeletons widen the

@@ -327,6 +327,82 @@ fn tf32_stage_conversion_and_ldmatrix() {
     }
 }
 
+/// `tf32Convert='truncate'` (no conversion: `mma.sync` reads the float bits, ignoring the low 13
+/// mantissa bits; the emulated form clears them): NN with 2 `cp.async` stages and `ldmatrix`, NT
+/// with `ldmatrix` for both operands, TN with `doubleBuffer`, TT plain, at 70 x 45 x 130 (no
+/// tile divides it, a partial last k-slab): every variant `ok` at the truncation's tolerance
+/// (2^-9 · √130 ≈ 2.2e-2, in the skeleton), the tuned files correct at odd shapes; the emitted
+/// kernels carry no `cvt.rna`; a wrong fragment mapping is still `wrong_result`.
+#[test]
+fn tf32_truncate_layouts_and_wrong_mapping() {
+    let space = [
+        ("param TJ[] = [16, 32];", "param TJ[] = [32];"),
+        ("param TK[] = [8, 16];", "param TK[] = [16];"),
+        ("param WI[] = [16, 32];", "param WI[] = [16, 32];"),
+        ("param WJ[] = [8, 16];", "param WJ[] = [16];"),
+        ("param VL[] = [1, 4];", "param VL[] = [4];"),
+        ("param M[] = [33];", "param M[] = [70];"),
+        ("param N[] = [17];", "param N[] = [45];"),
+        ("param K[] = [9];", "param K[] = [130];"),
+    ];
+    for (name, a, b, extra) in [
+        (
+            "nn",
+            "A[i*k+l]",
+            "B[l*n+j]",
+            "tf32Convert='truncate', stages=2, fragLoad='ldmatrix'",
+        ),
+        (
+            "nt",
+            "A[i*k+l]",
+            "B[j*k+l]",
+            "tf32Convert='truncate', fragLoad='ldmatrix'",
+        ),
+        (
+            "tn",
+            "A[l*m+i]",
+            "B[l*n+j]",
+            "tf32Convert='truncate', doubleBuffer=True",
+        ),
+        ("tt", "A[l*m+i]", "B[j*k+l]", "tf32Convert='truncate'"),
+    ] {
+        let file = format!("tf32_trunc_{name}.c");
+        let text = variant_of(a, b, &space, extra);
+        let (tmp, rows) = tune(&file, &text, None);
+        assert_eq!(rows.len(), 2, "{rows:?}");
+        for (key, status) in &rows {
+            assert_eq!(status, "ok", "{name}: {key}");
+        }
+        let dir = tmp.path();
+        for backend in ["opencl", "cuda"] {
+            let e = orcl(dir, &["emit", &file, "--backend", backend], None);
+            e.assert_code(0);
+            assert!(!e.stdout.contains("cvt.rna"), "{backend}: {}", e.stdout);
+            assert!(e.stdout.contains("orcl_a0_0 = orcl_f2u("), "{}", e.stdout);
+            assert!(e.stdout.contains("& 0xffffe000u)"), "{}", e.stdout);
+            let s = orcl(
+                dir,
+                &["emit", &file, "--backend", backend, "--skeleton"],
+                None,
+            );
+            s.assert_code(0);
+            assert!(s.stdout.contains("> tolerance 2.2"), "{}", s.stdout);
+        }
+        check_tuned_at(dir, &file, "2.3e-2");
+        if name == "nn" {
+            let (_tmp, rows) = tune("wrong.c", &text, Some("wrong:WI=32"));
+            for (key, status) in &rows {
+                let want = if key.contains("\"WI\":32") {
+                    "wrong_result"
+                } else {
+                    "ok"
+                };
+                assert_eq!(status, want, "{key}");
+            }
+        }
+    }
+}
+
 /// A wrong fragment mapping (A's registers 1 and 2 swapped, under `ORCL_TEST_FAULT`) must be
 /// caught by validation: `wrong_result` for the faulty configurations, `ok` for the others.
 #[test]
@@ -449,7 +525,7 @@ fn invalid_tf32_configurations_are_pruned() {
     for (arg, want) in [
         (
             "tf32Convert='early'",
-            "`tf32Convert` must be 'fragment' or 'stage', found 'early'",
+            "`tf32Convert` must be 'fragment', 'stage' or 'truncate', found 'early'",
         ),
         (
             "fragLoad=3",

@@ -67,6 +67,9 @@ usage: make_case.py FORM M N K SPACE [PREC] > file.c
         | wtn (TF32 wgmma with a transposed operand (NN: B stored K-major element by element from
         float4 loads), session 35: 128x128 / 256x128 tiles of 2-4 warpgroups of 64 x 64 / 128, 4
         stages, loadItems of B 8 / 16 / 32 (32: the linearised slab); 9 configurations)
+        | t32o (TF32 in NVIDIA OpenCL, session 35: tf32Convert 'fragment' / 'truncate' x 128x128 tiles
+        of 64x64 / 64x32 warps x TK 8 with 2-4 stages / TK 16 with 2, ldmatrix, .ca, blockSwizzle 8;
+        16 configurations within 48 KiB)
         | deep (starter's 128x128 tiles x k-slab 16/32/64 x loadItems of A 1/4/8 x doubleBuffer)
         | "TI=128 TJ=128 TK=32 WI=64 WJ=32 PAD=8 VL=4" (one configuration; LA (loadItems of A),
         LB (loadItems of B), DB (doubleBuffer), ST (stages, cp.async), FL (fragLoad), LD (fragLoad='ldmatrix'), TC (tf32Convert: fragment / stage),
@@ -201,6 +204,13 @@ elif space == "wtn":
     params = {"TI": [128, 256], "TJ": [128], "TK": [32], "WI": [64], "WJ": [64, 128],
               "PAD": [0], "VL": [4], "ST": [4], "SH": [True], "IB": [32], "MI": ["wgmma"],
               "LB": [8, 16, 32]}
+elif space == "t32o":
+    # TF32 for NVIDIA OpenCL (48 KiB of local memory), session 35: tf32Convert 'fragment' /
+    # 'truncate' x 128x128 tiles of 64x64 / 64x32 warps x TK 8 (2-4 stages) / 16 (2 stages),
+    # ldmatrix, .ca copies, blockSwizzle 8; 16 configurations.
+    params = {"TI": [128], "TJ": [128], "TK": [8, 16], "WI": [64], "WJ": [32, 64],
+              "PAD": [8], "VL": [4], "LD": [True], "DB": [False], "ST": [2, 3, 4],
+              "SH": [True], "AC": ["ca"], "SW": [8], "TC": ["fragment", "truncate"]}
 elif space == "deep":
     params = {"TI": [128], "TJ": [128], "TK": [16, 32, 64], "WI": [64], "WJ": [32, 64],
               "PAD": [8], "VL": [4], "LA": [1, 4, 8], "DB": [False, True], "SH": [True]}
@@ -279,7 +289,7 @@ elif space == "wgd":
 elif space == "wgc":
     constraints = ["pick = ((TI == 256 and MB == 1 and (ST == 4 or (WJ == 128 and AC == 'cg')))"
                    " or (TI == 128 and ST == 3 and MB == 2 and AC == 'cg'))"]
-elif space not in ("starter", "deep", "frag", "wide", "conv", "ldm", "h16", "h16x", "h16fb", "h16r", "h16s", "t32s", "t32i", "h16i", "h16j", "h16k", "h16l", "h16p", "h16q", "t32p"):
+elif space not in ("starter", "deep", "t32o", "frag", "wide", "conv", "ldm", "h16", "h16x", "h16fb", "h16r", "h16s", "t32s", "t32i", "h16i", "h16j", "h16k", "h16l", "h16p", "h16q", "t32p"):
     constraints = []
 loop = """    for (i=0; i<=m-1; i++)
         for (j=0; j<=n-1; j++) {

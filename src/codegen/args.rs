@@ -76,7 +76,7 @@ pub enum Kind {
     Loops,
     /// `'fp32'` or `'tf32'` ([`MathMode`]).
     MathMode,
-    /// `'fragment'` or `'stage'` (`tf32Convert`).
+    /// `'fragment'`, `'stage'` or `'truncate'` (`tf32Convert`, read as 0, 1, 2).
     Tf32Convert,
     /// `asyncCache`: 'cg' / 'ca' (read as a bool: 'ca').
     AsyncCache,
@@ -255,8 +255,8 @@ pub const ARGS: &[Arg] = &[
         &[n("fragLoad", 16, "with mathMode='tf32' ('ldmatrix' also with 'fp16'/'bf16', where it reads either tile layout, .trans for a k-major one): fragment registers each local-memory read fills (1 = one 32-bit read per register, the default; 2 or 4 = one 64/128-bit read of a k-contiguous tile, the k order within the mma permuted to match and the local tiles padded or XOR-swizzled so the reads stay conflict-free; 4 needs a k-slab multiple of 16; 'ldmatrix': ldmatrix.sync.aligned.m8n8.x4 of a k-contiguous tile, four registers per instruction, the PTX fragment layout kept); see docs/GEMM.md")],
         &[n("fragLoad", 16, "with mathMode='tf32' ('ldmatrix' also with 'fp16'/'bf16', where it reads either tile layout, .trans for a k-major one): fragment registers each shared-memory read fills (1 = one 32-bit ld.shared per register, the default; 2 or 4 = one ld.shared.v2/v4 of a k-contiguous tile, the k order within the mma permuted to match and the shared tiles padded or XOR-swizzled so the reads stay conflict-free; 4 needs a k-slab multiple of 16; 'ldmatrix': ldmatrix.sync.aligned.m8n8.x4 of a k-contiguous tile, four registers per instruction, the PTX fragment layout kept); see docs/GEMM.md")], true),
     arg(Key::Tf32Convert, Kind::Tf32Convert, "'fragment'",
-        &[n("tf32Convert", 16, "with mathMode='tf32': where float inputs are rounded to TF32 (cvt.rna.tf32.f32): 'fragment' (default) each fragment register after its local read; 'stage' once per element when the slab is staged (in registers before the local store, or in place after the cp.async wait with stages), so fragment reads feed mma.sync directly; see docs/GEMM.md")],
-        &[n("tf32Convert", 16, "with mathMode='tf32': where float inputs are rounded to TF32 (cvt.rna.tf32.f32): 'fragment' (default) each fragment register after its shared read; 'stage' once per element when the slab is staged (in registers before the shared store, or in place after the cp.async wait with stages), so fragment reads feed mma.sync directly; see docs/GEMM.md")], true),
+        &[n("tf32Convert", 16, "with mathMode='tf32': where float inputs are rounded to TF32 (cvt.rna.tf32.f32): 'fragment' (default) each fragment register after its local read; 'stage' once per element when the slab is staged (in registers before the local store, or in place after the cp.async wait with stages), so fragment reads feed mma.sync directly; 'truncate' none: mma.sync reads the float bits, ignoring the low 13 mantissa bits (validated at the truncation's tolerance 2^-9*sqrt(k)); see docs/GEMM.md")],
+        &[n("tf32Convert", 16, "with mathMode='tf32': where float inputs are rounded to TF32 (cvt.rna.tf32.f32): 'fragment' (default) each fragment register after its shared read; 'stage' once per element when the slab is staged (in registers before the shared store, or in place after the cp.async wait with stages), so fragment reads feed mma.sync directly; 'truncate' none: mma.sync reads the float bits, ignoring the low 13 mantissa bits (validated at the truncation's tolerance 2^-9*sqrt(k)); see docs/GEMM.md")], true),
     arg(Key::FragBuffers, Kind::OneOf { min: 1, values: &[1, 2], unit: "", help: None }, "1",
         &[n("fragBuffers", 16, "with mathMode='fp16'/'bf16' and fragLoad='ldmatrix': register sets of warp fragments (CUTLASS's double-buffered warp_frag_A/B[2]): 1 (default) reads each k-step's fragments, then issues its mma.sync; 2 reads k-step s+1's fragments before issuing step s's mma.sync, so the local reads overlap the tensor cores (twice the fragment registers); see docs/GEMM.md")],
         &[n("fragBuffers", 16, "with mathMode='fp16'/'bf16' and fragLoad='ldmatrix': register sets of warp fragments (CUTLASS's double-buffered warp_frag_A/B[2]): 1 (default) reads each k-step's fragments, then issues its mma.sync; 2 reads k-step s+1's fragments before issuing step s's mma.sync, so the shared reads overlap the tensor cores (twice the fragment registers); see docs/GEMM.md")], true),
@@ -373,6 +373,9 @@ pub struct NestArgs {
     /// `tf32Convert='stage'`: the tensor-core form rounds its inputs to TF32 once per staged
     /// element instead of once per fragment register.
     pub tf32_stage: bool,
+    /// `tf32Convert='truncate'`: the tensor-core form converts nothing; `mma.sync` reads the FP32
+    /// bits as `.tf32` operands, ignoring their low 13 mantissa bits (truncation).
+    pub tf32_truncate: bool,
     /// `fragBuffers`: register sets of the tensor-core form's warp fragments (0 or 1: one; 2: the
     /// next k-step's fragments read before the current step's mma).
     pub frag_buffers: u32,
@@ -401,7 +404,8 @@ pub enum Tf32Use {
     No,
     /// `mma.sync` with its inputs rounded (`cvt.rna.tf32.f32`).
     Rounded,
-    /// Possibly `wgmma`, which reads the staged FP32 bits and ignores their low 13 (truncation).
+    /// Possibly `wgmma` or `tf32Convert='truncate'`, which read the staged FP32 bits and ignore
+    /// their low 13 (truncation).
     Truncated,
 }
 
@@ -505,18 +509,21 @@ impl TransformArgs {
     /// Whether some configuration may bind `mathMode='tf32'`: the transform has a `mathMode`
     /// argument whose expression is not the constant `'fp32'` (a parameter's value, or `'tf32'`);
     /// and whether it may then bind `mmaInstruction='wgmma'` (an `mmaInstruction` argument that is
-    /// not the constant `'mma.sync'`), whose TF32 operands are truncated, not rounded. The timing
-    /// skeleton validates at the tolerance this gives (`skeleton::tf32_tolerance`,
-    /// `skeleton::tf32_truncated_tolerance`).
+    /// not the constant `'mma.sync'`) or `tf32Convert='truncate'` (a `tf32Convert` argument that is
+    /// neither the constant `'fragment'` nor `'stage'`), whose TF32 operands are truncated, not
+    /// rounded. The timing skeleton validates at the tolerance this gives
+    /// (`skeleton::tf32_tolerance`, `skeleton::tf32_truncated_tolerance`).
     pub fn may_use_tf32(&self) -> Tf32Use {
         let not = |key: Key, value: &str| {
             self.entries.iter().any(|(row, a)| {
                 row.key == key && !matches!(a.expr.eval(&|_| None), Ok(Value::Str(s)) if s == value)
             })
         };
+        // `tf32Convert` other than a constant 'fragment' / 'stage' may bind 'truncate'.
+        let truncate = not(Key::Tf32Convert, "fragment") && not(Key::Tf32Convert, "stage");
         match (
             not(Key::MathMode, "fp32"),
-            not(Key::MmaInstruction, "mma.sync"),
+            not(Key::MmaInstruction, "mma.sync") || truncate,
         ) {
             (false, _) => Tf32Use::No,
             (true, false) => Tf32Use::Rounded,
@@ -579,7 +586,7 @@ fn read(kind: Kind, v: Value, a: &KeywordArg) -> Result<Read, Diagnostic> {
         Kind::Increment => Read::Bool(increment_type_arg(&v, a)?),
         Kind::Loops => Read::Loops(loop_list(&v, a)?),
         Kind::MathMode => Read::Math(math_mode_arg(&v, a)?),
-        Kind::Tf32Convert => Read::Bool(tf32_convert_arg(&v, a)?),
+        Kind::Tf32Convert => Read::Int(tf32_convert_arg(&v, a)?),
         Kind::AsyncCache => Read::Bool(async_cache_arg(&v, a)?),
         Kind::MmaInstruction => Read::Bool(mma_instruction_arg(&v, a)?),
         Kind::FragLoad => match v.as_str() {
@@ -677,7 +684,10 @@ impl Options {
             (Key::VecLoad, r) => self.nest.vec_load = int(&r) as u32,
             (Key::Stages, r) => self.nest.stages = int(&r) as u32,
             (Key::FragLoad, r) => self.nest.frag_load = int(&r) as u32,
-            (Key::Tf32Convert, r) => self.nest.tf32_stage = flag(&r),
+            (Key::Tf32Convert, r) => {
+                self.nest.tf32_stage = int(&r) == 1;
+                self.nest.tf32_truncate = int(&r) == 2;
+            }
             (Key::FragBuffers, r) => self.nest.frag_buffers = int(&r) as u32,
             (Key::MinBlocks, r) => self.nest.min_blocks = int(&r) as u32,
             (Key::BlockSwizzle, r) => self.nest.block_swizzle = int(&r) as u32,

@@ -18,16 +18,19 @@ pub(super) fn increment_type_arg(v: &Value, a: &KeywordArg) -> Result<bool, Diag
     }
 }
 
-/// `tf32Convert`: `'fragment'` → `false`, `'stage'` → `true`. Errors: any other value, located.
-pub(super) fn tf32_convert_arg(v: &Value, a: &KeywordArg) -> Result<bool, Diagnostic> {
+/// `tf32Convert`: `'fragment'` → 0, `'stage'` → 1, `'truncate'` → 2 (see
+/// [`super::NestArgs::tf32_stage`], [`super::NestArgs::tf32_truncate`]). Errors: any other value,
+/// located.
+pub(super) fn tf32_convert_arg(v: &Value, a: &KeywordArg) -> Result<i64, Diagnostic> {
     match v.as_str() {
-        Some("fragment") => Ok(false),
-        Some("stage") => Ok(true),
+        Some("fragment") => Ok(0),
+        Some("stage") => Ok(1),
+        Some("truncate") => Ok(2),
         _ => Err(Diagnostic::new(
             a.expr.span,
-            format!("`tf32Convert` must be 'fragment' or 'stage', found {v}"),
+            format!("`tf32Convert` must be 'fragment', 'stage' or 'truncate', found {v}"),
         )
-        .with_help("'stage' rounds each element to TF32 once when its slab is staged; 'fragment' (default) each fragment register after its read")),
+        .with_help("'stage' rounds each element to TF32 once when its slab is staged; 'fragment' (default) each fragment register after its read; 'truncate' rounds nothing (the tensor cores ignore the low 13 mantissa bits)")),
     }
 }
 

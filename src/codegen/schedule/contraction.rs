@@ -47,6 +47,12 @@ pub(super) fn schedule(
                 .into(),
         );
     }
+    if a.tf32_truncate {
+        return Err(
+            "tf32Convert='truncate' (TF32 by truncation) needs mathMode='tf32' (the tensor-core form)"
+                .into(),
+        );
+    }
     if a.index_bits == 32 {
         return Err(
             "indexBits=32 (int ids and offsets) needs mathMode='tf32', 'fp16' or 'bf16' (the tensor-core form)"

@@ -35,6 +35,10 @@ pub struct MmaTiles {
     /// `cp.async` or single-buffered slab), and the fragment registers are read as they lie;
     /// else (`'fragment'`) each fragment register is rounded after its read.
     pub stage: bool,
+    /// `tf32Convert='truncate'`: nothing is converted; the fragment registers are the staged FP32
+    /// bits, whose low 13 mantissa bits `mma.sync` ignores (TF32 by truncation; the emulated form
+    /// clears them).
+    pub truncate: bool,
     /// `fragLoad='ldmatrix'` (`frag` 1): the fragments of a k-contiguous tile are read by
     /// `ldmatrix.sync.aligned.m8n8` (A: `.x4`, four registers; B: `.x2`), the others as with
     /// `fragLoad=1`.

@@ -162,9 +162,10 @@ impl Cx<'_> {
     }
 
     /// Fragment register `name` (unsigned int) from float `src` (C text): `cvt.rna.tf32.f32`, or
-    /// with `tf32Convert='stage'` (rounded when staged) the bits as they lie.
+    /// with `tf32Convert='stage'` (rounded when staged) or `'truncate'` (`mma.sync` ignores the
+    /// low 13 mantissa bits) the bits as they lie.
     fn to_tf32(&self, name: String, src: String, out: &mut Vec<KStmt>) {
-        if self.mma().stage {
+        if self.mma().stage || self.mma().truncate {
             out.push(KStmt::Var {
                 ty: "unsigned int".into(),
                 name,
@@ -369,10 +370,14 @@ impl Cx<'_> {
             long("orcl_xb", "orcl_kk / 4"),
             KStmt::Store {
                 target: "orcl_d".into(),
-                value: match m.stage {
+                value: match (m.stage, m.truncate) {
                     // Rounded when staged (`round_store`), as the hardware form's tiles.
-                    true => format!("orcl_d + ({a}) * ({b})"),
-                    false => format!("orcl_d + orcl_tf32({a}) * orcl_tf32({b})"),
+                    (true, _) => format!("orcl_d + ({a}) * ({b})"),
+                    // Truncated: the low 13 mantissa bits cleared, as the tensor cores read them.
+                    (_, true) => format!(
+                        "orcl_d + orcl_u2f(orcl_f2u({a}) & 0xffffe000u) * orcl_u2f(orcl_f2u({b}) & 0xffffe000u)"
+                    ),
+                    _ => format!("orcl_d + orcl_tf32({a}) * orcl_tf32({b})"),
                 }
                 .into(),
             },

@@ -171,6 +171,7 @@ pub(super) fn schedule(
                 wrong_fragments: false,
                 frag,
                 stage: a.tf32_stage,
+                truncate: a.tf32_truncate,
                 ldmatrix,
                 frag_buffers,
                 input,
@@ -352,8 +353,9 @@ fn check_16bit(a: &NestArgs, input: ScalarType, tk: u64, mode: &str) -> Result<(
     if !input.is_16bit() {
         return Ok(());
     }
-    if a.tf32_stage {
-        return Err(format!("tf32Convert='stage' applies to mathMode='tf32'; '{mode}' operands are widened exactly, with no rounding to convert"));
+    if a.tf32_stage || a.tf32_truncate {
+        let how = if a.tf32_stage { "stage" } else { "truncate" };
+        return Err(format!("tf32Convert='{how}' applies to mathMode='tf32'; '{mode}' operands are widened exactly, with no rounding to convert"));
     }
     if a.frag_load > 1 && a.frag_load != crate::args::FRAG_LDMATRIX {
         return Err(format!("fragLoad={} applies to mathMode='tf32'; '{mode}' reads each 32-bit fragment register (two 16-bit values) once", a.frag_load));

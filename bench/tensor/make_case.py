@@ -67,6 +67,12 @@ usage: make_case.py FORM M N K SPACE [PREC] > file.c
         | wtn (TF32 wgmma with a transposed operand (NN: B stored K-major element by element from
         float4 loads), session 35: 128x128 / 256x128 tiles of 2-4 warpgroups of 64 x 64 / 128, 4
         stages, loadItems of B 8 / 16 / 32 (32: the linearised slab); 9 configurations)
+        | wtr (TF32 wgmma, the transposed operand register-staged (its next slab loaded into
+        registers while the slab's wgmma run, stored transposed one slab later), session 35: 128x128
+        / 128x256 / 256x128 tiles of 1-4 warpgroups of 64 x 128 / 256, 3-6 stages within 227 KiB,
+        loadItems of B 8 / 16; 20 configurations; the NN starter space)
+        | wts (the TF32 wgmma NN starter space, session 35: wtr's tiles with 3-4 stages and
+        loadItems of B 16 / 32 (8 loses 30-60% once B is register-staged); 16 configurations)
         | deep (starter's 128x128 tiles x k-slab 16/32/64 x loadItems of A 1/4/8 x doubleBuffer)
         | "TI=128 TJ=128 TK=32 WI=64 WJ=32 PAD=8 VL=4" (one configuration; LA (loadItems of A),
         LB (loadItems of B), DB (doubleBuffer), ST (stages, cp.async), FL (fragLoad), LD (fragLoad='ldmatrix'), TC (tf32Convert: fragment / stage),
@@ -201,6 +207,14 @@ elif space == "wtn":
     params = {"TI": [128, 256], "TJ": [128], "TK": [32], "WI": [64], "WJ": [64, 128],
               "PAD": [0], "VL": [4], "ST": [4], "SH": [True], "IB": [32], "MI": ["wgmma"],
               "LB": [8, 16, 32]}
+elif space == "wtr":
+    params = {"TI": [128, 256], "TJ": [128, 256], "TK": [32], "WI": [64], "WJ": [128, 256],
+              "PAD": [0], "VL": [4], "ST": [3, 4, 5, 6], "SH": [True], "IB": [32], "MI": ["wgmma"],
+              "LB": [8, 16]}
+elif space == "wts":
+    params = {"TI": [128, 256], "TJ": [128, 256], "TK": [32], "WI": [64], "WJ": [128, 256],
+              "PAD": [0], "VL": [4], "ST": [3, 4], "SH": [True], "IB": [32], "MI": ["wgmma"],
+              "LB": [16, 32]}
 elif space == "deep":
     params = {"TI": [128], "TJ": [128], "TK": [16, 32, 64], "WI": [64], "WJ": [32, 64],
               "PAD": [8], "VL": [4], "LA": [1, 4, 8], "DB": [False, True], "SH": [True]}
@@ -270,6 +284,9 @@ elif space == "wt":
                    "groups = ((TI / 64) * (TJ / WJ) <= 4)", "smem = ((TI + TJ) * TK * 4 * ST <= 232448)"]
 elif space == "wtn":
     constraints = ["groups = ((TI / 64) * (TJ / WJ) <= 4)"]
+elif space in ("wtr", "wts"):
+    constraints = ["wj = (TJ % WJ == 0)", "size = (TI * TJ <= 32768)",
+                   "groups = ((TI / 64) * (TJ / WJ) <= 4)", "smem = ((TI + TJ) * TK * 4 * ST <= 232448)"]
 elif space == "wgd":
     constraints = ["pick = ((TI == 256 and TJ == 128 and WJ == 128 and ST == 4)"
                    " or (TI == 192 and TJ == 128 and WJ == 128 and ST >= 4 and ST <= 5)"

@@ -453,8 +453,9 @@ impl Cx<'_> {
     /// wait leaves S - 3 groups pending, `fence.proxy.async` precedes the barrier, slab
     /// `t + S - 2` goes into slab `t - 2`'s buffer (its wgmma group completed at slab `t - 1`'s
     /// `wgmma.wait_group 1`), and `wgmma.wait_group 0` follows the loop. An operand TF32
-    /// `wgmma` transposes into its tile ([`Cx::transposed`]) is register-staged (CUTLASS's SM80
-    /// "register-staged" mainloop, here around `wgmma`): after slab `t`'s `wgmma` are issued,
+    /// `wgmma` transposes into its tile ([`Cx::transposed`]) is register-staged (as CUTLASS's
+    /// `MmaPipelined` stages its tiles, `gemm/threadblock/mma_pipelined.h`, here around
+    /// `wgmma`): after slab `t`'s `wgmma` are issued,
     /// its registers (slab `t + S - 2`, loaded during slab `t - 1`) are stored transposed into
     /// the buffer being filled, then slab `t + S - 1` is loaded into them; the loads' latency
     /// passes while the tensor cores work and the warps wait at `wait_group` and the barrier

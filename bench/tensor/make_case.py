@@ -72,7 +72,7 @@ usage: make_case.py FORM M N K SPACE [PREC] > file.c
         / 128x256 / 256x128 tiles of 1-4 warpgroups of 64 x 128 / 256, 3-6 stages within 227 KiB,
         loadItems of B 8 / 16; 20 configurations; the NN starter space)
         | wts (the TF32 wgmma NN starter space, session 35: wtr's tiles with 3-4 stages and
-        loadItems of B 16 / 32 (8 loses 30-60% once B is register-staged); 16 configurations)
+        loadItems of B 16 / 32 (8 is 21-205% slower in wtr once B is register-staged); 16 configurations)
         | deep (starter's 128x128 tiles x k-slab 16/32/64 x loadItems of A 1/4/8 x doubleBuffer)
         | "TI=128 TJ=128 TK=32 WI=64 WJ=32 PAD=8 VL=4" (one configuration; LA (loadItems of A),
         LB (loadItems of B), DB (doubleBuffer), ST (stages, cp.async), FL (fragLoad), LD (fragLoad='ldmatrix'), TC (tf32Convert: fragment / stage),

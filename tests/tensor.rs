@@ -89,6 +89,11 @@ fn check_tuned_at(dir: &Path, file: &str, tol: &str) {
     );
 }
 
+/// `sp` as the string slices [`variant_of`] takes.
+fn refs(sp: &[(String, String)]) -> Vec<(&str, &str)> {
+    sp.iter().map(|(a, b)| (a.as_str(), b.as_str())).collect()
+}
+
 /// `text` with A and B indexed as `a` and `b`, the space `space` (lines replacing the example's
 /// parameters TJ..VL) and, if `extra`, more transform arguments.
 fn variant_of(a: &str, b: &str, space: &[(&str, &str)], extra: &str) -> String {
@@ -591,45 +596,79 @@ fn tiles_past_48k_use_dynamic_shared_memory() {
 /// `mmaInstruction='wgmma'` with `mathMode='tf32'` (sm_90a; PoCL runs the emulated form, which
 /// reads each element at the byte offset the descriptors give through the 128-byte swizzle of
 /// rows of 32 floats, truncated to TF32 as the tensor cores read it): NT (both operands
-/// k-contiguous, copied as they lie), NN (B transposed into its K-major tile, 8 work-items along j
-/// by `loadItems`), TN (both transposed), TT (A transposed) at 130 x 77 x 200 (no tile divides it,
-/// a partial last k-slab) with one or two warpgroups along each tiled loop, every variant `ok` at
-/// the truncation tolerance; the tuned NT and NN files correct at odd shapes (2^-9 · √130 ≈
-/// 2.3e-2); the CUDA text carries `wgmma.mma_async...k8.f32.tf32.tf32` without transpose
-/// operands. A wrong descriptor (A advanced by half a k-step) is `wrong_result`; a k-slab other
-/// than 32 is pruned as `device_limit` with its reason.
+/// k-contiguous, copied as they lie), NN (B transposed into its K-major tile, register-staged one
+/// slab ahead, 16 work-items along j by `loadItems`, 4 stages), TN (both transposed), TT (A
+/// transposed) at 130 x 77 x 200 (no tile divides it, 7 k-slabs, the last one partial), one
+/// configuration each, with one or two warpgroups along each tiled loop among them, every
+/// variant `ok` at the truncation tolerance; the tuned NN file correct at odd shapes (2^-9 · √130
+/// ≈ 2.3e-2); the CUDA text carries `wgmma.mma_async...k8.f32.tf32.tf32` without transpose
+/// operands, and the transposed operands' prefetch registers. A wrong descriptor (A advanced by
+/// half a k-step) on the NN path is `wrong_result`; a k-slab other than 32 is pruned as
+/// `device_limit` with its reason. (Session 35 cut this test from 406 s to one PoCL build per
+/// layout: 16 configurations and two tuned files before.)
 #[test]
 fn wgmma_tf32_layouts_edges_and_wrong_mapping() {
-    let space = |tk: &'static str, wj: &'static str| {
+    // One configuration per layout (each costs one PoCL build of the emulated form, ~20 s cold):
+    // together they take one or two warpgroups along each loop, 3 and 4 stages, and each
+    // operand K-major (copied as it lies) and transposed (register-staged one slab ahead).
+    let space = |ti: &str, tj: &str, wj: &str| {
         vec![
-            ("param TI[] = [32];", "param TI[] = [64, 128];"),
-            ("param TJ[] = [16, 32];", "param TJ[] = [128];"),
-            ("param TK[] = [8, 16];", tk),
-            ("param WI[] = [16, 32];", "param WI[] = [64];"),
-            ("param WJ[] = [8, 16];", wj),
-            ("param PAD[] = [8];", "param PAD[] = [0];"),
-            ("param VL[] = [1, 4];", "param VL[] = [4];"),
-            ("param M[] = [33];", "param M[] = [130];"),
-            ("param N[] = [17];", "param N[] = [77];"),
-            ("param K[] = [9];", "param K[] = [200];"),
-            ("constraint warps = (TI/WI) * (TJ/WJ) <= 8;", ""),
+            (
+                "param TI[] = [32];".to_string(),
+                format!("param TI[] = [{ti}];"),
+            ),
+            (
+                "param TJ[] = [16, 32];".into(),
+                format!("param TJ[] = [{tj}];"),
+            ),
+            ("param TK[] = [8, 16];".into(), "param TK[] = [32];".into()),
+            ("param WI[] = [16, 32];".into(), "param WI[] = [64];".into()),
+            (
+                "param WJ[] = [8, 16];".into(),
+                format!("param WJ[] = [{wj}];"),
+            ),
+            ("param PAD[] = [8];".into(), "param PAD[] = [0];".into()),
+            ("param VL[] = [1, 4];".into(), "param VL[] = [4];".into()),
+            ("param M[] = [33];".into(), "param M[] = [130];".into()),
+            ("param N[] = [17];".into(), "param N[] = [77];".into()),
+            ("param K[] = [9];".into(), "param K[] = [200];".into()),
+            (
+                "constraint warps = (TI/WI) * (TJ/WJ) <= 8;".into(),
+                String::new(),
+            ),
         ]
     };
-    let wg = "stages=3, mmaInstruction='wgmma'";
-    let sp = space("param TK[] = [32];", "param WJ[] = [64, 128];");
-    for (name, a, b, extra) in [
-        ("nt", "A[i*k+l]", "B[j*k+l]", ""),
-        ("nn", "A[i*k+l]", "B[l*n+j]", ", loadItems=[('j',8)]"),
-        ("tn", "A[l*m+i]", "B[l*n+j]", ""),
-        ("tt", "A[l*m+i]", "B[j*k+l]", ""),
+    let wg = "mmaInstruction='wgmma'";
+    for (name, a, b, tiles, extra) in [
+        (
+            "nt",
+            "A[i*k+l]",
+            "B[j*k+l]",
+            ("128", "64", "64"),
+            "stages=3",
+        ),
+        (
+            "nn",
+            "A[i*k+l]",
+            "B[l*n+j]",
+            ("64", "128", "64"),
+            "stages=4, loadItems=[('j',16)]",
+        ),
+        ("tn", "A[l*m+i]", "B[l*n+j]", ("64", "64", "64"), "stages=3"),
+        (
+            "tt",
+            "A[l*m+i]",
+            "B[j*k+l]",
+            ("128", "128", "64"),
+            "stages=3",
+        ),
     ] {
         let file = format!("wg_{name}.c");
-        let text = variant_of(a, b, &sp, &format!("{wg}{extra}"));
+        let sp = space(tiles.0, tiles.1, tiles.2);
+        let text = variant_of(a, b, &refs(&sp), &format!("{extra}, {wg}"));
         let (tmp, rows) = tune(&file, &text, None);
-        assert_eq!(rows.len(), 4, "{name}: {rows:?}");
-        for (key, status) in &rows {
-            assert_eq!(status, "ok", "{name}: {key}");
-        }
+        assert_eq!(rows.len(), 1, "{name}: {rows:?}");
+        assert_eq!(rows[0].1, "ok", "{name}: {rows:?}");
         let dir = tmp.path();
         let e = orcl(dir, &["emit", &file, "--backend", "cuda"], None);
         e.assert_code(0);
@@ -641,29 +680,53 @@ fn wgmma_tf32_layouts_edges_and_wrong_mapping() {
         );
         assert!(e.stdout.contains("p, 1, 1;"), "{name}");
         assert!(e.stdout.contains("-orcl-arch=a"), "{name}");
-        if name == "nt" || name == "nn" {
+        // A transposed operand (B of NN/TN, A of TN/TT) goes through prefetch registers.
+        let regs = [
+            ("nn", "orcl_p1["),
+            ("tn", "orcl_p0["),
+            ("tn", "orcl_p1["),
+            ("tt", "orcl_p0["),
+        ];
+        for (_, want) in regs.iter().filter(|r| r.0 == name) {
+            assert!(e.stdout.contains(want), "{name}: {want}\n{}", e.stdout);
+        }
+        if name == "nt" {
+            assert!(!e.stdout.contains("orcl_p0[") && !e.stdout.contains("orcl_p1["));
+        }
+        if name == "nn" {
             check_tuned_at(dir, &file, "2.4e-2");
         }
     }
 
-    let text = variant_of("A[i*k+l]", "B[l*n+j]", &sp, wg);
-    let (_tmp, rows) = tune("wg_wrong.c", &text, Some("wrong:WJ=64"));
-    assert_eq!(rows.len(), 4, "{rows:?}");
-    for (key, status) in &rows {
-        let want = if key.contains("\"WJ\":64") {
-            "wrong_result"
-        } else {
-            "ok"
-        };
-        assert_eq!(status, want, "{key}");
-    }
+    // A wrong descriptor on the register-staged NN path: wrong_result, never ok (exit 1).
+    let sp = space("64", "128", "64");
+    let text = variant_of(
+        "A[i*k+l]",
+        "B[l*n+j]",
+        &refs(&sp),
+        &format!("stages=4, loadItems=[('j',16)], {wg}"),
+    );
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path();
+    std::fs::write(dir.join("wg_wrong.c"), &text).unwrap();
+    let t = orcl(
+        dir,
+        &["tune", "wg_wrong.c", "--db", "tune.db", "--timeout", "300s"],
+        Some("wrong:WJ=64"),
+    );
+    t.assert_code(1);
+    let rows = statuses(&dir.join("tune.db"));
+    assert_eq!(rows.len(), 1, "{rows:?}\n{}", t.dump());
+    assert_eq!(rows[0].1, "wrong_result", "{rows:?}");
 
     // A k-slab other than one 128-byte row of floats: every configuration pruned (exit 1).
+    let mut sp = space("64", "64", "64");
+    sp[2].1 = "param TK[] = [16];".into();
     let text = variant_of(
         "A[i*k+l]",
         "B[j*k+l]",
-        &space("param TK[] = [16];", "param WJ[] = [64];"),
-        wg,
+        &refs(&sp),
+        &format!("stages=3, {wg}"),
     );
     let tmp = tempfile::tempdir().unwrap();
     let dir = tmp.path();

@@ -70,6 +70,12 @@ usage: make_case.py FORM M N K SPACE [PREC] > file.c
         | t32o (TF32 in NVIDIA OpenCL, session 35: tf32Convert 'fragment' / 'truncate' x 128x128 tiles
         of 64x64 / 64x32 warps x TK 8 with 2-4 stages / TK 16 with 2, ldmatrix, .ca, blockSwizzle 8;
         16 configurations within 48 KiB)
+        | wtr (TF32 wgmma, the transposed operand register-staged (its next slab loaded into
+        registers while the slab's wgmma run, stored transposed one slab later), session 35: 128x128
+        / 128x256 / 256x128 tiles of 1-4 warpgroups of 64 x 128 / 256, 3-6 stages within 227 KiB,
+        loadItems of B 8 / 16; 20 configurations; the NN starter space)
+        | wts (the TF32 wgmma NN starter space, session 35: wtr's tiles with 3-4 stages and
+        loadItems of B 16 / 32 (8 is 21-205% slower in wtr once B is register-staged); 16 configurations)
         | deep (starter's 128x128 tiles x k-slab 16/32/64 x loadItems of A 1/4/8 x doubleBuffer)
         | "TI=128 TJ=128 TK=32 WI=64 WJ=32 PAD=8 VL=4" (one configuration; LA (loadItems of A),
         LB (loadItems of B), DB (doubleBuffer), ST (stages, cp.async), FL (fragLoad), LD (fragLoad='ldmatrix'), TC (tf32Convert: fragment / stage),
@@ -211,6 +217,14 @@ elif space == "t32o":
     params = {"TI": [128], "TJ": [128], "TK": [8, 16], "WI": [64], "WJ": [32, 64],
               "PAD": [8], "VL": [4], "LD": [True], "DB": [False], "ST": [2, 3, 4],
               "SH": [True], "AC": ["ca"], "SW": [8], "TC": ["fragment", "truncate"]}
+elif space == "wtr":
+    params = {"TI": [128, 256], "TJ": [128, 256], "TK": [32], "WI": [64], "WJ": [128, 256],
+              "PAD": [0], "VL": [4], "ST": [3, 4, 5, 6], "SH": [True], "IB": [32], "MI": ["wgmma"],
+              "LB": [8, 16]}
+elif space == "wts":
+    params = {"TI": [128, 256], "TJ": [128, 256], "TK": [32], "WI": [64], "WJ": [128, 256],
+              "PAD": [0], "VL": [4], "ST": [3, 4], "SH": [True], "IB": [32], "MI": ["wgmma"],
+              "LB": [16, 32]}
 elif space == "deep":
     params = {"TI": [128], "TJ": [128], "TK": [16, 32, 64], "WI": [64], "WJ": [32, 64],
               "PAD": [8], "VL": [4], "LA": [1, 4, 8], "DB": [False, True], "SH": [True]}
@@ -280,6 +294,9 @@ elif space == "wt":
                    "groups = ((TI / 64) * (TJ / WJ) <= 4)", "smem = ((TI + TJ) * TK * 4 * ST <= 232448)"]
 elif space == "wtn":
     constraints = ["groups = ((TI / 64) * (TJ / WJ) <= 4)"]
+elif space in ("wtr", "wts"):
+    constraints = ["wj = (TJ % WJ == 0)", "size = (TI * TJ <= 32768)",
+                   "groups = ((TI / 64) * (TJ / WJ) <= 4)", "smem = ((TI + TJ) * TK * 4 * ST <= 232448)"]
 elif space == "wgd":
     constraints = ["pick = ((TI == 256 and TJ == 128 and WJ == 128 and ST == 4)"
                    " or (TI == 192 and TJ == 128 and WJ == 128 and ST >= 4 and ST <= 5)"

@@ -53,6 +53,7 @@ extern "C" __global__ void __launch_bounds__(256) orcl_SgemmWgmma_region0_k0(con
     const long orcl_klo = (long)(0);
     const long orcl_kend = (long)(k - 1) + 1;
     const long orcl_kn = orcl_kend > orcl_klo ? orcl_kend - orcl_klo : 0;
+    float orcl_p1[16];
     if (0 < orcl_kn) {
         {
             int orcl_fast = 0 + 32 <= orcl_kn && orcl_base1 + 63 <= m - 1 && orcl_base0 + 127 <= n - 1;
@@ -112,51 +113,6 @@ extern "C" __global__ void __launch_bounds__(256) orcl_SgemmWgmma_region0_k0(con
                         }
                     }
                 }
-                #pragma unroll
-                for (long orcl_q = 0; orcl_q < 4; orcl_q += 1) {
-                    const long orcl_kk = orcl_lin / 8 + (orcl_q / 4) * 32;
-                    const long orcl_t = (orcl_lin % 8 + (orcl_q % 4) * 8) * 4;
-                    const int j = (int)(orcl_base0 + orcl_t);
-                    const int l = (int)(orcl_klo + 0 + orcl_kk);
-                    if (1) {
-                        {
-                            float orcl_tv0;
-                            float orcl_tv1;
-                            float orcl_tv2;
-                            float orcl_tv3;
-                            {
-                                const float4 orcl_v = *(const float4 *)&B[l * n + j];
-                                orcl_tv0 = orcl_v.x;
-                                orcl_tv1 = orcl_v.y;
-                                orcl_tv2 = orcl_v.z;
-                                orcl_tv3 = orcl_v.w;
-                            }
-                            {
-                                const int orcl_x = (int)((0 + orcl_t / 8) % 4);
-                                orcl_tile1[0][orcl_t + orcl_x][(orcl_kk) ^ (((orcl_t + orcl_x) & 7) << 2)] = orcl_x == 1 ? orcl_tv1 : orcl_x == 2 ? orcl_tv2 : orcl_x == 3 ? orcl_tv3 : orcl_tv0;
-                            }
-                            {
-                                const int orcl_x = (int)((1 + orcl_t / 8) % 4);
-                                orcl_tile1[0][orcl_t + orcl_x][(orcl_kk) ^ (((orcl_t + orcl_x) & 7) << 2)] = orcl_x == 1 ? orcl_tv1 : orcl_x == 2 ? orcl_tv2 : orcl_x == 3 ? orcl_tv3 : orcl_tv0;
-                            }
-                            {
-                                const int orcl_x = (int)((2 + orcl_t / 8) % 4);
-                                orcl_tile1[0][orcl_t + orcl_x][(orcl_kk) ^ (((orcl_t + orcl_x) & 7) << 2)] = orcl_x == 1 ? orcl_tv1 : orcl_x == 2 ? orcl_tv2 : orcl_x == 3 ? orcl_tv3 : orcl_tv0;
-                            }
-                            {
-                                const int orcl_x = (int)((3 + orcl_t / 8) % 4);
-                                orcl_tile1[0][orcl_t + orcl_x][(orcl_kk) ^ (((orcl_t + orcl_x) & 7) << 2)] = orcl_x == 1 ? orcl_tv1 : orcl_x == 2 ? orcl_tv2 : orcl_x == 3 ? orcl_tv3 : orcl_tv0;
-                            }
-                        }
-                    } else {
-                        #pragma unroll
-                        for (long orcl_w = 0; orcl_w < 4; orcl_w += 1) {
-                            const int j = (int)(orcl_base0 + orcl_t + orcl_w);
-                            const int l = (int)(orcl_klo + 0 + orcl_kk);
-                            orcl_tile1[0][orcl_t + orcl_w][(orcl_kk) ^ (((orcl_t + orcl_w) & 7) << 2)] = (1) ? B[l * n + j] : 0;
-                        }
-                    }
-                }
             } else {
                 #pragma unroll
                 for (long orcl_q = 0; orcl_q < 2; orcl_q += 1) {
@@ -183,6 +139,65 @@ extern "C" __global__ void __launch_bounds__(256) orcl_SgemmWgmma_region0_k0(con
                         }
                     }
                 }
+            }
+        }
+        {
+            int orcl_fast = 0 + 32 <= orcl_kn && orcl_base1 + 63 <= m - 1 && orcl_base0 + 127 <= n - 1;
+            {
+                const int i = (int)(orcl_base1 + 0);
+                const int l = (int)(orcl_klo + 0 + 0);
+                orcl_fast = orcl_fast && (size_t)&A[i * k + l] % 16 == 0;
+            }
+            {
+                const int i = (int)(orcl_base1 + 0);
+                const int l = (int)(orcl_klo + 0 + 4);
+                orcl_fast = orcl_fast && (size_t)&A[i * k + l] % 16 == 0;
+            }
+            {
+                const int i = (int)(orcl_base1 + 1);
+                const int l = (int)(orcl_klo + 0 + 0);
+                orcl_fast = orcl_fast && (size_t)&A[i * k + l] % 16 == 0;
+            }
+            {
+                const int j = (int)(orcl_base0 + 0);
+                const int l = (int)(orcl_klo + 0 + 0);
+                orcl_fast = orcl_fast && (size_t)&B[l * n + j] % 16 == 0;
+            }
+            {
+                const int j = (int)(orcl_base0 + 4);
+                const int l = (int)(orcl_klo + 0 + 0);
+                orcl_fast = orcl_fast && (size_t)&B[l * n + j] % 16 == 0;
+            }
+            {
+                const int j = (int)(orcl_base0 + 0);
+                const int l = (int)(orcl_klo + 0 + 1);
+                orcl_fast = orcl_fast && (size_t)&B[l * n + j] % 16 == 0;
+            }
+            if (orcl_fast) {
+                #pragma unroll
+                for (long orcl_q = 0; orcl_q < 4; orcl_q += 1) {
+                    const long orcl_kk = orcl_lin / 8 + (orcl_q / 4) * 32;
+                    const long orcl_t = (orcl_lin % 8 + (orcl_q % 4) * 8) * 4;
+                    const int j = (int)(orcl_base0 + orcl_t);
+                    const int l = (int)(orcl_klo + 0 + orcl_kk);
+                    if (1) {
+                        {
+                            const float4 orcl_v = *(const float4 *)&B[l * n + j];
+                            orcl_p1[orcl_q * 4 + 0] = orcl_v.x;
+                            orcl_p1[orcl_q * 4 + 1] = orcl_v.y;
+                            orcl_p1[orcl_q * 4 + 2] = orcl_v.z;
+                            orcl_p1[orcl_q * 4 + 3] = orcl_v.w;
+                        }
+                    } else {
+                        #pragma unroll
+                        for (long orcl_w = 0; orcl_w < 4; orcl_w += 1) {
+                            const int j = (int)(orcl_base0 + orcl_t + orcl_w);
+                            const int l = (int)(orcl_klo + 0 + orcl_kk);
+                            orcl_p1[orcl_q * 4 + orcl_w] = (1) ? B[l * n + j] : 0;
+                        }
+                    }
+                }
+            } else {
                 #pragma unroll
                 for (long orcl_q = 0; orcl_q < 4; orcl_q += 1) {
                     const long orcl_kk = orcl_lin / 8 + (orcl_q / 4) * 32;
@@ -191,42 +206,43 @@ extern "C" __global__ void __launch_bounds__(256) orcl_SgemmWgmma_region0_k0(con
                     const int l = (int)(orcl_klo + 0 + orcl_kk);
                     if (j + 3 <= n - 1 && 0 + orcl_kk < orcl_kn && (size_t)&B[l * n + j] % 16 == 0) {
                         {
-                            float orcl_tv0;
-                            float orcl_tv1;
-                            float orcl_tv2;
-                            float orcl_tv3;
-                            {
-                                const float4 orcl_v = *(const float4 *)&B[l * n + j];
-                                orcl_tv0 = orcl_v.x;
-                                orcl_tv1 = orcl_v.y;
-                                orcl_tv2 = orcl_v.z;
-                                orcl_tv3 = orcl_v.w;
-                            }
-                            {
-                                const int orcl_x = (int)((0 + orcl_t / 8) % 4);
-                                orcl_tile1[0][orcl_t + orcl_x][(orcl_kk) ^ (((orcl_t + orcl_x) & 7) << 2)] = orcl_x == 1 ? orcl_tv1 : orcl_x == 2 ? orcl_tv2 : orcl_x == 3 ? orcl_tv3 : orcl_tv0;
-                            }
-                            {
-                                const int orcl_x = (int)((1 + orcl_t / 8) % 4);
-                                orcl_tile1[0][orcl_t + orcl_x][(orcl_kk) ^ (((orcl_t + orcl_x) & 7) << 2)] = orcl_x == 1 ? orcl_tv1 : orcl_x == 2 ? orcl_tv2 : orcl_x == 3 ? orcl_tv3 : orcl_tv0;
-                            }
-                            {
-                                const int orcl_x = (int)((2 + orcl_t / 8) % 4);
-                                orcl_tile1[0][orcl_t + orcl_x][(orcl_kk) ^ (((orcl_t + orcl_x) & 7) << 2)] = orcl_x == 1 ? orcl_tv1 : orcl_x == 2 ? orcl_tv2 : orcl_x == 3 ? orcl_tv3 : orcl_tv0;
-                            }
-                            {
-                                const int orcl_x = (int)((3 + orcl_t / 8) % 4);
-                                orcl_tile1[0][orcl_t + orcl_x][(orcl_kk) ^ (((orcl_t + orcl_x) & 7) << 2)] = orcl_x == 1 ? orcl_tv1 : orcl_x == 2 ? orcl_tv2 : orcl_x == 3 ? orcl_tv3 : orcl_tv0;
-                            }
+                            const float4 orcl_v = *(const float4 *)&B[l * n + j];
+                            orcl_p1[orcl_q * 4 + 0] = orcl_v.x;
+                            orcl_p1[orcl_q * 4 + 1] = orcl_v.y;
+                            orcl_p1[orcl_q * 4 + 2] = orcl_v.z;
+                            orcl_p1[orcl_q * 4 + 3] = orcl_v.w;
                         }
                     } else {
                         #pragma unroll
                         for (long orcl_w = 0; orcl_w < 4; orcl_w += 1) {
                             const int j = (int)(orcl_base0 + orcl_t + orcl_w);
                             const int l = (int)(orcl_klo + 0 + orcl_kk);
-                            orcl_tile1[0][orcl_t + orcl_w][(orcl_kk) ^ (((orcl_t + orcl_w) & 7) << 2)] = (0 + orcl_kk < orcl_kn && j <= n - 1) ? B[l * n + j] : 0;
+                            orcl_p1[orcl_q * 4 + orcl_w] = (0 + orcl_kk < orcl_kn && j <= n - 1) ? B[l * n + j] : 0;
                         }
                     }
+                }
+            }
+        }
+        #pragma unroll
+        for (long orcl_q = 0; orcl_q < 4; orcl_q += 1) {
+            const long orcl_kk = orcl_lin / 8 + (orcl_q / 4) * 32;
+            const long orcl_t = (orcl_lin % 8 + (orcl_q % 4) * 8) * 4;
+            {
+                {
+                    const int orcl_x = (int)((0 + orcl_t / 8) % 4);
+                    orcl_tile1[0][orcl_t + orcl_x][(orcl_kk) ^ (((orcl_t + orcl_x) & 7) << 2)] = orcl_x == 1 ? orcl_p1[orcl_q * 4 + 1] : orcl_x == 2 ? orcl_p1[orcl_q * 4 + 2] : orcl_x == 3 ? orcl_p1[orcl_q * 4 + 3] : orcl_p1[orcl_q * 4 + 0];
+                }
+                {
+                    const int orcl_x = (int)((1 + orcl_t / 8) % 4);
+                    orcl_tile1[0][orcl_t + orcl_x][(orcl_kk) ^ (((orcl_t + orcl_x) & 7) << 2)] = orcl_x == 1 ? orcl_p1[orcl_q * 4 + 1] : orcl_x == 2 ? orcl_p1[orcl_q * 4 + 2] : orcl_x == 3 ? orcl_p1[orcl_q * 4 + 3] : orcl_p1[orcl_q * 4 + 0];
+                }
+                {
+                    const int orcl_x = (int)((2 + orcl_t / 8) % 4);
+                    orcl_tile1[0][orcl_t + orcl_x][(orcl_kk) ^ (((orcl_t + orcl_x) & 7) << 2)] = orcl_x == 1 ? orcl_p1[orcl_q * 4 + 1] : orcl_x == 2 ? orcl_p1[orcl_q * 4 + 2] : orcl_x == 3 ? orcl_p1[orcl_q * 4 + 3] : orcl_p1[orcl_q * 4 + 0];
+                }
+                {
+                    const int orcl_x = (int)((3 + orcl_t / 8) % 4);
+                    orcl_tile1[0][orcl_t + orcl_x][(orcl_kk) ^ (((orcl_t + orcl_x) & 7) << 2)] = orcl_x == 1 ? orcl_p1[orcl_q * 4 + 1] : orcl_x == 2 ? orcl_p1[orcl_q * 4 + 2] : orcl_x == 3 ? orcl_p1[orcl_q * 4 + 3] : orcl_p1[orcl_q * 4 + 0];
                 }
             }
         }
@@ -235,6 +251,90 @@ extern "C" __global__ void __launch_bounds__(256) orcl_SgemmWgmma_region0_k0(con
     asm volatile("cp.async.commit_group;" ::: "memory");
 #else
 #endif
+    if (32 < orcl_kn) {
+        {
+            int orcl_fast = 32 + 32 <= orcl_kn && orcl_base1 + 63 <= m - 1 && orcl_base0 + 127 <= n - 1;
+            {
+                const int i = (int)(orcl_base1 + 0);
+                const int l = (int)(orcl_klo + 32 + 0);
+                orcl_fast = orcl_fast && (size_t)&A[i * k + l] % 16 == 0;
+            }
+            {
+                const int i = (int)(orcl_base1 + 0);
+                const int l = (int)(orcl_klo + 32 + 4);
+                orcl_fast = orcl_fast && (size_t)&A[i * k + l] % 16 == 0;
+            }
+            {
+                const int i = (int)(orcl_base1 + 1);
+                const int l = (int)(orcl_klo + 32 + 0);
+                orcl_fast = orcl_fast && (size_t)&A[i * k + l] % 16 == 0;
+            }
+            {
+                const int j = (int)(orcl_base0 + 0);
+                const int l = (int)(orcl_klo + 32 + 0);
+                orcl_fast = orcl_fast && (size_t)&B[l * n + j] % 16 == 0;
+            }
+            {
+                const int j = (int)(orcl_base0 + 4);
+                const int l = (int)(orcl_klo + 32 + 0);
+                orcl_fast = orcl_fast && (size_t)&B[l * n + j] % 16 == 0;
+            }
+            {
+                const int j = (int)(orcl_base0 + 0);
+                const int l = (int)(orcl_klo + 32 + 1);
+                orcl_fast = orcl_fast && (size_t)&B[l * n + j] % 16 == 0;
+            }
+            if (orcl_fast) {
+                #pragma unroll
+                for (long orcl_q = 0; orcl_q < 4; orcl_q += 1) {
+                    const long orcl_kk = orcl_lin / 8 + (orcl_q / 4) * 32;
+                    const long orcl_t = (orcl_lin % 8 + (orcl_q % 4) * 8) * 4;
+                    const int j = (int)(orcl_base0 + orcl_t);
+                    const int l = (int)(orcl_klo + 32 + orcl_kk);
+                    if (1) {
+                        {
+                            const float4 orcl_v = *(const float4 *)&B[l * n + j];
+                            orcl_p1[orcl_q * 4 + 0] = orcl_v.x;
+                            orcl_p1[orcl_q * 4 + 1] = orcl_v.y;
+                            orcl_p1[orcl_q * 4 + 2] = orcl_v.z;
+                            orcl_p1[orcl_q * 4 + 3] = orcl_v.w;
+                        }
+                    } else {
+                        #pragma unroll
+                        for (long orcl_w = 0; orcl_w < 4; orcl_w += 1) {
+                            const int j = (int)(orcl_base0 + orcl_t + orcl_w);
+                            const int l = (int)(orcl_klo + 32 + orcl_kk);
+                            orcl_p1[orcl_q * 4 + orcl_w] = (1) ? B[l * n + j] : 0;
+                        }
+                    }
+                }
+            } else {
+                #pragma unroll
+                for (long orcl_q = 0; orcl_q < 4; orcl_q += 1) {
+                    const long orcl_kk = orcl_lin / 8 + (orcl_q / 4) * 32;
+                    const long orcl_t = (orcl_lin % 8 + (orcl_q % 4) * 8) * 4;
+                    const int j = (int)(orcl_base0 + orcl_t);
+                    const int l = (int)(orcl_klo + 32 + orcl_kk);
+                    if (j + 3 <= n - 1 && 32 + orcl_kk < orcl_kn && (size_t)&B[l * n + j] % 16 == 0) {
+                        {
+                            const float4 orcl_v = *(const float4 *)&B[l * n + j];
+                            orcl_p1[orcl_q * 4 + 0] = orcl_v.x;
+                            orcl_p1[orcl_q * 4 + 1] = orcl_v.y;
+                            orcl_p1[orcl_q * 4 + 2] = orcl_v.z;
+                            orcl_p1[orcl_q * 4 + 3] = orcl_v.w;
+                        }
+                    } else {
+                        #pragma unroll
+                        for (long orcl_w = 0; orcl_w < 4; orcl_w += 1) {
+                            const int j = (int)(orcl_base0 + orcl_t + orcl_w);
+                            const int l = (int)(orcl_klo + 32 + orcl_kk);
+                            orcl_p1[orcl_q * 4 + orcl_w] = (32 + orcl_kk < orcl_kn && j <= n - 1) ? B[l * n + j] : 0;
+                        }
+                    }
+                }
+            }
+        }
+    }
     int orcl_fast0 = orcl_base1 + 63 <= m - 1 && orcl_base0 + 127 <= n - 1;
     {
         const int i = (int)(orcl_base1 + 0);
@@ -368,51 +468,6 @@ extern "C" __global__ void __launch_bounds__(256) orcl_SgemmWgmma_region0_k0(con
                             }
                         }
                     }
-                    #pragma unroll
-                    for (long orcl_q = 0; orcl_q < 4; orcl_q += 1) {
-                        const long orcl_kk = orcl_lin / 8 + (orcl_q / 4) * 32;
-                        const long orcl_t = (orcl_lin % 8 + (orcl_q % 4) * 8) * 4;
-                        const int j = (int)(orcl_base0 + orcl_t);
-                        const int l = (int)(orcl_klo + orcl_k0 + 32 + orcl_kk);
-                        if (1) {
-                            {
-                                float orcl_tv0;
-                                float orcl_tv1;
-                                float orcl_tv2;
-                                float orcl_tv3;
-                                {
-                                    const float4 orcl_v = *(const float4 *)&B[l * n + j];
-                                    orcl_tv0 = orcl_v.x;
-                                    orcl_tv1 = orcl_v.y;
-                                    orcl_tv2 = orcl_v.z;
-                                    orcl_tv3 = orcl_v.w;
-                                }
-                                {
-                                    const int orcl_x = (int)((0 + orcl_t / 8) % 4);
-                                    orcl_tile1[orcl_fill][orcl_t + orcl_x][(orcl_kk) ^ (((orcl_t + orcl_x) & 7) << 2)] = orcl_x == 1 ? orcl_tv1 : orcl_x == 2 ? orcl_tv2 : orcl_x == 3 ? orcl_tv3 : orcl_tv0;
-                                }
-                                {
-                                    const int orcl_x = (int)((1 + orcl_t / 8) % 4);
-                                    orcl_tile1[orcl_fill][orcl_t + orcl_x][(orcl_kk) ^ (((orcl_t + orcl_x) & 7) << 2)] = orcl_x == 1 ? orcl_tv1 : orcl_x == 2 ? orcl_tv2 : orcl_x == 3 ? orcl_tv3 : orcl_tv0;
-                                }
-                                {
-                                    const int orcl_x = (int)((2 + orcl_t / 8) % 4);
-                                    orcl_tile1[orcl_fill][orcl_t + orcl_x][(orcl_kk) ^ (((orcl_t + orcl_x) & 7) << 2)] = orcl_x == 1 ? orcl_tv1 : orcl_x == 2 ? orcl_tv2 : orcl_x == 3 ? orcl_tv3 : orcl_tv0;
-                                }
-                                {
-                                    const int orcl_x = (int)((3 + orcl_t / 8) % 4);
-                                    orcl_tile1[orcl_fill][orcl_t + orcl_x][(orcl_kk) ^ (((orcl_t + orcl_x) & 7) << 2)] = orcl_x == 1 ? orcl_tv1 : orcl_x == 2 ? orcl_tv2 : orcl_x == 3 ? orcl_tv3 : orcl_tv0;
-                                }
-                            }
-                        } else {
-                            #pragma unroll
-                            for (long orcl_w = 0; orcl_w < 4; orcl_w += 1) {
-                                const int j = (int)(orcl_base0 + orcl_t + orcl_w);
-                                const int l = (int)(orcl_klo + orcl_k0 + 32 + orcl_kk);
-                                orcl_tile1[orcl_fill][orcl_t + orcl_w][(orcl_kk) ^ (((orcl_t + orcl_w) & 7) << 2)] = (1) ? B[l * n + j] : 0;
-                            }
-                        }
-                    }
                 } else {
                     #pragma unroll
                     for (long orcl_q = 0; orcl_q < 2; orcl_q += 1) {
@@ -439,50 +494,28 @@ extern "C" __global__ void __launch_bounds__(256) orcl_SgemmWgmma_region0_k0(con
                             }
                         }
                     }
-                    #pragma unroll
-                    for (long orcl_q = 0; orcl_q < 4; orcl_q += 1) {
-                        const long orcl_kk = orcl_lin / 8 + (orcl_q / 4) * 32;
-                        const long orcl_t = (orcl_lin % 8 + (orcl_q % 4) * 8) * 4;
-                        const int j = (int)(orcl_base0 + orcl_t);
-                        const int l = (int)(orcl_klo + orcl_k0 + 32 + orcl_kk);
-                        if (j + 3 <= n - 1 && orcl_k0 + 32 + orcl_kk < orcl_kn && (size_t)&B[l * n + j] % 16 == 0) {
-                            {
-                                float orcl_tv0;
-                                float orcl_tv1;
-                                float orcl_tv2;
-                                float orcl_tv3;
-                                {
-                                    const float4 orcl_v = *(const float4 *)&B[l * n + j];
-                                    orcl_tv0 = orcl_v.x;
-                                    orcl_tv1 = orcl_v.y;
-                                    orcl_tv2 = orcl_v.z;
-                                    orcl_tv3 = orcl_v.w;
-                                }
-                                {
-                                    const int orcl_x = (int)((0 + orcl_t / 8) % 4);
-                                    orcl_tile1[orcl_fill][orcl_t + orcl_x][(orcl_kk) ^ (((orcl_t + orcl_x) & 7) << 2)] = orcl_x == 1 ? orcl_tv1 : orcl_x == 2 ? orcl_tv2 : orcl_x == 3 ? orcl_tv3 : orcl_tv0;
-                                }
-                                {
-                                    const int orcl_x = (int)((1 + orcl_t / 8) % 4);
-                                    orcl_tile1[orcl_fill][orcl_t + orcl_x][(orcl_kk) ^ (((orcl_t + orcl_x) & 7) << 2)] = orcl_x == 1 ? orcl_tv1 : orcl_x == 2 ? orcl_tv2 : orcl_x == 3 ? orcl_tv3 : orcl_tv0;
-                                }
-                                {
-                                    const int orcl_x = (int)((2 + orcl_t / 8) % 4);
-                                    orcl_tile1[orcl_fill][orcl_t + orcl_x][(orcl_kk) ^ (((orcl_t + orcl_x) & 7) << 2)] = orcl_x == 1 ? orcl_tv1 : orcl_x == 2 ? orcl_tv2 : orcl_x == 3 ? orcl_tv3 : orcl_tv0;
-                                }
-                                {
-                                    const int orcl_x = (int)((3 + orcl_t / 8) % 4);
-                                    orcl_tile1[orcl_fill][orcl_t + orcl_x][(orcl_kk) ^ (((orcl_t + orcl_x) & 7) << 2)] = orcl_x == 1 ? orcl_tv1 : orcl_x == 2 ? orcl_tv2 : orcl_x == 3 ? orcl_tv3 : orcl_tv0;
-                                }
-                            }
-                        } else {
-                            #pragma unroll
-                            for (long orcl_w = 0; orcl_w < 4; orcl_w += 1) {
-                                const int j = (int)(orcl_base0 + orcl_t + orcl_w);
-                                const int l = (int)(orcl_klo + orcl_k0 + 32 + orcl_kk);
-                                orcl_tile1[orcl_fill][orcl_t + orcl_w][(orcl_kk) ^ (((orcl_t + orcl_w) & 7) << 2)] = (orcl_k0 + 32 + orcl_kk < orcl_kn && j <= n - 1) ? B[l * n + j] : 0;
-                            }
-                        }
+                }
+            }
+            #pragma unroll
+            for (long orcl_q = 0; orcl_q < 4; orcl_q += 1) {
+                const long orcl_kk = orcl_lin / 8 + (orcl_q / 4) * 32;
+                const long orcl_t = (orcl_lin % 8 + (orcl_q % 4) * 8) * 4;
+                {
+                    {
+                        const int orcl_x = (int)((0 + orcl_t / 8) % 4);
+                        orcl_tile1[orcl_fill][orcl_t + orcl_x][(orcl_kk) ^ (((orcl_t + orcl_x) & 7) << 2)] = orcl_x == 1 ? orcl_p1[orcl_q * 4 + 1] : orcl_x == 2 ? orcl_p1[orcl_q * 4 + 2] : orcl_x == 3 ? orcl_p1[orcl_q * 4 + 3] : orcl_p1[orcl_q * 4 + 0];
+                    }
+                    {
+                        const int orcl_x = (int)((1 + orcl_t / 8) % 4);
+                        orcl_tile1[orcl_fill][orcl_t + orcl_x][(orcl_kk) ^ (((orcl_t + orcl_x) & 7) << 2)] = orcl_x == 1 ? orcl_p1[orcl_q * 4 + 1] : orcl_x == 2 ? orcl_p1[orcl_q * 4 + 2] : orcl_x == 3 ? orcl_p1[orcl_q * 4 + 3] : orcl_p1[orcl_q * 4 + 0];
+                    }
+                    {
+                        const int orcl_x = (int)((2 + orcl_t / 8) % 4);
+                        orcl_tile1[orcl_fill][orcl_t + orcl_x][(orcl_kk) ^ (((orcl_t + orcl_x) & 7) << 2)] = orcl_x == 1 ? orcl_p1[orcl_q * 4 + 1] : orcl_x == 2 ? orcl_p1[orcl_q * 4 + 2] : orcl_x == 3 ? orcl_p1[orcl_q * 4 + 3] : orcl_p1[orcl_q * 4 + 0];
+                    }
+                    {
+                        const int orcl_x = (int)((3 + orcl_t / 8) % 4);
+                        orcl_tile1[orcl_fill][orcl_t + orcl_x][(orcl_kk) ^ (((orcl_t + orcl_x) & 7) << 2)] = orcl_x == 1 ? orcl_p1[orcl_q * 4 + 1] : orcl_x == 2 ? orcl_p1[orcl_q * 4 + 2] : orcl_x == 3 ? orcl_p1[orcl_q * 4 + 3] : orcl_p1[orcl_q * 4 + 0];
                     }
                 }
             }
@@ -491,6 +524,60 @@ extern "C" __global__ void __launch_bounds__(256) orcl_SgemmWgmma_region0_k0(con
         asm volatile("cp.async.commit_group;" ::: "memory");
 #else
 #endif
+        if (orcl_k0 + 64 < orcl_kn) {
+            {
+                int orcl_fast = orcl_k0 + 64 + 32 <= orcl_kn && orcl_fast0;
+                if (orcl_fast) {
+                    #pragma unroll
+                    for (long orcl_q = 0; orcl_q < 4; orcl_q += 1) {
+                        const long orcl_kk = orcl_lin / 8 + (orcl_q / 4) * 32;
+                        const long orcl_t = (orcl_lin % 8 + (orcl_q % 4) * 8) * 4;
+                        const int j = (int)(orcl_base0 + orcl_t);
+                        const int l = (int)(orcl_klo + orcl_k0 + 64 + orcl_kk);
+                        if (1) {
+                            {
+                                const float4 orcl_v = *(const float4 *)&B[l * n + j];
+                                orcl_p1[orcl_q * 4 + 0] = orcl_v.x;
+                                orcl_p1[orcl_q * 4 + 1] = orcl_v.y;
+                                orcl_p1[orcl_q * 4 + 2] = orcl_v.z;
+                                orcl_p1[orcl_q * 4 + 3] = orcl_v.w;
+                            }
+                        } else {
+                            #pragma unroll
+                            for (long orcl_w = 0; orcl_w < 4; orcl_w += 1) {
+                                const int j = (int)(orcl_base0 + orcl_t + orcl_w);
+                                const int l = (int)(orcl_klo + orcl_k0 + 64 + orcl_kk);
+                                orcl_p1[orcl_q * 4 + orcl_w] = (1) ? B[l * n + j] : 0;
+                            }
+                        }
+                    }
+                } else {
+                    #pragma unroll
+                    for (long orcl_q = 0; orcl_q < 4; orcl_q += 1) {
+                        const long orcl_kk = orcl_lin / 8 + (orcl_q / 4) * 32;
+                        const long orcl_t = (orcl_lin % 8 + (orcl_q % 4) * 8) * 4;
+                        const int j = (int)(orcl_base0 + orcl_t);
+                        const int l = (int)(orcl_klo + orcl_k0 + 64 + orcl_kk);
+                        if (j + 3 <= n - 1 && orcl_k0 + 64 + orcl_kk < orcl_kn && (size_t)&B[l * n + j] % 16 == 0) {
+                            {
+                                const float4 orcl_v = *(const float4 *)&B[l * n + j];
+                                orcl_p1[orcl_q * 4 + 0] = orcl_v.x;
+                                orcl_p1[orcl_q * 4 + 1] = orcl_v.y;
+                                orcl_p1[orcl_q * 4 + 2] = orcl_v.z;
+                                orcl_p1[orcl_q * 4 + 3] = orcl_v.w;
+                            }
+                        } else {
+                            #pragma unroll
+                            for (long orcl_w = 0; orcl_w < 4; orcl_w += 1) {
+                                const int j = (int)(orcl_base0 + orcl_t + orcl_w);
+                                const int l = (int)(orcl_klo + orcl_k0 + 64 + orcl_kk);
+                                orcl_p1[orcl_q * 4 + orcl_w] = (orcl_k0 + 64 + orcl_kk < orcl_kn && j <= n - 1) ? B[l * n + j] : 0;
+                            }
+                        }
+                    }
+                }
+            }
+        }
         {
         }
 #if ORCL_MMA_SYNC

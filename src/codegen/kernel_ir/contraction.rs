@@ -163,7 +163,12 @@ impl Cx<'_> {
         let w = c.load_vec;
         let mut out = Vec::new();
         let nt = s.local_size();
-        for (n, o) in c.operands.iter().enumerate().filter(|(_, o)| o.staged) {
+        for (n, o) in c
+            .operands
+            .iter()
+            .enumerate()
+            .filter(|(_, o)| self.takes(o, mode))
+        {
             let d = o.dim.expect("staged operands have a dimension");
             let p = s.dims[d].per_group;
             let groups = c.tk * p / w;
@@ -256,6 +261,19 @@ impl Cx<'_> {
             out.push(Self::each("orcl_q", plan.iterations, body));
         }
         out
+    }
+
+    /// Whether loads in `mode` concern operand `o`: every staged operand, except where TF32
+    /// `wgmma` transposes one ([`Cx::transposed`]): then that one goes through the registers
+    /// (`ToRegs`, `RegsToTile`) and the others by `Async` copies.
+    fn takes(&self, o: &crate::schedule::Operand, mode: Load) -> bool {
+        if !o.staged {
+            return false;
+        }
+        if !self.wgmma_issue_first() {
+            return true;
+        }
+        self.transposed(o) == matches!(mode, Load::ToRegs | Load::RegsToTile(_))
     }
 
     /// The subscripts of element (`kk` along the reduction loop, `t` along the tile) of staged
@@ -475,13 +493,14 @@ impl Cx<'_> {
         }
     }
 
-    /// Registers `orcl_p{n}[q]` for one slab's loads of each staged operand (`doubleBuffer`).
+    /// Registers `orcl_p{n}[q]` for one slab's loads of each staged operand (`doubleBuffer`; TF32
+    /// `wgmma`: of the transposed one).
     fn prefetch_regs(&self) -> Vec<KStmt> {
         let c = self.c;
         c.operands
             .iter()
             .enumerate()
-            .filter(|(_, o)| o.staged)
+            .filter(|(_, o)| self.takes(o, Load::ToRegs))
             .map(|(n, o)| KStmt::PrivateArray {
                 ty: o.ty,
                 name: format!("orcl_p{n}"),

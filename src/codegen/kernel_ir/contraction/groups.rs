@@ -21,7 +21,7 @@ impl Cx<'_> {
         value: &str,
     ) -> KStmt {
         let (c, w) = (self.c, self.c.load_vec);
-        if o.k_inner_pad.is_some() && !o.red_fast {
+        if o.k_inner_pad.is_some() && !o.red_fast && !matches!(mode, Load::ToRegs) {
             return Self::transposed_group(o.ty, w, lvalue, value);
         }
         let first = lvalue("0");
@@ -84,23 +84,33 @@ impl Cx<'_> {
             global: true,
             dst: VecDst::Elements(regs.clone()),
         });
+        out.extend(Self::rotated_stores(w, lvalue, &regs));
+        KStmt::Block(out)
+    }
+
+    /// The `w` stores of a transposed group from registers `regs` (C texts) in the rotated order
+    /// of [`Cx::transposed_group`]: at step `v`, element x = (`v` + `orcl_t` / 8) mod `w` into
+    /// `lvalue("orcl_x")`, its register picked by comparisons (a constant index: the registers
+    /// stay registers).
+    fn rotated_stores(w: u64, lvalue: &dyn Fn(&str) -> String, regs: &[String]) -> Vec<KStmt> {
         let pick = (1..w).rev().fold(regs[0].clone(), |rest, x| {
             format!("orcl_x == {x} ? {} : {rest}", regs[x as usize])
         });
-        for v in 0..w {
-            out.push(KStmt::Block(vec![
-                KStmt::Let {
-                    ty: "int",
-                    name: "orcl_x".into(),
-                    value: KExpr::Text(format!("(int)(({v} + orcl_t / 8) % {w})")),
-                },
-                KStmt::Store {
-                    target: lvalue("orcl_x").into(),
-                    value: pick.clone().into(),
-                },
-            ]));
-        }
-        KStmt::Block(out)
+        (0..w)
+            .map(|v| {
+                KStmt::Block(vec![
+                    KStmt::Let {
+                        ty: "int",
+                        name: "orcl_x".into(),
+                        value: KExpr::Text(format!("(int)(({v} + orcl_t / 8) % {w})")),
+                    },
+                    KStmt::Store {
+                        target: lvalue("orcl_x").into(),
+                        value: pick.clone().into(),
+                    },
+                ])
+            })
+            .collect()
     }
 
     /// The stores of one load group of staged operand `n` from its prefetch registers (`reg`:
@@ -129,6 +139,17 @@ impl Cx<'_> {
         };
         match self.c.load_vec {
             1 => store("0"),
+            // TF32 `wgmma`'s transposed operand: the rotated order of [`Cx::transposed_group`].
+            w if self.transposed(o) => {
+                let regs: Vec<String> = (0..w)
+                    .map(|v| format!("orcl_p{n}[{}]", reg(&v.to_string())))
+                    .collect();
+                let lvalue = |v: &str| {
+                    let (kk, t) = at(v);
+                    format!("{}{}", self.tile(n, buf), Self::cell(o, &kk, &t))
+                };
+                KStmt::Block(Self::rotated_stores(w, &lvalue, &regs))
+            }
             w => Self::each("orcl_w", w, vec![store("orcl_w")]),
         }
     }

@@ -457,7 +457,15 @@ impl Cx<'_> {
     /// and the waits nothing. With `wgmma` ([`MmaTiles::wgmma`]) S - 2 slabs are in flight: the
     /// wait leaves S - 3 groups pending, `fence.proxy.async` precedes the barrier, slab
     /// `t + S - 2` goes into slab `t - 2`'s buffer (its wgmma group completed at slab `t - 1`'s
-    /// `wgmma.wait_group 1`), and `wgmma.wait_group 0` follows the loop.
+    /// `wgmma.wait_group 1`), and `wgmma.wait_group 0` follows the loop. An operand TF32
+    /// `wgmma` transposes into its tile ([`Cx::transposed`]) is register-staged (as CUTLASS's
+    /// `MmaPipelined` stages its tiles, `gemm/threadblock/mma_pipelined.h`, here around
+    /// `wgmma`): after slab `t`'s `wgmma` are issued,
+    /// its registers (slab `t + S - 2`, loaded during slab `t - 1`) are stored transposed into
+    /// the buffer being filled, then slab `t + S - 1` is loaded into them; the loads' latency
+    /// passes while the tensor cores work and the warps wait at `wait_group` and the barrier
+    /// (H100, NN 4096³: 0.72 ms instead of 1.03–1.16 ms with synchronous transposed loads,
+    /// docs/GEMM.md).
     pub(super) fn pipelined(&self, con: &Contraction<'_>) -> Vec<KStmt> {
         let (tk, st) = (self.c.tk, self.c.stages);
         // Slabs in flight: S - 1, or with wgmma S - 2 (slab t's group may still read its buffer
@@ -471,14 +479,32 @@ impl Cx<'_> {
             emulated: Vec::new(),
         };
         let commit = || ptx("cp.async.commit_group;");
+        let first = self.wgmma_issue_first();
         let mut out = Vec::new();
+        if first {
+            out.extend(self.prefetch_regs());
+        }
         for s in 0..ahead {
             let k0 = (s * tk).to_string();
+            let buf = s.to_string();
+            let mut then = self.loads(&k0, None, true, super::Load::Async(&buf));
+            if first {
+                then.extend(self.loads(&k0, None, true, super::Load::ToRegs));
+                then.extend(self.loads(&k0, None, false, super::Load::RegsToTile(&buf)));
+            }
             out.push(KStmt::If {
                 cond: format!("{k0} < orcl_kn").into(),
-                then: self.loads(&k0, None, true, super::Load::Async(&s.to_string())),
+                then,
             });
             out.push(commit());
+        }
+        if first {
+            // The transposed operand's slab `ahead` into the registers: stored at slab 0.
+            let k0 = (ahead * tk).to_string();
+            out.push(KStmt::If {
+                cond: format!("{k0} < orcl_kn").into(),
+                then: self.loads(&k0, None, true, super::Load::ToRegs),
+            });
         }
         let int = |name: &str, value: String| KStmt::Let {
             ty: "int",
@@ -489,7 +515,6 @@ impl Cx<'_> {
             true => self.wgmma_slab("orcl_buf"),
             false => self.mma_compute("orcl_buf"),
         });
-        let first = self.wgmma_issue_first();
         let mut slab = vec![
             int("orcl_buf", format!("(int)((orcl_k0 / {tk}) % {st})")),
             int("orcl_fill", format!("(orcl_buf + {ahead}) % {st}")),
@@ -505,18 +530,28 @@ impl Cx<'_> {
         if first {
             slab.push(compute.clone());
         }
+        let k_fill = format!("orcl_k0 + {}", ahead * tk);
+        let mut fill =
+            self.fast_loads_hoisted(&k_fill, "orcl_fast0", super::Load::Async("orcl_fill"));
+        if first {
+            fill.extend(self.loads(&k_fill, None, false, super::Load::RegsToTile("orcl_fill")));
+        }
         slab.extend([
             KStmt::If {
-                cond: format!("orcl_k0 + {} < orcl_kn", ahead * tk).into(),
-                then: self.fast_loads_hoisted(
-                    &format!("orcl_k0 + {}", ahead * tk),
-                    "orcl_fast0",
-                    super::Load::Async("orcl_fill"),
-                ),
+                cond: format!("{k_fill} < orcl_kn").into(),
+                then: fill,
             },
             commit(),
-            KStmt::Block(self.prefetch_result(con)),
         ]);
+        if first {
+            // The registers are free again: the transposed operand's next slab into them.
+            let k_next = format!("orcl_k0 + {}", (ahead + 1) * tk);
+            slab.push(KStmt::If {
+                cond: format!("{k_next} < orcl_kn").into(),
+                then: self.fast_loads_hoisted(&k_next, "orcl_fast0", super::Load::ToRegs),
+            });
+        }
+        slab.push(KStmt::Block(self.prefetch_result(con)));
         slab.push(match first {
             true => ptx("wgmma.wait_group.sync.aligned 1;"),
             false => compute,

@@ -28,6 +28,7 @@
 
 use crate::kernel_ir::contraction::Cx;
 use crate::kernel_ir::{KExpr, KStmt};
+use crate::schedule::Operand;
 use orcl_frontend::ir::ScalarType;
 
 /// The stride byte offset of every descriptor: 8 rows of 128 bytes.
@@ -166,12 +167,19 @@ impl Cx<'_> {
     /// and the previous one to work on meanwhile. The buffer refilled is still slab `t - 2`'s,
     /// whose group completed at the previous slab's `wait_group 1`.
     pub(in crate::kernel_ir::contraction) fn wgmma_issue_first(&self) -> bool {
-        self.mma().wgmma
-            && self
-                .c
-                .operands
-                .iter()
-                .any(|o| o.staged && o.k_inner_pad.is_some() && !o.red_fast)
+        self.c.operands.iter().any(|o| self.transposed(o))
+    }
+
+    /// Whether staged operand `o` is transposed on its way into its tile (TF32 `wgmma`: K-major
+    /// tiles, `o` contiguous along its tile). Such an operand is register-staged in the
+    /// multistage loop ([`Cx::pipelined`]): its slab `t + S - 1` is loaded into the registers
+    /// `orcl_p{n}` while slab `t` is issued, and stored (transposed) into slab `t + S - 2`'s
+    /// buffer at slab `t + 1`; the other operand's slabs are copied by `cp.async`.
+    pub(in crate::kernel_ir::contraction) fn transposed(&self, o: &Operand) -> bool {
+        self.c.mma.as_ref().is_some_and(|m| m.wgmma)
+            && o.staged
+            && o.k_inner_pad.is_some()
+            && !o.red_fast
     }
 
     /// [`Cx::wgmma_slab`] emulated: each work-item's accumulators (row `orcl_r` of the

@@ -117,19 +117,7 @@ pub(super) fn schedule(
             c.red.var
         ));
     }
-    for o in ops.iter_mut() {
-        let d = o.dim.map_or(0, |d| dims[d].per_group);
-        (o.k_inner_pad, o.swizzle) = layout(o.red_fast, frag, tk, d);
-        if input.is_16bit() && o.red_fast {
-            o.k_inner_pad = Some(K_INNER_PAD_16);
-        }
-    }
-    // wgmma: 16-bit operands keep their layout (K- or MN-major); TF32 ones are all K-major,
-    // an operand contiguous along its tile transposed on its way into the tile.
-    for o in ops.iter_mut().filter(|_| a.wgmma) {
-        let k_major = o.red_fast || !input.is_16bit();
-        (o.swizzle, o.k_inner_pad) = (Swizzle::Gmma { tk }, k_major.then_some(0));
-    }
+    tile_layouts(&mut ops, &dims, a.wgmma, input, frag, tk);
     if ldmatrix && input.is_16bit() {
         check_ldmatrix_rows(&ops, &dims, tk, a.pad_local)?;
     }
@@ -184,6 +172,30 @@ pub(super) fn schedule(
             }),
         }),
     })
+}
+
+/// Each staged operand's local-tile layout ([`layout`]; rows of 16-bit k-contiguous tiles padded
+/// by [`K_INNER_PAD_16`]). `wgmma`: 16-bit operands keep their layout (K- or MN-major); TF32 ones
+/// are all K-major, an operand contiguous along its tile transposed on its way into the tile.
+fn tile_layouts(
+    ops: &mut [crate::schedule::Operand],
+    dims: &[Dim],
+    wgmma: bool,
+    input: ScalarType,
+    frag: u64,
+    tk: u64,
+) {
+    for o in ops.iter_mut() {
+        let d = o.dim.map_or(0, |d| dims[d].per_group);
+        (o.k_inner_pad, o.swizzle) = layout(o.red_fast, frag, tk, d);
+        if input.is_16bit() && o.red_fast {
+            o.k_inner_pad = Some(K_INNER_PAD_16);
+        }
+        if wgmma {
+            let k_major = o.red_fast || !input.is_16bit();
+            (o.swizzle, o.k_inner_pad) = (Swizzle::Gmma { tk }, k_major.then_some(0));
+        }
+    }
 }
 
 /// What `mmaInstruction='wgmma'` cannot take (one line each): a k-slab other than one 128-byte

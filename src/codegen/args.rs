@@ -9,6 +9,7 @@ use orcl_frontend::diag::{did_you_mean, Diagnostic, Span};
 use orcl_frontend::expr::{KeywordArg, Value};
 
 mod words;
+pub use words::Tf32Convert;
 use words::{
     async_cache_arg, increment_type_arg, math_mode_arg, mma_instruction_arg, tf32_convert_arg,
 };
@@ -370,12 +371,8 @@ pub struct NestArgs {
     /// a k-contiguous tile (1, 2 or 4; 0 or 1: one 32-bit read per register;
     /// [`FRAG_LDMATRIX`]: `ldmatrix` of a k-contiguous tile).
     pub frag_load: u32,
-    /// `tf32Convert='stage'`: the tensor-core form rounds its inputs to TF32 once per staged
-    /// element instead of once per fragment register.
-    pub tf32_stage: bool,
-    /// `tf32Convert='truncate'`: the tensor-core form converts nothing; `mma.sync` reads the FP32
-    /// bits as `.tf32` operands, ignoring their low 13 mantissa bits (truncation).
-    pub tf32_truncate: bool,
+    /// `tf32Convert`: where the tensor-core form turns float inputs into TF32.
+    pub tf32_convert: Tf32Convert,
     /// `fragBuffers`: register sets of the tensor-core form's warp fragments (0 or 1: one; 2: the
     /// next k-step's fragments read before the current step's mma).
     pub frag_buffers: u32,
@@ -685,8 +682,11 @@ impl Options {
             (Key::Stages, r) => self.nest.stages = int(&r) as u32,
             (Key::FragLoad, r) => self.nest.frag_load = int(&r) as u32,
             (Key::Tf32Convert, r) => {
-                self.nest.tf32_stage = int(&r) == 1;
-                self.nest.tf32_truncate = int(&r) == 2;
+                self.nest.tf32_convert = match int(&r) {
+                    1 => Tf32Convert::Stage,
+                    2 => Tf32Convert::Truncate,
+                    _ => Tf32Convert::Fragment,
+                };
             }
             (Key::FragBuffers, r) => self.nest.frag_buffers = int(&r) as u32,
             (Key::MinBlocks, r) => self.nest.min_blocks = int(&r) as u32,

@@ -75,3 +75,28 @@ pub(super) fn mma_instruction_arg(v: &Value, a: &KeywordArg) -> Result<bool, Dia
         .with_help("'wgmma' issues wgmma.mma_async (warpgroups of 4 warps, operands read from shared memory; CUDA on sm_90a, FP16/BF16, or TF32 with both operands k-contiguous); 'mma.sync' (default) one mma.sync per 16 x 8 block of each warp")),
     }
 }
+
+/// `tf32Convert`: where the tensor-core form (`mathMode='tf32'`) turns its float inputs into TF32
+/// (docs/GEMM.md, "TF32 rounding").
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum Tf32Convert {
+    /// `'fragment'` (default): `cvt.rna.tf32.f32` on each fragment register after its read.
+    #[default]
+    Fragment,
+    /// `'stage'`: rounded once per staged element, when its slab is staged.
+    Stage,
+    /// `'truncate'`: nothing converted; `mma.sync` reads the FP32 bits as `.tf32` operands,
+    /// ignoring their low 13 mantissa bits (validated at the truncation's tolerance).
+    Truncate,
+}
+
+impl Tf32Convert {
+    /// The value as written in a transform (`'fragment'`, `'stage'`, `'truncate'`).
+    pub fn name(self) -> &'static str {
+        match self {
+            Self::Fragment => "fragment",
+            Self::Stage => "stage",
+            Self::Truncate => "truncate",
+        }
+    }
+}

@@ -5,6 +5,7 @@
 mod mma;
 
 use super::{ContractionSchedule, Dim, Form, NestArgs, Operand, Schedule};
+use crate::args::Tf32Convert;
 use orcl_frontend::ir::{Kernel, ScalarType};
 
 /// The schedule of a contraction over NDRange dimensions `dims` (its two parallel loops) with
@@ -41,13 +42,13 @@ pub(super) fn schedule(
             "fragLoad={v} (fragment reads) needs mathMode='tf32' (the tensor-core form)"
         ));
     }
-    if a.tf32_stage {
+    if a.tf32_convert == Tf32Convert::Stage {
         return Err(
             "tf32Convert='stage' (TF32 rounding when staging) needs mathMode='tf32' (the tensor-core form)"
                 .into(),
         );
     }
-    if a.tf32_truncate {
+    if a.tf32_convert == Tf32Convert::Truncate {
         return Err(
             "tf32Convert='truncate' (TF32 by truncation) needs mathMode='tf32' (the tensor-core form)"
                 .into(),

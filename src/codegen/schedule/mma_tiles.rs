@@ -30,15 +30,13 @@ pub struct MmaTiles {
     /// consecutive mma steps are adjacent in memory; A and B take the same permutation, so the
     /// sums are those of the loop.
     pub frag: u64,
-    /// `tf32Convert='stage'`: every staged element is rounded to TF32 once, when its slab is
+    /// `tf32Convert`: `Stage`: every staged element is rounded to TF32 once, when its slab is
     /// staged (before the local store of a register-staged slab, in place after the loads of a
     /// `cp.async` or single-buffered slab), and the fragment registers are read as they lie;
-    /// else (`'fragment'`) each fragment register is rounded after its read.
-    pub stage: bool,
-    /// `tf32Convert='truncate'`: nothing is converted; the fragment registers are the staged FP32
-    /// bits, whose low 13 mantissa bits `mma.sync` ignores (TF32 by truncation; the emulated form
-    /// clears them).
-    pub truncate: bool,
+    /// `Fragment`: each fragment register is rounded after its read; `Truncate`: nothing is
+    /// converted; the fragment registers are the staged FP32 bits, whose low 13 mantissa bits
+    /// `mma.sync` ignores (TF32 by truncation; the emulated form clears them).
+    pub convert: crate::args::Tf32Convert,
     /// `fragLoad='ldmatrix'` (`frag` 1): the fragments of a k-contiguous tile are read by
     /// `ldmatrix.sync.aligned.m8n8` (A: `.x4`, four registers; B: `.x2`), the others as with
     /// `fragLoad=1`.

@@ -123,7 +123,11 @@ impl Cx<'_> {
         reg: &dyn Fn(&str) -> String,
     ) -> KStmt {
         let o = &self.c.operands[n];
-        let stage = self.c.mma.as_ref().is_some_and(|m| m.stage);
+        let stage = self
+            .c
+            .mma
+            .as_ref()
+            .is_some_and(|m| m.convert == crate::args::Tf32Convert::Stage);
         let store = |v: &str| {
             let (kk, t) = at(v);
             let target = format!("{}{}", self.tile(n, buf), Self::cell(o, &kk, &t));

@@ -24,6 +24,7 @@ mod result;
 mod wgmma;
 
 use super::Cx;
+use crate::args::Tf32Convert;
 use crate::kernel_ir::{KExpr, KStmt, VecDst};
 use crate::schedule::MmaTiles;
 use orcl_frontend::analysis::{Contraction, Nest};
@@ -166,7 +167,7 @@ impl Cx<'_> {
     /// with `tf32Convert='stage'` (rounded when staged) or `'truncate'` (`mma.sync` ignores the
     /// low 13 mantissa bits) the bits as they lie.
     fn to_tf32(&self, name: String, src: String, out: &mut Vec<KStmt>) {
-        if self.mma().stage || self.mma().truncate {
+        if self.mma().convert != Tf32Convert::Fragment {
             out.push(KStmt::Var {
                 ty: "unsigned int".into(),
                 name,
@@ -371,14 +372,14 @@ impl Cx<'_> {
             long("orcl_xb", "orcl_kk / 4"),
             KStmt::Store {
                 target: "orcl_d".into(),
-                value: match (m.stage, m.truncate) {
+                value: match m.convert {
                     // Rounded when staged (`round_store`), as the hardware form's tiles.
-                    (true, _) => format!("orcl_d + ({a}) * ({b})"),
+                    Tf32Convert::Stage => format!("orcl_d + ({a}) * ({b})"),
                     // Truncated: the low 13 mantissa bits cleared, as the tensor cores read them.
-                    (_, true) => format!(
+                    Tf32Convert::Truncate => format!(
                         "orcl_d + orcl_u2f(orcl_f2u({a}) & 0xffffe000u) * orcl_u2f(orcl_f2u({b}) & 0xffffe000u)"
                     ),
-                    _ => format!("orcl_d + orcl_tf32({a}) * orcl_tf32({b})"),
+                    Tf32Convert::Fragment => format!("orcl_d + orcl_tf32({a}) * orcl_tf32({b})"),
                 }
                 .into(),
             },
@@ -615,7 +616,7 @@ impl Cx<'_> {
     /// them to the others. Nothing without `'stage'`.
     pub(super) fn convert_in_place(&self, buf: &str) -> Vec<KStmt> {
         let (c, s) = (self.c, self.s);
-        if !self.mma().stage {
+        if self.mma().convert != Tf32Convert::Stage {
             return Vec::new();
         }
         let w = c.load_vec;

@@ -4,7 +4,7 @@
 //! (`tune` records it as a device-limit outcome, never built).
 
 use super::{assign_load_items, check_vec_load, operands};
-use crate::args::MathMode;
+use crate::args::{MathMode, Tf32Convert};
 use crate::schedule::{
     ContractionSchedule, Dim, Form, MmaTiles, NestArgs, Schedule, Swizzle, WARP,
 };
@@ -158,8 +158,7 @@ pub(super) fn schedule(
                 b: ib,
                 wrong_fragments: false,
                 frag,
-                stage: a.tf32_stage,
-                truncate: a.tf32_truncate,
+                convert: a.tf32_convert,
                 ldmatrix,
                 frag_buffers,
                 input,
@@ -217,7 +216,7 @@ fn check_wgmma(a: &NestArgs, input: ScalarType, tk: u64, mode: &str) -> Result<(
     if u64::from(a.vec_load) != chunk {
         return Err(format!("mmaInstruction='wgmma' copies whole 16-byte chunks of the swizzled tiles: with mathMode='{mode}' it needs vecLoad={chunk}, found vecLoad={}", a.vec_load.max(1)));
     }
-    if a.tf32_stage {
+    if a.tf32_convert == Tf32Convert::Stage {
         return Err("tf32Convert='stage' rounds staged elements in place; with mmaInstruction='wgmma' the tensor cores read the cp.async tiles as they lie (TF32 truncation): leave tf32Convert at 'fragment'".into());
     }
     if a.frag_load > 1 || a.frag_buffers > 1 {
@@ -365,8 +364,8 @@ fn check_16bit(a: &NestArgs, input: ScalarType, tk: u64, mode: &str) -> Result<(
     if !input.is_16bit() {
         return Ok(());
     }
-    if a.tf32_stage || a.tf32_truncate {
-        let how = if a.tf32_stage { "stage" } else { "truncate" };
+    if a.tf32_convert != Tf32Convert::Fragment {
+        let how = a.tf32_convert.name();
         return Err(format!("tf32Convert='{how}' applies to mathMode='tf32'; '{mode}' operands are widened exactly, with no rounding to convert"));
     }
     if a.frag_load > 1 && a.frag_load != crate::args::FRAG_LDMATRIX {

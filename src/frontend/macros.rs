@@ -109,8 +109,12 @@ fn parse_define(def: &str) -> Option<Macro> {
 struct Tok {
     text: String,
     space: bool,
-    hide: BTreeSet<String>,
+    hide: BTreeSet<HideName>,
 }
+
+/// A macro name in a hide set: shared, so copying a hide set onto each token of an expansion
+/// copies pointers, not strings (a deep chain copies millions of names, [`MAX_HIDE_WORK`]).
+type HideName = std::rc::Rc<str>;
 
 impl Tok {
     fn is_ident(&self) -> bool {
@@ -218,14 +222,14 @@ impl MacroTable {
                 });
             }
             let m = match self.macros.get(&t.text) {
-                Some(m) if t.is_ident() && !t.hide.contains(&t.text) => m,
+                Some(m) if t.is_ident() && !t.hide.contains(t.text.as_str()) => m,
                 _ => {
                     out.push(t);
                     continue;
                 }
             };
             let mut hide = t.hide.clone();
-            hide.insert(m.name.clone());
+            hide.insert(HideName::from(m.name.as_str()));
             let body = match &m.params {
                 None => self.substitute(m, &[], &hide, work)?,
                 Some(_) => {
@@ -253,7 +257,7 @@ impl MacroTable {
         &self,
         m: &Macro,
         args: &[Vec<Tok>],
-        hide: &BTreeSet<String>,
+        hide: &BTreeSet<HideName>,
         work: &Cell<u64>,
     ) -> Result<Vec<Tok>, ExpandError> {
         let params = m.params.clone().unwrap_or_default();
@@ -344,7 +348,12 @@ impl MacroTable {
             });
         }
         for t in &mut out {
-            t.hide.extend(hide.iter().cloned());
+            if t.hide.is_empty() {
+                // A body token: a copy of the set (no comparisons), not a union.
+                t.hide = hide.clone();
+            } else {
+                t.hide.extend(hide.iter().cloned());
+            }
         }
         Ok(out)
     }

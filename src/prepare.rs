@@ -187,6 +187,16 @@ pub struct PreparedFile {
 /// cannot be paired, the file has no region, or every region is refused (all their
 /// diagnostics, in one error).
 pub fn prepare(path: &str, src: &Source) -> Result<PreparedFile, InputError> {
+    prepare_found(path, src, None)
+}
+
+/// [`prepare`], given the regions [`cpp::preprocess_found`] already found on `src.text`
+/// (`None`: find them here).
+pub fn prepare_found(
+    path: &str,
+    src: &Source,
+    found: Option<cpp::Found>,
+) -> Result<PreparedFile, InputError> {
     let text = src.text.as_str();
     let err = |diagnostics: Vec<Diagnostic>| {
         src.remap(InputError {
@@ -195,7 +205,8 @@ pub fn prepare(path: &str, src: &Source) -> Result<PreparedFile, InputError> {
             diagnostics,
         })
     };
-    let regions = frontend::region::parse_each(text).map_err(err)?;
+    let found = found.unwrap_or_else(|| frontend::annotation::find_regions(text));
+    let regions = frontend::region::parse_each_found(found).map_err(err)?;
     if regions.is_empty() {
         return Err(err(vec![Diagnostic::new(
             orcl_frontend::diag::Span::default(),

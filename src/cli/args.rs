@@ -2,7 +2,7 @@
 //! `--backend`, `NAME=VALUE` assignments and `--size` selections; writing to standard output.
 
 use super::failure::Failure;
-use crate::prepare::{prepare, Prepared, PreparedFile};
+use crate::prepare::{Prepared, PreparedFile};
 use orcl_codegen::Backend;
 use orcl_frontend::diag::InputError;
 use orcl_frontend::expr::{parse_expr, ExprKind, Value};
@@ -60,8 +60,8 @@ pub(super) fn load(file: &Path, max_input_size: u64, cpp: &CppArgs) -> Result<Lo
         defines: cpp.define.clone(),
         includes: cpp.include.clone(),
     };
-    let src = crate::prepare::cpp::preprocess(file, &path, &text, &opts)?;
-    let PreparedFile { regions, refused } = prepare(&path, &src)?;
+    let (src, found) = crate::prepare::cpp::preprocess_found(file, &path, &text, &opts)?;
+    let PreparedFile { regions, refused } = crate::prepare::prepare_found(&path, &src, found)?;
     Ok(Loaded {
         path,
         src,

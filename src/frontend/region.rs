@@ -38,7 +38,16 @@ pub fn parse(text: &str) -> Result<Vec<Region>, Vec<Diagnostic>> {
 pub fn parse_each(
     text: &str,
 ) -> Result<Vec<Result<Region, (usize, Vec<Diagnostic>)>>, Vec<Diagnostic>> {
-    let raws = annotation::find_regions(text)?;
+    parse_each_found(annotation::find_regions(text))
+}
+
+/// [`parse_each`] given what [`annotation::find_regions`] returned for the text (a caller
+/// that already ran it on the same text saves the second parse of a large file).
+#[allow(clippy::type_complexity)]
+pub fn parse_each_found(
+    found: Result<Vec<annotation::RawRegion>, Vec<Diagnostic>>,
+) -> Result<Vec<Result<Region, (usize, Vec<Diagnostic>)>>, Vec<Diagnostic>> {
+    let raws = found?;
     // Each region's spec as (text, file offset) chunks: those of the region it `use`s, then its own.
     let mut chunks_of: Vec<Option<Vec<(String, usize)>>> = Vec::new();
     let mut out = Vec::new();

@@ -2,6 +2,7 @@
 //! file's `#include`s, `#if`s, `-D` and `-I`) expanded in the text orcl analyses
 //! (`orcl_frontend::macros`). The file itself is never rewritten outside its regions.
 
+use orcl_frontend::annotation::RawRegion;
 use orcl_frontend::diag::{Diagnostic, InputError, Span};
 use orcl_frontend::macros::{MacroTable, Source};
 use std::path::{Path, PathBuf};
@@ -72,18 +73,38 @@ pub fn preprocess(
     text: &str,
     opts: &CppOptions,
 ) -> Result<Source, InputError> {
+    preprocess_found(path, shown, text, opts).map(|(src, _)| src)
+}
+
+/// What [`orcl_frontend::annotation::find_regions`] returned for a text.
+pub type Found = Result<Vec<RawRegion>, Vec<Diagnostic>>;
+
+/// [`preprocess`], and the regions it found on the text as written when the expanded text is
+/// that same text (no macro use changed it), for [`crate::prepare::prepare_found`]: a large file
+/// is then parsed once, not twice.
+pub fn preprocess_found(
+    path: &Path,
+    shown: &str,
+    text: &str,
+    opts: &CppOptions,
+) -> Result<(Source, Option<Found>), InputError> {
     if !has_directives(text) && opts.defines.is_empty() && opts.includes.is_empty() {
-        return Ok(Source::plain(text));
+        return Ok((Source::plain(text), None));
     }
     let table = macro_table(path, text, opts);
     // The Loop annotations' code is in comments: find it on the text as written (an
     // annotation error is reported by `prepare` on the expanded text, at the same place).
-    let code: Vec<Span> = orcl_frontend::annotation::find_regions(text)
+    let found = orcl_frontend::annotation::find_regions(text);
+    let code: Vec<Span> = found
+        .as_ref()
         .map(|rs| rs.iter().map(|r| r.loop_ann.code_span).collect())
         .unwrap_or_default();
-    Source::expand(text, &table, &code).map_err(|diagnostics: Vec<Diagnostic>| InputError {
-        path: shown.to_string(),
-        source: text.to_string(),
-        diagnostics,
-    })
+    let src =
+        Source::expand(text, &table, &code).map_err(|diagnostics: Vec<Diagnostic>| InputError {
+            path: shown.to_string(),
+            source: text.to_string(),
+            diagnostics,
+        })?;
+    let same = src.text == text;
+    Ok((src, same.then_some(found)))
 }

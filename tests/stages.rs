@@ -152,8 +152,18 @@ impl Running {
         }
     }
 
+    /// Everything the run wrote to stderr, once it has exited: read to the end of the pipe (the
+    /// reader thread's channel closes at EOF), so the last lines, written just before the exit,
+    /// are never missed (a non-blocking read raced the reader thread: stop 35's CI). The 30 s
+    /// only bounds a pipe that a leftover child holds open.
     fn rest(&mut self) -> String {
-        self.seen.extend(self.lines.try_iter());
+        let deadline = Instant::now() + Duration::from_secs(30);
+        while let Ok(l) = self
+            .lines
+            .recv_timeout(deadline.saturating_duration_since(Instant::now()))
+        {
+            self.seen.push(l);
+        }
         self.seen.join("\n")
     }
 }

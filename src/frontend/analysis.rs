@@ -464,13 +464,6 @@ fn has_loop(stmts: &[Stmt]) -> bool {
     })
 }
 
-/// Whether `e` reads an array.
-fn reads_array(e: &Expr) -> bool {
-    let mut r = false;
-    e.visit(&mut |x| r |= matches!(x.kind, ExprKind::Index { .. }));
-    r
-}
-
 /// The contraction of `k`'s nest, if it has the shape (see [`Contraction`]): the first two nest
 /// loops parallel; the reduction loop unit-step with bounds that depend on no loop index; `term`
 /// reading no written array and not the sum itself.
@@ -525,7 +518,7 @@ pub fn contraction(k: &Kernel) -> Option<Contraction<'_>> {
                 return None;
             };
             let after = &body[2..];
-            if reads_array(init) || has_loop(after) || !ty.is_float() {
+            if init.reads_array() || has_loop(after) || !ty.is_float() {
                 return None;
             }
             let s = only(&red.body)?;
@@ -658,7 +651,7 @@ pub fn row_reduction(k: &Kernel) -> Option<RowReduction<'_>> {
     };
     let bound_ok = |b: &Expr| {
         !b.mentions(&red.var)
-            && !reads_array(b)
+            && !b.reads_array()
             && match &form {
                 ContractionForm::Scalar { name, .. } => !b.mentions(name),
                 ContractionForm::Element { .. } => true,

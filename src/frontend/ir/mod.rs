@@ -259,6 +259,13 @@ impl Expr {
         }
     }
 
+    /// Whether the expression reads an array element (an `Index` anywhere in it).
+    pub fn reads_array(&self) -> bool {
+        let mut r = false;
+        self.visit(&mut |x| r |= matches!(x.kind, ExprKind::Index { .. }));
+        r
+    }
+
     /// Whether the expression mentions variable `name` (as a scalar or an array).
     pub fn mentions(&self, name: &str) -> bool {
         let mut found = false;

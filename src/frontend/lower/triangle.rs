@@ -21,9 +21,7 @@ use crate::ir::{BinaryOp, Expr, ExprKind, Loop, Stmt, StmtKind};
 /// The coefficient of `i` in `e` when `e` is `i`, `i + c`, `c + i`, `i - c` or free of `i`
 /// (0), `c` free of `i` and of array elements; `None` otherwise.
 fn unit_coef(e: &Expr, i: &str) -> Option<i64> {
-    let mut reads = false;
-    e.visit(&mut |x| reads |= matches!(x.kind, ExprKind::Index { .. }));
-    if reads {
+    if e.reads_array() {
         return None;
     }
     if !e.mentions(i) {

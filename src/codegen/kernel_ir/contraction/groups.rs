@@ -128,9 +128,12 @@ impl Cx<'_> {
             .mma
             .as_ref()
             .is_some_and(|m| m.convert == crate::args::Tf32Convert::Stage);
-        let store = |v: &str| {
+        let lvalue = |v: &str| {
             let (kk, t) = at(v);
-            let target = format!("{}{}", self.tile(n, buf), Self::cell(o, &kk, &t));
+            format!("{}{}", self.tile(n, buf), Self::cell(o, &kk, &t))
+        };
+        let store = |v: &str| {
+            let target = lvalue(v);
             let value = format!("orcl_p{n}[{}]", reg(v));
             match stage {
                 // `tf32Convert='stage'`: rounded on the way from the registers to the tile.
@@ -148,10 +151,6 @@ impl Cx<'_> {
                 let regs: Vec<String> = (0..w)
                     .map(|v| format!("orcl_p{n}[{}]", reg(&v.to_string())))
                     .collect();
-                let lvalue = |v: &str| {
-                    let (kk, t) = at(v);
-                    format!("{}{}", self.tile(n, buf), Self::cell(o, &kk, &t))
-                };
                 KStmt::Block(Self::rotated_stores(w, &lvalue, &regs))
             }
             w => Self::each("orcl_w", w, vec![store("orcl_w")]),

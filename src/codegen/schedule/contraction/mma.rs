@@ -390,19 +390,13 @@ fn factors(e: &Expr) -> Vec<&Expr> {
     }
 }
 
-/// A summand `A[..] * B[..]`, possibly times factors that read no array and do not vary with
-/// the reduction loop `red` (`alpha * A[i][k] * B[k][j]`): (A's and B's factors, the others),
-/// or `None`.
-fn split_summand<'e>(term: &'e Expr, red: &str) -> Option<(Vec<&'e Expr>, Vec<Expr>)> {
-    let all = factors(term);
-    let (reads, rest): (Vec<&Expr>, Vec<&Expr>) = all.into_iter().partition(|f| read(f));
-    let invariant = |f: &&Expr| {
-        let mut arrays = false;
-        f.visit(&mut |e| arrays |= matches!(e.kind, ExprKind::Index { .. }));
-        !arrays && !f.mentions(red)
-    };
-    (reads.len() == 2 && rest.iter().all(invariant))
-        .then(|| (reads, rest.into_iter().cloned().collect()))
+/// The scale of a summand `A[..] * B[..]` possibly times factors that read no array and do not
+/// vary with the reduction loop `red` (`alpha * A[i][k] * B[k][j]`): those factors (empty for
+/// `A * B`), or `None` when the summand has another shape.
+fn summand_scale(term: &Expr, red: &str) -> Option<Vec<Expr>> {
+    let (reads, rest): (Vec<&Expr>, Vec<&Expr>) = factors(term).into_iter().partition(|f| read(f));
+    let invariant = |f: &&Expr| !f.reads_array() && !f.mentions(red);
+    (reads.len() == 2 && rest.iter().all(invariant)).then(|| rest.into_iter().cloned().collect())
 }
 
 /// The operands' roles: (index of A, varying with dimension 1; index of B, with dimension 0;
@@ -418,9 +412,9 @@ fn roles(
     mode: MathMode,
     input: ScalarType,
 ) -> Result<(usize, usize, Vec<Expr>), String> {
-    let split = split_summand(c.term, &c.red.var);
+    let scale = summand_scale(c.term, &c.red.var);
     let find = |d: usize| ops.iter().position(|o| o.dim == Some(d));
-    let (Some(ia), Some(ib), Some((_, scale)), 2) = (find(1), find(0), split, ops.len()) else {
+    let (Some(ia), Some(ib), Some(scale), 2) = (find(1), find(0), scale, ops.len()) else {
         return Err(
             "a tensor-core mathMode needs a summand A[..]*B[..] (times scalars that do not vary with the reduction loop) of two arrays, one varying with each tiled loop and the reduction loop"
                 .into(),

@@ -744,3 +744,93 @@ fn wgmma_tf32_layouts_edges_and_wrong_mapping() {
         e.dump()
     );
 }
+
+/// The OpenCL text of a `wgmma` variant is the form NVIDIA's OpenCL can build and orcl's hosts
+/// retarget: every `wgmma` instruction behind the `ORCL_GMMA` marker (an unmarked one would fail
+/// sm_90's ptxas), the hardware form only under `-D ORCL_SM90A_PTX` (a host that does not retarget
+/// runs the emulated form, never a kernel whose wgmma are comments), `ulong` descriptors, and tiles
+/// 1024-byte aligned for the 128-byte swizzle; the tuned file's host code carries the retarget.
+/// Then the retarget itself (skeletons/opencl_sm90a.c.tera, compiled with the C compiler): a PTX
+/// text of NVIDIA's OpenCL becomes sm_90a with its markers removed, and nothing else changes.
+#[test]
+fn wgmma_opencl_text_and_sm90a_retarget() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let tmp = tempfile::tempdir().unwrap();
+    let emit = orcl(
+        tmp.path(),
+        &[
+            "emit",
+            root.join("tests/in/sgemm_wgmma_nn.c").to_str().unwrap(),
+            "--backend",
+            "opencl",
+        ],
+        None,
+    );
+    emit.assert_code(0);
+    let text = emit.stdout.clone();
+    let (kernel, host) = text.split_once("/* ---- host code ---- */").unwrap();
+    assert!(kernel.contains(
+        "#if defined(__NV_CL_C_VERSION) && defined(ORCL_SM90A_PTX) && !defined(ORCL_EMULATE_MMA)"
+    ));
+    assert!(
+        kernel.contains("#define ORCL_GMMA \"//orcl_sm90a \""),
+        "{kernel}"
+    );
+    let marked = kernel.matches("ORCL_GMMA \"wgmma.").count();
+    assert!(marked >= 7, "fence, 4 mma_async, commit, waits: {marked}");
+    assert_eq!(
+        kernel.matches("\"wgmma.").count(),
+        marked,
+        "an unmarked wgmma instruction"
+    );
+    assert_eq!(
+        kernel.matches("\\nwgmma.").count(),
+        0,
+        "an unmarked wgmma instruction"
+    );
+    assert!(!kernel.contains("long long"), "OpenCL C reserves long long");
+    assert_eq!(kernel.matches("__attribute__((aligned(1024)))").count(), 2);
+    assert!(kernel.contains("build options: \"-D ORCL_SM90A_PTX\""));
+    assert!(
+        host.contains("orcl_sm90a_program(orcl_ctx[orcl_v]"),
+        "the tuned file retargets"
+    );
+
+    let helper = std::fs::read_to_string(root.join("skeletons/opencl_sm90a.c.tera")).unwrap();
+    let driver = r#"
+int main(void) {
+    const char *in = ".version 8.5\n.target sm_90, texmode_independent\n.address_size 64\n"
+        "\t// begin inline asm\n\t//orcl_sm90a wgmma.fence.sync.aligned;\n\t// end inline asm\n"
+        "\t{\n.reg .pred p;\nsetp.ne.b32 p, %r1, 0;\n//orcl_sm90a wgmma.mma_async.sync.aligned.m64n64k8.f32.tf32.tf32 {%f1}, %rd1, %rd2, p, 1, 1;\n}\n"
+        "\t// a comment that stays\n";
+    const char *want = ".version 8.5\n.target sm_90a, texmode_independent\n.address_size 64\n"
+        "\t// begin inline asm\n\twgmma.fence.sync.aligned;\n\t// end inline asm\n"
+        "\t{\n.reg .pred p;\nsetp.ne.b32 p, %r1, 0;\nwgmma.mma_async.sync.aligned.m64n64k8.f32.tf32.tf32 {%f1}, %rd1, %rd2, p, 1, 1;\n}\n"
+        "\t// a comment that stays\n";
+    char out[1024];
+    size_t n = orcl_sm90a_ptx(in, out);
+    (void)orcl_sm90a_program;
+    if (n != strlen(want) || strcmp(out, want)) { printf("got:\n%s\n", out); return 1; }
+    n = orcl_sm90a_ptx(".target sm_90a\n", out);
+    if (strcmp(out, ".target sm_90a\n")) { printf("sm_90a changed: %s\n", out); return 1; }
+    printf("retarget ok\n");
+    return 0;
+}
+"#;
+    let c = tmp.path().join("retarget.c");
+    std::fs::write(
+        &c,
+        format!("#define CL_TARGET_OPENCL_VERSION 120\n#include <CL/cl.h>\n{helper}\n{driver}"),
+    )
+    .unwrap();
+    let exe = tmp.path().join("retarget");
+    let mut cc = Command::new("cc");
+    cc.args(["-O2", "-Wall", "-Werror", "-o"])
+        .arg(&exe)
+        .arg(&c)
+        .arg("-lOpenCL");
+    run(cc, Duration::from_secs(120)).assert_code(0);
+    let r = run(Command::new(&exe), Duration::from_secs(60));
+    r.assert_code(0);
+    assert!(r.stdout.contains("retarget ok"), "{}", r.dump());
+}

@@ -38,7 +38,26 @@ int main(int argc, char **argv) {
   char *log = malloc(ll + 1); clGetProgramBuildInfo(pr, d, CL_PROGRAM_BUILD_LOG, ll, log, 0); log[ll] = 0;
   fprintf(stderr, "build log: %s\n", log);
   CK(e);
-  if (getenv("PTX")) { size_t bs; clGetProgramInfo(pr, CL_PROGRAM_BINARY_SIZES, sizeof bs, &bs, 0); unsigned char *b = malloc(bs);
+  if (getenv("RETARGET")) { // bench/tensor/wgmma_cl_probe.py: the PTX to sm_90a, `//ORCL90A ` markers removed
+    size_t bs; clGetProgramInfo(pr, CL_PROGRAM_BINARY_SIZES, sizeof bs, &bs, 0);
+    char *b = malloc(bs + 1), *o = malloc(bs + 256), *w = o; clGetProgramInfo(pr, CL_PROGRAM_BINARIES, sizeof b, &b, 0); b[bs] = 0;
+    for (char *r = b; *r;) {
+      if (!strncmp(r, ".target sm_90", 13) && r[13] != 'a') { memcpy(w, ".target sm_90a", 14); w += 14; r += 13; }
+      else if (!strncmp(r, "//ORCL90A ", 10)) r += 10;
+      else if (getenv("SMEMSCALE") && !strncmp(r, ".shared .align", 14)) { // a declared [1][..] tile array -> [S][..]
+        char *lb = strchr(r, '['), *nl = strchr(r, '\n'); long sz = atol(lb + 1);
+        w += sprintf(w, "%.*s[%ld];", (int)(lb - r), r, sz * atol(getenv("SMEMSCALE"))); r = nl;
+      }
+      else *w++ = *r++;
+    }
+    *w = 0; size_t on = strlen(o); cl_int bst;
+    if (getenv("PTX")) { FILE *pf = fopen(getenv("PTX"), "wb"); fwrite(o, 1, on, pf); fclose(pf); }
+    pr = clCreateProgramWithBinary(ctx, 1, &d, &on, (const unsigned char **)&o, &bst, &e); CK(e);
+    e = clBuildProgram(pr, 1, &d, opts, 0, 0);
+    clGetProgramBuildInfo(pr, d, CL_PROGRAM_BUILD_LOG, 0, 0, &ll); log = malloc(ll + 1);
+    clGetProgramBuildInfo(pr, d, CL_PROGRAM_BUILD_LOG, ll, log, 0); log[ll] = 0;
+    fprintf(stderr, "retargeted build log: %s\n", log); CK(e);
+  } else if (getenv("PTX")) { size_t bs; clGetProgramInfo(pr, CL_PROGRAM_BINARY_SIZES, sizeof bs, &bs, 0); unsigned char *b = malloc(bs);
     clGetProgramInfo(pr, CL_PROGRAM_BINARIES, sizeof b, &b, 0); FILE *o = fopen(getenv("PTX"), "wb"); fwrite(b, 1, bs, o); fclose(o); }
   cl_kernel kr = clCreateKernel(pr, "orcl_kernel", &e); CK(e);
   float *A = malloc(sizeof(float) * m * k), *B = malloc(sizeof(float) * k * n), *C = malloc(sizeof(float) * m * n), *C0 = malloc(sizeof(float) * m * n);

@@ -79,11 +79,15 @@ pub fn variant(
         v.local_mem_bytes = s.local_mem_bytes();
         v.grid = Some(s.grid());
         v.sm90a = wgmma;
-        if wgmma && o.backend == Backend::Cuda {
-            // compute_90a / sm_90a: the skeleton's and the build pool's architecture suffix.
-            v.build_options = format!("{} -orcl-arch=a", v.build_options)
-                .trim()
-                .to_string();
+        if wgmma {
+            // CUDA: compute_90a / sm_90a, the skeleton's and the build pool's architecture
+            // suffix. OpenCL: the hardware form, whose PTX every orcl host retargets to sm_90a
+            // (`opencl_sm90a.c.tera`); a host that does not keeps the emulated form.
+            let token = match o.backend {
+                Backend::Cuda => "-orcl-arch=a",
+                Backend::OpenCl => "-D ORCL_SM90A_PTX",
+            };
+            v.build_options = format!("{} {token}", v.build_options).trim().to_string();
         }
         if o.backend == Backend::Cuda && s.dynamic_local() {
             // Dynamic shared memory: its size (the tiles, each view's offset rounded up to 16

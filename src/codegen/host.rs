@@ -255,5 +255,7 @@ pub fn render_host_function(
         ctx.insert("variants", &super::cuda::host_kernels(name, kernel, &vs));
         return crate::templates::render("cuda_host.cu.tera", &ctx);
     }
+    // A `wgmma` variant's PTX is retargeted to sm_90a after its build (`opencl_sm90a.c.tera`).
+    ctx.insert("sm90a", &variants.iter().any(|h| h.variant.sm90a));
     crate::templates::render("opencl_host.c.tera", &ctx)
 }

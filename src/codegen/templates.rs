@@ -34,6 +34,10 @@ const TEMPLATES: &[(&str, &str)] = &[
         include_str!("../../skeletons/skeleton_inputs.c.tera"),
     ),
     (
+        "opencl_sm90a.c.tera",
+        include_str!("../../skeletons/opencl_sm90a.c.tera"),
+    ),
+    (
         "skeleton_reply.c.tera",
         include_str!("../../skeletons/skeleton_reply.c.tera"),
     ),

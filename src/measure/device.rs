@@ -34,7 +34,8 @@ pub struct DeviceInfo {
     pub driver_version: String,
     /// OpenCL: `CL_DEVICE_VERSION`. CUDA: `compute capability <major>.<minor>`.
     pub device_version: String,
-    /// CUDA: `CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR/MINOR`. OpenCL: none.
+    /// CUDA: `CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR/MINOR`. OpenCL: NVIDIA's
+    /// `CL_DEVICE_COMPUTE_CAPABILITY_MAJOR_NV/MINOR_NV` (cl_nv_device_attribute_query), else none.
     pub compute_capability: Option<(u32, u32)>,
     /// `CL_DEVICE_MAX_COMPUTE_UNITS` / `CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT` (SMs).
     pub compute_units: u32,
@@ -48,7 +49,9 @@ pub struct DeviceInfo {
     /// opt-in).
     pub local_mem_bytes: u64,
     /// CUDA: `..._MAX_SHARED_MEMORY_PER_BLOCK_OPTIN` (bytes, the most a kernel can opt in to
-    /// with `CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES`). OpenCL: none.
+    /// with `CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES`). OpenCL: the most static
+    /// `__local` memory a kernel may declare where it exceeds `CL_DEVICE_LOCAL_MEM_SIZE` (NVIDIA,
+    /// compute capability 9.0: 227 KiB), else none.
     pub local_mem_optin_bytes: Option<u64>,
     /// CUDA: `..._MAX_SHARED_MEMORY_PER_MULTIPROCESSOR` (bytes). OpenCL: none.
     pub local_mem_per_compute_unit_bytes: Option<u64>,
@@ -173,6 +176,32 @@ fn opencl_preferred_multiple(d: &opencl3::device::Device) -> Option<u64> {
         .filter(|&m| m > 0)
 }
 
+/// An NVIDIA OpenCL device's compute capability (cl_nv_device_attribute_query,
+/// `CL_DEVICE_COMPUTE_CAPABILITY_MAJOR_NV` / `_MINOR_NV`); `None` elsewhere.
+fn opencl_compute_capability(d: &opencl3::device::Device) -> Option<(u32, u32)> {
+    if !d
+        .extensions()
+        .unwrap_or_default()
+        .contains("cl_nv_device_attribute_query")
+    {
+        return None;
+    }
+    Some((
+        d.compute_capability_major_nv().ok()?,
+        d.compute_capability_minor_nv().ok()?,
+    ))
+}
+
+/// The most local memory an NVIDIA OpenCL kernel of compute capability 9.0 may declare in static
+/// `__local` arrays: 227 KiB, the per-block limit of sm_90 (CUDA C Programming Guide, "Technical
+/// Specifications per Compute Capability"), which NVIDIA's OpenCL allows for static arrays although
+/// `CL_DEVICE_LOCAL_MEM_SIZE` reports 48 KiB (measured on the H100, driver 580: 193 KiB of static
+/// tiles built, launched and validated; 64 KiB of a dynamic `__local` argument fails with
+/// `CL_OUT_OF_RESOURCES`; docs/GEMM.md). `None` for every other device.
+fn opencl_static_local_limit(cc: Option<(u32, u32)>) -> Option<u64> {
+    (cc == Some((9, 0))).then_some(232_448)
+}
+
 /// An NVIDIA OpenCL device's PCI address `0000:bus:slot.0` (cl_nv_device_attribute_query, which
 /// has no domain); `None` elsewhere.
 fn opencl_pci_bus_id(d: &opencl3::device::Device) -> Option<String> {
@@ -199,13 +228,13 @@ fn opencl_info(pi: usize, pname: &str, di: usize, id: opencl3::types::cl_device_
         vendor: d.vendor().unwrap_or_default(),
         driver_version: d.driver_version().unwrap_or_default(),
         device_version: d.version().unwrap_or_default(),
-        compute_capability: None,
+        compute_capability: opencl_compute_capability(&d),
         compute_units: d.max_compute_units().unwrap_or(0),
         max_work_group_size: d.max_work_group_size().unwrap_or(0),
         max_work_item_sizes: d.max_work_item_sizes().unwrap_or_default(),
         max_grid_size: Vec::new(),
         local_mem_bytes: d.local_mem_size().unwrap_or(0),
-        local_mem_optin_bytes: None,
+        local_mem_optin_bytes: opencl_static_local_limit(opencl_compute_capability(&d)),
         local_mem_per_compute_unit_bytes: None,
         global_mem_bytes: d.global_mem_size().unwrap_or(0),
         constant_mem_bytes: d.max_constant_buffer_size().unwrap_or(0),

@@ -172,9 +172,11 @@ pub fn device_limit(v: &Variant, d: &DeviceInfo) -> Option<String> {
             v.local_size
         ));
     }
-    // CUDA tiles in dynamic shared memory (`-orcl-smem=`) may use the device's opt-in limit.
+    // CUDA tiles in dynamic shared memory (`-orcl-smem=`) may use the device's opt-in limit, and
+    // so may static OpenCL `__local` arrays where the device has one (NVIDIA, sm_90).
     let limit = match d.local_mem_optin_bytes {
         Some(optin) if cuda::dynamic_smem(&v.build_options) > 0 => optin,
+        Some(optin) if v.backend == Backend::OpenCl => optin,
         _ => d.local_mem_bytes,
     };
     if v.local_mem_bytes > limit {
@@ -203,23 +205,20 @@ pub fn device_limit(v: &Variant, d: &DeviceInfo) -> Option<String> {
 }
 
 /// A `wgmma` kernel ([`orcl_codegen::target::Variant::sm90a`]) on a device that cannot run it:
-/// in CUDA one of compute capability other than 9.0 (sm_90a's features exist on no other), in
-/// OpenCL NVIDIA's (its compiler targets sm_90, not sm_90a: only the emulated form would run).
+/// one of compute capability other than 9.0 (sm_90a's features exist on no other), in CUDA or in
+/// NVIDIA's OpenCL (whose PTX orcl retargets to sm_90a). Other OpenCL devices run the emulated form.
 fn sm90a_limit(v: &Variant, d: &DeviceInfo) -> Option<String> {
-    if !v.sm90a {
+    let nvidia = v.backend == Backend::Cuda || d.vendor.to_uppercase().contains("NVIDIA");
+    if !v.sm90a || !nvidia || d.compute_capability == Some((9, 0)) {
         return None;
     }
-    match v.backend {
-        Backend::Cuda if d.compute_capability != Some((9, 0)) => Some(format!(
-            "mmaInstruction='wgmma' needs sm_90a (compute capability 9.0, H100 / H200); the device has {}",
-            d.device_version
-        )),
-        Backend::OpenCl if d.vendor.to_uppercase().contains("NVIDIA") => Some(
-            "mmaInstruction='wgmma' is CUDA's (sm_90a): NVIDIA's OpenCL compiler targets sm_90 and would run only the emulated form"
-                .into(),
-        ),
-        _ => None,
-    }
+    let cc = match d.compute_capability {
+        Some((ma, mi)) => format!("compute capability {ma}.{mi}"),
+        None => d.device_version.clone(),
+    };
+    Some(format!(
+        "mmaInstruction='wgmma' needs sm_90a (compute capability 9.0, H100 / H200); the device has {cc}"
+    ))
 }
 
 /// The arrays of input size `input` fit the device (each buffer within
@@ -758,8 +757,8 @@ mod tests {
         }
     }
 
-    /// A `wgmma` kernel runs on a CUDA device of compute capability 9.0 and on OpenCL devices other
-    /// than NVIDIA's (its emulated form); elsewhere it is pruned with the reason.
+    /// A `wgmma` kernel runs on an NVIDIA device of compute capability 9.0 (CUDA, or OpenCL with its
+    /// PTX retargeted) and on other OpenCL devices (its emulated form); elsewhere it is pruned.
     #[test]
     fn sm90a_kernels_are_pruned_where_they_cannot_run() {
         let v = |backend, sm90a| Variant {
@@ -782,10 +781,43 @@ mod tests {
         assert!(why.contains("sm_90a"), "{why}");
         assert_eq!(device_limit(&v(Backend::Cuda, true), &h100), None);
         assert_eq!(device_limit(&v(Backend::Cuda, false), &a100), None);
-        let nv_cl = device("opencl", "NVIDIA Corporation", None);
-        let why = device_limit(&v(Backend::OpenCl, true), &nv_cl).unwrap();
-        assert!(why.contains("OpenCL"), "{why}");
+        let a100_cl = device("opencl", "NVIDIA Corporation", Some((8, 0)));
+        let why = device_limit(&v(Backend::OpenCl, true), &a100_cl).unwrap();
+        assert!(why.contains("compute capability 8.0"), "{why}");
+        let unknown_cl = device("opencl", "NVIDIA Corporation", None);
+        assert!(device_limit(&v(Backend::OpenCl, true), &unknown_cl).is_some());
+        let h100_cl = device("opencl", "NVIDIA Corporation", Some((9, 0)));
+        assert_eq!(device_limit(&v(Backend::OpenCl, true), &h100_cl), None);
         let pocl = device("opencl", "AuthenticAMD", None);
         assert_eq!(device_limit(&v(Backend::OpenCl, true), &pocl), None);
+    }
+
+    /// Static OpenCL `__local` arrays may use the device's static limit where it has one (NVIDIA
+    /// sm_90: 227 KiB) and stay within `CL_DEVICE_LOCAL_MEM_SIZE` elsewhere.
+    #[test]
+    fn opencl_local_memory_limit_is_the_static_limit_where_known() {
+        let v = Variant {
+            backend: Backend::OpenCl,
+            source: String::new(),
+            build_options: String::new(),
+            global_size: GlobalSize::CoverLoop,
+            local_size: 128,
+            platform: 0,
+            device: 0,
+            local_mem_bytes: 196_608,
+            grid: None,
+            invalid: None,
+            parts: Vec::new(),
+            sm90a: false,
+        };
+        let mut h100_cl = device("opencl", "NVIDIA Corporation", Some((9, 0)));
+        h100_cl.local_mem_bytes = 49_152;
+        h100_cl.local_mem_optin_bytes = Some(232_448);
+        assert_eq!(device_limit(&v, &h100_cl), None);
+        let mut pocl = device("opencl", "AuthenticAMD", None);
+        pocl.local_mem_bytes = 49_152;
+        pocl.local_mem_optin_bytes = None;
+        let why = device_limit(&v, &pocl).unwrap();
+        assert!(why.contains("196608 bytes of local memory"), "{why}");
     }
 }

@@ -344,6 +344,73 @@ static uint64_t fnv1a(const char *a, const char *b) {
     return h;
 }
 
+#ifndef ORCL_SM90A_RETARGET
+#define ORCL_SM90A_RETARGET
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+/* orcl: `wgmma` kernels in NVIDIA's OpenCL (built with -D ORCL_SM90A_PTX; docs/GEMM.md, "wgmma in
+ * NVIDIA's OpenCL"). NVIDIA's OpenCL compiler targets sm_90, whose ptxas rejects wgmma, so such a
+ * kernel writes each wgmma instruction behind the PTX comment marker "//orcl_sm90a ". The program
+ * binary NVIDIA's OpenCL returns is PTX: orcl_sm90a_ptx copies it with ".target sm_90" made
+ * ".target sm_90a" and the markers removed (out: at least strlen(in) + strlen(in) / 13 + 1 bytes;
+ * returns the length written), and orcl_sm90a_program builds that PTX from binary in place of *p.
+ * A program whose binary holds no marker (another device, another kernel) is left as it is.
+ * Returns CL_SUCCESS or the OpenCL error (log, if not NULL, then holds the build log). */
+static size_t orcl_sm90a_ptx(const char *in, char *out) {
+    size_t n = 0;
+    while (*in) {
+        if (!strncmp(in, ".target sm_90", 13) && (in[13] == ',' || in[13] == '\n' || in[13] == ' ' || in[13] == '\r')) {
+            memcpy(out + n, ".target sm_90a", 14);
+            n += 14;
+            in += 13;
+        } else if (!strncmp(in, "//orcl_sm90a ", 13)) {
+            in += 13;
+        } else {
+            out[n++] = *in++;
+        }
+    }
+    out[n] = 0;
+    return n;
+}
+
+static cl_int orcl_sm90a_program(cl_context ctx, cl_device_id dev, const char *opts, cl_program *p, char *log, size_t logsize) {
+    size_t size = 0, n;
+    cl_int err, st = CL_SUCCESS;
+    char *bin, *ptx;
+    unsigned char *bins[1];
+    const unsigned char *text[1];
+    cl_program q;
+    if (!opts || !strstr(opts, "ORCL_SM90A_PTX")) return CL_SUCCESS;
+    if ((err = clGetProgramInfo(*p, CL_PROGRAM_BINARY_SIZES, sizeof size, &size, NULL)) != CL_SUCCESS) return err;
+    bin = (char *)malloc(size + 1);
+    ptx = (char *)malloc(size + size / 13 + 2);
+    if (!bin || !ptx) { free(bin); free(ptx); return CL_OUT_OF_HOST_MEMORY; }
+    bins[0] = (unsigned char *)bin;
+    err = clGetProgramInfo(*p, CL_PROGRAM_BINARIES, sizeof bins, bins, NULL);
+    bin[size] = 0;
+    if (err != CL_SUCCESS || !strstr(bin, "//orcl_sm90a ")) { free(bin); free(ptx); return err; }
+    n = orcl_sm90a_ptx(bin, ptx);
+    text[0] = (const unsigned char *)ptx;
+    q = clCreateProgramWithBinary(ctx, 1, &dev, &n, text, &st, &err);
+    if (err == CL_SUCCESS) err = clBuildProgram(q, 1, &dev, opts, NULL, NULL);
+    if (err != CL_SUCCESS && log && logsize > 1) {
+        int w = snprintf(log, logsize, "sm_90a retarget of the wgmma PTX: OpenCL error %d (binary status %d)\n", err, st);
+        if (q && w > 0 && (size_t)w < logsize) clGetProgramBuildInfo(q, dev, CL_PROGRAM_BUILD_LOG, logsize - (size_t)w - 1, log + w, NULL);
+        log[logsize - 1] = 0;
+    }
+    free(bin);
+    free(ptx);
+    if (err != CL_SUCCESS) {
+        if (q) clReleaseProgram(q);
+        return err;
+    }
+    clReleaseProgram(*p);
+    *p = q;
+    return CL_SUCCESS;
+}
+#endif
+
 /* Build (or find in the cache) the program for (src, opts). Returns the cache slot or -1 with `log` set. */
 static int get_kernel(const char *src, const char *opts, char *log, size_t logsize, int *fresh) {
     uint64_t h = fnv1a(src, opts);
@@ -360,6 +427,11 @@ static int get_kernel(const char *src, const char *opts, char *log, size_t logsi
         int w = snprintf(log, logsize, "clBuildProgram: %s (%d)\n", cl_error_name(err), err);
         clGetProgramBuildInfo(p, device, CL_PROGRAM_BUILD_LOG, logsize - (size_t)w - 1, log + w, &n);
         log[logsize - 1] = 0;
+        clReleaseProgram(p);
+        return -1;
+    }
+    snprintf(log, logsize, "sm_90a retarget of the wgmma PTX failed");
+    if (orcl_sm90a_program(ctx, device, opts, &p, log, logsize) != CL_SUCCESS) {
         clReleaseProgram(p);
         return -1;
     }
@@ -398,6 +470,11 @@ static int get_kernel_bin(const char *key, const unsigned char *bin, size_t binl
         int w = snprintf(log, logsize, "clBuildProgram (binary): %s (%d)\n", cl_error_name(err), err);
         clGetProgramBuildInfo(p, device, CL_PROGRAM_BUILD_LOG, logsize - (size_t)w - 1, log + w, &n);
         log[logsize - 1] = 0;
+        clReleaseProgram(p);
+        return -1;
+    }
+    snprintf(log, logsize, "sm_90a retarget of the wgmma PTX failed");
+    if (orcl_sm90a_program(ctx, device, opts, &p, log, logsize) != CL_SUCCESS) {
         clReleaseProgram(p);
         return -1;
     }

@@ -1,11 +1,11 @@
 /* configuration: MM='tf32' TI=64 TJ=128 TK=32 WI=64 WJ=64 PAD=0 VL=4 ST=3 MI='wgmma' */
 /* input: K=200 M=130 N=77 */
 /* 2-D NDRange (grid): dimension 0 (nest loop 1) 128 iterations and 64 work-items per work-group; dimension 1 (nest loop 0) 64 iterations and 4 work-items per work-group */
-/* NDRange: global size one work-group per tile, local size 256 work-items; build options: "" */
+/* NDRange: global size one work-group per tile, local size 256 work-items; build options: "-D ORCL_SM90A_PTX" */
 /* ---- OpenCL kernel ---- */
 __kernel void orcl_kernel(const int m, const int n, const int k, __global const float *restrict A, __global const float *restrict B, __global float *restrict C, const float alpha, const float beta)
 {
-#if 0 && !defined(ORCL_EMULATE_MMA)
+#if defined(__NV_CL_C_VERSION) && defined(ORCL_SM90A_PTX) && !defined(ORCL_EMULATE_MMA)
 #define ORCL_MMA_SYNC 1
 #define orcl_smem(p) ((uint)(size_t)(p))
 #else
@@ -14,7 +14,9 @@ __kernel void orcl_kernel(const int m, const int n, const int k, __global const 
 #define orcl_tf32(x) (((as_uint(x) & 0x7f800000u) == 0x7f800000u) ? (x) : as_float((as_uint(x) + 0x1000u) & 0xffffe000u))
 #define orcl_f2u(x) as_uint(x)
 #define orcl_u2f(x) as_float(x)
-#define orcl_gdesc(a, lbo, sbo) ((unsigned long long)(((a) & 0x3FFFF) >> 4) | ((unsigned long long)((lbo) >> 4) << 16) | ((unsigned long long)((sbo) >> 4) << 32) | (1ull << 62))
+#define orcl_u64 ulong
+#define ORCL_GMMA "//orcl_sm90a "
+#define orcl_gdesc(a, lbo, sbo) ((orcl_u64)(((a) & 0x3FFFF) >> 4) | ((orcl_u64)((lbo) >> 4) << 16) | ((orcl_u64)((sbo) >> 4) << 32) | ((orcl_u64)1 << 62))
 #define orcl_gx(o) ((o) ^ ((((o) >> 7) & 7) << 4))
     const long orcl_g0 = (long)get_group_id(0);
     const long orcl_h0 = (long)get_local_id(0);
@@ -30,8 +32,8 @@ __kernel void orcl_kernel(const int m, const int n, const int k, __global const 
     const long orcl_wgm0 = (orcl_warp / 4 / 2) * 64;
     const long orcl_wm0 = orcl_wgm0 + (orcl_warp % 4) * 16;
     const long orcl_wn0 = (orcl_warp / 4 % 2) * 64;
-    __local float orcl_tile0[3][64][32] __attribute__((aligned(16)));
-    __local float orcl_tile1[3][128][32] __attribute__((aligned(16)));
+    __local float orcl_tile0[3][64][32] __attribute__((aligned(1024)));
+    __local float orcl_tile1[3][128][32] __attribute__((aligned(1024)));
     float orcl_acc[1][8][4];
     #pragma unroll
     for (long orcl_mi = 0; orcl_mi < 1; orcl_mi += 1) {
@@ -353,37 +355,37 @@ __kernel void orcl_kernel(const int m, const int n, const int k, __global const 
         }
         {
 #if ORCL_MMA_SYNC
-            asm volatile("wgmma.fence.sync.aligned;" ::: "memory");
+            asm volatile(ORCL_GMMA "wgmma.fence.sync.aligned;" ::: "memory");
             {
-                unsigned long long orcl_da = orcl_gdesc(orcl_smem(&orcl_tile0[orcl_buf][0][0]) + orcl_wgm0 * 128 + (0) * 4, 16, 1024);
-                unsigned long long orcl_db = orcl_gdesc(orcl_smem(&orcl_tile1[orcl_buf][0][0]) + orcl_wn0 * 128 + (0) * 4, 16, 1024);
-                asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %34, 0;\nwgmma.mma_async.sync.aligned.m64n64k8.f32.tf32.tf32 {%0,%1,%2,%3,%4,%5,%6,%7,%8,%9,%10,%11,%12,%13,%14,%15,%16,%17,%18,%19,%20,%21,%22,%23,%24,%25,%26,%27,%28,%29,%30,%31}, %32, %33, p, 1, 1;\n}\n"
+                orcl_u64 orcl_da = orcl_gdesc(orcl_smem(&orcl_tile0[orcl_buf][0][0]) + orcl_wgm0 * 128 + (0) * 4, 16, 1024);
+                orcl_u64 orcl_db = orcl_gdesc(orcl_smem(&orcl_tile1[orcl_buf][0][0]) + orcl_wn0 * 128 + (0) * 4, 16, 1024);
+                asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %34, 0;\n" ORCL_GMMA "wgmma.mma_async.sync.aligned.m64n64k8.f32.tf32.tf32 {%0,%1,%2,%3,%4,%5,%6,%7,%8,%9,%10,%11,%12,%13,%14,%15,%16,%17,%18,%19,%20,%21,%22,%23,%24,%25,%26,%27,%28,%29,%30,%31}, %32, %33, p, 1, 1;\n}\n"
                     : "+f"(orcl_acc[0][0][0]), "+f"(orcl_acc[0][0][1]), "+f"(orcl_acc[0][0][2]), "+f"(orcl_acc[0][0][3]), "+f"(orcl_acc[0][1][0]), "+f"(orcl_acc[0][1][1]), "+f"(orcl_acc[0][1][2]), "+f"(orcl_acc[0][1][3]), "+f"(orcl_acc[0][2][0]), "+f"(orcl_acc[0][2][1]), "+f"(orcl_acc[0][2][2]), "+f"(orcl_acc[0][2][3]), "+f"(orcl_acc[0][3][0]), "+f"(orcl_acc[0][3][1]), "+f"(orcl_acc[0][3][2]), "+f"(orcl_acc[0][3][3]), "+f"(orcl_acc[0][4][0]), "+f"(orcl_acc[0][4][1]), "+f"(orcl_acc[0][4][2]), "+f"(orcl_acc[0][4][3]), "+f"(orcl_acc[0][5][0]), "+f"(orcl_acc[0][5][1]), "+f"(orcl_acc[0][5][2]), "+f"(orcl_acc[0][5][3]), "+f"(orcl_acc[0][6][0]), "+f"(orcl_acc[0][6][1]), "+f"(orcl_acc[0][6][2]), "+f"(orcl_acc[0][6][3]), "+f"(orcl_acc[0][7][0]), "+f"(orcl_acc[0][7][1]), "+f"(orcl_acc[0][7][2]), "+f"(orcl_acc[0][7][3])
                     : "l"(orcl_da), "l"(orcl_db), "r"(1));
             }
             {
-                unsigned long long orcl_da = orcl_gdesc(orcl_smem(&orcl_tile0[orcl_buf][0][0]) + orcl_wgm0 * 128 + (8) * 4, 16, 1024);
-                unsigned long long orcl_db = orcl_gdesc(orcl_smem(&orcl_tile1[orcl_buf][0][0]) + orcl_wn0 * 128 + (8) * 4, 16, 1024);
-                asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %34, 0;\nwgmma.mma_async.sync.aligned.m64n64k8.f32.tf32.tf32 {%0,%1,%2,%3,%4,%5,%6,%7,%8,%9,%10,%11,%12,%13,%14,%15,%16,%17,%18,%19,%20,%21,%22,%23,%24,%25,%26,%27,%28,%29,%30,%31}, %32, %33, p, 1, 1;\n}\n"
+                orcl_u64 orcl_da = orcl_gdesc(orcl_smem(&orcl_tile0[orcl_buf][0][0]) + orcl_wgm0 * 128 + (8) * 4, 16, 1024);
+                orcl_u64 orcl_db = orcl_gdesc(orcl_smem(&orcl_tile1[orcl_buf][0][0]) + orcl_wn0 * 128 + (8) * 4, 16, 1024);
+                asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %34, 0;\n" ORCL_GMMA "wgmma.mma_async.sync.aligned.m64n64k8.f32.tf32.tf32 {%0,%1,%2,%3,%4,%5,%6,%7,%8,%9,%10,%11,%12,%13,%14,%15,%16,%17,%18,%19,%20,%21,%22,%23,%24,%25,%26,%27,%28,%29,%30,%31}, %32, %33, p, 1, 1;\n}\n"
                     : "+f"(orcl_acc[0][0][0]), "+f"(orcl_acc[0][0][1]), "+f"(orcl_acc[0][0][2]), "+f"(orcl_acc[0][0][3]), "+f"(orcl_acc[0][1][0]), "+f"(orcl_acc[0][1][1]), "+f"(orcl_acc[0][1][2]), "+f"(orcl_acc[0][1][3]), "+f"(orcl_acc[0][2][0]), "+f"(orcl_acc[0][2][1]), "+f"(orcl_acc[0][2][2]), "+f"(orcl_acc[0][2][3]), "+f"(orcl_acc[0][3][0]), "+f"(orcl_acc[0][3][1]), "+f"(orcl_acc[0][3][2]), "+f"(orcl_acc[0][3][3]), "+f"(orcl_acc[0][4][0]), "+f"(orcl_acc[0][4][1]), "+f"(orcl_acc[0][4][2]), "+f"(orcl_acc[0][4][3]), "+f"(orcl_acc[0][5][0]), "+f"(orcl_acc[0][5][1]), "+f"(orcl_acc[0][5][2]), "+f"(orcl_acc[0][5][3]), "+f"(orcl_acc[0][6][0]), "+f"(orcl_acc[0][6][1]), "+f"(orcl_acc[0][6][2]), "+f"(orcl_acc[0][6][3]), "+f"(orcl_acc[0][7][0]), "+f"(orcl_acc[0][7][1]), "+f"(orcl_acc[0][7][2]), "+f"(orcl_acc[0][7][3])
                     : "l"(orcl_da), "l"(orcl_db), "r"(1));
             }
             {
-                unsigned long long orcl_da = orcl_gdesc(orcl_smem(&orcl_tile0[orcl_buf][0][0]) + orcl_wgm0 * 128 + (16) * 4, 16, 1024);
-                unsigned long long orcl_db = orcl_gdesc(orcl_smem(&orcl_tile1[orcl_buf][0][0]) + orcl_wn0 * 128 + (16) * 4, 16, 1024);
-                asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %34, 0;\nwgmma.mma_async.sync.aligned.m64n64k8.f32.tf32.tf32 {%0,%1,%2,%3,%4,%5,%6,%7,%8,%9,%10,%11,%12,%13,%14,%15,%16,%17,%18,%19,%20,%21,%22,%23,%24,%25,%26,%27,%28,%29,%30,%31}, %32, %33, p, 1, 1;\n}\n"
+                orcl_u64 orcl_da = orcl_gdesc(orcl_smem(&orcl_tile0[orcl_buf][0][0]) + orcl_wgm0 * 128 + (16) * 4, 16, 1024);
+                orcl_u64 orcl_db = orcl_gdesc(orcl_smem(&orcl_tile1[orcl_buf][0][0]) + orcl_wn0 * 128 + (16) * 4, 16, 1024);
+                asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %34, 0;\n" ORCL_GMMA "wgmma.mma_async.sync.aligned.m64n64k8.f32.tf32.tf32 {%0,%1,%2,%3,%4,%5,%6,%7,%8,%9,%10,%11,%12,%13,%14,%15,%16,%17,%18,%19,%20,%21,%22,%23,%24,%25,%26,%27,%28,%29,%30,%31}, %32, %33, p, 1, 1;\n}\n"
                     : "+f"(orcl_acc[0][0][0]), "+f"(orcl_acc[0][0][1]), "+f"(orcl_acc[0][0][2]), "+f"(orcl_acc[0][0][3]), "+f"(orcl_acc[0][1][0]), "+f"(orcl_acc[0][1][1]), "+f"(orcl_acc[0][1][2]), "+f"(orcl_acc[0][1][3]), "+f"(orcl_acc[0][2][0]), "+f"(orcl_acc[0][2][1]), "+f"(orcl_acc[0][2][2]), "+f"(orcl_acc[0][2][3]), "+f"(orcl_acc[0][3][0]), "+f"(orcl_acc[0][3][1]), "+f"(orcl_acc[0][3][2]), "+f"(orcl_acc[0][3][3]), "+f"(orcl_acc[0][4][0]), "+f"(orcl_acc[0][4][1]), "+f"(orcl_acc[0][4][2]), "+f"(orcl_acc[0][4][3]), "+f"(orcl_acc[0][5][0]), "+f"(orcl_acc[0][5][1]), "+f"(orcl_acc[0][5][2]), "+f"(orcl_acc[0][5][3]), "+f"(orcl_acc[0][6][0]), "+f"(orcl_acc[0][6][1]), "+f"(orcl_acc[0][6][2]), "+f"(orcl_acc[0][6][3]), "+f"(orcl_acc[0][7][0]), "+f"(orcl_acc[0][7][1]), "+f"(orcl_acc[0][7][2]), "+f"(orcl_acc[0][7][3])
                     : "l"(orcl_da), "l"(orcl_db), "r"(1));
             }
             {
-                unsigned long long orcl_da = orcl_gdesc(orcl_smem(&orcl_tile0[orcl_buf][0][0]) + orcl_wgm0 * 128 + (24) * 4, 16, 1024);
-                unsigned long long orcl_db = orcl_gdesc(orcl_smem(&orcl_tile1[orcl_buf][0][0]) + orcl_wn0 * 128 + (24) * 4, 16, 1024);
-                asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %34, 0;\nwgmma.mma_async.sync.aligned.m64n64k8.f32.tf32.tf32 {%0,%1,%2,%3,%4,%5,%6,%7,%8,%9,%10,%11,%12,%13,%14,%15,%16,%17,%18,%19,%20,%21,%22,%23,%24,%25,%26,%27,%28,%29,%30,%31}, %32, %33, p, 1, 1;\n}\n"
+                orcl_u64 orcl_da = orcl_gdesc(orcl_smem(&orcl_tile0[orcl_buf][0][0]) + orcl_wgm0 * 128 + (24) * 4, 16, 1024);
+                orcl_u64 orcl_db = orcl_gdesc(orcl_smem(&orcl_tile1[orcl_buf][0][0]) + orcl_wn0 * 128 + (24) * 4, 16, 1024);
+                asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %34, 0;\n" ORCL_GMMA "wgmma.mma_async.sync.aligned.m64n64k8.f32.tf32.tf32 {%0,%1,%2,%3,%4,%5,%6,%7,%8,%9,%10,%11,%12,%13,%14,%15,%16,%17,%18,%19,%20,%21,%22,%23,%24,%25,%26,%27,%28,%29,%30,%31}, %32, %33, p, 1, 1;\n}\n"
                     : "+f"(orcl_acc[0][0][0]), "+f"(orcl_acc[0][0][1]), "+f"(orcl_acc[0][0][2]), "+f"(orcl_acc[0][0][3]), "+f"(orcl_acc[0][1][0]), "+f"(orcl_acc[0][1][1]), "+f"(orcl_acc[0][1][2]), "+f"(orcl_acc[0][1][3]), "+f"(orcl_acc[0][2][0]), "+f"(orcl_acc[0][2][1]), "+f"(orcl_acc[0][2][2]), "+f"(orcl_acc[0][2][3]), "+f"(orcl_acc[0][3][0]), "+f"(orcl_acc[0][3][1]), "+f"(orcl_acc[0][3][2]), "+f"(orcl_acc[0][3][3]), "+f"(orcl_acc[0][4][0]), "+f"(orcl_acc[0][4][1]), "+f"(orcl_acc[0][4][2]), "+f"(orcl_acc[0][4][3]), "+f"(orcl_acc[0][5][0]), "+f"(orcl_acc[0][5][1]), "+f"(orcl_acc[0][5][2]), "+f"(orcl_acc[0][5][3]), "+f"(orcl_acc[0][6][0]), "+f"(orcl_acc[0][6][1]), "+f"(orcl_acc[0][6][2]), "+f"(orcl_acc[0][6][3]), "+f"(orcl_acc[0][7][0]), "+f"(orcl_acc[0][7][1]), "+f"(orcl_acc[0][7][2]), "+f"(orcl_acc[0][7][3])
                     : "l"(orcl_da), "l"(orcl_db), "r"(1));
             }
-            asm volatile("wgmma.commit_group.sync.aligned;" ::: "memory");
-            asm volatile("wgmma.wait_group.sync.aligned 1;" ::: "memory");
+            asm volatile(ORCL_GMMA "wgmma.commit_group.sync.aligned;" ::: "memory");
+            asm volatile(ORCL_GMMA "wgmma.wait_group.sync.aligned 1;" ::: "memory");
 #else
             #pragma unroll
             for (long orcl_mi = 0; orcl_mi < 1; orcl_mi += 1) {
@@ -411,7 +413,7 @@ __kernel void orcl_kernel(const int m, const int n, const int k, __global const 
         }
     }
 #if ORCL_MMA_SYNC
-    asm volatile("wgmma.wait_group.sync.aligned 0;" ::: "memory");
+    asm volatile(ORCL_GMMA "wgmma.wait_group.sync.aligned 0;" ::: "memory");
     asm volatile("" : "+f"(orcl_acc[0][0][0]), "+f"(orcl_acc[0][0][1]), "+f"(orcl_acc[0][0][2]), "+f"(orcl_acc[0][0][3]) :: "memory");
     asm volatile("" : "+f"(orcl_acc[0][1][0]), "+f"(orcl_acc[0][1][1]), "+f"(orcl_acc[0][1][2]), "+f"(orcl_acc[0][1][3]) :: "memory");
     asm volatile("" : "+f"(orcl_acc[0][2][0]), "+f"(orcl_acc[0][2][1]), "+f"(orcl_acc[0][2][2]), "+f"(orcl_acc[0][2][3]) :: "memory");

@@ -1,4 +1,71 @@
 /* ---- host code ---- */
+#ifndef ORCL_SM90A_RETARGET
+#define ORCL_SM90A_RETARGET
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+/* orcl: `wgmma` kernels in NVIDIA's OpenCL (built with -D ORCL_SM90A_PTX; docs/GEMM.md, "wgmma in
+ * NVIDIA's OpenCL"). NVIDIA's OpenCL compiler targets sm_90, whose ptxas rejects wgmma, so such a
+ * kernel writes each wgmma instruction behind the PTX comment marker "//orcl_sm90a ". The program
+ * binary NVIDIA's OpenCL returns is PTX: orcl_sm90a_ptx copies it with ".target sm_90" made
+ * ".target sm_90a" and the markers removed (out: at least strlen(in) + strlen(in) / 13 + 1 bytes;
+ * returns the length written), and orcl_sm90a_program builds that PTX from binary in place of *p.
+ * A program whose binary holds no marker (another device, another kernel) is left as it is.
+ * Returns CL_SUCCESS or the OpenCL error (log, if not NULL, then holds the build log). */
+static size_t orcl_sm90a_ptx(const char *in, char *out) {
+    size_t n = 0;
+    while (*in) {
+        if (!strncmp(in, ".target sm_90", 13) && (in[13] == ',' || in[13] == '\n' || in[13] == ' ' || in[13] == '\r')) {
+            memcpy(out + n, ".target sm_90a", 14);
+            n += 14;
+            in += 13;
+        } else if (!strncmp(in, "//orcl_sm90a ", 13)) {
+            in += 13;
+        } else {
+            out[n++] = *in++;
+        }
+    }
+    out[n] = 0;
+    return n;
+}
+
+static cl_int orcl_sm90a_program(cl_context ctx, cl_device_id dev, const char *opts, cl_program *p, char *log, size_t logsize) {
+    size_t size = 0, n;
+    cl_int err, st = CL_SUCCESS;
+    char *bin, *ptx;
+    unsigned char *bins[1];
+    const unsigned char *text[1];
+    cl_program q;
+    if (!opts || !strstr(opts, "ORCL_SM90A_PTX")) return CL_SUCCESS;
+    if ((err = clGetProgramInfo(*p, CL_PROGRAM_BINARY_SIZES, sizeof size, &size, NULL)) != CL_SUCCESS) return err;
+    bin = (char *)malloc(size + 1);
+    ptx = (char *)malloc(size + size / 13 + 2);
+    if (!bin || !ptx) { free(bin); free(ptx); return CL_OUT_OF_HOST_MEMORY; }
+    bins[0] = (unsigned char *)bin;
+    err = clGetProgramInfo(*p, CL_PROGRAM_BINARIES, sizeof bins, bins, NULL);
+    bin[size] = 0;
+    if (err != CL_SUCCESS || !strstr(bin, "//orcl_sm90a ")) { free(bin); free(ptx); return err; }
+    n = orcl_sm90a_ptx(bin, ptx);
+    text[0] = (const unsigned char *)ptx;
+    q = clCreateProgramWithBinary(ctx, 1, &dev, &n, text, &st, &err);
+    if (err == CL_SUCCESS) err = clBuildProgram(q, 1, &dev, opts, NULL, NULL);
+    if (err != CL_SUCCESS && log && logsize > 1) {
+        int w = snprintf(log, logsize, "sm_90a retarget of the wgmma PTX: OpenCL error %d (binary status %d)\n", err, st);
+        if (q && w > 0 && (size_t)w < logsize) clGetProgramBuildInfo(q, dev, CL_PROGRAM_BUILD_LOG, logsize - (size_t)w - 1, log + w, NULL);
+        log[logsize - 1] = 0;
+    }
+    free(bin);
+    free(ptx);
+    if (err != CL_SUCCESS) {
+        if (q) clReleaseProgram(q);
+        return err;
+    }
+    clReleaseProgram(*p);
+    *p = q;
+    return CL_SUCCESS;
+}
+#endif
+
 /* orcl: OpenCL host code for the tuned loop of SgemmWgmma() (tests/in/sgemm_wgmma.c:11).
  * Variants (one per tuned input size), chosen at run time on the size variable:
  *   [0] K=200 M=130 N=77: MM='tf32' TI=64 TJ=128 TK=32 WI=64 WJ=64 PAD=0 VL=4 ST=3 MI='wgmma'
@@ -8,7 +75,7 @@ static int orcl_SgemmWgmma_region0(int m, int n, int k, const float *A, const fl
     static const char *const orcl_source_0 =
         "__kernel void orcl_kernel(const int m, const int n, const int k, __global const float *restrict A, __global const float *restrict B, __global float *restrict C, const float alpha, const float beta)\n"
         "{\n"
-        "#if 0 && !defined(ORCL_EMULATE_MMA)\n"
+        "#if defined(__NV_CL_C_VERSION) && defined(ORCL_SM90A_PTX) && !defined(ORCL_EMULATE_MMA)\n"
         "#define ORCL_MMA_SYNC 1\n"
         "#define orcl_smem(p) ((uint)(size_t)(p))\n"
         "#else\n"
@@ -17,7 +84,9 @@ static int orcl_SgemmWgmma_region0(int m, int n, int k, const float *A, const fl
         "#define orcl_tf32(x) (((as_uint(x) & 0x7f800000u) == 0x7f800000u) ? (x) : as_float((as_uint(x) + 0x1000u) & 0xffffe000u))\n"
         "#define orcl_f2u(x) as_uint(x)\n"
         "#define orcl_u2f(x) as_float(x)\n"
-        "#define orcl_gdesc(a, lbo, sbo) ((unsigned long long)(((a) & 0x3FFFF) >> 4) | ((unsigned long long)((lbo) >> 4) << 16) | ((unsigned long long)((sbo) >> 4) << 32) | (1ull << 62))\n"
+        "#define orcl_u64 ulong\n"
+        "#define ORCL_GMMA \"//orcl_sm90a \"\n"
+        "#define orcl_gdesc(a, lbo, sbo) ((orcl_u64)(((a) & 0x3FFFF) >> 4) | ((orcl_u64)((lbo) >> 4) << 16) | ((orcl_u64)((sbo) >> 4) << 32) | ((orcl_u64)1 << 62))\n"
         "#define orcl_gx(o) ((o) ^ ((((o) >> 7) & 7) << 4))\n"
         "    const long orcl_g0 = (long)get_group_id(0);\n"
         "    const long orcl_h0 = (long)get_local_id(0);\n"
@@ -33,8 +102,8 @@ static int orcl_SgemmWgmma_region0(int m, int n, int k, const float *A, const fl
         "    const long orcl_wgm0 = (orcl_warp / 4 / 2) * 64;\n"
         "    const long orcl_wm0 = orcl_wgm0 + (orcl_warp % 4) * 16;\n"
         "    const long orcl_wn0 = (orcl_warp / 4 % 2) * 64;\n"
-        "    __local float orcl_tile0[3][64][32] __attribute__((aligned(16)));\n"
-        "    __local float orcl_tile1[3][128][32] __attribute__((aligned(16)));\n"
+        "    __local float orcl_tile0[3][64][32] __attribute__((aligned(1024)));\n"
+        "    __local float orcl_tile1[3][128][32] __attribute__((aligned(1024)));\n"
         "    float orcl_acc[1][8][4];\n"
         "    #pragma unroll\n"
         "    for (long orcl_mi = 0; orcl_mi < 1; orcl_mi += 1) {\n"
@@ -356,37 +425,37 @@ static int orcl_SgemmWgmma_region0(int m, int n, int k, const float *A, const fl
         "        }\n"
         "        {\n"
         "#if ORCL_MMA_SYNC\n"
-        "            asm volatile(\"wgmma.fence.sync.aligned;\" ::: \"memory\");\n"
+        "            asm volatile(ORCL_GMMA \"wgmma.fence.sync.aligned;\" ::: \"memory\");\n"
         "            {\n"
-        "                unsigned long long orcl_da = orcl_gdesc(orcl_smem(&orcl_tile0[orcl_buf][0][0]) + orcl_wgm0 * 128 + (0) * 4, 16, 1024);\n"
-        "                unsigned long long orcl_db = orcl_gdesc(orcl_smem(&orcl_tile1[orcl_buf][0][0]) + orcl_wn0 * 128 + (0) * 4, 16, 1024);\n"
-        "                asm volatile(\"{\\n.reg .pred p;\\nsetp.ne.b32 p, %34, 0;\\nwgmma.mma_async.sync.aligned.m64n64k8.f32.tf32.tf32 {%0,%1,%2,%3,%4,%5,%6,%7,%8,%9,%10,%11,%12,%13,%14,%15,%16,%17,%18,%19,%20,%21,%22,%23,%24,%25,%26,%27,%28,%29,%30,%31}, %32, %33, p, 1, 1;\\n}\\n\"\n"
+        "                orcl_u64 orcl_da = orcl_gdesc(orcl_smem(&orcl_tile0[orcl_buf][0][0]) + orcl_wgm0 * 128 + (0) * 4, 16, 1024);\n"
+        "                orcl_u64 orcl_db = orcl_gdesc(orcl_smem(&orcl_tile1[orcl_buf][0][0]) + orcl_wn0 * 128 + (0) * 4, 16, 1024);\n"
+        "                asm volatile(\"{\\n.reg .pred p;\\nsetp.ne.b32 p, %34, 0;\\n\" ORCL_GMMA \"wgmma.mma_async.sync.aligned.m64n64k8.f32.tf32.tf32 {%0,%1,%2,%3,%4,%5,%6,%7,%8,%9,%10,%11,%12,%13,%14,%15,%16,%17,%18,%19,%20,%21,%22,%23,%24,%25,%26,%27,%28,%29,%30,%31}, %32, %33, p, 1, 1;\\n}\\n\"\n"
         "                    : \"+f\"(orcl_acc[0][0][0]), \"+f\"(orcl_acc[0][0][1]), \"+f\"(orcl_acc[0][0][2]), \"+f\"(orcl_acc[0][0][3]), \"+f\"(orcl_acc[0][1][0]), \"+f\"(orcl_acc[0][1][1]), \"+f\"(orcl_acc[0][1][2]), \"+f\"(orcl_acc[0][1][3]), \"+f\"(orcl_acc[0][2][0]), \"+f\"(orcl_acc[0][2][1]), \"+f\"(orcl_acc[0][2][2]), \"+f\"(orcl_acc[0][2][3]), \"+f\"(orcl_acc[0][3][0]), \"+f\"(orcl_acc[0][3][1]), \"+f\"(orcl_acc[0][3][2]), \"+f\"(orcl_acc[0][3][3]), \"+f\"(orcl_acc[0][4][0]), \"+f\"(orcl_acc[0][4][1]), \"+f\"(orcl_acc[0][4][2]), \"+f\"(orcl_acc[0][4][3]), \"+f\"(orcl_acc[0][5][0]), \"+f\"(orcl_acc[0][5][1]), \"+f\"(orcl_acc[0][5][2]), \"+f\"(orcl_acc[0][5][3]), \"+f\"(orcl_acc[0][6][0]), \"+f\"(orcl_acc[0][6][1]), \"+f\"(orcl_acc[0][6][2]), \"+f\"(orcl_acc[0][6][3]), \"+f\"(orcl_acc[0][7][0]), \"+f\"(orcl_acc[0][7][1]), \"+f\"(orcl_acc[0][7][2]), \"+f\"(orcl_acc[0][7][3])\n"
         "                    : \"l\"(orcl_da), \"l\"(orcl_db), \"r\"(1));\n"
         "            }\n"
         "            {\n"
-        "                unsigned long long orcl_da = orcl_gdesc(orcl_smem(&orcl_tile0[orcl_buf][0][0]) + orcl_wgm0 * 128 + (8) * 4, 16, 1024);\n"
-        "                unsigned long long orcl_db = orcl_gdesc(orcl_smem(&orcl_tile1[orcl_buf][0][0]) + orcl_wn0 * 128 + (8) * 4, 16, 1024);\n"
-        "                asm volatile(\"{\\n.reg .pred p;\\nsetp.ne.b32 p, %34, 0;\\nwgmma.mma_async.sync.aligned.m64n64k8.f32.tf32.tf32 {%0,%1,%2,%3,%4,%5,%6,%7,%8,%9,%10,%11,%12,%13,%14,%15,%16,%17,%18,%19,%20,%21,%22,%23,%24,%25,%26,%27,%28,%29,%30,%31}, %32, %33, p, 1, 1;\\n}\\n\"\n"
+        "                orcl_u64 orcl_da = orcl_gdesc(orcl_smem(&orcl_tile0[orcl_buf][0][0]) + orcl_wgm0 * 128 + (8) * 4, 16, 1024);\n"
+        "                orcl_u64 orcl_db = orcl_gdesc(orcl_smem(&orcl_tile1[orcl_buf][0][0]) + orcl_wn0 * 128 + (8) * 4, 16, 1024);\n"
+        "                asm volatile(\"{\\n.reg .pred p;\\nsetp.ne.b32 p, %34, 0;\\n\" ORCL_GMMA \"wgmma.mma_async.sync.aligned.m64n64k8.f32.tf32.tf32 {%0,%1,%2,%3,%4,%5,%6,%7,%8,%9,%10,%11,%12,%13,%14,%15,%16,%17,%18,%19,%20,%21,%22,%23,%24,%25,%26,%27,%28,%29,%30,%31}, %32, %33, p, 1, 1;\\n}\\n\"\n"
         "                    : \"+f\"(orcl_acc[0][0][0]), \"+f\"(orcl_acc[0][0][1]), \"+f\"(orcl_acc[0][0][2]), \"+f\"(orcl_acc[0][0][3]), \"+f\"(orcl_acc[0][1][0]), \"+f\"(orcl_acc[0][1][1]), \"+f\"(orcl_acc[0][1][2]), \"+f\"(orcl_acc[0][1][3]), \"+f\"(orcl_acc[0][2][0]), \"+f\"(orcl_acc[0][2][1]), \"+f\"(orcl_acc[0][2][2]), \"+f\"(orcl_acc[0][2][3]), \"+f\"(orcl_acc[0][3][0]), \"+f\"(orcl_acc[0][3][1]), \"+f\"(orcl_acc[0][3][2]), \"+f\"(orcl_acc[0][3][3]), \"+f\"(orcl_acc[0][4][0]), \"+f\"(orcl_acc[0][4][1]), \"+f\"(orcl_acc[0][4][2]), \"+f\"(orcl_acc[0][4][3]), \"+f\"(orcl_acc[0][5][0]), \"+f\"(orcl_acc[0][5][1]), \"+f\"(orcl_acc[0][5][2]), \"+f\"(orcl_acc[0][5][3]), \"+f\"(orcl_acc[0][6][0]), \"+f\"(orcl_acc[0][6][1]), \"+f\"(orcl_acc[0][6][2]), \"+f\"(orcl_acc[0][6][3]), \"+f\"(orcl_acc[0][7][0]), \"+f\"(orcl_acc[0][7][1]), \"+f\"(orcl_acc[0][7][2]), \"+f\"(orcl_acc[0][7][3])\n"
         "                    : \"l\"(orcl_da), \"l\"(orcl_db), \"r\"(1));\n"
         "            }\n"
         "            {\n"
-        "                unsigned long long orcl_da = orcl_gdesc(orcl_smem(&orcl_tile0[orcl_buf][0][0]) + orcl_wgm0 * 128 + (16) * 4, 16, 1024);\n"
-        "                unsigned long long orcl_db = orcl_gdesc(orcl_smem(&orcl_tile1[orcl_buf][0][0]) + orcl_wn0 * 128 + (16) * 4, 16, 1024);\n"
-        "                asm volatile(\"{\\n.reg .pred p;\\nsetp.ne.b32 p, %34, 0;\\nwgmma.mma_async.sync.aligned.m64n64k8.f32.tf32.tf32 {%0,%1,%2,%3,%4,%5,%6,%7,%8,%9,%10,%11,%12,%13,%14,%15,%16,%17,%18,%19,%20,%21,%22,%23,%24,%25,%26,%27,%28,%29,%30,%31}, %32, %33, p, 1, 1;\\n}\\n\"\n"
+        "                orcl_u64 orcl_da = orcl_gdesc(orcl_smem(&orcl_tile0[orcl_buf][0][0]) + orcl_wgm0 * 128 + (16) * 4, 16, 1024);\n"
+        "                orcl_u64 orcl_db = orcl_gdesc(orcl_smem(&orcl_tile1[orcl_buf][0][0]) + orcl_wn0 * 128 + (16) * 4, 16, 1024);\n"
+        "                asm volatile(\"{\\n.reg .pred p;\\nsetp.ne.b32 p, %34, 0;\\n\" ORCL_GMMA \"wgmma.mma_async.sync.aligned.m64n64k8.f32.tf32.tf32 {%0,%1,%2,%3,%4,%5,%6,%7,%8,%9,%10,%11,%12,%13,%14,%15,%16,%17,%18,%19,%20,%21,%22,%23,%24,%25,%26,%27,%28,%29,%30,%31}, %32, %33, p, 1, 1;\\n}\\n\"\n"
         "                    : \"+f\"(orcl_acc[0][0][0]), \"+f\"(orcl_acc[0][0][1]), \"+f\"(orcl_acc[0][0][2]), \"+f\"(orcl_acc[0][0][3]), \"+f\"(orcl_acc[0][1][0]), \"+f\"(orcl_acc[0][1][1]), \"+f\"(orcl_acc[0][1][2]), \"+f\"(orcl_acc[0][1][3]), \"+f\"(orcl_acc[0][2][0]), \"+f\"(orcl_acc[0][2][1]), \"+f\"(orcl_acc[0][2][2]), \"+f\"(orcl_acc[0][2][3]), \"+f\"(orcl_acc[0][3][0]), \"+f\"(orcl_acc[0][3][1]), \"+f\"(orcl_acc[0][3][2]), \"+f\"(orcl_acc[0][3][3]), \"+f\"(orcl_acc[0][4][0]), \"+f\"(orcl_acc[0][4][1]), \"+f\"(orcl_acc[0][4][2]), \"+f\"(orcl_acc[0][4][3]), \"+f\"(orcl_acc[0][5][0]), \"+f\"(orcl_acc[0][5][1]), \"+f\"(orcl_acc[0][5][2]), \"+f\"(orcl_acc[0][5][3]), \"+f\"(orcl_acc[0][6][0]), \"+f\"(orcl_acc[0][6][1]), \"+f\"(orcl_acc[0][6][2]), \"+f\"(orcl_acc[0][6][3]), \"+f\"(orcl_acc[0][7][0]), \"+f\"(orcl_acc[0][7][1]), \"+f\"(orcl_acc[0][7][2]), \"+f\"(orcl_acc[0][7][3])\n"
         "                    : \"l\"(orcl_da), \"l\"(orcl_db), \"r\"(1));\n"
         "            }\n"
         "            {\n"
-        "                unsigned long long orcl_da = orcl_gdesc(orcl_smem(&orcl_tile0[orcl_buf][0][0]) + orcl_wgm0 * 128 + (24) * 4, 16, 1024);\n"
-        "                unsigned long long orcl_db = orcl_gdesc(orcl_smem(&orcl_tile1[orcl_buf][0][0]) + orcl_wn0 * 128 + (24) * 4, 16, 1024);\n"
-        "                asm volatile(\"{\\n.reg .pred p;\\nsetp.ne.b32 p, %34, 0;\\nwgmma.mma_async.sync.aligned.m64n64k8.f32.tf32.tf32 {%0,%1,%2,%3,%4,%5,%6,%7,%8,%9,%10,%11,%12,%13,%14,%15,%16,%17,%18,%19,%20,%21,%22,%23,%24,%25,%26,%27,%28,%29,%30,%31}, %32, %33, p, 1, 1;\\n}\\n\"\n"
+        "                orcl_u64 orcl_da = orcl_gdesc(orcl_smem(&orcl_tile0[orcl_buf][0][0]) + orcl_wgm0 * 128 + (24) * 4, 16, 1024);\n"
+        "                orcl_u64 orcl_db = orcl_gdesc(orcl_smem(&orcl_tile1[orcl_buf][0][0]) + orcl_wn0 * 128 + (24) * 4, 16, 1024);\n"
+        "                asm volatile(\"{\\n.reg .pred p;\\nsetp.ne.b32 p, %34, 0;\\n\" ORCL_GMMA \"wgmma.mma_async.sync.aligned.m64n64k8.f32.tf32.tf32 {%0,%1,%2,%3,%4,%5,%6,%7,%8,%9,%10,%11,%12,%13,%14,%15,%16,%17,%18,%19,%20,%21,%22,%23,%24,%25,%26,%27,%28,%29,%30,%31}, %32, %33, p, 1, 1;\\n}\\n\"\n"
         "                    : \"+f\"(orcl_acc[0][0][0]), \"+f\"(orcl_acc[0][0][1]), \"+f\"(orcl_acc[0][0][2]), \"+f\"(orcl_acc[0][0][3]), \"+f\"(orcl_acc[0][1][0]), \"+f\"(orcl_acc[0][1][1]), \"+f\"(orcl_acc[0][1][2]), \"+f\"(orcl_acc[0][1][3]), \"+f\"(orcl_acc[0][2][0]), \"+f\"(orcl_acc[0][2][1]), \"+f\"(orcl_acc[0][2][2]), \"+f\"(orcl_acc[0][2][3]), \"+f\"(orcl_acc[0][3][0]), \"+f\"(orcl_acc[0][3][1]), \"+f\"(orcl_acc[0][3][2]), \"+f\"(orcl_acc[0][3][3]), \"+f\"(orcl_acc[0][4][0]), \"+f\"(orcl_acc[0][4][1]), \"+f\"(orcl_acc[0][4][2]), \"+f\"(orcl_acc[0][4][3]), \"+f\"(orcl_acc[0][5][0]), \"+f\"(orcl_acc[0][5][1]), \"+f\"(orcl_acc[0][5][2]), \"+f\"(orcl_acc[0][5][3]), \"+f\"(orcl_acc[0][6][0]), \"+f\"(orcl_acc[0][6][1]), \"+f\"(orcl_acc[0][6][2]), \"+f\"(orcl_acc[0][6][3]), \"+f\"(orcl_acc[0][7][0]), \"+f\"(orcl_acc[0][7][1]), \"+f\"(orcl_acc[0][7][2]), \"+f\"(orcl_acc[0][7][3])\n"
         "                    : \"l\"(orcl_da), \"l\"(orcl_db), \"r\"(1));\n"
         "            }\n"
-        "            asm volatile(\"wgmma.commit_group.sync.aligned;\" ::: \"memory\");\n"
-        "            asm volatile(\"wgmma.wait_group.sync.aligned 1;\" ::: \"memory\");\n"
+        "            asm volatile(ORCL_GMMA \"wgmma.commit_group.sync.aligned;\" ::: \"memory\");\n"
+        "            asm volatile(ORCL_GMMA \"wgmma.wait_group.sync.aligned 1;\" ::: \"memory\");\n"
         "#else\n"
         "            #pragma unroll\n"
         "            for (long orcl_mi = 0; orcl_mi < 1; orcl_mi += 1) {\n"
@@ -414,7 +483,7 @@ static int orcl_SgemmWgmma_region0(int m, int n, int k, const float *A, const fl
         "        }\n"
         "    }\n"
         "#if ORCL_MMA_SYNC\n"
-        "    asm volatile(\"wgmma.wait_group.sync.aligned 0;\" ::: \"memory\");\n"
+        "    asm volatile(ORCL_GMMA \"wgmma.wait_group.sync.aligned 0;\" ::: \"memory\");\n"
         "    asm volatile(\"\" : \"+f\"(orcl_acc[0][0][0]), \"+f\"(orcl_acc[0][0][1]), \"+f\"(orcl_acc[0][0][2]), \"+f\"(orcl_acc[0][0][3]) :: \"memory\");\n"
         "    asm volatile(\"\" : \"+f\"(orcl_acc[0][1][0]), \"+f\"(orcl_acc[0][1][1]), \"+f\"(orcl_acc[0][1][2]), \"+f\"(orcl_acc[0][1][3]) :: \"memory\");\n"
         "    asm volatile(\"\" : \"+f\"(orcl_acc[0][2][0]), \"+f\"(orcl_acc[0][2][1]), \"+f\"(orcl_acc[0][2][2]), \"+f\"(orcl_acc[0][2][3]) :: \"memory\");\n"
@@ -442,7 +511,7 @@ static int orcl_SgemmWgmma_region0(int m, int n, int k, const float *A, const fl
         "    }\n"
         "}\n";
     static const char *orcl_sources[1] = { orcl_source_0 };
-    static const char *const orcl_options[1] = { "" };
+    static const char *const orcl_options[1] = { "-D ORCL_SM90A_PTX" };
     static const size_t orcl_local[1] = { 256 };
     /* work-items; 0 = one per iteration, rounded up to a multiple of the local size */
     static const size_t orcl_global[1] = { 0 };
@@ -471,6 +540,10 @@ static int orcl_SgemmWgmma_region0(int m, int n, int k, const float *A, const fl
         orcl_program = clCreateProgramWithSource(orcl_ctx[orcl_v], 1, &orcl_sources[orcl_v], NULL, &orcl_err);
         if (orcl_err != CL_SUCCESS) return -1;
         if (clBuildProgram(orcl_program, 1, &orcl_devices[orcl_device[orcl_v]], orcl_options[orcl_v], NULL, NULL) != CL_SUCCESS) {
+            clReleaseProgram(orcl_program);
+            return -1;
+        }
+        if (orcl_sm90a_program(orcl_ctx[orcl_v], orcl_devices[orcl_device[orcl_v]], orcl_options[orcl_v], &orcl_program, NULL, 0) != CL_SUCCESS) {
             clReleaseProgram(orcl_program);
             return -1;
         }

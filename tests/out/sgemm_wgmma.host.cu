@@ -14,7 +14,9 @@ extern "C" __global__ void __launch_bounds__(256) orcl_SgemmWgmma_region0_k0(con
 #define orcl_tf32(x) (((__float_as_uint(x) & 0x7f800000u) == 0x7f800000u) ? (x) : __uint_as_float((__float_as_uint(x) + 0x1000u) & 0xffffe000u))
 #define orcl_f2u(x) __float_as_uint(x)
 #define orcl_u2f(x) __uint_as_float(x)
-#define orcl_gdesc(a, lbo, sbo) ((unsigned long long)(((a) & 0x3FFFF) >> 4) | ((unsigned long long)((lbo) >> 4) << 16) | ((unsigned long long)((sbo) >> 4) << 32) | (1ull << 62))
+#define orcl_u64 unsigned long long
+#define ORCL_GMMA ""
+#define orcl_gdesc(a, lbo, sbo) ((orcl_u64)(((a) & 0x3FFFF) >> 4) | ((orcl_u64)((lbo) >> 4) << 16) | ((orcl_u64)((sbo) >> 4) << 32) | ((orcl_u64)1 << 62))
 #define orcl_gx(o) ((o) ^ ((((o) >> 7) & 7) << 4))
 #if defined(__CUDA_ARCH__) && !defined(__CUDA_ARCH_FEAT_SM90_ALL) && !defined(ORCL_EMULATE_MMA)
 #warning "orcl: this kernel issues wgmma (sm_90a); built for another architecture it runs its emulated form: build with -arch=sm_90a"
@@ -358,37 +360,37 @@ extern "C" __global__ void __launch_bounds__(256) orcl_SgemmWgmma_region0_k0(con
         }
         {
 #if ORCL_MMA_SYNC
-            asm volatile("wgmma.fence.sync.aligned;" ::: "memory");
+            asm volatile(ORCL_GMMA "wgmma.fence.sync.aligned;" ::: "memory");
             {
-                unsigned long long orcl_da = orcl_gdesc(orcl_smem(&orcl_tile0[orcl_buf][0][0]) + orcl_wgm0 * 128 + (0) * 4, 16, 1024);
-                unsigned long long orcl_db = orcl_gdesc(orcl_smem(&orcl_tile1[orcl_buf][0][0]) + orcl_wn0 * 128 + (0) * 4, 16, 1024);
-                asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %34, 0;\nwgmma.mma_async.sync.aligned.m64n64k8.f32.tf32.tf32 {%0,%1,%2,%3,%4,%5,%6,%7,%8,%9,%10,%11,%12,%13,%14,%15,%16,%17,%18,%19,%20,%21,%22,%23,%24,%25,%26,%27,%28,%29,%30,%31}, %32, %33, p, 1, 1;\n}\n"
+                orcl_u64 orcl_da = orcl_gdesc(orcl_smem(&orcl_tile0[orcl_buf][0][0]) + orcl_wgm0 * 128 + (0) * 4, 16, 1024);
+                orcl_u64 orcl_db = orcl_gdesc(orcl_smem(&orcl_tile1[orcl_buf][0][0]) + orcl_wn0 * 128 + (0) * 4, 16, 1024);
+                asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %34, 0;\n" ORCL_GMMA "wgmma.mma_async.sync.aligned.m64n64k8.f32.tf32.tf32 {%0,%1,%2,%3,%4,%5,%6,%7,%8,%9,%10,%11,%12,%13,%14,%15,%16,%17,%18,%19,%20,%21,%22,%23,%24,%25,%26,%27,%28,%29,%30,%31}, %32, %33, p, 1, 1;\n}\n"
                     : "+f"(orcl_acc[0][0][0]), "+f"(orcl_acc[0][0][1]), "+f"(orcl_acc[0][0][2]), "+f"(orcl_acc[0][0][3]), "+f"(orcl_acc[0][1][0]), "+f"(orcl_acc[0][1][1]), "+f"(orcl_acc[0][1][2]), "+f"(orcl_acc[0][1][3]), "+f"(orcl_acc[0][2][0]), "+f"(orcl_acc[0][2][1]), "+f"(orcl_acc[0][2][2]), "+f"(orcl_acc[0][2][3]), "+f"(orcl_acc[0][3][0]), "+f"(orcl_acc[0][3][1]), "+f"(orcl_acc[0][3][2]), "+f"(orcl_acc[0][3][3]), "+f"(orcl_acc[0][4][0]), "+f"(orcl_acc[0][4][1]), "+f"(orcl_acc[0][4][2]), "+f"(orcl_acc[0][4][3]), "+f"(orcl_acc[0][5][0]), "+f"(orcl_acc[0][5][1]), "+f"(orcl_acc[0][5][2]), "+f"(orcl_acc[0][5][3]), "+f"(orcl_acc[0][6][0]), "+f"(orcl_acc[0][6][1]), "+f"(orcl_acc[0][6][2]), "+f"(orcl_acc[0][6][3]), "+f"(orcl_acc[0][7][0]), "+f"(orcl_acc[0][7][1]), "+f"(orcl_acc[0][7][2]), "+f"(orcl_acc[0][7][3])
                     : "l"(orcl_da), "l"(orcl_db), "r"(1));
             }
             {
-                unsigned long long orcl_da = orcl_gdesc(orcl_smem(&orcl_tile0[orcl_buf][0][0]) + orcl_wgm0 * 128 + (8) * 4, 16, 1024);
-                unsigned long long orcl_db = orcl_gdesc(orcl_smem(&orcl_tile1[orcl_buf][0][0]) + orcl_wn0 * 128 + (8) * 4, 16, 1024);
-                asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %34, 0;\nwgmma.mma_async.sync.aligned.m64n64k8.f32.tf32.tf32 {%0,%1,%2,%3,%4,%5,%6,%7,%8,%9,%10,%11,%12,%13,%14,%15,%16,%17,%18,%19,%20,%21,%22,%23,%24,%25,%26,%27,%28,%29,%30,%31}, %32, %33, p, 1, 1;\n}\n"
+                orcl_u64 orcl_da = orcl_gdesc(orcl_smem(&orcl_tile0[orcl_buf][0][0]) + orcl_wgm0 * 128 + (8) * 4, 16, 1024);
+                orcl_u64 orcl_db = orcl_gdesc(orcl_smem(&orcl_tile1[orcl_buf][0][0]) + orcl_wn0 * 128 + (8) * 4, 16, 1024);
+                asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %34, 0;\n" ORCL_GMMA "wgmma.mma_async.sync.aligned.m64n64k8.f32.tf32.tf32 {%0,%1,%2,%3,%4,%5,%6,%7,%8,%9,%10,%11,%12,%13,%14,%15,%16,%17,%18,%19,%20,%21,%22,%23,%24,%25,%26,%27,%28,%29,%30,%31}, %32, %33, p, 1, 1;\n}\n"
                     : "+f"(orcl_acc[0][0][0]), "+f"(orcl_acc[0][0][1]), "+f"(orcl_acc[0][0][2]), "+f"(orcl_acc[0][0][3]), "+f"(orcl_acc[0][1][0]), "+f"(orcl_acc[0][1][1]), "+f"(orcl_acc[0][1][2]), "+f"(orcl_acc[0][1][3]), "+f"(orcl_acc[0][2][0]), "+f"(orcl_acc[0][2][1]), "+f"(orcl_acc[0][2][2]), "+f"(orcl_acc[0][2][3]), "+f"(orcl_acc[0][3][0]), "+f"(orcl_acc[0][3][1]), "+f"(orcl_acc[0][3][2]), "+f"(orcl_acc[0][3][3]), "+f"(orcl_acc[0][4][0]), "+f"(orcl_acc[0][4][1]), "+f"(orcl_acc[0][4][2]), "+f"(orcl_acc[0][4][3]), "+f"(orcl_acc[0][5][0]), "+f"(orcl_acc[0][5][1]), "+f"(orcl_acc[0][5][2]), "+f"(orcl_acc[0][5][3]), "+f"(orcl_acc[0][6][0]), "+f"(orcl_acc[0][6][1]), "+f"(orcl_acc[0][6][2]), "+f"(orcl_acc[0][6][3]), "+f"(orcl_acc[0][7][0]), "+f"(orcl_acc[0][7][1]), "+f"(orcl_acc[0][7][2]), "+f"(orcl_acc[0][7][3])
                     : "l"(orcl_da), "l"(orcl_db), "r"(1));
             }
             {
-                unsigned long long orcl_da = orcl_gdesc(orcl_smem(&orcl_tile0[orcl_buf][0][0]) + orcl_wgm0 * 128 + (16) * 4, 16, 1024);
-                unsigned long long orcl_db = orcl_gdesc(orcl_smem(&orcl_tile1[orcl_buf][0][0]) + orcl_wn0 * 128 + (16) * 4, 16, 1024);
-                asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %34, 0;\nwgmma.mma_async.sync.aligned.m64n64k8.f32.tf32.tf32 {%0,%1,%2,%3,%4,%5,%6,%7,%8,%9,%10,%11,%12,%13,%14,%15,%16,%17,%18,%19,%20,%21,%22,%23,%24,%25,%26,%27,%28,%29,%30,%31}, %32, %33, p, 1, 1;\n}\n"
+                orcl_u64 orcl_da = orcl_gdesc(orcl_smem(&orcl_tile0[orcl_buf][0][0]) + orcl_wgm0 * 128 + (16) * 4, 16, 1024);
+                orcl_u64 orcl_db = orcl_gdesc(orcl_smem(&orcl_tile1[orcl_buf][0][0]) + orcl_wn0 * 128 + (16) * 4, 16, 1024);
+                asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %34, 0;\n" ORCL_GMMA "wgmma.mma_async.sync.aligned.m64n64k8.f32.tf32.tf32 {%0,%1,%2,%3,%4,%5,%6,%7,%8,%9,%10,%11,%12,%13,%14,%15,%16,%17,%18,%19,%20,%21,%22,%23,%24,%25,%26,%27,%28,%29,%30,%31}, %32, %33, p, 1, 1;\n}\n"
                     : "+f"(orcl_acc[0][0][0]), "+f"(orcl_acc[0][0][1]), "+f"(orcl_acc[0][0][2]), "+f"(orcl_acc[0][0][3]), "+f"(orcl_acc[0][1][0]), "+f"(orcl_acc[0][1][1]), "+f"(orcl_acc[0][1][2]), "+f"(orcl_acc[0][1][3]), "+f"(orcl_acc[0][2][0]), "+f"(orcl_acc[0][2][1]), "+f"(orcl_acc[0][2][2]), "+f"(orcl_acc[0][2][3]), "+f"(orcl_acc[0][3][0]), "+f"(orcl_acc[0][3][1]), "+f"(orcl_acc[0][3][2]), "+f"(orcl_acc[0][3][3]), "+f"(orcl_acc[0][4][0]), "+f"(orcl_acc[0][4][1]), "+f"(orcl_acc[0][4][2]), "+f"(orcl_acc[0][4][3]), "+f"(orcl_acc[0][5][0]), "+f"(orcl_acc[0][5][1]), "+f"(orcl_acc[0][5][2]), "+f"(orcl_acc[0][5][3]), "+f"(orcl_acc[0][6][0]), "+f"(orcl_acc[0][6][1]), "+f"(orcl_acc[0][6][2]), "+f"(orcl_acc[0][6][3]), "+f"(orcl_acc[0][7][0]), "+f"(orcl_acc[0][7][1]), "+f"(orcl_acc[0][7][2]), "+f"(orcl_acc[0][7][3])
                     : "l"(orcl_da), "l"(orcl_db), "r"(1));
             }
             {
-                unsigned long long orcl_da = orcl_gdesc(orcl_smem(&orcl_tile0[orcl_buf][0][0]) + orcl_wgm0 * 128 + (24) * 4, 16, 1024);
-                unsigned long long orcl_db = orcl_gdesc(orcl_smem(&orcl_tile1[orcl_buf][0][0]) + orcl_wn0 * 128 + (24) * 4, 16, 1024);
-                asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %34, 0;\nwgmma.mma_async.sync.aligned.m64n64k8.f32.tf32.tf32 {%0,%1,%2,%3,%4,%5,%6,%7,%8,%9,%10,%11,%12,%13,%14,%15,%16,%17,%18,%19,%20,%21,%22,%23,%24,%25,%26,%27,%28,%29,%30,%31}, %32, %33, p, 1, 1;\n}\n"
+                orcl_u64 orcl_da = orcl_gdesc(orcl_smem(&orcl_tile0[orcl_buf][0][0]) + orcl_wgm0 * 128 + (24) * 4, 16, 1024);
+                orcl_u64 orcl_db = orcl_gdesc(orcl_smem(&orcl_tile1[orcl_buf][0][0]) + orcl_wn0 * 128 + (24) * 4, 16, 1024);
+                asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %34, 0;\n" ORCL_GMMA "wgmma.mma_async.sync.aligned.m64n64k8.f32.tf32.tf32 {%0,%1,%2,%3,%4,%5,%6,%7,%8,%9,%10,%11,%12,%13,%14,%15,%16,%17,%18,%19,%20,%21,%22,%23,%24,%25,%26,%27,%28,%29,%30,%31}, %32, %33, p, 1, 1;\n}\n"
                     : "+f"(orcl_acc[0][0][0]), "+f"(orcl_acc[0][0][1]), "+f"(orcl_acc[0][0][2]), "+f"(orcl_acc[0][0][3]), "+f"(orcl_acc[0][1][0]), "+f"(orcl_acc[0][1][1]), "+f"(orcl_acc[0][1][2]), "+f"(orcl_acc[0][1][3]), "+f"(orcl_acc[0][2][0]), "+f"(orcl_acc[0][2][1]), "+f"(orcl_acc[0][2][2]), "+f"(orcl_acc[0][2][3]), "+f"(orcl_acc[0][3][0]), "+f"(orcl_acc[0][3][1]), "+f"(orcl_acc[0][3][2]), "+f"(orcl_acc[0][3][3]), "+f"(orcl_acc[0][4][0]), "+f"(orcl_acc[0][4][1]), "+f"(orcl_acc[0][4][2]), "+f"(orcl_acc[0][4][3]), "+f"(orcl_acc[0][5][0]), "+f"(orcl_acc[0][5][1]), "+f"(orcl_acc[0][5][2]), "+f"(orcl_acc[0][5][3]), "+f"(orcl_acc[0][6][0]), "+f"(orcl_acc[0][6][1]), "+f"(orcl_acc[0][6][2]), "+f"(orcl_acc[0][6][3]), "+f"(orcl_acc[0][7][0]), "+f"(orcl_acc[0][7][1]), "+f"(orcl_acc[0][7][2]), "+f"(orcl_acc[0][7][3])
                     : "l"(orcl_da), "l"(orcl_db), "r"(1));
             }
-            asm volatile("wgmma.commit_group.sync.aligned;" ::: "memory");
-            asm volatile("wgmma.wait_group.sync.aligned 1;" ::: "memory");
+            asm volatile(ORCL_GMMA "wgmma.commit_group.sync.aligned;" ::: "memory");
+            asm volatile(ORCL_GMMA "wgmma.wait_group.sync.aligned 1;" ::: "memory");
 #else
             #pragma unroll
             for (long orcl_mi = 0; orcl_mi < 1; orcl_mi += 1) {
@@ -416,7 +418,7 @@ extern "C" __global__ void __launch_bounds__(256) orcl_SgemmWgmma_region0_k0(con
         }
     }
 #if ORCL_MMA_SYNC
-    asm volatile("wgmma.wait_group.sync.aligned 0;" ::: "memory");
+    asm volatile(ORCL_GMMA "wgmma.wait_group.sync.aligned 0;" ::: "memory");
     asm volatile("" : "+f"(orcl_acc[0][0][0]), "+f"(orcl_acc[0][0][1]), "+f"(orcl_acc[0][0][2]), "+f"(orcl_acc[0][0][3]) :: "memory");
     asm volatile("" : "+f"(orcl_acc[0][1][0]), "+f"(orcl_acc[0][1][1]), "+f"(orcl_acc[0][1][2]), "+f"(orcl_acc[0][1][3]) :: "memory");
     asm volatile("" : "+f"(orcl_acc[0][2][0]), "+f"(orcl_acc[0][2][1]), "+f"(orcl_acc[0][2][2]), "+f"(orcl_acc[0][2][3]) :: "memory");

@@ -6,7 +6,7 @@ pub(super) fn mma_macros(opencl: bool, sm90a: bool) -> String {
     let (target, bits, float, smem) = if opencl {
         (
             if sm90a {
-                "0"
+                "defined(__NV_CL_C_VERSION) && defined(ORCL_SM90A_PTX)"
             } else {
                 "defined(__NV_CL_C_VERSION)"
             },
@@ -38,8 +38,8 @@ pub(super) fn mma_macros(opencl: bool, sm90a: bool) -> String {
 #define orcl_u2f(x) {float}(x)
 {}",
         match (sm90a, opencl) {
-            (true, false) => [GMMA_MACROS, GMMA_WARNING].concat(),
-            (true, true) => GMMA_MACROS.to_string(),
+            (true, false) => [GMMA_CUDA, GMMA_MACROS, GMMA_WARNING].concat(),
+            (true, true) => [GMMA_OPENCL, GMMA_MACROS].concat(),
             _ => String::new(),
         }
     )
@@ -47,8 +47,22 @@ pub(super) fn mma_macros(opencl: bool, sm90a: bool) -> String {
 
 /// [`super::KStmt::MmaMacros`]'s wgmma macros (PTX ISA §9.7.15.5.1: start address, leading and stride
 /// byte offsets in 16-byte units at bits 0, 16 and 32; swizzle mode 1, 128 bytes, at bit 62).
-const GMMA_MACROS: &str = "#define orcl_gdesc(a, lbo, sbo) ((unsigned long long)(((a) & 0x3FFFF) >> 4) | ((unsigned long long)((lbo) >> 4) << 16) | ((unsigned long long)((sbo) >> 4) << 32) | (1ull << 62))
+const GMMA_MACROS: &str = "#define orcl_gdesc(a, lbo, sbo) ((orcl_u64)(((a) & 0x3FFFF) >> 4) | ((orcl_u64)((lbo) >> 4) << 16) | ((orcl_u64)((sbo) >> 4) << 32) | ((orcl_u64)1 << 62))
 #define orcl_gx(o) ((o) ^ ((((o) >> 7) & 7) << 4))
+";
+
+/// CUDA: the descriptors' 64-bit type, and no prefix before a `wgmma` instruction.
+const GMMA_CUDA: &str = "#define orcl_u64 unsigned long long
+#define ORCL_GMMA \"\"
+";
+
+/// OpenCL: `ulong` (OpenCL C reserves `long long`, and NVIDIA's OpenCL compiler crashes on a
+/// `long long` asm operand), and each `wgmma` instruction behind a PTX comment marker: NVIDIA's
+/// OpenCL compiler targets sm_90, whose ptxas rejects `wgmma`; the host (`opencl_sm90a.c.tera`,
+/// with `-D ORCL_SM90A_PTX` among the build options) removes the marker from the program's PTX,
+/// retargets it to sm_90a and builds it again from that binary (docs/GEMM.md).
+const GMMA_OPENCL: &str = "#define orcl_u64 ulong
+#define ORCL_GMMA \"//orcl_sm90a \"
 ";
 
 /// CUDA: a device pass built without sm_90a's features (`nvcc -arch=sm_90` of `_file.cu`) warns

@@ -127,12 +127,14 @@ pub enum KStmt {
     },
     /// A local array `TY NAME[d0][d1]...` that CUDA places at byte `offset` of
     /// [`KStmt::DynamicShared`]'s memory (a pointer to rows, indexed as the array would be) and
-    /// OpenCL declares as a `__local` array aligned to 16 bytes.
+    /// OpenCL declares as a `__local` array aligned to `align` bytes (16; `wgmma`: 1024, as the
+    /// CUDA views are).
     SharedView {
         ty: ScalarType,
         name: String,
         dims: Vec<u64>,
         offset: u64,
+        align: u64,
     },
     /// A local-memory array of `size` elements, a name the kernel `#define`s (`ORCL_WG`).
     LocalBuffer {
@@ -809,10 +811,11 @@ fn shared_view(out: &mut String, pad: &str, w: &Words, s: &KStmt) {
             name,
             dims,
             offset,
+            align,
         } => {
             let ext: String = dims.iter().map(|d| format!("[{d}]")).collect();
             if w.opencl {
-                write_local_array(out, pad, w, *ty, name, &ext, 16);
+                write_local_array(out, pad, w, *ty, name, &ext, *align);
             } else {
                 let rows: String = dims[1..].iter().map(|d| format!("[{d}]")).collect();
                 let t = ty.c_name();

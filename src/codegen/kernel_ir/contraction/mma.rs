@@ -555,7 +555,10 @@ impl Cx<'_> {
         }
         slab.push(KStmt::Block(self.prefetch_result(con)));
         slab.push(match first {
-            true => ptx("wgmma.wait_group.sync.aligned 1;"),
+            true => KStmt::Mma {
+                hardware: vec![wgmma::gmma_ptx("wgmma.wait_group.sync.aligned 1;")],
+                emulated: Vec::new(),
+            },
             false => compute,
         });
         out.extend(self.fast_tile_flag("orcl_fast0"));

@@ -12,11 +12,13 @@ use crate::schedule::{ContractionSchedule, Schedule};
 pub(super) fn local_tiles(s: &Schedule, c: &ContractionSchedule) -> Vec<KStmt> {
     let mut body = Vec::new();
     let dynamic = s.dynamic_local();
+    // wgmma: the 128-byte swizzle repeats every 1024 bytes of the shared window.
+    let align = match c.mma.as_ref().is_some_and(|m| m.wgmma) {
+        true => 1024,
+        false => 16,
+    };
     if dynamic {
-        let wgmma = c.mma.as_ref().is_some_and(|m| m.wgmma);
-        body.push(KStmt::DynamicShared {
-            align: if wgmma { 1024 } else { 16 },
-        });
+        body.push(KStmt::DynamicShared { align });
     }
     let mut offset = 0;
     for (n, o) in c.operands.iter().enumerate().filter(|(_, o)| o.staged) {
@@ -33,6 +35,7 @@ pub(super) fn local_tiles(s: &Schedule, c: &ContractionSchedule) -> Vec<KStmt> {
                 name: format!("orcl_tile{n}"),
                 dims,
                 offset,
+                align,
             });
             offset += bytes.div_ceil(16) * 16;
             continue;

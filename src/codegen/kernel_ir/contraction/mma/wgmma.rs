@@ -111,7 +111,7 @@ impl Cx<'_> {
             _ => format!(", {ta}, {tb}"),
         };
         format!(
-            "asm volatile(\"{{\\n.reg .pred p;\\nsetp.ne.b32 p, %{}, 0;\\nwgmma.mma_async.sync.aligned.m64n{}k{}.f32.{ty}.{ty} {{{}}}, %{n}, %{}, p, 1, 1{trans};\\n}}\\n\"\n    : {}\n    : \"l\"(orcl_da), \"l\"(orcl_db), \"r\"(1));",
+            "asm volatile(\"{{\\n.reg .pred p;\\nsetp.ne.b32 p, %{}, 0;\\n\" ORCL_GMMA \"wgmma.mma_async.sync.aligned.m64n{}k{}.f32.{ty}.{ty} {{{}}}, %{n}, %{}, p, 1, 1{trans};\\n}}\\n\"\n    : {}\n    : \"l\"(orcl_da), \"l\"(orcl_db), \"r\"(1));",
             n + 2,
             m.wn,
             m.k_step(),
@@ -127,13 +127,12 @@ impl Cx<'_> {
     /// emulated: each accumulator's sums of the products decoded from the same descriptors.
     pub(in crate::kernel_ir::contraction) fn wgmma_slab(&self, buf: &str) -> Vec<KStmt> {
         let m = self.mma();
-        let ptx = |t: &str| KStmt::Lines(format!("asm volatile(\"{t}\" ::: \"memory\");"));
-        let mut hw = vec![ptx("wgmma.fence.sync.aligned;")];
+        let mut hw = vec![gmma_ptx("wgmma.fence.sync.aligned;")];
         let base = |n: usize| format!("orcl_smem(&{}[0][0])", self.tile(n, buf));
         for ks in (0..self.c.tk).step_by(m.k_step() as usize) {
             let ks = ks.to_string();
             let desc = |name: &str, n: usize| KStmt::Var {
-                ty: "unsigned long long".into(),
+                ty: "orcl_u64".into(),
                 name: name.into(),
                 value: Some(
                     format!(
@@ -151,9 +150,9 @@ impl Cx<'_> {
                 KStmt::Lines(self.gmma_asm()),
             ]));
         }
-        hw.push(ptx("wgmma.commit_group.sync.aligned;"));
+        hw.push(gmma_ptx("wgmma.commit_group.sync.aligned;"));
         if !self.wgmma_issue_first() {
-            hw.push(ptx("wgmma.wait_group.sync.aligned 1;"));
+            hw.push(gmma_ptx("wgmma.wait_group.sync.aligned 1;"));
         }
         vec![KStmt::Mma {
             hardware: hw,
@@ -251,9 +250,7 @@ impl Cx<'_> {
     /// of them before the wait (CUTLASS's `warpgroup_fence_operand`). Nothing emulated.
     pub(in crate::kernel_ir::contraction) fn wgmma_drain(&self) -> Vec<KStmt> {
         let m = self.mma();
-        let mut hw = vec![KStmt::Lines(
-            "asm volatile(\"wgmma.wait_group.sync.aligned 0;\" ::: \"memory\");".into(),
-        )];
+        let mut hw = vec![gmma_ptx("wgmma.wait_group.sync.aligned 0;")];
         for j in 0..m.wn / 8 {
             let ops: Vec<String> = (0..4)
                 .map(|q| format!("\"+f\"(orcl_acc[0][{j}][{q}])"))
@@ -268,4 +265,14 @@ impl Cx<'_> {
             emulated: Vec::new(),
         }]
     }
+}
+
+/// One `wgmma` control instruction (`text`, e.g. `wgmma.fence.sync.aligned;`) as an asm statement,
+/// behind the [`ORCL_GMMA`](crate::kernel_ir) prefix: empty in CUDA, a PTX comment marker in OpenCL,
+/// whose compiler targets sm_90 (the host removes the marker and retargets the program's PTX to
+/// sm_90a, docs/GEMM.md "wgmma in NVIDIA's OpenCL").
+pub(in crate::kernel_ir::contraction) fn gmma_ptx(text: &str) -> KStmt {
+    KStmt::Lines(format!(
+        "asm volatile(ORCL_GMMA \"{text}\" ::: \"memory\");"
+    ))
 }

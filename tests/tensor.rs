@@ -747,9 +747,10 @@ fn wgmma_tf32_layouts_edges_and_wrong_mapping() {
 
 /// The OpenCL text of a `wgmma` variant is the form NVIDIA's OpenCL can build and orcl's hosts
 /// retarget: every `wgmma` instruction behind the `ORCL_GMMA` marker (an unmarked one would fail
-/// sm_90's ptxas), the hardware form only under `-D ORCL_SM90A_PTX` (a host that does not retarget
-/// runs the emulated form, never a kernel whose wgmma are comments), `ulong` descriptors, and tiles
-/// 1024-byte aligned for the 128-byte swizzle; the tuned file's host code carries the retarget.
+/// sm_90's ptxas), the hardware form only under `-D ORCL_SM90A_PTX` and starting with a `trap`
+/// guard the retarget removes (a host that passes the option without retargeting gets a launch
+/// error, never a kernel whose wgmma are comments), `ulong` descriptors, and tiles 1024-byte
+/// aligned for the 128-byte swizzle; the tuned file's host code carries the retarget.
 /// Then the retarget itself (skeletons/opencl_sm90a.c.tera, compiled with the C compiler): a PTX
 /// text of NVIDIA's OpenCL becomes sm_90a with its markers removed, and nothing else changes.
 #[test]
@@ -789,6 +790,13 @@ fn wgmma_opencl_text_and_sm90a_retarget() {
         "an unmarked wgmma instruction"
     );
     assert!(!kernel.contains("long long"), "OpenCL C reserves long long");
+    let guard = kernel
+        .find("asm volatile(\"trap; //orcl_sm90a_guard\");")
+        .unwrap();
+    assert!(
+        guard < kernel.find("orcl_gdesc(orcl_smem").unwrap(),
+        "the guard comes first"
+    );
     assert_eq!(kernel.matches("__attribute__((aligned(1024)))").count(), 2);
     assert!(kernel.contains("build options: \"-D ORCL_SM90A_PTX\""));
     assert!(
@@ -802,11 +810,11 @@ int main(void) {
     const char *in = ".version 8.5\n.target sm_90, texmode_independent\n.address_size 64\n"
         "\t// begin inline asm\n\t//orcl_sm90a wgmma.fence.sync.aligned;\n\t// end inline asm\n"
         "\t{\n.reg .pred p;\nsetp.ne.b32 p, %r1, 0;\n//orcl_sm90a wgmma.mma_async.sync.aligned.m64n64k8.f32.tf32.tf32 {%f1}, %rd1, %rd2, p, 1, 1;\n}\n"
-        "\t// a comment that stays\n";
+        "\t// a comment that stays\n\t// begin inline asm\n\ttrap; //orcl_sm90a_guard\n\t// end inline asm\n";
     const char *want = ".version 8.5\n.target sm_90a, texmode_independent\n.address_size 64\n"
         "\t// begin inline asm\n\twgmma.fence.sync.aligned;\n\t// end inline asm\n"
         "\t{\n.reg .pred p;\nsetp.ne.b32 p, %r1, 0;\nwgmma.mma_async.sync.aligned.m64n64k8.f32.tf32.tf32 {%f1}, %rd1, %rd2, p, 1, 1;\n}\n"
-        "\t// a comment that stays\n";
+        "\t// a comment that stays\n\t// begin inline asm\n\t\n\t// end inline asm\n";
     char out[1024];
     size_t n = orcl_sm90a_ptx(in, out);
     (void)orcl_sm90a_program;

@@ -44,6 +44,8 @@ int main(int argc, char **argv) {
     for (char *r = b; *r;) {
       if (!strncmp(r, ".target sm_90", 13) && r[13] != 'a') { memcpy(w, ".target sm_90a", 14); w += 14; r += 13; }
       else if (!strncmp(r, "//ORCL90A ", 10)) r += 10;
+      else if (!strncmp(r, "//orcl_sm90a ", 13)) r += 13; // orcl's own marker and guard (skeletons/opencl_sm90a.c.tera)
+      else if (!strncmp(r, "trap; //orcl_sm90a_guard", 24)) r += 24;
       else if (getenv("SMEMSCALE") && !strncmp(r, ".shared .align", 14)) { // a declared [1][..] tile array -> [S][..]
         char *lb = strchr(r, '['), *nl = strchr(r, '\n'); long sz = atol(lb + 1);
         w += sprintf(w, "%.*s[%ld];", (int)(lb - r), r, sz * atol(getenv("SMEMSCALE"))); r = nl;

@@ -117,9 +117,10 @@ pub struct Variant {
     /// source; `source` is then their program, the kernels named `orcl_kernel_0`, `orcl_kernel_1`,
     /// ... ([`Variant::kernel_name`]), and the fields above are those of kernel 0 (`local_mem_bytes`
     /// the largest). Empty for a region of one kernel, `orcl_kernel`.
-    /// The kernel issues sm_90a instructions (`mmaInstruction='wgmma'`): it runs on a CUDA device
-    /// of compute capability 9.0 (built for `compute_90a`, the `-orcl-arch=a` token) and, as its
-    /// emulated form, on OpenCL devices other than NVIDIA's (whose compiler targets sm_90).
+    /// The kernel issues sm_90a instructions (`mmaInstruction='wgmma'`): it runs on an NVIDIA
+    /// device of compute capability 9.0 (CUDA: built for `compute_90a`, the `-orcl-arch=a` token;
+    /// OpenCL: `-D ORCL_SM90A_PTX`, the program's PTX retargeted to sm_90a by the host) and, as its
+    /// emulated form, on other OpenCL devices.
     pub sm90a: bool,
     pub parts: Vec<Variant>,
 }

@@ -308,7 +308,8 @@ static uint64_t fnv1a(const char *a, const char *b) {
  * NVIDIA's OpenCL"). NVIDIA's OpenCL compiler targets sm_90, whose ptxas rejects wgmma, so such a
  * kernel writes each wgmma instruction behind the PTX comment marker "//orcl_sm90a ". The program
  * binary NVIDIA's OpenCL returns is PTX: orcl_sm90a_ptx copies it with ".target sm_90" made
- * ".target sm_90a" and the markers removed (out: at least strlen(in) + strlen(in) / 13 + 1 bytes;
+ * ".target sm_90a", the markers and the kernel's entry guard ("trap; //orcl_sm90a_guard", which makes
+ * a build that was not retargeted fail at launch) removed (out: at least strlen(in) + strlen(in) / 13 + 1 bytes;
  * returns the length written), and orcl_sm90a_program builds that PTX from binary in place of *p.
  * A program whose binary holds no marker (another device, another kernel) is left as it is.
  * Returns CL_SUCCESS or the OpenCL error (log, if not NULL, then holds the build log). */
@@ -321,6 +322,8 @@ static size_t orcl_sm90a_ptx(const char *in, char *out) {
             in += 13;
         } else if (!strncmp(in, "//orcl_sm90a ", 13)) {
             in += 13;
+        } else if (!strncmp(in, "trap; //orcl_sm90a_guard", 24)) {
+            in += 24;
         } else {
             out[n++] = *in++;
         }

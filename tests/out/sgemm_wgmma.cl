@@ -16,6 +16,9 @@ __kernel void orcl_kernel(const int m, const int n, const int k, __global const 
 #define orcl_u2f(x) as_float(x)
 #define orcl_u64 ulong
 #define ORCL_GMMA "//orcl_sm90a "
+#if ORCL_MMA_SYNC
+    asm volatile("trap; //orcl_sm90a_guard");
+#endif
 #define orcl_gdesc(a, lbo, sbo) ((orcl_u64)(((a) & 0x3FFFF) >> 4) | ((orcl_u64)((lbo) >> 4) << 16) | ((orcl_u64)((sbo) >> 4) << 32) | ((orcl_u64)1 << 62))
 #define orcl_gx(o) ((o) ^ ((((o) >> 7) & 7) << 4))
     const long orcl_g0 = (long)get_group_id(0);

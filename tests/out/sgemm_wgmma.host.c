@@ -8,7 +8,8 @@
  * NVIDIA's OpenCL"). NVIDIA's OpenCL compiler targets sm_90, whose ptxas rejects wgmma, so such a
  * kernel writes each wgmma instruction behind the PTX comment marker "//orcl_sm90a ". The program
  * binary NVIDIA's OpenCL returns is PTX: orcl_sm90a_ptx copies it with ".target sm_90" made
- * ".target sm_90a" and the markers removed (out: at least strlen(in) + strlen(in) / 13 + 1 bytes;
+ * ".target sm_90a", the markers and the kernel's entry guard ("trap; //orcl_sm90a_guard", which makes
+ * a build that was not retargeted fail at launch) removed (out: at least strlen(in) + strlen(in) / 13 + 1 bytes;
  * returns the length written), and orcl_sm90a_program builds that PTX from binary in place of *p.
  * A program whose binary holds no marker (another device, another kernel) is left as it is.
  * Returns CL_SUCCESS or the OpenCL error (log, if not NULL, then holds the build log). */
@@ -21,6 +22,8 @@ static size_t orcl_sm90a_ptx(const char *in, char *out) {
             in += 13;
         } else if (!strncmp(in, "//orcl_sm90a ", 13)) {
             in += 13;
+        } else if (!strncmp(in, "trap; //orcl_sm90a_guard", 24)) {
+            in += 24;
         } else {
             out[n++] = *in++;
         }
@@ -86,6 +89,9 @@ static int orcl_SgemmWgmma_region0(int m, int n, int k, const float *A, const fl
         "#define orcl_u2f(x) as_float(x)\n"
         "#define orcl_u64 ulong\n"
         "#define ORCL_GMMA \"//orcl_sm90a \"\n"
+        "#if ORCL_MMA_SYNC\n"
+        "    asm volatile(\"trap; //orcl_sm90a_guard\");\n"
+        "#endif\n"
         "#define orcl_gdesc(a, lbo, sbo) ((orcl_u64)(((a) & 0x3FFFF) >> 4) | ((orcl_u64)((lbo) >> 4) << 16) | ((orcl_u64)((sbo) >> 4) << 32) | ((orcl_u64)1 << 62))\n"
         "#define orcl_gx(o) ((o) ^ ((((o) >> 7) & 7) << 4))\n"
         "    const long orcl_g0 = (long)get_group_id(0);\n"

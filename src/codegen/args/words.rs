@@ -72,7 +72,7 @@ pub(super) fn mma_instruction_arg(v: &Value, a: &KeywordArg) -> Result<bool, Dia
             a.expr.span,
             format!("`mmaInstruction` must be 'mma.sync' or 'wgmma', found {v}"),
         )
-        .with_help("'wgmma' issues wgmma.mma_async (warpgroups of 4 warps, operands read from shared memory; CUDA on sm_90a, FP16/BF16, or TF32 with both operands k-contiguous); 'mma.sync' (default) one mma.sync per 16 x 8 block of each warp")),
+        .with_help("'wgmma' issues wgmma.mma_async (warpgroups of 4 warps, operands read from shared memory; sm_90a: H100/H200 in CUDA and in NVIDIA's OpenCL; FP16/BF16 or TF32); 'mma.sync' (default) one mma.sync per 16 x 8 block of each warp")),
     }
 }
 

@@ -189,5 +189,10 @@ pub(super) fn render(mut ctx: tera::Context, steps: StepsCx, variants: &[HostVar
     if variants.first().map(|h| h.variant.backend) == Some(crate::target::Backend::Cuda) {
         return crate::templates::render("cuda_steps_host.cu.tera", &ctx);
     }
+    // A `wgmma` kernel among the parts: its PTX is retargeted to sm_90a (`opencl_sm90a.c.tera`).
+    let sm90a = variants
+        .iter()
+        .any(|h| h.variant.sm90a || h.variant.parts.iter().any(|p| p.sm90a));
+    ctx.insert("sm90a", &sm90a);
     crate::templates::render("opencl_steps_host.c.tera", &ctx)
 }

@@ -61,8 +61,15 @@ const GMMA_CUDA: &str = "#define orcl_u64 unsigned long long
 /// OpenCL compiler targets sm_90, whose ptxas rejects `wgmma`; the host (`opencl_sm90a.c.tera`,
 /// with `-D ORCL_SM90A_PTX` among the build options) removes the marker from the program's PTX,
 /// retargets it to sm_90a and builds it again from that binary (docs/GEMM.md).
+///
+/// The hardware form starts with a `trap` the retarget removes (`trap; //orcl_sm90a_guard`): a
+/// host that builds it with `-D ORCL_SM90A_PTX` but does not retarget the PTX gets a launch error,
+/// never a kernel whose `wgmma` are comments.
 const GMMA_OPENCL: &str = "#define orcl_u64 ulong
 #define ORCL_GMMA \"//orcl_sm90a \"
+#if ORCL_MMA_SYNC
+    asm volatile(\"trap; //orcl_sm90a_guard\");
+#endif
 ";
 
 /// CUDA: a device pass built without sm_90a's features (`nvcc -arch=sm_90` of `_file.cu`) warns

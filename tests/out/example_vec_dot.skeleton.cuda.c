@@ -147,13 +147,13 @@ static long orcl_trip_count(void) {
     return (n - 1) >= 0 ? (long)(n - 1) + 1 : 0;
 }
 
-/* iterations of loop d of the perfect nest (0 = the parallel loop), for multi-dimensional NDRanges */
-__attribute__((unused)) static long orcl_nest_trip(int d) {
+/* iterations of loop orcl_nd of the perfect nest (0 = the parallel loop), for multi-dimensional NDRanges */
+__attribute__((unused)) static long orcl_nest_trip(int orcl_nd) {
     const int n = orcl_v_n;
     (void)n;
     const double s = orcl_v_s;
     (void)s;
-    switch (d) {
+    switch (orcl_nd) {
     case 0: return (n - 1) >= 0 ? (long)(n - 1) + 1 : 0;
     default: return 0;
     }

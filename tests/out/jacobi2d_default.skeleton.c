@@ -146,13 +146,13 @@ static long orcl_trip_count(void) {
     return (m - 2) >= (1) ? ((long)(m - 2) - (long)(1)) / 1 + 1 : 0;
 }
 
-/* iterations of loop d of the perfect nest (0 = the parallel loop), for multi-dimensional NDRanges */
-__attribute__((unused)) static long orcl_nest_trip(int d) {
+/* iterations of loop orcl_nd of the perfect nest (0 = the parallel loop), for multi-dimensional NDRanges */
+__attribute__((unused)) static long orcl_nest_trip(int orcl_nd) {
     const int m = orcl_v_m;
     (void)m;
     const int n = orcl_v_n;
     (void)n;
-    switch (d) {
+    switch (orcl_nd) {
     case 0: return (m - 2) >= (1) ? ((long)(m - 2) - (long)(1)) / 1 + 1 : 0;
     case 1: return (n - 2) >= (1) ? ((long)(n - 2) - (long)(1)) / 1 + 1 : 0;
     default: return 0;
@@ -309,62 +309,62 @@ static uint64_t fnv1a(const char *a, const char *b) {
  * kernel writes each wgmma instruction behind the PTX comment marker "//orcl_sm90a ". The program
  * binary NVIDIA's OpenCL returns is PTX: orcl_sm90a_ptx copies it with ".target sm_90" made
  * ".target sm_90a", the markers and the kernel's entry guard ("trap; //orcl_sm90a_guard", which makes
- * a build that was not retargeted fail at launch) removed (out: at least strlen(in) + strlen(in) / 13 + 1 bytes;
- * returns the length written), and orcl_sm90a_program builds that PTX from binary in place of *p.
+ * a build that was not retargeted fail at launch) removed (orcl_out: at least strlen(orcl_in) + strlen(orcl_in) / 13 + 1 bytes;
+ * returns the length written), and orcl_sm90a_program builds that PTX from binary in place of *orcl_p.
  * A program whose binary holds no marker (another device, another kernel) is left as it is.
- * Returns CL_SUCCESS or the OpenCL error (log, if not NULL, then holds the build log). */
-static size_t orcl_sm90a_ptx(const char *in, char *out) {
-    size_t n = 0;
-    while (*in) {
-        if (!strncmp(in, ".target sm_90", 13) && (in[13] == ',' || in[13] == '\n' || in[13] == ' ' || in[13] == '\r')) {
-            memcpy(out + n, ".target sm_90a", 14);
-            n += 14;
-            in += 13;
-        } else if (!strncmp(in, "//orcl_sm90a ", 13)) {
-            in += 13;
-        } else if (!strncmp(in, "trap; //orcl_sm90a_guard", 24)) {
-            in += 24;
+ * Returns CL_SUCCESS or the OpenCL error (orcl_log, if not NULL, then holds the build log). */
+static size_t orcl_sm90a_ptx(const char *orcl_in, char *orcl_out) {
+    size_t orcl_n = 0;
+    while (*orcl_in) {
+        if (!strncmp(orcl_in, ".target sm_90", 13) && (orcl_in[13] == ',' || orcl_in[13] == '\n' || orcl_in[13] == ' ' || orcl_in[13] == '\r')) {
+            memcpy(orcl_out + orcl_n, ".target sm_90a", 14);
+            orcl_n += 14;
+            orcl_in += 13;
+        } else if (!strncmp(orcl_in, "//orcl_sm90a ", 13)) {
+            orcl_in += 13;
+        } else if (!strncmp(orcl_in, "trap; //orcl_sm90a_guard", 24)) {
+            orcl_in += 24;
         } else {
-            out[n++] = *in++;
+            orcl_out[orcl_n++] = *orcl_in++;
         }
     }
-    out[n] = 0;
-    return n;
+    orcl_out[orcl_n] = 0;
+    return orcl_n;
 }
 
-static cl_int orcl_sm90a_program(cl_context ctx, cl_device_id dev, const char *opts, cl_program *p, char *log, size_t logsize) {
-    size_t size = 0, n;
-    cl_int err, st = CL_SUCCESS;
-    char *bin, *ptx;
-    unsigned char *bins[1];
-    const unsigned char *text[1];
-    cl_program q;
-    if (!opts || !strstr(opts, "ORCL_SM90A_PTX")) return CL_SUCCESS;
-    if ((err = clGetProgramInfo(*p, CL_PROGRAM_BINARY_SIZES, sizeof size, &size, NULL)) != CL_SUCCESS) return err;
-    bin = (char *)malloc(size + 1);
-    ptx = (char *)malloc(size + size / 13 + 2);
-    if (!bin || !ptx) { free(bin); free(ptx); return CL_OUT_OF_HOST_MEMORY; }
-    bins[0] = (unsigned char *)bin;
-    err = clGetProgramInfo(*p, CL_PROGRAM_BINARIES, sizeof bins, bins, NULL);
-    bin[size] = 0;
-    if (err != CL_SUCCESS || !strstr(bin, "//orcl_sm90a ")) { free(bin); free(ptx); return err; }
-    n = orcl_sm90a_ptx(bin, ptx);
-    text[0] = (const unsigned char *)ptx;
-    q = clCreateProgramWithBinary(ctx, 1, &dev, &n, text, &st, &err);
-    if (err == CL_SUCCESS) err = clBuildProgram(q, 1, &dev, opts, NULL, NULL);
-    if (err != CL_SUCCESS && log && logsize > 1) {
-        int w = snprintf(log, logsize, "sm_90a retarget of the wgmma PTX: OpenCL error %d (binary status %d)\n", err, st);
-        if (q && w > 0 && (size_t)w < logsize) clGetProgramBuildInfo(q, dev, CL_PROGRAM_BUILD_LOG, logsize - (size_t)w - 1, log + w, NULL);
-        log[logsize - 1] = 0;
+static cl_int orcl_sm90a_program(cl_context orcl_ctx, cl_device_id orcl_dev, const char *orcl_opts, cl_program *orcl_p, char *orcl_log, size_t orcl_logsize) {
+    size_t orcl_size = 0, orcl_n;
+    cl_int orcl_err, orcl_st = CL_SUCCESS;
+    char *orcl_bin, *orcl_ptx;
+    unsigned char *orcl_bins[1];
+    const unsigned char *orcl_text[1];
+    cl_program orcl_q;
+    if (!orcl_opts || !strstr(orcl_opts, "ORCL_SM90A_PTX")) return CL_SUCCESS;
+    if ((orcl_err = clGetProgramInfo(*orcl_p, CL_PROGRAM_BINARY_SIZES, sizeof orcl_size, &orcl_size, NULL)) != CL_SUCCESS) return orcl_err;
+    orcl_bin = (char *)malloc(orcl_size + 1);
+    orcl_ptx = (char *)malloc(orcl_size + orcl_size / 13 + 2);
+    if (!orcl_bin || !orcl_ptx) { free(orcl_bin); free(orcl_ptx); return CL_OUT_OF_HOST_MEMORY; }
+    orcl_bins[0] = (unsigned char *)orcl_bin;
+    orcl_err = clGetProgramInfo(*orcl_p, CL_PROGRAM_BINARIES, sizeof orcl_bins, orcl_bins, NULL);
+    orcl_bin[orcl_size] = 0;
+    if (orcl_err != CL_SUCCESS || !strstr(orcl_bin, "//orcl_sm90a ")) { free(orcl_bin); free(orcl_ptx); return orcl_err; }
+    orcl_n = orcl_sm90a_ptx(orcl_bin, orcl_ptx);
+    orcl_text[0] = (const unsigned char *)orcl_ptx;
+    orcl_q = clCreateProgramWithBinary(orcl_ctx, 1, &orcl_dev, &orcl_n, orcl_text, &orcl_st, &orcl_err);
+    if (orcl_err == CL_SUCCESS) orcl_err = clBuildProgram(orcl_q, 1, &orcl_dev, orcl_opts, NULL, NULL);
+    if (orcl_err != CL_SUCCESS && orcl_log && orcl_logsize > 1) {
+        int orcl_w = snprintf(orcl_log, orcl_logsize, "sm_90a retarget of the wgmma PTX: OpenCL error %d (binary status %d)\n", orcl_err, orcl_st);
+        if (orcl_q && orcl_w > 0 && (size_t)orcl_w < orcl_logsize) clGetProgramBuildInfo(orcl_q, orcl_dev, CL_PROGRAM_BUILD_LOG, orcl_logsize - (size_t)orcl_w - 1, orcl_log + orcl_w, NULL);
+        orcl_log[orcl_logsize - 1] = 0;
     }
-    free(bin);
-    free(ptx);
-    if (err != CL_SUCCESS) {
-        if (q) clReleaseProgram(q);
-        return err;
+    free(orcl_bin);
+    free(orcl_ptx);
+    if (orcl_err != CL_SUCCESS) {
+        if (orcl_q) clReleaseProgram(orcl_q);
+        return orcl_err;
     }
-    clReleaseProgram(*p);
-    *p = q;
+    clReleaseProgram(*orcl_p);
+    *orcl_p = orcl_q;
     return CL_SUCCESS;
 }
 #endif

@@ -193,8 +193,8 @@ static long orcl_trip_count(void) {
     return (m - 1) >= 0 ? (long)(m - 1) + 1 : 0;
 }
 
-/* iterations of loop d of the perfect nest (0 = the parallel loop), for multi-dimensional NDRanges */
-__attribute__((unused)) static long orcl_nest_trip(int d) {
+/* iterations of loop orcl_nd of the perfect nest (0 = the parallel loop), for multi-dimensional NDRanges */
+__attribute__((unused)) static long orcl_nest_trip(int orcl_nd) {
     const int m = orcl_v_m;
     (void)m;
     const int n = orcl_v_n;
@@ -205,7 +205,7 @@ __attribute__((unused)) static long orcl_nest_trip(int d) {
     (void)alpha;
     const float beta = orcl_v_beta;
     (void)beta;
-    switch (d) {
+    switch (orcl_nd) {
     case 0: return (m - 1) >= 0 ? (long)(m - 1) + 1 : 0;
     case 1: return (n - 1) >= 0 ? (long)(n - 1) + 1 : 0;
     default: return 0;

@@ -176,13 +176,13 @@ static long orcl_trip_count(void) {
     return (20) >= (1) ? ((long)(20) - (long)(1)) / 1 + 1 : 0;
 }
 
-/* iterations of loop d of the perfect nest (0 = the parallel loop), for multi-dimensional NDRanges */
-__attribute__((unused)) static long orcl_nest_trip(int d) {
+/* iterations of loop orcl_nd of the perfect nest (0 = the parallel loop), for multi-dimensional NDRanges */
+__attribute__((unused)) static long orcl_nest_trip(int orcl_nd) {
     const int tsteps = orcl_v_tsteps;
     (void)tsteps;
     const int n = orcl_v_n;
     (void)n;
-    switch (d) {
+    switch (orcl_nd) {
     case 0: return (20) >= (1) ? ((long)(20) - (long)(1)) / 1 + 1 : 0;
     default: return 0;
     }

@@ -602,7 +602,9 @@ fn tiles_past_48k_use_dynamic_shared_memory() {
 /// configuration each, with one or two warpgroups along each tiled loop among them, every
 /// variant `ok` at the truncation tolerance; the tuned NN file correct at odd shapes (2^-9 · √130
 /// ≈ 2.3e-2); the CUDA text carries `wgmma.mma_async...k8.f32.tf32.tf32` without transpose
-/// operands, and the transposed operands' prefetch registers. A wrong descriptor (A advanced by
+/// operands, and the transposed operands' prefetch registers, stored by default as 16- or 8-byte
+/// K-major chunks (`transposeRows` 4 / 2, session 36), with `transposeRows=1` (NN once more, 3
+/// stages) element by element in the rotated order. A wrong descriptor (A advanced by
 /// half a k-step) on the NN path is `wrong_result`; a k-slab other than 32 is pruned as
 /// `device_limit` with its reason. (Session 35 cut this test from 406 s to one PoCL build per
 /// layout: 16 configurations and two tuned files before.)
@@ -654,6 +656,15 @@ fn wgmma_tf32_layouts_edges_and_wrong_mapping() {
             ("64", "128", "64"),
             "stages=4, loadItems=[('j',16)]",
         ),
+        // transposeRows=1: the rotated element stores (the default blocks of nn, tn and tt
+        // store 16-byte chunks (4 k-rows) into nn's and tn's tiles, 8-byte ones (2) into tt's).
+        (
+            "nn1",
+            "A[i*k+l]",
+            "B[l*n+j]",
+            ("64", "128", "64"),
+            "stages=3, loadItems=[('j',8)], transposeRows=1",
+        ),
         ("tn", "A[l*m+i]", "B[l*n+j]", ("64", "64", "64"), "stages=3"),
         (
             "tt",
@@ -683,9 +694,15 @@ fn wgmma_tf32_layouts_edges_and_wrong_mapping() {
         // A transposed operand (B of NN/TN, A of TN/TT) goes through prefetch registers.
         let regs = [
             ("nn", "orcl_p1["),
+            ("nn1", "orcl_p1["),
             ("tn", "orcl_p0["),
             ("tn", "orcl_p1["),
             ("tt", "orcl_p0["),
+            // `transposeRows`: chunk stores, or the rotated order's selects.
+            ("nn", "st.shared.v4.f32"),
+            ("tn", "st.shared.v4.f32"),
+            ("tt", "st.shared.v2.f32"),
+            ("nn1", "orcl_x == 3 ?"),
         ];
         for (_, want) in regs.iter().filter(|r| r.0 == name) {
             assert!(e.stdout.contains(want), "{name}: {want}\n{}", e.stdout);

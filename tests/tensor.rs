@@ -604,7 +604,8 @@ fn tiles_past_48k_use_dynamic_shared_memory() {
 /// ≈ 2.3e-2); the CUDA text carries `wgmma.mma_async...k8.f32.tf32.tf32` without transpose
 /// operands, and the transposed operands' prefetch registers, stored by default as 16- or 8-byte
 /// K-major chunks (`transposeRows` 4 / 2, session 36), with `transposeRows=1` (NN once more, 3
-/// stages) element by element in the rotated order. A wrong descriptor (A advanced by
+/// stages) element by element in the rotated order; `transposeRows` pruned with its reason where
+/// no operand is transposed or its blocks do not fit. A wrong descriptor (A advanced by
 /// half a k-step) on the NN path is `wrong_result`; a k-slab other than 32 is pruned as
 /// `device_limit` with its reason. (Session 35 cut this test from 406 s to one PoCL build per
 /// layout: 16 configurations and two tuned files before.)
@@ -760,6 +761,39 @@ fn wgmma_tf32_layouts_edges_and_wrong_mapping() {
         "{}",
         e.dump()
     );
+
+    // `transposeRows` where it cannot apply: NT transposes nothing; TT's 128 x 128 tile of four
+    // warpgroups holds 2 groups of A per work-item, no block of 4 (no build: emit only).
+    for (name, a, b, tiles, rows, why) in [
+        (
+            "tr_nt",
+            "A[i*k+l]",
+            "B[j*k+l]",
+            ("64", "64", "64"),
+            2,
+            "this configuration has none",
+        ),
+        (
+            "tr_tt",
+            "A[l*m+i]",
+            "B[j*k+l]",
+            ("128", "128", "64"),
+            4,
+            "does not split into blocks of 4 k-rows",
+        ),
+    ] {
+        let sp = space(tiles.0, tiles.1, tiles.2);
+        let extra = format!("stages=3, transposeRows={rows}, {wg}");
+        let text = variant_of(a, b, &refs(&sp), &extra);
+        let file = format!("{name}.c");
+        std::fs::write(dir.join(&file), &text).unwrap();
+        let e = orcl(dir, &["emit", &file], None);
+        assert!(
+            e.stdout.contains(why) || e.stderr.contains(why),
+            "{name}: {}",
+            e.dump()
+        );
+    }
 }
 
 /// The OpenCL text of a `wgmma` variant is the form NVIDIA's OpenCL can build and orcl's hosts

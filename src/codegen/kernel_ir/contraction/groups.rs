@@ -123,8 +123,8 @@ impl Cx<'_> {
     /// 2) meet the 8 16-byte chunks of a 128-byte bank row, with R = 2 the 16 of a half-warp (kb
     /// 0..7 × g mod 2) its 16 8-byte halves: no bank conflicts (a `st.shared.v4` is served a
     /// quarter-warp per pass, `.v2` a half-warp; CUDA C++ Programming Guide, "Shared Memory" of
-    /// compute capability 5.x+). A warp's loads of one k-row are 4 groups (64 contiguous bytes)
-    /// for 8 k-rows.
+    /// compute capability 5.x+; enumerated by bench/tensor/transpose_banks.py). A warp's loads of
+    /// one k-row are 4 groups (64 contiguous bytes) for 8 k-rows.
     pub(super) fn block_position(&self, o: &crate::schedule::Operand) -> (String, String) {
         let (r, w, nt) = (self.chunk_rows(o), self.c.load_vec, self.s.local_size());
         let kb = self.c.tk / r;

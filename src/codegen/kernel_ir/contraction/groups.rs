@@ -1,6 +1,7 @@
 //! The stores of one slab-load group of a contraction's staged operand (split from the
 //! contraction's kernel IR for size): a vector group into its tile cells or as one local vector
-//! (`cp.async`), a transposed group element by element, a register-staged group.
+//! (`cp.async`), a transposed group element by element, a register-staged group, and a transposed
+//! operand's register-staged blocks of k-rows as K-major chunks (`transposeRows`).
 
 use super::{Cx, Load};
 use crate::kernel_ir::{KExpr, KStmt, VecDst};

@@ -602,7 +602,10 @@ fn tiles_past_48k_use_dynamic_shared_memory() {
 /// configuration each, with one or two warpgroups along each tiled loop among them, every
 /// variant `ok` at the truncation tolerance; the tuned NN file correct at odd shapes (2^-9 · √130
 /// ≈ 2.3e-2); the CUDA text carries `wgmma.mma_async...k8.f32.tf32.tf32` without transpose
-/// operands, and the transposed operands' prefetch registers. A wrong descriptor (A advanced by
+/// operands, and the transposed operands' prefetch registers, stored by default as 16- or 8-byte
+/// K-major chunks (`transposeRows` 4 / 2, session 36), with `transposeRows=1` (NN once more, 3
+/// stages) element by element in the rotated order; `transposeRows` pruned with its reason where
+/// no operand is transposed or its blocks do not fit. A wrong descriptor (A advanced by
 /// half a k-step) on the NN path is `wrong_result`; a k-slab other than 32 is pruned as
 /// `device_limit` with its reason. (Session 35 cut this test from 406 s to one PoCL build per
 /// layout: 16 configurations and two tuned files before.)
@@ -654,6 +657,15 @@ fn wgmma_tf32_layouts_edges_and_wrong_mapping() {
             ("64", "128", "64"),
             "stages=4, loadItems=[('j',16)]",
         ),
+        // transposeRows=1: the rotated element stores (the default blocks of nn, tn and tt
+        // store 16-byte chunks (4 k-rows) into nn's and tn's tiles, 8-byte ones (2) into tt's).
+        (
+            "nn1",
+            "A[i*k+l]",
+            "B[l*n+j]",
+            ("64", "128", "64"),
+            "stages=3, loadItems=[('j',8)], transposeRows=1",
+        ),
         ("tn", "A[l*m+i]", "B[l*n+j]", ("64", "64", "64"), "stages=3"),
         (
             "tt",
@@ -683,9 +695,15 @@ fn wgmma_tf32_layouts_edges_and_wrong_mapping() {
         // A transposed operand (B of NN/TN, A of TN/TT) goes through prefetch registers.
         let regs = [
             ("nn", "orcl_p1["),
+            ("nn1", "orcl_p1["),
             ("tn", "orcl_p0["),
             ("tn", "orcl_p1["),
             ("tt", "orcl_p0["),
+            // `transposeRows`: chunk stores, or the rotated order's selects.
+            ("nn", "st.shared.v4.f32"),
+            ("tn", "st.shared.v4.f32"),
+            ("tt", "st.shared.v2.f32"),
+            ("nn1", "orcl_x == 3 ?"),
         ];
         for (_, want) in regs.iter().filter(|r| r.0 == name) {
             assert!(e.stdout.contains(want), "{name}: {want}\n{}", e.stdout);
@@ -743,6 +761,39 @@ fn wgmma_tf32_layouts_edges_and_wrong_mapping() {
         "{}",
         e.dump()
     );
+
+    // `transposeRows` where it cannot apply: NT transposes nothing; TT's 128 x 128 tile of four
+    // warpgroups holds 2 groups of A per work-item, no block of 4 (no build: emit only).
+    for (name, a, b, tiles, rows, why) in [
+        (
+            "tr_nt",
+            "A[i*k+l]",
+            "B[j*k+l]",
+            ("64", "64", "64"),
+            2,
+            "this configuration has none",
+        ),
+        (
+            "tr_tt",
+            "A[l*m+i]",
+            "B[j*k+l]",
+            ("128", "128", "64"),
+            4,
+            "does not split into blocks of 4 k-rows",
+        ),
+    ] {
+        let sp = space(tiles.0, tiles.1, tiles.2);
+        let extra = format!("stages=3, transposeRows={rows}, {wg}");
+        let text = variant_of(a, b, &refs(&sp), &extra);
+        let file = format!("{name}.c");
+        std::fs::write(dir.join(&file), &text).unwrap();
+        let e = orcl(dir, &["emit", &file], None);
+        assert!(
+            e.stdout.contains(why) || e.stderr.contains(why),
+            "{name}: {}",
+            e.dump()
+        );
+    }
 }
 
 /// The OpenCL text of a `wgmma` variant is the form NVIDIA's OpenCL can build and orcl's hosts

@@ -45,6 +45,7 @@ pub enum Key {
     IndexBits,
     PrefetchResult,
     MmaInstruction,
+    TransposeRows,
     Device,
     Platform,
     PreferL1,
@@ -278,6 +279,9 @@ pub const ARGS: &[Arg] = &[
     arg(Key::MmaInstruction, Kind::MmaInstruction, "'mma.sync'",
         &[n("mmaInstruction", 16, "with mathMode='fp16'/'bf16'/'tf32': the tensor-core instruction: 'mma.sync' (default: each warp's 16 x 8 blocks) or 'wgmma' (wgmma.mma_async, sm_90a: warpgroups of 4 warps, warpTile=[('i',64),('j',WN)] each, operands read by the tensor cores from 128-byte-swizzled local tiles, k-slab 64 (TF32: 32), stages >= 3, vecLoad=8 (TF32: 4; inputs truncated to TF32); NVIDIA's OpenCL on compute capability 9.0 runs it with the program's PTX retargeted to sm_90a by orcl's host code, other OpenCL devices run its emulated form, other NVIDIA devices prune it as device_limit); see docs/GEMM.md")],
         &[n("mmaInstruction", 16, "with mathMode='fp16'/'bf16'/'tf32': the tensor-core instruction: 'mma.sync' (default: each warp's 16 x 8 blocks) or 'wgmma' (wgmma.mma_async, sm_90a: warpgroups of 4 warps, warpTile=[('i',64),('j',WN)] each with WN a multiple of 64 up to 256, operands read by the tensor cores from 128-byte-swizzled shared tiles, k-slab 64 (TF32: 32), stages >= 3, vecLoad=8 (TF32: 4; both operands k-contiguous, inputs truncated to TF32); built for compute_90a, pruned as device_limit on any other device); see docs/GEMM.md")], true),
+    arg(Key::TransposeRows, Kind::OneOf { min: 1, values: &[1, 2, 4], unit: "", help: None }, "the largest of 4 and 2 that fits, else 1",
+        &[n("transposeRows", 16, "with mmaInstruction='wgmma' and mathMode='tf32', where an operand contiguous along its tile (B of NN/TN, A of TN/TT) is transposed into its K-major tile: k-rows per work-item block of that operand (the register transpose): 1: each work-item loads float4 groups of one k-row and stores their 4 elements with 4 scalar stores in a rotated order; 2 or 4: each work-item loads that many consecutive k-rows of the same 4 columns and stores each column as one 8- or 16-byte K-major chunk (st.shared.v2/v4: 2 or 4x fewer local stores, no selects), pairs of work-items side by side along the tile so a half- or quarter-warp's chunks meet distinct banks under the 128-byte swizzle; loadItems of that operand is then not used; the transposed slab's vecLoad groups must be a multiple of the work-group times it; default: the largest of 4 and 2 that fits, else 1; see docs/GEMM.md")],
+        &[n("transposeRows", 16, "with mmaInstruction='wgmma' and mathMode='tf32', where an operand contiguous along its tile (B of NN/TN, A of TN/TT) is transposed into its K-major tile: k-rows per work-item block of that operand (the register transpose): 1: each work-item loads float4 groups of one k-row and stores their 4 elements with 4 scalar stores in a rotated order; 2 or 4: each work-item loads that many consecutive k-rows of the same 4 columns and stores each column as one 8- or 16-byte K-major chunk (st.shared.v2/v4: 2 or 4x fewer local stores, no selects), pairs of work-items side by side along the tile so a half- or quarter-warp's chunks meet distinct banks under the 128-byte swizzle; loadItems of that operand is then not used; the transposed slab's vecLoad groups must be a multiple of the work-group times it; default: the largest of 4 and 2 that fits, else 1; see docs/GEMM.md")], true),
     arg(Key::Device, INT0, "0",
         &[n("device", 17, "device index within the platform")],
         &[n("device", 18, "CUDA device ordinal")], true),
@@ -391,6 +395,10 @@ pub struct NestArgs {
     /// `mmaInstruction='wgmma'`: the tensor-core form (16-bit, or TF32 with both operands
     /// k-contiguous) issues `wgmma.mma_async` per warpgroup (sm_90a) instead of `mma.sync` per warp.
     pub wgmma: bool,
+    /// `transposeRows` (TF32 `wgmma`): k-rows per work-item block of an operand transposed into
+    /// its K-major tile (1: element stores; 2 or 4: 8- or 16-byte chunk stores; 0: not given,
+    /// the largest that fits).
+    pub transpose_rows: u32,
 }
 
 /// Whether a transform's configurations may read float operands on TF32 tensor cores, and how
@@ -695,6 +703,7 @@ impl Options {
             (Key::IndexBits, r) => self.nest.index_bits = int(&r) as u32,
             (Key::PrefetchResult, r) => self.nest.prefetch_result = int(&r) as u32,
             (Key::MmaInstruction, r) => self.nest.wgmma = flag(&r),
+            (Key::TransposeRows, r) => self.nest.transpose_rows = int(&r) as u32,
             (Key::Device, r) => self.device = int(&r) as usize,
             (Key::Platform, r) => self.platform = int(&r) as usize,
             (Key::PreferL1, r) => self.prefer_l1_kb = int(&r) as u32,
@@ -944,7 +953,7 @@ mod tests {
         let cu: Vec<&str> = names(Backend::Cuda).into_iter().map(|x| x.0).collect();
         assert_eq!(cu[..3], ["threadCount", "blockCount", "cacheBlocks"]);
         assert_eq!(cu[cu.len() - 3..], ["pinHostMem", "dataOnDevice", "domain"]);
-        assert_eq!((cl.len(), cu.len()), (32, 33));
+        assert_eq!((cl.len(), cu.len()), (33, 34));
     }
 
     /// Names are checked once, at parse time; values bind per configuration.

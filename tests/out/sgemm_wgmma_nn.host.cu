@@ -178,8 +178,9 @@ extern "C" __global__ void __launch_bounds__(256) orcl_SgemmWgmma_region0_k0(con
             if (orcl_fast) {
                 #pragma unroll
                 for (long orcl_q = 0; orcl_q < 4; orcl_q += 1) {
-                    const long orcl_kk = orcl_lin / 8 + (orcl_q / 4) * 32;
-                    const long orcl_t = (orcl_lin % 8 + (orcl_q % 4) * 8) * 4;
+                    const long orcl_e = orcl_lin + orcl_q * 256;
+                    const long orcl_kk = ((orcl_lin + (orcl_q / 4) * 256) / 2 % 8) * 4 + orcl_q % 4;
+                    const long orcl_t = ((orcl_lin + (orcl_q / 4) * 256) / 32 * 4 + (orcl_lin + (orcl_q / 4) * 256) / 16 % 2 * 2 + (orcl_lin + (orcl_q / 4) * 256) % 2) * 4;
                     const int j = (int)(orcl_base0 + orcl_t);
                     const int l = (int)(orcl_klo + 0 + orcl_kk);
                     if (1) {
@@ -202,8 +203,9 @@ extern "C" __global__ void __launch_bounds__(256) orcl_SgemmWgmma_region0_k0(con
             } else {
                 #pragma unroll
                 for (long orcl_q = 0; orcl_q < 4; orcl_q += 1) {
-                    const long orcl_kk = orcl_lin / 8 + (orcl_q / 4) * 32;
-                    const long orcl_t = (orcl_lin % 8 + (orcl_q % 4) * 8) * 4;
+                    const long orcl_e = orcl_lin + orcl_q * 256;
+                    const long orcl_kk = ((orcl_lin + (orcl_q / 4) * 256) / 2 % 8) * 4 + orcl_q % 4;
+                    const long orcl_t = ((orcl_lin + (orcl_q / 4) * 256) / 32 * 4 + (orcl_lin + (orcl_q / 4) * 256) / 16 % 2 * 2 + (orcl_lin + (orcl_q / 4) * 256) % 2) * 4;
                     const int j = (int)(orcl_base0 + orcl_t);
                     const int l = (int)(orcl_klo + 0 + orcl_kk);
                     if (j + 3 <= n - 1 && 0 + orcl_kk < orcl_kn && (size_t)&B[l * n + j] % 16 == 0) {
@@ -226,27 +228,42 @@ extern "C" __global__ void __launch_bounds__(256) orcl_SgemmWgmma_region0_k0(con
             }
         }
         #pragma unroll
-        for (long orcl_q = 0; orcl_q < 4; orcl_q += 1) {
-            const long orcl_kk = orcl_lin / 8 + (orcl_q / 4) * 32;
-            const long orcl_t = (orcl_lin % 8 + (orcl_q % 4) * 8) * 4;
-            {
-                {
-                    const int orcl_x = (int)((0 + orcl_t / 8) % 4);
-                    orcl_tile1[0][orcl_t + orcl_x][(orcl_kk) ^ (((orcl_t + orcl_x) & 7) << 2)] = orcl_x == 1 ? orcl_p1[orcl_q * 4 + 1] : orcl_x == 2 ? orcl_p1[orcl_q * 4 + 2] : orcl_x == 3 ? orcl_p1[orcl_q * 4 + 3] : orcl_p1[orcl_q * 4 + 0];
-                }
-                {
-                    const int orcl_x = (int)((1 + orcl_t / 8) % 4);
-                    orcl_tile1[0][orcl_t + orcl_x][(orcl_kk) ^ (((orcl_t + orcl_x) & 7) << 2)] = orcl_x == 1 ? orcl_p1[orcl_q * 4 + 1] : orcl_x == 2 ? orcl_p1[orcl_q * 4 + 2] : orcl_x == 3 ? orcl_p1[orcl_q * 4 + 3] : orcl_p1[orcl_q * 4 + 0];
-                }
-                {
-                    const int orcl_x = (int)((2 + orcl_t / 8) % 4);
-                    orcl_tile1[0][orcl_t + orcl_x][(orcl_kk) ^ (((orcl_t + orcl_x) & 7) << 2)] = orcl_x == 1 ? orcl_p1[orcl_q * 4 + 1] : orcl_x == 2 ? orcl_p1[orcl_q * 4 + 2] : orcl_x == 3 ? orcl_p1[orcl_q * 4 + 3] : orcl_p1[orcl_q * 4 + 0];
-                }
-                {
-                    const int orcl_x = (int)((3 + orcl_t / 8) % 4);
-                    orcl_tile1[0][orcl_t + orcl_x][(orcl_kk) ^ (((orcl_t + orcl_x) & 7) << 2)] = orcl_x == 1 ? orcl_p1[orcl_q * 4 + 1] : orcl_x == 2 ? orcl_p1[orcl_q * 4 + 2] : orcl_x == 3 ? orcl_p1[orcl_q * 4 + 3] : orcl_p1[orcl_q * 4 + 0];
-                }
-            }
+        for (long orcl_b = 0; orcl_b < 1; orcl_b += 1) {
+            const long orcl_q = orcl_b * 4;
+            const long orcl_kk = ((orcl_lin + (orcl_q / 4) * 256) / 2 % 8) * 4 + orcl_q % 4;
+            const long orcl_t = ((orcl_lin + (orcl_q / 4) * 256) / 32 * 4 + (orcl_lin + (orcl_q / 4) * 256) / 16 % 2 * 2 + (orcl_lin + (orcl_q / 4) * 256) % 2) * 4;
+#if ORCL_MMA_SYNC
+            asm volatile("st.shared.v4.f32 [%0], {%1, %2, %3, %4};" :: "r"(orcl_smem(&orcl_tile1[0][orcl_t + 0][(orcl_kk) ^ (((orcl_t + 0) & 7) << 2)])), "f"(orcl_p1[(orcl_q + 0) * 4 + 0]), "f"(orcl_p1[(orcl_q + 1) * 4 + 0]), "f"(orcl_p1[(orcl_q + 2) * 4 + 0]), "f"(orcl_p1[(orcl_q + 3) * 4 + 0]) : "memory");
+#else
+            orcl_tile1[0][orcl_t + 0][(orcl_kk) ^ (((orcl_t + 0) & 7) << 2)] = orcl_p1[(orcl_q + 0) * 4 + 0];
+            orcl_tile1[0][orcl_t + 0][(orcl_kk + 1) ^ (((orcl_t + 0) & 7) << 2)] = orcl_p1[(orcl_q + 1) * 4 + 0];
+            orcl_tile1[0][orcl_t + 0][(orcl_kk + 2) ^ (((orcl_t + 0) & 7) << 2)] = orcl_p1[(orcl_q + 2) * 4 + 0];
+            orcl_tile1[0][orcl_t + 0][(orcl_kk + 3) ^ (((orcl_t + 0) & 7) << 2)] = orcl_p1[(orcl_q + 3) * 4 + 0];
+#endif
+#if ORCL_MMA_SYNC
+            asm volatile("st.shared.v4.f32 [%0], {%1, %2, %3, %4};" :: "r"(orcl_smem(&orcl_tile1[0][orcl_t + 1][(orcl_kk) ^ (((orcl_t + 1) & 7) << 2)])), "f"(orcl_p1[(orcl_q + 0) * 4 + 1]), "f"(orcl_p1[(orcl_q + 1) * 4 + 1]), "f"(orcl_p1[(orcl_q + 2) * 4 + 1]), "f"(orcl_p1[(orcl_q + 3) * 4 + 1]) : "memory");
+#else
+            orcl_tile1[0][orcl_t + 1][(orcl_kk) ^ (((orcl_t + 1) & 7) << 2)] = orcl_p1[(orcl_q + 0) * 4 + 1];
+            orcl_tile1[0][orcl_t + 1][(orcl_kk + 1) ^ (((orcl_t + 1) & 7) << 2)] = orcl_p1[(orcl_q + 1) * 4 + 1];
+            orcl_tile1[0][orcl_t + 1][(orcl_kk + 2) ^ (((orcl_t + 1) & 7) << 2)] = orcl_p1[(orcl_q + 2) * 4 + 1];
+            orcl_tile1[0][orcl_t + 1][(orcl_kk + 3) ^ (((orcl_t + 1) & 7) << 2)] = orcl_p1[(orcl_q + 3) * 4 + 1];
+#endif
+#if ORCL_MMA_SYNC
+            asm volatile("st.shared.v4.f32 [%0], {%1, %2, %3, %4};" :: "r"(orcl_smem(&orcl_tile1[0][orcl_t + 2][(orcl_kk) ^ (((orcl_t + 2) & 7) << 2)])), "f"(orcl_p1[(orcl_q + 0) * 4 + 2]), "f"(orcl_p1[(orcl_q + 1) * 4 + 2]), "f"(orcl_p1[(orcl_q + 2) * 4 + 2]), "f"(orcl_p1[(orcl_q + 3) * 4 + 2]) : "memory");
+#else
+            orcl_tile1[0][orcl_t + 2][(orcl_kk) ^ (((orcl_t + 2) & 7) << 2)] = orcl_p1[(orcl_q + 0) * 4 + 2];
+            orcl_tile1[0][orcl_t + 2][(orcl_kk + 1) ^ (((orcl_t + 2) & 7) << 2)] = orcl_p1[(orcl_q + 1) * 4 + 2];
+            orcl_tile1[0][orcl_t + 2][(orcl_kk + 2) ^ (((orcl_t + 2) & 7) << 2)] = orcl_p1[(orcl_q + 2) * 4 + 2];
+            orcl_tile1[0][orcl_t + 2][(orcl_kk + 3) ^ (((orcl_t + 2) & 7) << 2)] = orcl_p1[(orcl_q + 3) * 4 + 2];
+#endif
+#if ORCL_MMA_SYNC
+            asm volatile("st.shared.v4.f32 [%0], {%1, %2, %3, %4};" :: "r"(orcl_smem(&orcl_tile1[0][orcl_t + 3][(orcl_kk) ^ (((orcl_t + 3) & 7) << 2)])), "f"(orcl_p1[(orcl_q + 0) * 4 + 3]), "f"(orcl_p1[(orcl_q + 1) * 4 + 3]), "f"(orcl_p1[(orcl_q + 2) * 4 + 3]), "f"(orcl_p1[(orcl_q + 3) * 4 + 3]) : "memory");
+#else
+            orcl_tile1[0][orcl_t + 3][(orcl_kk) ^ (((orcl_t + 3) & 7) << 2)] = orcl_p1[(orcl_q + 0) * 4 + 3];
+            orcl_tile1[0][orcl_t + 3][(orcl_kk + 1) ^ (((orcl_t + 3) & 7) << 2)] = orcl_p1[(orcl_q + 1) * 4 + 3];
+            orcl_tile1[0][orcl_t + 3][(orcl_kk + 2) ^ (((orcl_t + 3) & 7) << 2)] = orcl_p1[(orcl_q + 2) * 4 + 3];
+            orcl_tile1[0][orcl_t + 3][(orcl_kk + 3) ^ (((orcl_t + 3) & 7) << 2)] = orcl_p1[(orcl_q + 3) * 4 + 3];
+#endif
         }
     }
 #if ORCL_MMA_SYNC
@@ -289,8 +306,9 @@ extern "C" __global__ void __launch_bounds__(256) orcl_SgemmWgmma_region0_k0(con
             if (orcl_fast) {
                 #pragma unroll
                 for (long orcl_q = 0; orcl_q < 4; orcl_q += 1) {
-                    const long orcl_kk = orcl_lin / 8 + (orcl_q / 4) * 32;
-                    const long orcl_t = (orcl_lin % 8 + (orcl_q % 4) * 8) * 4;
+                    const long orcl_e = orcl_lin + orcl_q * 256;
+                    const long orcl_kk = ((orcl_lin + (orcl_q / 4) * 256) / 2 % 8) * 4 + orcl_q % 4;
+                    const long orcl_t = ((orcl_lin + (orcl_q / 4) * 256) / 32 * 4 + (orcl_lin + (orcl_q / 4) * 256) / 16 % 2 * 2 + (orcl_lin + (orcl_q / 4) * 256) % 2) * 4;
                     const int j = (int)(orcl_base0 + orcl_t);
                     const int l = (int)(orcl_klo + 32 + orcl_kk);
                     if (1) {
@@ -313,8 +331,9 @@ extern "C" __global__ void __launch_bounds__(256) orcl_SgemmWgmma_region0_k0(con
             } else {
                 #pragma unroll
                 for (long orcl_q = 0; orcl_q < 4; orcl_q += 1) {
-                    const long orcl_kk = orcl_lin / 8 + (orcl_q / 4) * 32;
-                    const long orcl_t = (orcl_lin % 8 + (orcl_q % 4) * 8) * 4;
+                    const long orcl_e = orcl_lin + orcl_q * 256;
+                    const long orcl_kk = ((orcl_lin + (orcl_q / 4) * 256) / 2 % 8) * 4 + orcl_q % 4;
+                    const long orcl_t = ((orcl_lin + (orcl_q / 4) * 256) / 32 * 4 + (orcl_lin + (orcl_q / 4) * 256) / 16 % 2 * 2 + (orcl_lin + (orcl_q / 4) * 256) % 2) * 4;
                     const int j = (int)(orcl_base0 + orcl_t);
                     const int l = (int)(orcl_klo + 32 + orcl_kk);
                     if (j + 3 <= n - 1 && 32 + orcl_kk < orcl_kn && (size_t)&B[l * n + j] % 16 == 0) {
@@ -499,27 +518,42 @@ extern "C" __global__ void __launch_bounds__(256) orcl_SgemmWgmma_region0_k0(con
                 }
             }
             #pragma unroll
-            for (long orcl_q = 0; orcl_q < 4; orcl_q += 1) {
-                const long orcl_kk = orcl_lin / 8 + (orcl_q / 4) * 32;
-                const long orcl_t = (orcl_lin % 8 + (orcl_q % 4) * 8) * 4;
-                {
-                    {
-                        const int orcl_x = (int)((0 + orcl_t / 8) % 4);
-                        orcl_tile1[orcl_fill][orcl_t + orcl_x][(orcl_kk) ^ (((orcl_t + orcl_x) & 7) << 2)] = orcl_x == 1 ? orcl_p1[orcl_q * 4 + 1] : orcl_x == 2 ? orcl_p1[orcl_q * 4 + 2] : orcl_x == 3 ? orcl_p1[orcl_q * 4 + 3] : orcl_p1[orcl_q * 4 + 0];
-                    }
-                    {
-                        const int orcl_x = (int)((1 + orcl_t / 8) % 4);
-                        orcl_tile1[orcl_fill][orcl_t + orcl_x][(orcl_kk) ^ (((orcl_t + orcl_x) & 7) << 2)] = orcl_x == 1 ? orcl_p1[orcl_q * 4 + 1] : orcl_x == 2 ? orcl_p1[orcl_q * 4 + 2] : orcl_x == 3 ? orcl_p1[orcl_q * 4 + 3] : orcl_p1[orcl_q * 4 + 0];
-                    }
-                    {
-                        const int orcl_x = (int)((2 + orcl_t / 8) % 4);
-                        orcl_tile1[orcl_fill][orcl_t + orcl_x][(orcl_kk) ^ (((orcl_t + orcl_x) & 7) << 2)] = orcl_x == 1 ? orcl_p1[orcl_q * 4 + 1] : orcl_x == 2 ? orcl_p1[orcl_q * 4 + 2] : orcl_x == 3 ? orcl_p1[orcl_q * 4 + 3] : orcl_p1[orcl_q * 4 + 0];
-                    }
-                    {
-                        const int orcl_x = (int)((3 + orcl_t / 8) % 4);
-                        orcl_tile1[orcl_fill][orcl_t + orcl_x][(orcl_kk) ^ (((orcl_t + orcl_x) & 7) << 2)] = orcl_x == 1 ? orcl_p1[orcl_q * 4 + 1] : orcl_x == 2 ? orcl_p1[orcl_q * 4 + 2] : orcl_x == 3 ? orcl_p1[orcl_q * 4 + 3] : orcl_p1[orcl_q * 4 + 0];
-                    }
-                }
+            for (long orcl_b = 0; orcl_b < 1; orcl_b += 1) {
+                const long orcl_q = orcl_b * 4;
+                const long orcl_kk = ((orcl_lin + (orcl_q / 4) * 256) / 2 % 8) * 4 + orcl_q % 4;
+                const long orcl_t = ((orcl_lin + (orcl_q / 4) * 256) / 32 * 4 + (orcl_lin + (orcl_q / 4) * 256) / 16 % 2 * 2 + (orcl_lin + (orcl_q / 4) * 256) % 2) * 4;
+#if ORCL_MMA_SYNC
+                asm volatile("st.shared.v4.f32 [%0], {%1, %2, %3, %4};" :: "r"(orcl_smem(&orcl_tile1[orcl_fill][orcl_t + 0][(orcl_kk) ^ (((orcl_t + 0) & 7) << 2)])), "f"(orcl_p1[(orcl_q + 0) * 4 + 0]), "f"(orcl_p1[(orcl_q + 1) * 4 + 0]), "f"(orcl_p1[(orcl_q + 2) * 4 + 0]), "f"(orcl_p1[(orcl_q + 3) * 4 + 0]) : "memory");
+#else
+                orcl_tile1[orcl_fill][orcl_t + 0][(orcl_kk) ^ (((orcl_t + 0) & 7) << 2)] = orcl_p1[(orcl_q + 0) * 4 + 0];
+                orcl_tile1[orcl_fill][orcl_t + 0][(orcl_kk + 1) ^ (((orcl_t + 0) & 7) << 2)] = orcl_p1[(orcl_q + 1) * 4 + 0];
+                orcl_tile1[orcl_fill][orcl_t + 0][(orcl_kk + 2) ^ (((orcl_t + 0) & 7) << 2)] = orcl_p1[(orcl_q + 2) * 4 + 0];
+                orcl_tile1[orcl_fill][orcl_t + 0][(orcl_kk + 3) ^ (((orcl_t + 0) & 7) << 2)] = orcl_p1[(orcl_q + 3) * 4 + 0];
+#endif
+#if ORCL_MMA_SYNC
+                asm volatile("st.shared.v4.f32 [%0], {%1, %2, %3, %4};" :: "r"(orcl_smem(&orcl_tile1[orcl_fill][orcl_t + 1][(orcl_kk) ^ (((orcl_t + 1) & 7) << 2)])), "f"(orcl_p1[(orcl_q + 0) * 4 + 1]), "f"(orcl_p1[(orcl_q + 1) * 4 + 1]), "f"(orcl_p1[(orcl_q + 2) * 4 + 1]), "f"(orcl_p1[(orcl_q + 3) * 4 + 1]) : "memory");
+#else
+                orcl_tile1[orcl_fill][orcl_t + 1][(orcl_kk) ^ (((orcl_t + 1) & 7) << 2)] = orcl_p1[(orcl_q + 0) * 4 + 1];
+                orcl_tile1[orcl_fill][orcl_t + 1][(orcl_kk + 1) ^ (((orcl_t + 1) & 7) << 2)] = orcl_p1[(orcl_q + 1) * 4 + 1];
+                orcl_tile1[orcl_fill][orcl_t + 1][(orcl_kk + 2) ^ (((orcl_t + 1) & 7) << 2)] = orcl_p1[(orcl_q + 2) * 4 + 1];
+                orcl_tile1[orcl_fill][orcl_t + 1][(orcl_kk + 3) ^ (((orcl_t + 1) & 7) << 2)] = orcl_p1[(orcl_q + 3) * 4 + 1];
+#endif
+#if ORCL_MMA_SYNC
+                asm volatile("st.shared.v4.f32 [%0], {%1, %2, %3, %4};" :: "r"(orcl_smem(&orcl_tile1[orcl_fill][orcl_t + 2][(orcl_kk) ^ (((orcl_t + 2) & 7) << 2)])), "f"(orcl_p1[(orcl_q + 0) * 4 + 2]), "f"(orcl_p1[(orcl_q + 1) * 4 + 2]), "f"(orcl_p1[(orcl_q + 2) * 4 + 2]), "f"(orcl_p1[(orcl_q + 3) * 4 + 2]) : "memory");
+#else
+                orcl_tile1[orcl_fill][orcl_t + 2][(orcl_kk) ^ (((orcl_t + 2) & 7) << 2)] = orcl_p1[(orcl_q + 0) * 4 + 2];
+                orcl_tile1[orcl_fill][orcl_t + 2][(orcl_kk + 1) ^ (((orcl_t + 2) & 7) << 2)] = orcl_p1[(orcl_q + 1) * 4 + 2];
+                orcl_tile1[orcl_fill][orcl_t + 2][(orcl_kk + 2) ^ (((orcl_t + 2) & 7) << 2)] = orcl_p1[(orcl_q + 2) * 4 + 2];
+                orcl_tile1[orcl_fill][orcl_t + 2][(orcl_kk + 3) ^ (((orcl_t + 2) & 7) << 2)] = orcl_p1[(orcl_q + 3) * 4 + 2];
+#endif
+#if ORCL_MMA_SYNC
+                asm volatile("st.shared.v4.f32 [%0], {%1, %2, %3, %4};" :: "r"(orcl_smem(&orcl_tile1[orcl_fill][orcl_t + 3][(orcl_kk) ^ (((orcl_t + 3) & 7) << 2)])), "f"(orcl_p1[(orcl_q + 0) * 4 + 3]), "f"(orcl_p1[(orcl_q + 1) * 4 + 3]), "f"(orcl_p1[(orcl_q + 2) * 4 + 3]), "f"(orcl_p1[(orcl_q + 3) * 4 + 3]) : "memory");
+#else
+                orcl_tile1[orcl_fill][orcl_t + 3][(orcl_kk) ^ (((orcl_t + 3) & 7) << 2)] = orcl_p1[(orcl_q + 0) * 4 + 3];
+                orcl_tile1[orcl_fill][orcl_t + 3][(orcl_kk + 1) ^ (((orcl_t + 3) & 7) << 2)] = orcl_p1[(orcl_q + 1) * 4 + 3];
+                orcl_tile1[orcl_fill][orcl_t + 3][(orcl_kk + 2) ^ (((orcl_t + 3) & 7) << 2)] = orcl_p1[(orcl_q + 2) * 4 + 3];
+                orcl_tile1[orcl_fill][orcl_t + 3][(orcl_kk + 3) ^ (((orcl_t + 3) & 7) << 2)] = orcl_p1[(orcl_q + 3) * 4 + 3];
+#endif
             }
         }
 #if ORCL_MMA_SYNC
@@ -532,8 +566,9 @@ extern "C" __global__ void __launch_bounds__(256) orcl_SgemmWgmma_region0_k0(con
                 if (orcl_fast) {
                     #pragma unroll
                     for (long orcl_q = 0; orcl_q < 4; orcl_q += 1) {
-                        const long orcl_kk = orcl_lin / 8 + (orcl_q / 4) * 32;
-                        const long orcl_t = (orcl_lin % 8 + (orcl_q % 4) * 8) * 4;
+                        const long orcl_e = orcl_lin + orcl_q * 256;
+                        const long orcl_kk = ((orcl_lin + (orcl_q / 4) * 256) / 2 % 8) * 4 + orcl_q % 4;
+                        const long orcl_t = ((orcl_lin + (orcl_q / 4) * 256) / 32 * 4 + (orcl_lin + (orcl_q / 4) * 256) / 16 % 2 * 2 + (orcl_lin + (orcl_q / 4) * 256) % 2) * 4;
                         const int j = (int)(orcl_base0 + orcl_t);
                         const int l = (int)(orcl_klo + orcl_k0 + 64 + orcl_kk);
                         if (1) {
@@ -556,8 +591,9 @@ extern "C" __global__ void __launch_bounds__(256) orcl_SgemmWgmma_region0_k0(con
                 } else {
                     #pragma unroll
                     for (long orcl_q = 0; orcl_q < 4; orcl_q += 1) {
-                        const long orcl_kk = orcl_lin / 8 + (orcl_q / 4) * 32;
-                        const long orcl_t = (orcl_lin % 8 + (orcl_q % 4) * 8) * 4;
+                        const long orcl_e = orcl_lin + orcl_q * 256;
+                        const long orcl_kk = ((orcl_lin + (orcl_q / 4) * 256) / 2 % 8) * 4 + orcl_q % 4;
+                        const long orcl_t = ((orcl_lin + (orcl_q / 4) * 256) / 32 * 4 + (orcl_lin + (orcl_q / 4) * 256) / 16 % 2 * 2 + (orcl_lin + (orcl_q / 4) * 256) % 2) * 4;
                         const int j = (int)(orcl_base0 + orcl_t);
                         const int l = (int)(orcl_klo + orcl_k0 + 64 + orcl_kk);
                         if (j + 3 <= n - 1 && orcl_k0 + 64 + orcl_kk < orcl_kn && (size_t)&B[l * n + j] % 16 == 0) {

@@ -175,6 +175,10 @@ impl Cx<'_> {
             let plan = self.load_plan(o);
             let (kk, t) = self.slab_position(o, &plan, p);
             let mut body = vec![Self::long("orcl_kk", kk), Self::long("orcl_t", t)];
+            if let (Load::RegsToTile(buf), r @ 2..) = (mode, self.chunk_rows(o)) {
+                out.push(self.chunk_stores(n, buf, r, plan.iterations, body));
+                continue;
+            }
             // The register of element `v` (C text) of the group.
             let reg = |v: &str| match w {
                 1 => "orcl_q".to_string(),
@@ -395,6 +399,7 @@ impl Cx<'_> {
         // `loadItems`: `a` work-items side by side along the contiguous dimension, the
         // work-group a block of `a` × (local size / a) groups, blocks contiguous-first.
         let (kk, t) = match plan.items {
+            None if self.chunk_rows(o) > 1 => self.block_position(o),
             None => (kk, t),
             Some(a) => {
                 let cg = format!("(orcl_lin % {a} + (orcl_q % {}) * {a})", plan.blocks_c);

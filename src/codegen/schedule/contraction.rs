@@ -54,6 +54,12 @@ pub(super) fn schedule(
                 .into(),
         );
     }
+    if a.transpose_rows > 1 {
+        return Err(format!(
+            "transposeRows={} (blocks of a transposed operand's loads) needs mathMode='tf32' with mmaInstruction='wgmma'",
+            a.transpose_rows
+        ));
+    }
     if a.index_bits == 32 {
         return Err(
             "indexBits=32 (int ids and offsets) needs mathMode='tf32', 'fp16' or 'bf16' (the tensor-core form)"

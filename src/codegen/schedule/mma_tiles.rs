@@ -70,6 +70,12 @@ pub struct MmaTiles {
     /// "Register Fragments": row 16·w + groupID + 8·(q / 2), column 8·j + 2·threadID_in_group +
     /// q % 2 of accumulator 4·j + q); `warps_m` counts warps (4 per warpgroup).
     pub wgmma: bool,
+    /// `transposeRows` R (TF32 `wgmma`; 1, 2 or 4): each work-item's loads of an operand
+    /// transposed into its K-major tile are blocks of R consecutive k-rows × one `vecLoad` group
+    /// (R groups, R·4 registers), and each of the group's 4 columns goes into the tile as one
+    /// R·4-byte chunk (`st.shared.v{R}`) instead of R scalar stores (a register transpose;
+    /// docs/GEMM.md, "TF32"). 1: one k-row per group, 4 rotated scalar stores.
+    pub transpose_rows: u64,
     /// Loop-invariant factors of the summand besides the two operands (`alpha` of
     /// `alpha * A[i][k] * B[k][j]`, PolyBench's gemm as written), empty when it is `A * B`: the
     /// tensor cores sum `A * B` and the result statements take their product times the sum

@@ -1,6 +1,7 @@
 //! The stores of one slab-load group of a contraction's staged operand (split from the
 //! contraction's kernel IR for size): a vector group into its tile cells or as one local vector
-//! (`cp.async`), a transposed group element by element, a register-staged group.
+//! (`cp.async`), a transposed group element by element, a register-staged group, and a transposed
+//! operand's register-staged blocks of k-rows as K-major chunks (`transposeRows`).
 
 use super::{Cx, Load};
 use crate::kernel_ir::{KExpr, KStmt, VecDst};
@@ -111,6 +112,88 @@ impl Cx<'_> {
                 ])
             })
             .collect()
+    }
+
+    /// Where group `orcl_q` of work-item `orcl_lin` lies in the slab of an operand transposed in
+    /// blocks of R = [`Cx::chunk_rows`] k-rows (`transposeRows`): (`orcl_kk`, `orcl_t`), C text.
+    /// Block e = `orcl_lin` + (`orcl_q` / R)·(local size) holds k-rows R·kb .. R·kb + R − 1 of
+    /// group column g (group `orcl_q` its k-row `orcl_q` mod R), e's bits read low to high as
+    /// g mod 2 (1 bit), kb mod 8 (3), g / 2 mod 2 (1), kb / 8 (the rest of TK / R), g / 4. Column
+    /// x of the block goes into tile row 4·g + x as one chunk of R floats at float column
+    /// R·kb ^ 4·((4·g + x) mod 8): with R = 4 the 8 work-items of a quarter-warp (kb 0..3 × g mod
+    /// 2) meet the 8 16-byte chunks of a 128-byte bank row, with R = 2 the 16 of a half-warp (kb
+    /// 0..7 × g mod 2) its 16 8-byte halves: no bank conflicts (a `st.shared.v4` is served a
+    /// quarter-warp per pass, `.v2` a half-warp; CUDA C++ Programming Guide, "Shared Memory" of
+    /// compute capability 5.x+; enumerated by bench/tensor/transpose_banks.py). A warp's loads of
+    /// one k-row are 4 groups (64 contiguous bytes) for 8 k-rows.
+    pub(super) fn block_position(&self, o: &crate::schedule::Operand) -> (String, String) {
+        let (r, w, nt) = (self.chunk_rows(o), self.c.load_vec, self.s.local_size());
+        let kb = self.c.tk / r;
+        let e = format!("(orcl_lin + (orcl_q / {r}) * {nt})");
+        let kb_hi = match kb / 8 {
+            1 => String::new(),
+            h => format!("{e} / 32 % {h} * 8 + "),
+        };
+        (
+            format!("({kb_hi}{e} / 2 % 8) * {r} + orcl_q % {r}"),
+            format!("({e} / {} * 4 + {e} / 16 % 2 * 2 + {e} % 2) * {w}", 4 * kb),
+        )
+    }
+
+    /// The stores of transposed operand `n`'s prefetch registers into local buffer `buf` in
+    /// blocks of `r` k-rows ([`Cx::block_position`]; `lets`: its `orcl_kk`, `orcl_t` of group
+    /// `orcl_q`, the block's first): per block `orcl_b` of the `groups` / `r`, each of the `W`
+    /// columns as one `st.shared.v{r}.f32` of registers `orcl_p{n}[(orcl_q + i)·W + x]`, i < `r`
+    /// (consecutive k of one tile row, contiguous under the swizzle as `orcl_kk` is a multiple of
+    /// `r` ≤ 4 and the swizzle XORs multiples of 4); emulated: element by element.
+    pub(super) fn chunk_stores(
+        &self,
+        n: usize,
+        buf: &str,
+        r: u64,
+        groups: u64,
+        lets: Vec<KStmt>,
+    ) -> KStmt {
+        let (o, w) = (&self.c.operands[n], self.c.load_vec);
+        let mut body = vec![KStmt::Let {
+            ty: "long",
+            name: "orcl_q".into(),
+            value: KExpr::Text(format!("orcl_b * {r}")),
+        }];
+        body.extend(lets);
+        for x in 0..w {
+            let cell = |i: u64| {
+                let kk = match i {
+                    0 => "orcl_kk".to_string(),
+                    _ => format!("orcl_kk + {i}"),
+                };
+                format!(
+                    "{}{}",
+                    self.tile(n, buf),
+                    Self::cell(o, &kk, &format!("orcl_t + {x}"))
+                )
+            };
+            let reg = |i: u64| format!("orcl_p{n}[(orcl_q + {i}) * {w} + {x}]");
+            let slots: Vec<String> = (0..r).map(|i| format!("%{}", i + 1)).collect();
+            let values: Vec<String> = (0..r).map(|i| format!("\"f\"({})", reg(i))).collect();
+            let asm = format!(
+                "asm volatile(\"st.shared.v{r}.f32 [%0], {{{}}};\" :: \"r\"(orcl_smem(&{})), {} : \"memory\");",
+                slots.join(", "),
+                cell(0),
+                values.join(", ")
+            );
+            let emulated = (0..r)
+                .map(|i| KStmt::Store {
+                    target: cell(i).into(),
+                    value: reg(i).into(),
+                })
+                .collect();
+            body.push(KStmt::Mma {
+                hardware: vec![KStmt::Lines(asm)],
+                emulated,
+            });
+        }
+        Self::each("orcl_b", groups / r, body)
     }
 
     /// The stores of one load group of staged operand `n` from its prefetch registers (`reg`:

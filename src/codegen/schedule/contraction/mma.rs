@@ -134,6 +134,7 @@ pub(super) fn schedule(
     let load_vec = u64::from(a.vec_load.max(1));
     check_vec_load(&ops, &dims, tk, load_vec, &c.red.var)?;
     assign_load_items(&mut ops, a, &dims, tk, load_vec)?;
+    let transpose_rows = transpose_rows(a, &mut ops, &dims, tk, load_vec)?;
     Ok(Schedule {
         dims,
         staged: Vec::new(),
@@ -167,6 +168,7 @@ pub(super) fn schedule(
                 index32: a.index_bits == 32,
                 prefetch_result: u64::from(a.prefetch_result),
                 wgmma: a.wgmma,
+                transpose_rows,
                 scale,
             }),
         }),
@@ -263,6 +265,54 @@ fn wgmma_tiles(a: &NestArgs, dims: &[Dim]) -> Result<(u64, u64, u64, u64), Strin
         ));
     }
     Ok((16, wn, 4 * groups_m, groups_n))
+}
+
+/// `transposeRows` R ([`MmaTiles::transpose_rows`]). R > 1 needs TF32 `wgmma` with an operand
+/// transposed into its K-major tile (contiguous along its tile) whose blocks fit ([`misfit`]);
+/// that operand's `loadItems` is then dropped (the blocks place its work-items). Not given: the
+/// largest of 4 and 2 that fits, else 1 (H100, NN 4096³: 2 and 4 beat 1 on 7 of the 8 tiles ×
+/// stages of space `wtt`, the best by 21%; docs/GEMM.md, "Register transpose").
+fn transpose_rows(
+    a: &NestArgs,
+    ops: &mut [crate::schedule::Operand],
+    dims: &[Dim],
+    tk: u64,
+    load_vec: u64,
+) -> Result<u64, String> {
+    let nt: u64 = dims.iter().map(|d| d.items).product();
+    let transposed =
+        |o: &&mut crate::schedule::Operand| o.staged && o.k_inner_pad.is_some() && !o.red_fast;
+    let mut targets: Vec<_> = ops.iter_mut().filter(transposed).collect();
+    let tensor = a.wgmma && a.math_mode == MathMode::Tf32 && !targets.is_empty();
+    let misfit = |rows: u64| {
+        targets.iter().find_map(|o| {
+            let d = o.dim.expect("staged operands have a dimension");
+            misfit(rows, tk, dims[d].per_group / load_vec, nt, &dims[d].var)
+        })
+    };
+    let rows = match u64::from(a.transpose_rows) {
+        0 if tensor => [4, 2].into_iter().find(|&r| misfit(r).is_none()).unwrap_or(1),
+        0 | 1 => 1,
+        r if !tensor => return Err(format!("transposeRows={r} blocks the loads of an operand transposed into its tile by mmaInstruction='wgmma' with mathMode='tf32' (B of NN/TN, A of TN/TT): this configuration has none")),
+        r => match misfit(r) {
+            Some(why) => return Err(why),
+            None => r,
+        },
+    };
+    if rows > 1 {
+        targets.iter_mut().for_each(|o| o.load_items = None);
+    }
+    Ok(rows)
+}
+
+/// Why blocks of `rows` k-rows do not fit a transposed slab of `tk` k-rows × `cols` `vecLoad`
+/// groups along `var` over `nt` work-items (`None`: they fit): the groups must be a multiple of
+/// `nt` × `rows` (whole blocks per work-item), `cols` of 4 and `tk` / `rows` of 8 (the units of
+/// `kernel_ir`'s `block_position`, which keep a quarter- or half-warp's chunk stores on distinct
+/// banks).
+fn misfit(rows: u64, tk: u64, cols: u64, nt: u64, var: &str) -> Option<String> {
+    let fits = (tk * cols) % (nt * rows) == 0 && cols % 4 == 0 && (tk / rows) % 8 == 0;
+    (!fits).then(|| format!("transposeRows={rows}: the slab of {tk} x {cols} vecLoad groups along `{var}` does not split into blocks of {rows} k-rows for each of the {nt} work-items (with groups per row a multiple of 4 and k-rows a multiple of 8 blocks)"))
 }
 
 /// `stages` and `doubleBuffer` are not both given, and `prefetchResult` comes with stages.

@@ -181,6 +181,15 @@ impl Cx<'_> {
             && !o.red_fast
     }
 
+    /// The k-rows of one work-item block of staged operand `o` ([`MmaTiles::transpose_rows`]
+    /// where `o` is [`Cx::transposed`], else 1).
+    pub(in crate::kernel_ir::contraction) fn chunk_rows(&self, o: &Operand) -> u64 {
+        match self.transposed(o) {
+            true => self.mma().transpose_rows,
+            false => 1,
+        }
+    }
+
     /// [`Cx::wgmma_slab`] emulated: each work-item's accumulators (row `orcl_r` of the
     /// warpgroup's 64, column `orcl_c` of its `wn`) sum the slab's products of elements read at
     /// the descriptors' decoded, swizzled offsets: 16-bit elements widened exactly, TF32 ones

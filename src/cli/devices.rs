@@ -163,6 +163,11 @@ fn limit_rows() -> Vec<Property> {
         (
             "local memory",
             Box::new(|d| match d.local_mem_optin_bytes {
+                // CUDA: the opt-in limit of dynamic shared memory; NVIDIA's OpenCL (sm_90): the
+                // limit of static `__local` arrays.
+                Some(o) if o > d.local_mem_bytes && d.backend == "opencl" => {
+                    format!("{} (static arrays {})", human(d.local_mem_bytes), human(o))
+                }
                 Some(o) if o > d.local_mem_bytes => {
                     format!("{} (opt-in {})", human(d.local_mem_bytes), human(o))
                 }

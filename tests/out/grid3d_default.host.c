@@ -32,10 +32,13 @@ static int orcl_Grid_region0(int p, int q, int r, double *V, const double *U)
     static cl_context orcl_ctx[1];
     static cl_command_queue orcl_queue[1];
     static cl_kernel orcl_kernel[1];
+    static int orcl_failed[1]; /* its OpenCL set-up failed once: not retried, the caller runs the original loop */
     cl_int orcl_err = CL_SUCCESS;
     int orcl_v = 0;
 
     if (!orcl_kernel[orcl_v]) {
+        if (orcl_failed[orcl_v]) return -1;
+        orcl_failed[orcl_v] = 1;
         cl_platform_id orcl_platforms[16];
         cl_uint orcl_nplatforms = 0;
         cl_device_id orcl_devices[64];
@@ -56,6 +59,7 @@ static int orcl_Grid_region0(int p, int q, int r, double *V, const double *U)
         orcl_kernel[orcl_v] = clCreateKernel(orcl_program, "orcl_kernel", &orcl_err);
         clReleaseProgram(orcl_program);
         if (orcl_err != CL_SUCCESS) { orcl_kernel[orcl_v] = NULL; return -1; }
+        orcl_failed[orcl_v] = 0;
     }
     {
         const long orcl_trip = (p) > 0 ? (long)(p) : 0;

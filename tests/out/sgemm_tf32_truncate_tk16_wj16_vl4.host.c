@@ -434,10 +434,13 @@ static int orcl_SgemmTf32_region0(int m, int n, int k, const float *A, const flo
     static cl_context orcl_ctx[1];
     static cl_command_queue orcl_queue[1];
     static cl_kernel orcl_kernel[1];
+    static int orcl_failed[1]; /* its OpenCL set-up failed once: not retried, the caller runs the original loop */
     cl_int orcl_err = CL_SUCCESS;
     int orcl_v = 0;
 
     if (!orcl_kernel[orcl_v]) {
+        if (orcl_failed[orcl_v]) return -1;
+        orcl_failed[orcl_v] = 1;
         cl_platform_id orcl_platforms[16];
         cl_uint orcl_nplatforms = 0;
         cl_device_id orcl_devices[64];
@@ -458,6 +461,7 @@ static int orcl_SgemmTf32_region0(int m, int n, int k, const float *A, const flo
         orcl_kernel[orcl_v] = clCreateKernel(orcl_program, "orcl_kernel", &orcl_err);
         clReleaseProgram(orcl_program);
         if (orcl_err != CL_SUCCESS) { orcl_kernel[orcl_v] = NULL; return -1; }
+        orcl_failed[orcl_v] = 0;
     }
     {
         const long orcl_trip = (m - 1) >= 0 ? (long)(m - 1) + 1 : 0;

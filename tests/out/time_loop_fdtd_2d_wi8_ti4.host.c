@@ -101,10 +101,13 @@ static int orcl_kernel_fdtd_2d_region0(int tmax, int ny, double *ey, const doubl
     static cl_context orcl_ctx[1];
     static cl_command_queue orcl_queue[1];
     static cl_kernel orcl_kernel[1][4];
+    static int orcl_failed[1]; /* its OpenCL set-up failed once: not retried, the caller runs the original loop */
     cl_int orcl_err = CL_SUCCESS;
     int orcl_v = 0;
 
     if (!orcl_kernel[orcl_v][0]) {
+        if (orcl_failed[orcl_v]) return -1;
+        orcl_failed[orcl_v] = 1;
         cl_platform_id orcl_platforms[16];
         cl_uint orcl_nplatforms = 0;
         cl_device_id orcl_devices[64];
@@ -131,6 +134,7 @@ static int orcl_kernel_fdtd_2d_region0(int tmax, int ny, double *ey, const doubl
             }
         }
         clReleaseProgram(orcl_program);
+        orcl_failed[orcl_v] = 0;
     }
     {
         /* steps of the time loop, and each kernel's iterations (its parallel loop, its perfect nest's loops) */

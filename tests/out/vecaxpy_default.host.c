@@ -42,10 +42,13 @@ static int orcl_VecAXPY_region0(int n, double *y, double a, const double *x)
     static cl_context orcl_ctx[1];
     static cl_command_queue orcl_queue[1];
     static cl_kernel orcl_kernel[1];
+    static int orcl_failed[1]; /* its OpenCL set-up failed once: not retried, the caller runs the original loop */
     cl_int orcl_err = CL_SUCCESS;
     int orcl_v = 0;
 
     if (!orcl_kernel[orcl_v]) {
+        if (orcl_failed[orcl_v]) return -1;
+        orcl_failed[orcl_v] = 1;
         cl_platform_id orcl_platforms[16];
         cl_uint orcl_nplatforms = 0;
         cl_device_id orcl_devices[64];
@@ -66,6 +69,7 @@ static int orcl_VecAXPY_region0(int n, double *y, double a, const double *x)
         orcl_kernel[orcl_v] = clCreateKernel(orcl_program, "orcl_kernel", &orcl_err);
         clReleaseProgram(orcl_program);
         if (orcl_err != CL_SUCCESS) { orcl_kernel[orcl_v] = NULL; return -1; }
+        orcl_failed[orcl_v] = 0;
     }
     {
         const long orcl_trip = (n - 1) >= 0 ? (long)(n - 1) + 1 : 0;

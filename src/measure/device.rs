@@ -176,14 +176,17 @@ fn opencl_preferred_multiple(d: &opencl3::device::Device) -> Option<u64> {
         .filter(|&m| m > 0)
 }
 
+/// Whether `d` answers NVIDIA's attribute queries (the cl_nv_device_attribute_query extension).
+fn nv_attribute_query(d: &opencl3::device::Device) -> bool {
+    d.extensions()
+        .unwrap_or_default()
+        .contains("cl_nv_device_attribute_query")
+}
+
 /// An NVIDIA OpenCL device's compute capability (cl_nv_device_attribute_query,
 /// `CL_DEVICE_COMPUTE_CAPABILITY_MAJOR_NV` / `_MINOR_NV`); `None` elsewhere.
 fn opencl_compute_capability(d: &opencl3::device::Device) -> Option<(u32, u32)> {
-    if !d
-        .extensions()
-        .unwrap_or_default()
-        .contains("cl_nv_device_attribute_query")
-    {
+    if !nv_attribute_query(d) {
         return None;
     }
     Some((
@@ -205,11 +208,7 @@ fn opencl_static_local_limit(cc: Option<(u32, u32)>) -> Option<u64> {
 /// An NVIDIA OpenCL device's PCI address `0000:bus:slot.0` (cl_nv_device_attribute_query, which
 /// has no domain); `None` elsewhere.
 fn opencl_pci_bus_id(d: &opencl3::device::Device) -> Option<String> {
-    if !d
-        .extensions()
-        .unwrap_or_default()
-        .contains("cl_nv_device_attribute_query")
-    {
+    if !nv_attribute_query(d) {
         return None;
     }
     let bus = d.pci_bus_id_nv().ok()?;
@@ -219,6 +218,7 @@ fn opencl_pci_bus_id(d: &opencl3::device::Device) -> Option<String> {
 
 fn opencl_info(pi: usize, pname: &str, di: usize, id: opencl3::types::cl_device_id) -> DeviceInfo {
     let d = opencl3::device::Device::new(id);
+    let cc = opencl_compute_capability(&d);
     DeviceInfo {
         backend: "opencl",
         platform_index: pi,
@@ -228,13 +228,13 @@ fn opencl_info(pi: usize, pname: &str, di: usize, id: opencl3::types::cl_device_
         vendor: d.vendor().unwrap_or_default(),
         driver_version: d.driver_version().unwrap_or_default(),
         device_version: d.version().unwrap_or_default(),
-        compute_capability: opencl_compute_capability(&d),
+        compute_capability: cc,
         compute_units: d.max_compute_units().unwrap_or(0),
         max_work_group_size: d.max_work_group_size().unwrap_or(0),
         max_work_item_sizes: d.max_work_item_sizes().unwrap_or_default(),
         max_grid_size: Vec::new(),
         local_mem_bytes: d.local_mem_size().unwrap_or(0),
-        local_mem_optin_bytes: opencl_static_local_limit(opencl_compute_capability(&d)),
+        local_mem_optin_bytes: opencl_static_local_limit(cc),
         local_mem_per_compute_unit_bytes: None,
         global_mem_bytes: d.global_mem_size().unwrap_or(0),
         constant_mem_bytes: d.max_constant_buffer_size().unwrap_or(0),
